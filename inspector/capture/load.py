@@ -1,0 +1,113 @@
+"""Read any capture people have into a ``Capture``: detected from the content, never the file name.
+
+Accepted (SPEC.md "Capture files"): the native JSON Lines capture, raw SSE text as pasted in bug
+reports, NDJSON, HAR, and SSE pasted inside prose or markdown fences.
+"""
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import orjson
+
+from inspector.capture.model import END_KINDS, Capture, Chunk, End
+
+NATIVE_FORMAT = "stream-inspector-capture"
+
+
+class CaptureError(Exception):
+    """The input cannot be read as any capture; the message is one line for the user."""
+
+
+def load_path(path: str | Path, *, entry: int | None = None) -> Capture:
+    """Read a capture file. Raises ``CaptureError`` (missing, unreadable, empty, unrecognised)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise CaptureError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CaptureError(f"{path}: is a directory") from None
+    except OSError as e:
+        raise CaptureError(f"{path}: cannot read: {e.strerror or e}") from None
+    return load_bytes(raw, name=str(path), entry=entry)
+
+
+def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
+    """Detect the format of ``raw`` and parse it."""
+    if not raw.strip(b"\xef\xbb\xbf \t\r\n"):
+        raise CaptureError(f"{name}: empty capture (no bytes to inspect)")
+    head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
+    first_line = head.split(b"\n", 1)[0]
+    if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
+        return load_native(raw, name=name)
+    if head[:1] == b"{" and _looks_like_har(head):
+        from inspector.capture.har import load_har
+
+        return load_har(raw, name=name, entry=entry)
+    if head[:1] in (b"{", b"["):
+        return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
+    from inspector.capture.text import extract_stream
+
+    return extract_stream(raw, name=name)
+
+
+def _looks_like_har(head: bytes) -> bool:
+    start = head[:2000]
+    return b'"log"' in start and (b'"entries"' in head[:1_000_000] or b'"creator"' in start)
+
+
+def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
+    """Parse the native capture (SPEC.md): a header line, then chunk lines, then an optional end line.
+
+    A half-written last line (the recorder was killed mid-write) is dropped with a note; any other
+    unreadable line is a ``CaptureError`` naming the line.
+    """
+    lines = raw.split(b"\n")
+    if lines and lines[-1].strip() == b"":
+        lines.pop()
+    try:
+        header = orjson.loads(lines[0])
+    except orjson.JSONDecodeError as e:
+        raise CaptureError(f"{name}:1: capture header is not JSON: {e}") from None
+    if not isinstance(header, dict) or header.get("format") != NATIVE_FORMAT:
+        raise CaptureError(f"{name}:1: not a {NATIVE_FORMAT} header")
+    if header.get("version") != 1:
+        raise CaptureError(f"{name}:1: unsupported capture version {header.get('version')!r} (this reads 1)")
+    cap = Capture(request=header.get("request"), response=header.get("response"),
+                  source_format="native", request_relative=True)
+    for n, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            rec = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            if n == len(lines):
+                cap.notes.append(f"line {n}: half-written last record ignored (recorder interrupted?)")
+                break
+            raise CaptureError(f"{name}:{n}: capture record is not JSON") from None
+        if not isinstance(rec, dict):
+            raise CaptureError(f"{name}:{n}: capture record is not an object")
+        t = rec.get("t")
+        if t is not None and not isinstance(t, (int, float)):
+            raise CaptureError(f"{name}:{n}: 't' must be a number of seconds")
+        t = float(t) if t is not None else None
+        if "end" in rec:
+            kind = rec.get("end")
+            if kind not in END_KINDS:
+                raise CaptureError(f"{name}:{n}: unknown end kind {kind!r} (expected one of {', '.join(END_KINDS)})")
+            cap.end = End(t=t, kind=kind, error=rec.get("error"))
+            continue
+        if "data" in rec:
+            data = rec["data"]
+            if not isinstance(data, str):
+                raise CaptureError(f"{name}:{n}: 'data' must be a string")
+            cap.chunks.append(Chunk(t, data.encode("utf-8", "replace")))
+        elif "b64" in rec:
+            try:
+                cap.chunks.append(Chunk(t, base64.b64decode(rec["b64"], validate=True)))
+            except (ValueError, TypeError):
+                raise CaptureError(f"{name}:{n}: 'b64' is not valid base64") from None
+        else:
+            raise CaptureError(f"{name}:{n}: record has none of 'data', 'b64', 'end'")
+    return cap

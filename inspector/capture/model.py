@@ -1,0 +1,72 @@
+"""A capture in memory: the response head, the body as timed network chunks, and how it ended.
+
+Every source (a native capture file, pasted SSE text, NDJSON, HAR, a live socket, the proxy tee)
+becomes this shape, so one pipeline serves them all (see DESIGN.md, "One direction of flow").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+END_KINDS = ("eof", "reset", "timeout", "cancelled")
+"""How a stream can end (SPEC.md, native capture ``end`` record)."""
+
+
+@dataclass(slots=True)
+class Chunk:
+    """One network chunk exactly as received."""
+
+    t: float | None
+    """Seconds since the request was sent (native captures) or since the first byte; None if untimed."""
+    data: bytes
+
+
+@dataclass(slots=True)
+class End:
+    """How the body ended."""
+
+    t: float | None
+    kind: str = "eof"
+    """One of ``END_KINDS``; anything but ``eof`` is an abnormal end (S012)."""
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class Capture:
+    """A whole capture: request (redacted), response head, body chunks, end."""
+
+    chunks: list[Chunk] = field(default_factory=list)
+    request: dict | None = None
+    """``{"method", "url", "headers", "body"}`` or None."""
+    response: dict | None = None
+    """``{"status": int, "headers": {name: value}}`` or None (pasted text has none)."""
+    end: End | None = None
+    source_format: str = "sse"
+    """``native``, ``sse``, ``ndjson``, ``har`` or ``text`` (SSE pasted inside prose)."""
+    request_relative: bool = False
+    """True when ``t`` counts from the request (native captures): the wait to the first byte counts."""
+    line_base: int = 0
+    """Added to body line numbers to give file line numbers (text imported from inside prose)."""
+    notes: list[str] = field(default_factory=list)
+    """Import notes worth a finding or a line of output (e.g. prose around the stream ignored)."""
+
+    @property
+    def timed(self) -> bool:
+        return any(c.t is not None for c in self.chunks)
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(c.data for c in self.chunks)
+
+
+@dataclass(slots=True)
+class Head:
+    """The response head, first item of every live or replayed source."""
+
+    status: int | None
+    headers: dict
+    request: dict | None = None
+    """The (redacted) request, as a native capture header stores it."""
+
+
+SourceItem = Head | Chunk | End
+"""What a source yields: one ``Head``, then ``Chunk``s, then one ``End``."""

@@ -1,0 +1,49 @@
+"""Linter-style text: ``path:line: CODE name message``, then the assembled blocks."""
+from __future__ import annotations
+
+from inspector.session.session import Session
+
+
+def _place(path: str, f) -> str:
+    where = f"{path}:{f.line}" if f.line is not None else path
+    extra = []
+    if f.event is not None:
+        extra.append(f"event {f.event}")
+    if f.t is not None:
+        extra.append(f"t={f.t:.3f}s")
+    if f.index is not None:
+        extra.append(f"index {f.index}")
+    return where + ":" + (f" [{', '.join(extra)}]" if extra else "")
+
+
+def _short(text: str, n: int = 100) -> str:
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def render(path: str, s: Session) -> str:
+    out = [f"{_place(path, f)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
+    head = f"{path}: {s.dialect_name or 'unknown'}, {len(s.events)} events"
+    if s.duration_s is not None:
+        head += f", {s.duration_s:.3f} s"
+    if s.stop_reason:
+        head += f", stop_reason {s.stop_reason}"
+    out.append(head)
+    for b in s.blocks:
+        label = f"  [{b.index if b.index is not None else '-'}] {b.kind}"
+        if b.choice not in (None, 0):
+            label += f" (choice {b.choice})"
+        if b.name:
+            label += f" {b.name}"
+        if b.id:
+            label += f" id={b.id}"
+        if b.tool:
+            label += f" status={b.status}"
+        label += " closed" if b.closed else " OPEN"
+        out.append(f"{label}: {_short(b.content)}")
+    counts = {}
+    for f in s.findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    out.append("  " + (", ".join(f"{counts[k]} {k}" for k in ("error", "warning", "info") if k in counts)
+                       or "no findings"))
+    return "\n".join(out)

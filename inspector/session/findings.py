@@ -1,0 +1,35 @@
+"""Findings: a rule code fired at a place in the stream (event, body line, time, block index)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.session.rules.catalog import RULES
+
+
+@dataclass(slots=True)
+class Finding:
+    """One rule violation, shaped like SPEC.md's ``findings[]`` entries."""
+
+    code: str
+    name: str
+    severity: str
+    """``error``, ``warning`` or ``info`` (the catalog default unless overridden)."""
+    message: str
+    event: int | None
+    """0-based event number (SSE event or NDJSON line) that caused it, None for stream-level facts."""
+    line: int | None
+    """1-based line in the capture body where that event starts."""
+    t: float | None
+    """Arrival time in seconds of the chunk that completed the event, None when untimed."""
+    index: int | None
+    """Content-block / tool-call index the finding is about, if any."""
+
+    @classmethod
+    def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
+             severity: str | None = None) -> "Finding":
+        rule = RULES[code]
+        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index)
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
+                "event": self.event, "line": self.line, "t": self.t, "index": self.index}

@@ -1,0 +1,178 @@
+"""The rule catalog: every finding code, its stable name, default severity and meaning.
+
+Generated from `shared/RULES.md` (the project's rule catalog); codes are stable and never
+renumbered. ``explain`` is the catalog's "fires when" text, shown in the TUI and `--explain`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    """Stable code, e.g. ``"A001"``."""
+    name: str
+    """Stable kebab-case name, e.g. ``"delta-without-start"``."""
+    severity: str
+    """Default severity: ``"error"``, ``"warning"`` or ``"info"``."""
+    family: str
+    """The catalog section, e.g. ``"Anthropic Messages"``."""
+    explain: str
+    """When it fires, in the catalog's words."""
+
+
+RULES: dict[str, Rule] = {r.code: r for r in (
+    Rule('S001', 'invalid-utf8', 'error', 'stream framing (every dialect)',
+         'body bytes are not valid UTF-8 (report byte offset; decode with replacement and go on)'),
+    Rule('S002', 'malformed-json', 'error', 'stream framing (every dialect)',
+         'an event payload is not valid JSON (OpenAI `[DONE]` excepted)'),
+    Rule('S003', 'truncated-stream', 'error', 'stream framing (every dialect)',
+         "the stream ended before the dialect's end marker: Anthropic `message_stop`; Chat a `finish_reason` on every choice (and then `[DONE]`, see C007); Responses `response.completed/failed/incomplete`; Gemini a `finishReason`; Ollama `done: true`"),
+    Rule('S004', 'event-after-end', 'warning', 'stream framing (every dialect)',
+         'bytes or events after the end marker. For Chat the marker is `data: [DONE]`; a usage-only chunk (`choices: []`) between the last `finish_reason` and `[DONE]` is normal'),
+    Rule('S005', 'event-name-mismatch', 'warning', 'stream framing (every dialect)',
+         "the SSE `event:` field differs from the payload's `type` (Anthropic, Responses)"),
+    Rule('S006', 'in-band-error', 'error', 'stream framing (every dialect)',
+         'an error arrives inside the stream (`event: error`, an `{"error": …}` payload, an Ollama error line); show its type and message'),
+    Rule('S007', 'http-error', 'error', 'stream framing (every dialect)',
+         'status ≥ 400, or a body that is not a stream (`text/event-stream`, `application/x-ndjson`, `application/json` for Ollama); show the body'),
+    Rule('S008', 'unknown-type', 'info', 'stream framing (every dialect)',
+         'an event, block, delta or item type outside the known set'),
+    Rule('S009', 'bom', 'warning', 'stream framing (every dialect)',
+         'the body starts with U+FEFF; common SSE clients then silently drop the first event (the inspector must not)'),
+    Rule('S010', 'unterminated-event', 'error', 'stream framing (every dialect)',
+         'the body does not end with a line terminator, or its last event lacks the blank line that dispatches it: spec-following clients discard that event; show it anyway. Under S013 a final line ended by a newline counts as terminated. Framing rules (S002, S003, S010) are not judged on a body already reported under S007'),
+    Rule('S011', 'mixed-line-endings', 'info', 'stream framing (every dialect)',
+         'CRLF, LF and CR mixed in one stream'),
+    Rule('S012', 'connection-lost', 'error', 'stream framing (every dialect)',
+         'the transport ended abnormally (reset, timeout, cancel)'),
+    Rule('S013', 'undelimited-events', 'warning', 'stream framing (every dialect)',
+         'consecutive `data:` lines that each hold a complete JSON value (or `[DONE]`) with no blank line between them (common in pasted text, fatal on the wire: spec-following clients join them into one invalid payload). Treat each such line as its own event and report this once'),
+    Rule('T001', 'stall', 'warning', 'timing',
+         'no bytes at all for ≥ the stall threshold (report the gap and where it sits). Gaps include the wait from t = 0 (request sent) to the first chunk whenever times are request-relative (native captures always are, even with `request: null`), and from the last chunk to an `end` record'),
+    Rule('T002', 'keepalive-only', 'info', 'timing',
+         'only pings/comments for ≥ the threshold while a block is open'),
+    Rule('T003', 'buffered-arguments', 'info', 'timing',
+         "a tool block's arguments arrived as one late burst: parameter buffering; for Anthropic, suggest `eager_input_streaming`. Lifetime runs from the block's opening event (`content_block_start`, the first Chat fragment, `output_item.added`) to its closing event (`content_block_stop`, `finish_reason`, `.done`/`output_item.done`), or to the end of the stream if it never closes. Fires when lifetime ≥ the threshold, the argument text has > 0 UTF-8 bytes, and ≥ 90 % of them arrived (timed by the chunk that completed their event) at or after close − 0.1 × lifetime"),
+    Rule('J001', 'args-invalid', 'error', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'the accumulated text can no longer be a prefix of any JSON value (point at the delta and the character offset)'),
+    Rule('J002', 'args-incomplete-at-close', 'error', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'the block or call was closed (`content_block_stop`, `finish_reason`, `.done`) while the accumulated text is a *non-empty* incomplete prefix'),
+    Rule('J003', 'args-trailing-data', 'error', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'a complete JSON value is followed by more non-space text (e.g. `{}{"a":1}`, two calls glued together)'),
+    Rule('J004', 'args-not-object', 'error', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'the complete value is not a JSON object'),
+    Rule('J005', 'args-never-closed', 'error', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'the stream ended with the tool block or call still open: do not execute it'),
+    Rule('J006', 'args-resent', 'warning', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'a non-empty fragment F arrives while the accumulated text A is non-empty, and either F starts with A (cumulative snapshots sent as deltas), or A is already a complete value and F is a complete value equal to it (the whole object re-sent). Empty fragments never fire it'),
+    Rule('J007', 'args-empty', 'warning', "tool arguments (every dialect; judged on each tool block's accumulated arguments)",
+         'a Chat or Responses call finished with no argument text at all (they expect at least `{}`); its status is `empty`. An Anthropic tool block with no input text is `{}`: status `complete`, `input: {}`, no finding'),
+    Rule('A001', 'delta-without-start', 'error', 'Anthropic Messages',
+         '`content_block_delta`/`content_block_stop` for an index with no `content_block_start`. An orphan delta or stop creates no block, and counts for neither A007 nor the J rules'),
+    Rule('A002', 'delta-type-mismatch', 'error', 'Anthropic Messages',
+         'delta type does not fit the block: `text_delta`/`citations_delta` → `text`; `input_json_delta` → `tool_use`/`server_tool_use`/`mcp_tool_use`; `thinking_delta`/`signature_delta` → `thinking`'),
+    Rule('A003', 'duplicate-start', 'error', 'Anthropic Messages',
+         '`content_block_start` for an index already started. The later start replaces the slot: following deltas and the stop apply to the new block (A002 is judged against it); the replaced block stays in `blocks` with `closed: false`, raises no J002, J005 or A014, and still counts for A007'),
+    Rule('A004', 'index-out-of-order', 'warning', 'Anthropic Messages',
+         'a started index is not the next position (0, 1, 2, …) in the final content array'),
+    Rule('A005', 'delta-after-stop', 'error', 'Anthropic Messages',
+         'a delta or second stop for a block already stopped'),
+    Rule('A006', 'overlapping-blocks', 'warning', 'Anthropic Messages',
+         'a block starts while another is still open'),
+    Rule('A007', 'stop-reason-mismatch', 'error', 'Anthropic Messages',
+         'a `tool_use` block was started and `stop_reason` is not `tool_use`, `max_tokens` or `model_context_window_exceeded` (A008 covers those two): the tool never runs; or `stop_reason` is `tool_use` and no `tool_use` block was started'),
+    Rule('A008', 'truncated-tool-call', 'error', 'Anthropic Messages',
+         '`stop_reason` `max_tokens` (or `model_context_window_exceeded`) while a tool block is open or incomplete: retry with a higher limit'),
+    Rule('A009', 'empty-text-block', 'warning', 'Anthropic Messages',
+         'a `text` block closed with zero characters (replaying it is rejected: text blocks must be non-empty)'),
+    Rule('A010', 'start-input-not-empty', 'warning', 'Anthropic Messages',
+         '`content_block_start` of a tool block carries a non-empty `input` and deltas follow (double counting)'),
+    Rule('A011', 'invalid-tool-identity', 'error', 'Anthropic Messages',
+         'tool id not matching `^[a-zA-Z0-9_-]+$`, or name not 1–200 characters'),
+    Rule('A012', 'missing-message-start', 'error', 'Anthropic Messages',
+         'the first non-ping event is not `message_start`'),
+    Rule('A013', 'missing-stop-reason', 'warning', 'Anthropic Messages',
+         '`message_stop` without a `message_delta` carrying `stop_reason`'),
+    Rule('A014', 'block-never-stopped', 'warning', 'Anthropic Messages',
+         'a non-tool block still open at the end (tool blocks: J005)'),
+    Rule('A015', 'thinking-without-signature', 'warning', 'Anthropic Messages',
+         'a `thinking` block closed without `signature_delta` (cannot be replayed)'),
+    Rule('A016', 'empty-message', 'warning', 'Anthropic Messages',
+         'the message ended with no content blocks'),
+    Rule('C001', 'missing-index', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a `tool_calls[]` entry has no `index` (attribute it by `id`, then by position in the batch, then to the last call; show the attribution)'),
+    Rule('C002', 'fragment-without-start', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'the first fragment seen for an index carries no non-empty `function.name` (absent, null or `""`): arguments for a call never opened'),
+    Rule('C003', 'finish-not-tool-calls', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'tool calls were streamed but `finish_reason` is `stop` (or another non-`tool_calls`, non-`length` value): clients keyed on `tool_calls` drop them'),
+    Rule('C004', 'tool-calls-without-calls', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         '`finish_reason` `tool_calls` and no tool call streamed'),
+    Rule('C005', 'id-changed', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a fragment for an existing index carries a different non-empty `id`: a second call collides with the first. With a `function.name` too it is a new call: split it off and show both'),
+    Rule('C006', 'empty-tool-calls-array', 'info', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a delta carries `tool_calls: []` (clients that branch on the key misroute text)'),
+    Rule('C007', 'missing-done', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'the stream ended without `data: [DONE]`'),
+    Rule('C008', 'name-repeated', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a continuation fragment repeats a non-empty `function.name` (naive accumulators double the name)'),
+    Rule('C009', 'truncated-by-length', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         '`finish_reason` `length` while a tool call is open or incomplete'),
+    Rule('C010', 'thought-signature', 'info', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         '`extra_content.google.thought_signature` seen: it must go back on the call it came with; a standalone signature delta belongs to the first call of the batch'),
+    Rule('C011', 'incomplete-first-fragment', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'the first fragment of a call lacks `id` or `type` (or puts `id` inside `function`)'),
+    Rule('C012', 'id-repeated', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'continuation fragments repeat the same `id` (string-concatenating accumulators double it)'),
+    Rule('C013', 'index-gap', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'tool call indexes do not appear as 0, 1, 2, … in order'),
+    Rule('C014', 'finish-reason-repeated', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a choice gets a second `finish_reason` (clients run the calls twice)'),
+    Rule('C015', 'tool-call-in-content', 'warning', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'the assistant text is a tool call written as text (a `{"name": …, "arguments"/"parameters": …}` object or list, or `<tool_call>` tags) and no structured call exists. Applies to `openai-chat` and to native `ollama`'),
+    Rule('C016', 'delta-after-finish', 'error', 'OpenAI Chat Completions and compatibles (Gemini compat, vLLM, llama.cpp, SGLang, Ollama `/v1`, LiteLLM, OpenRouter)',
+         'a later chunk whose delta for a finished choice carries `content`, `reasoning`, `refusal` or `tool_calls` (a delta that is `{}` or carries only `role` does not count)'),
+    Rule('R001', 'unknown-item', 'error', 'OpenAI Responses',
+         'an event names an `item_id`/`output_index` never announced by `response.output_item.added`'),
+    Rule('R002', 'done-mismatch', 'error', 'OpenAI Responses',
+         'at least one argument delta arrived and their concatenation differs from `.done`, `output_item.done` or `response.completed`. With no deltas the arguments come from `.done` (else `output_item.done`) and the J rules judge that text'),
+    Rule('R003', 'sequence-gap', 'warning', 'OpenAI Responses',
+         '`sequence_number` does not increase by exactly 1'),
+    Rule('R004', 'item-never-done', 'error', 'OpenAI Responses',
+         'an item announced but never `response.output_item.done` before the end'),
+    Rule('R005', 'incomplete-response', 'error', 'OpenAI Responses',
+         '`response.incomplete`/`response.failed` while a function call is open or incomplete'),
+    Rule('R006', 'item-missing-id', 'warning', 'OpenAI Responses',
+         'a `function_call` item or its events carry no `id`/`item_id` (correlate by `output_index`)'),
+    Rule('R007', 'output-index-reused', 'error', 'OpenAI Responses',
+         'two different items announced at the same `output_index`'),
+    Rule('R008', 'missing-created', 'error', 'OpenAI Responses',
+         'the first event is not `response.created`'),
+    Rule('G001', 'function-call-failed', 'error', 'Gemini native (`streamGenerateContent?alt=sse`)',
+         '`finishReason` is `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL` or `TOO_MANY_TOOL_CALLS`'),
+    Rule('G002', 'signature-placement', 'info', 'Gemini native (`streamGenerateContent?alt=sse`)',
+         'a `thoughtSignature` arrives on a part other than the first `functionCall` of the turn, or in a later empty-text part: show which call it belongs to'),
+    Rule('N001', 'arguments-as-string', 'warning', 'Ollama native (`/api/chat`, NDJSON)',
+         '`function.arguments` is a string; the native API sends an object'),
+    Rule('Q001', 'delta-in-history', 'error', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'a stream delta type (`input_json_delta`, `text_delta`, …) sits where a content block belongs'),
+    Rule('Q002', 'empty-text-in-history', 'error', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'an empty `text` block in `messages`'),
+    Rule('Q003', 'unknown-tool-id', 'warning', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'a `tool_use`/`tool_call` id in history that the streamed response never produced'),
+    Rule('Q004', 'signature-dropped', 'error', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'a signature received in the stream (`thought_signature`, thinking `signature`) is not sent back with its call or block'),
+    Rule('Q005', 'history-input-not-object', 'error', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'a `tool_use.input` or parsed `arguments` in history is not an object'),
+    Rule('Q006', 'arguments-differ', 'warning', 'request history (what the client sends back next; proxy mode and `check --request`)',
+         'the arguments sent back differ from what was streamed (the client mis-assembled them)'),
+)}
+
+SEVERITIES = ("info", "warning", "error")
+"""Severities from lowest to highest."""
+
+
+def severity_rank(severity: str) -> int:
+    """0 for info, 1 for warning, 2 for error."""
+    return SEVERITIES.index(severity)

@@ -1,0 +1,77 @@
+"""S rules judged by the session itself: S005 event-name-mismatch, S007 http-error, S012 connection-lost.
+
+The framing rules (S001, S009, S010, S011, S013) come from the decoders as ``FramingIssue``s;
+S002 is judged when an event's data is parsed; S003, S004, S006 and S008 need the dialect.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.capture.model import End
+    from inspector.session.session import EventRecord, Session
+
+FRAMING_SILENCED_BY_HTTP_ERROR = frozenset({"S002", "S003", "S010"})
+"""RULES.md S010: framing rules are not judged on a body already reported under S007."""
+
+STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl")
+OLLAMA_JSON = "application/json"
+"""Ollama's native API may answer ``application/json`` for an NDJSON stream (RULES.md S007)."""
+
+
+def _content_type(session: "Session") -> str:
+    headers = (session.response or {}).get("headers") or {}
+    for k, v in headers.items():
+        if k.lower() == "content-type":
+            return str(v).lower()
+    return ""
+
+
+def check_response_head(session: "Session") -> None:
+    """S007 (first half): mark a response whose status or content type says it is not a stream.
+
+    The finding itself is reported at the end, when the body can be shown in its message.
+    """
+    if not session.response:
+        return
+    status = session.response.get("status")
+    ctype = _content_type(session)
+    if isinstance(status, int) and status >= 400:
+        session.http_error = True
+    elif ctype and not any(s in ctype for s in STREAM_TYPES) and OLLAMA_JSON not in ctype:
+        session.http_error = True
+
+
+def _body_excerpt(session: "Session") -> str:
+    text = session.body_head.decode("utf-8", "replace").strip()
+    return text[:500] + ("…" if len(text) > 500 else "")
+
+
+def check_end(session: "Session", end: "End") -> None:
+    """S007 (reported with the body), S012 connection-lost."""
+    resp = session.response
+    if resp:
+        status = resp.get("status")
+        ctype = _content_type(session)
+        body = _body_excerpt(session) or "(empty body)"
+        if isinstance(status, int) and status >= 400:
+            session.report("S007", f"HTTP {status}: {body}", event=False)
+        elif session.http_error:
+            session.report("S007", f"content-type {ctype!r} is not a stream: {body}", event=False)
+        elif OLLAMA_JSON in ctype and session.dialect_name != "ollama":
+            session.http_error = True
+            session.report("S007", f"content-type {ctype!r} is not a stream for {session.dialect_name}: {body}",
+                           event=False)
+    if end.kind != "eof":
+        detail = f": {end.error}" if end.error else ""
+        session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
+
+
+def check_event_name(session: "Session", ev: "EventRecord") -> None:
+    """S005: the SSE ``event:`` field differs from the payload's ``type`` (Anthropic, Responses)."""
+    if not ev.named or not isinstance(ev.payload, dict):
+        return
+    typ = ev.payload.get("type")
+    if isinstance(typ, str) and typ != ev.name:
+        session.report("S005", f"SSE event name {ev.name!r} but payload type {typ!r} "
+                       "(SDKs dispatch on the event name)")

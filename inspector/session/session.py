@@ -1,0 +1,416 @@
+"""The session: the single owner of a stream's state.
+
+Chunks go in (``feed``), the framing turns them into frames, the dialect turns frames into block
+operations and findings through this class's small API, and sinks (TUI, reports, recorder) only
+read ``events``, ``blocks`` and ``findings``. Pure and incremental: no I/O, no clocks (time
+arrives with each chunk), no Textual. Chunk boundaries never change the result.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import orjson
+
+from inspector.capture.model import Chunk, End
+from inspector.session.blocks import Block
+from inspector.session.findings import Finding
+from inspector.session.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
+from inspector.session.rules import stream as stream_rules
+from inspector.session.rules import timing as timing_rules
+from inspector.wire.frames import Comment, Frame, FramingIssue
+from inspector.wire.ndjson import NDJSONDecoder
+from inspector.wire.sse import SSEDecoder
+
+
+class _Done:
+    """The ``[DONE]`` sentinel payload (OpenAI Chat's end marker; not JSON)."""
+
+    def __repr__(self) -> str:
+        return "[DONE]"
+
+
+DONE = _Done()
+NOT_JSON = object()
+"""Payload of an event whose data is not JSON (S002 already reported)."""
+
+KEEPALIVE_TYPES = frozenset({"ping"})
+"""Event names/types that only keep a connection alive (Anthropic ``ping``)."""
+
+
+@dataclass(slots=True)
+class EventRecord:
+    """One event as the raw log shows it."""
+
+    index: int
+    name: str
+    """The SSE ``event:`` name, else the payload's ``type``, else ``message``."""
+    data: str
+    payload: object
+    """Parsed JSON, ``DONE`` or ``NOT_JSON``."""
+    line: int | None
+    offset: int | None
+    t: float | None
+    named: bool = False
+    keepalive: bool = False
+    block: Block | None = None
+    """The block this event touched, set by the dialect (for the TUI's jump-to-block)."""
+
+
+@dataclass
+class Session:
+    """State of one streamed response. See the module docstring for the flow."""
+
+    dialect_name: str | None = None
+    """Forced dialect (``--dialect``); None detects it from the first identifying event."""
+    stall_s: float = 10.0
+    """T001/T002/T003 threshold in seconds (``--stall``)."""
+    request_relative: bool = False
+    """True when ``t`` counts from the request (native captures), so the wait for byte one counts."""
+    response: dict | None = None
+    request: dict | None = None
+    line_base: int = 0
+    severity_overrides: dict = field(default_factory=dict)
+
+    events: list[EventRecord] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    stop_reason: str | None = None
+    model: str | None = None
+    """Model name when the stream states one (shown in the TUI header)."""
+    ended: bool = False
+    """The dialect's end marker has been seen (``message_stop``, ``[DONE]``...)."""
+    end: End | None = None
+    closed: bool = False
+    first_byte_t: float | None = None
+    last_byte_t: float | None = None
+    bytes_received: int = 0
+    http_error: bool = False
+    """S007 fired: framing rules are not judged on this body."""
+
+    def __post_init__(self) -> None:
+        from inspector.dialects import DIALECTS
+
+        self._dialects = DIALECTS
+        self.dialect = None
+        self._decoder = None
+        self._pending: list[EventRecord] = []
+        self._sniff = b""
+        self._body_head = bytearray()
+        self.current: EventRecord | None = None
+        self._timing = timing_rules.StallWatch(self)
+        if self.dialect_name:
+            self._set_dialect(self.dialect_name)
+        stream_rules.check_response_head(self)
+
+    # ------------------------------------------------------------------ input
+    def feed(self, chunk: Chunk) -> list[EventRecord]:
+        """Take one network chunk; return the events it completed."""
+        if self.closed:
+            return []
+        first = len(self.events)
+        if chunk.data:
+            self._timing.on_bytes(chunk.t)
+            if self.first_byte_t is None:
+                self.first_byte_t = chunk.t
+            self.last_byte_t = chunk.t if chunk.t is not None else self.last_byte_t
+            self.bytes_received += len(chunk.data)
+            if len(self._body_head) < 4096:
+                self._body_head += chunk.data[: 4096 - len(self._body_head)]
+        if self._decoder is None:
+            self._sniff += chunk.data
+            probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if not probe:
+                return []
+            self._decoder = self._choose_framing(probe)
+            data, self._sniff = self._sniff, b""
+        else:
+            data = chunk.data
+        self._take(self._decoder.feed(data, chunk.t))
+        return self.events[first:]
+
+    def close(self, end: End | None = None) -> list[EventRecord]:
+        """The body ended (``end`` says how; None is a clean EOF). Runs the end-of-stream rules."""
+        if self.closed:
+            return []
+        first = len(self.events)
+        if end is None:
+            end = End(t=self.last_byte_t, kind="eof")
+        self.end = end
+        if self._decoder is None and self._sniff:
+            self._decoder = self._choose_framing(self._sniff)
+            data, self._sniff = self._sniff, b""
+            self._take(self._decoder.feed(data, self.last_byte_t))
+        if self._decoder is not None:
+            self._take(self._decoder.close(end.t if end.t is not None else self.last_byte_t))
+        if self.dialect is None:
+            self._set_dialect(self._fallback_dialect())
+        self.current = None
+        self._timing.on_end(end)
+        self.dialect.on_end(end)
+        stream_rules.check_end(self, end)
+        for block in self.blocks:
+            if block.tool and not block.closed and not block.replaced:
+                self._judge_arguments_at_end(block)
+        timing_rules.check_buffered_blocks(self, end)
+        self.closed = True
+        return self.events[first:]
+
+    # ------------------------------------------------------------ dialect API
+    def report(self, code: str, message: str, *, index: int | None = None,
+               event: EventRecord | None | bool = True) -> Finding:
+        """Record a finding at ``event`` (default: the event being handled; False: stream-level)."""
+        ev = self.current if event is True else (event or None)
+        sev = self.severity_overrides.get(code)
+        f = Finding.make(code, message, index=index, severity=sev,
+                         event=ev.index if ev else None, line=ev.line if ev else None,
+                         t=ev.t if ev else self._stream_t())
+        self.findings.append(f)
+        return f
+
+    def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
+                  t: float | None, index: int | None = None) -> Finding:
+        """Record a finding at an explicit place (framing and timing rules)."""
+        f = Finding.make(code, message, event=event, line=line, t=t, index=index,
+                         severity=self.severity_overrides.get(code))
+        self.findings.append(f)
+        return f
+
+    def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
+                   id: str | None = None, name: str | None = None, tool: bool = False,
+                   empty_is_object: bool = False, attribution: str | None = None) -> Block:
+        """Start a block at the current event."""
+        ev = self.current
+        b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
+                  empty_is_object=empty_is_object, attribution=attribution,
+                  opened_event=ev.index if ev else None, opened_t=ev.t if ev else None)
+        if tool:
+            b.progress = JsonProgress()
+        self.blocks.append(b)
+        if ev is not None:
+            ev.block = b
+        return b
+
+    def add_text(self, block: Block, text: str) -> None:
+        """Append a text/reasoning fragment (one delta)."""
+        self._delta(block, text)
+
+    def add_arguments(self, block: Block, fragment: str) -> None:
+        """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
+        prog = block.progress
+        if prog is None:
+            block.progress = prog = JsonProgress()
+        if fragment and prog.length and "J006" not in block.extra.setdefault("_fired", set()):
+            if self._is_resend(block, fragment):
+                block.extra["_fired"].add("J006")
+                self.report("J006", f"fragment of {len(fragment)} characters re-sends the "
+                            f"{prog.length} characters already accumulated (cumulative snapshot or "
+                            "whole object sent again): naive accumulators double the arguments",
+                            index=block.index)
+        before = prog.state
+        self._delta(block, fragment)
+        after = prog.feed(fragment) if fragment else before
+        if after != before:
+            if after == INVALID:
+                self.report("J001", f"arguments are no longer a JSON prefix at character {prog.error_offset}: "
+                            f"{prog.error_reason}", index=block.index)
+            elif after == TRAILING:
+                self.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
+                            f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
+
+    def set_arguments(self, block: Block, text: str) -> None:
+        """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas."""
+        block._parts = [text] if text else []
+        block._joined = None
+        t = self.current.t if self.current else None
+        block.fragment_times = [(t, len(text.encode("utf-8")))] if text else []
+        block.progress = JsonProgress()
+        state = block.progress.feed(text) if text else EMPTY
+        if state == INVALID:
+            self.report("J001", f"arguments are not JSON at character {block.progress.error_offset}: "
+                        f"{block.progress.error_reason}", index=block.index)
+        elif state == TRAILING:
+            self.report("J003", f"a complete JSON value ends at character {block.progress.complete_at} and "
+                        "more text follows", index=block.index)
+
+    def close_block(self, block: Block, stop_info: str | None = None) -> None:
+        """The block was closed (``content_block_stop``, ``finish_reason``, ``.done``): J002/J004/J007."""
+        ev = self.current
+        block.closed = True
+        block.closed_event = ev.index if ev else None
+        block.closed_t = ev.t if ev else None
+        if stop_info:
+            block.stop_info = stop_info
+        if ev is not None and ev.block is None:
+            ev.block = block
+        if block.tool:
+            self._judge_arguments_at_close(block)
+            timing_rules.check_buffered(self, block, block.closed_t)
+
+    def note_event_block(self, block: Block) -> None:
+        """Link the current event to a block (for the TUI) without changing the block."""
+        if self.current is not None:
+            self.current.block = block
+
+    # -------------------------------------------------------------- internals
+    def _stream_t(self) -> float | None:
+        if self.end is not None and self.end.t is not None:
+            return self.end.t
+        return self.last_byte_t
+
+    def _choose_framing(self, probe: bytes):
+        ctype = ""
+        if self.response:
+            headers = {k.lower(): v for k, v in (self.response.get("headers") or {}).items()}
+            ctype = str(headers.get("content-type", "")).lower()
+        if "event-stream" in ctype:
+            return SSEDecoder()
+        if "ndjson" in ctype or "jsonl" in ctype:
+            return NDJSONDecoder()
+        if probe[:1] in (b"{", b"["):
+            return NDJSONDecoder()
+        return SSEDecoder()
+
+    def _take(self, items) -> None:
+        for item in items:
+            if isinstance(item, Frame):
+                self._on_frame(item)
+            elif isinstance(item, Comment):
+                self._timing.on_keepalive(item.t, item.line)
+            elif isinstance(item, FramingIssue):
+                if self.http_error and item.code in stream_rules.FRAMING_SILENCED_BY_HTTP_ERROR:
+                    continue
+                line = item.line + self.line_base if item.line is not None else None
+                nxt = len(self.events) + len(self._pending)
+                self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
+
+    def _on_frame(self, frame: Frame) -> None:
+        sse = frame.sse
+        data = sse.data
+        if data == "[DONE]":
+            payload = DONE
+        else:
+            try:
+                payload = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                payload = NOT_JSON
+        name = sse.event if frame.named else (
+            payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "message")
+        ev = EventRecord(index=len(self.events) + len(self._pending), name=name, data=data, payload=payload,
+                         line=frame.line + self.line_base, offset=frame.offset, t=frame.t, named=frame.named)
+        ev.keepalive = name in KEEPALIVE_TYPES
+        if self.dialect is None:
+            detected = self._detect(ev)
+            if detected is None:
+                self._pending.append(ev)
+                return
+            self._set_dialect(detected)
+        self._dispatch(ev)
+
+    def _dispatch(self, ev: EventRecord) -> None:
+        self.events.append(ev)
+        self.current = ev
+        if ev.payload is NOT_JSON and not self.http_error:
+            self.report("S002", f"event data is not valid JSON: {ev.data[:120]!r}")
+        stream_rules.check_event_name(self, ev)
+        self._timing.on_event(ev)
+        self.dialect.on_event(ev)
+        self.current = None
+
+    def _detect(self, ev: EventRecord) -> str | None:
+        for name, cls in self._dialects.items():
+            if cls.sniff(ev):
+                return name
+        return None
+
+    def _fallback_dialect(self) -> str:
+        url = str((self.request or {}).get("url") or "")
+        for name, cls in self._dialects.items():
+            if cls.sniff_url(url):
+                return name
+        return "unknown"
+
+    def _set_dialect(self, name: str) -> None:
+        cls = self._dialects.get(name)
+        if cls is None:
+            raise ValueError(f"unknown dialect {name!r}; known: {', '.join(self._dialects)}")
+        self.dialect_name = name
+        self.dialect = cls(self)
+        pending, self._pending = self._pending, []
+        for ev in pending:
+            self._dispatch(ev)
+
+    def _delta(self, block: Block, fragment: str) -> None:
+        ev = self.current
+        t = ev.t if ev else None
+        block.deltas += 1
+        if fragment:
+            block._parts.append(fragment)
+            block._joined = None
+        block.last_fragment = fragment
+        block.fragment_times.append((t, len(fragment.encode("utf-8")) if not fragment.isascii() else len(fragment)))
+        if ev is not None:
+            ev.block = block
+        if t is None:
+            return
+        if block.first_delta_s is None:
+            block.first_delta_s = t
+        elif block.last_delta_s is not None:
+            gap = t - block.last_delta_s
+            if block.max_gap_s is None or gap > block.max_gap_s:
+                block.max_gap_s = gap
+        block.last_delta_s = t
+
+    def _is_resend(self, block: Block, fragment: str) -> bool:
+        """J006: F starts with A, or A is complete and F is a complete value equal to it."""
+        prog = block.progress
+        if len(fragment) >= prog.length and fragment.startswith(block.content):
+            return True
+        if prog.state == COMPLETE:
+            try:
+                return orjson.loads(fragment) == orjson.loads(block.content)
+            except orjson.JSONDecodeError:
+                return False
+        return False
+
+    def _judge_arguments_at_close(self, block: Block) -> None:
+        prog = block.progress
+        state = prog.state if prog else EMPTY
+        if state == PARTIAL:
+            self.report("J002", f"closed while the arguments are an incomplete JSON prefix "
+                        f"({prog.length} characters, depth {prog.depth}): do not execute",
+                        index=block.index)
+        elif state == EMPTY and not block.empty_is_object:
+            self.report("J007", "call finished with no argument text at all (clients expect at least '{}')",
+                        index=block.index)
+        elif state == COMPLETE and prog.top_kind != "object":
+            self.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
+                        index=block.index)
+
+    def _judge_arguments_at_end(self, block: Block) -> None:
+        prog = block.progress
+        what = prog.state if prog else EMPTY
+        self.report("J005", f"stream ended with this tool call still open (arguments {what}, "
+                    f"{prog.length if prog else 0} characters): do not execute it",
+                    index=block.index, event=False)
+        if prog and prog.state == COMPLETE and prog.top_kind != "object":
+            self.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
+                        index=block.index, event=False)
+
+    # --------------------------------------------------------------- summary
+    @property
+    def ttfb_s(self) -> float | None:
+        return self.first_byte_t if self.request_relative else None
+
+    @property
+    def duration_s(self) -> float | None:
+        t = self._stream_t()
+        if t is None:
+            return None
+        if self.request_relative or self.first_byte_t is None:
+            return t
+        return t - self.first_byte_t
+
+    @property
+    def body_head(self) -> bytes:
+        """The first 4 KiB of the body (shown with S007)."""
+        return bytes(self._body_head)
