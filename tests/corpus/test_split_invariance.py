@@ -1,0 +1,39 @@
+"""Chunk boundaries never change the result: every corpus capture, split at random byte
+boundaries (each piece keeping its chunk's arrival time), gives identical blocks and findings."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.capture.model import Capture, Chunk
+from inspector.report.json import report_dict
+from inspector.session.run import run_capture
+from tests.conftest import corpus_cases
+
+CASES = corpus_cases()
+
+
+def _resplit(cap: Capture, rng: random.Random, max_piece: int) -> Capture:
+    chunks = []
+    for c in cap.chunks:
+        data, i = c.data, 0
+        while i < len(data):
+            n = rng.randint(1, max_piece)
+            chunks.append(Chunk(c.t, data[i:i + n]))
+            i += n
+    return Capture(chunks=chunks, request=cap.request, response=cap.response, end=cap.end,
+                   source_format=cap.source_format, request_relative=cap.request_relative,
+                   line_base=cap.line_base)
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/corpus is not beside the project")
+@pytest.mark.parametrize("stem,capture,expect", CASES, ids=[c[0] for c in CASES])
+def test_random_splits_change_nothing(stem, capture, expect):
+    cap = load_path(capture)
+    whole = report_dict("x", run_capture(cap))
+    rng = random.Random(stem)
+    for max_piece in (1, 3, 17, 200):
+        split = report_dict("x", run_capture(_resplit(cap, rng, max_piece)))
+        assert split == whole, f"split into pieces of ≤{max_piece} bytes changed the report"

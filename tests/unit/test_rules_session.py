@@ -1,0 +1,115 @@
+"""The session's own rules: J (tool arguments), T (timing), S002/S007/S012, and what they point at."""
+from __future__ import annotations
+
+import json
+
+from inspector.session.run import run_capture
+from tests.helpers import check_bytes, codes, sse, timed
+from tests.unit.test_dialect_anthropic import MSG_START, STOP, args, reason, start, stop, text
+
+
+def tool(*fragments, close=True, end=True):
+    evs = [MSG_START, start(0, "tool_use"), *[args(0, f) for f in fragments]]
+    if close:
+        evs.append(stop(0))
+    if end:
+        evs += [reason("tool_use"), STOP]
+    return check_bytes(sse(*evs))
+
+
+def test_J001_points_at_the_delta_and_offset():
+    s = tool('{"a": 1', ', "b" 2}')
+    f = [f for f in s.findings if f.code == "J001"]
+    assert len(f) == 1 and f[0].event == 3 and "character 13" in f[0].message
+    assert s.blocks[0].status == "invalid"
+
+
+def test_J002_closed_incomplete_but_not_when_empty_or_complete():
+    assert "J002" in codes(tool('{"a": "b'))
+    assert "J002" not in codes(tool('{"a": "b"}'))
+    assert "J002" not in codes(tool())
+
+
+def test_J003_trailing_data_two_values_glued():
+    s = tool('{"a":1}', '{"b":2}')
+    assert "J003" in codes(s) and s.blocks[0].status == "invalid"
+
+
+def test_J004_not_an_object():
+    assert "J004" in codes(tool('[1, 2]'))
+    assert "J004" not in codes(tool('{"x": [1, 2]}'))
+
+
+def test_J005_stream_ended_with_open_tool_block():
+    s = tool('{"a": 1}', close=False, end=False)
+    assert "J005" in codes(s) and "S003" in codes(s)
+
+
+def test_J006_cumulative_snapshots_and_whole_resend():
+    assert "J006" in codes(tool('{"a"', '{"a": 1', '{"a": 1}'))
+    assert "J006" in codes(tool('{"a": 1}', '{ "a": 1 }'))
+    assert "J006" not in codes(tool('{"a"', ': 1}'))
+    assert "J006" not in codes(tool('{"a": 1}', ''))
+
+
+def test_T001_stall_counts_the_wait_for_the_first_byte_and_the_gap_to_the_end():
+    body = sse(MSG_START, start(0), text(0, "x"), stop(0), reason("end_turn"), STOP).decode()
+    cap = timed((12.0, body), end=(30.0, "eof"))
+    s = run_capture(cap)
+    t001 = [f for f in s.findings if f.code == "T001"]
+    assert len(t001) == 2 and "12.0 s" in t001[0].message and t001[0].event == 0 and "18.0 s" in t001[1].message
+    assert codes(run_capture(cap, stall_s=60)) == []
+
+
+def test_T001_not_judged_on_untimed_text():
+    assert "T001" not in codes(tool("{}"))
+
+
+def test_T002_keepalive_only_while_a_block_is_open():
+    evs = [sse(MSG_START, start(0), text(0, "a")).decode()]
+    chunks = [(0.1, evs[0])] + [(0.1 + 4 * k, 'event: ping\ndata: {"type": "ping"}\n\n') for k in range(1, 5)]
+    chunks.append((17.0, sse(text(0, "b"), stop(0), reason("end_turn"), STOP).decode()))
+    s = run_capture(timed(*chunks))
+    assert codes(s) == ["T002"]
+    assert s.findings[0].index == 0
+
+
+def test_T003_buffered_arguments_late_burst():
+    head = sse(MSG_START, start(0, "tool_use"), args(0, "")).decode()
+    burst = sse(args(0, '{"body": "' + "x" * 500), args(0, '"}'), stop(0), reason("tool_use"), STOP).decode()
+    s = run_capture(timed((0.5, head), (40.0, burst)))
+    assert "T003" in codes(s) and "eager_input_streaming" in s.findings[-1].message
+    steady = [(0.5, head)] + [(1.0 + k, sse(args(0, '{"a": "' if k == 0 else "x" * 20)).decode()) for k in range(30)]
+    steady.append((31.5, sse(args(0, '"}'), stop(0), reason("tool_use"), STOP).decode()))
+    assert "T003" not in codes(run_capture(timed(*steady)))
+
+
+def test_S002_malformed_json_data():
+    raw = sse(MSG_START).decode() + "event: content_block_start\ndata: {not json\n\n"
+    assert "S002" in codes(check_bytes(raw.encode()))
+
+
+def test_S007_error_status_shows_the_body_and_silences_framing_rules():
+    cap = timed((0.2, json.dumps({"error": {"type": "rate_limit_error", "message": "slow down"}})),
+                status=429, ctype="application/json")
+    s = run_capture(cap)
+    f = [f for f in s.findings if f.code == "S007"]
+    assert f and "429" in f[0].message and "slow down" in f[0].message
+    assert not {"S002", "S003", "S010"} & set(codes(s))
+
+
+def test_S007_not_a_stream_content_type():
+    cap = timed((0.2, "<html>bad gateway</html>"), status=200, ctype="text/html")
+    assert "S007" in codes(run_capture(cap))
+
+
+def test_S012_connection_lost():
+    body = sse(MSG_START, start(0, "tool_use"), args(0, '{"a": "x')).decode()
+    s = run_capture(timed((0.3, body), end=(1.0, "reset")))
+    assert {"S012", "S003", "J005"} <= set(codes(s))
+
+
+def test_severity_override():
+    s = run_capture(timed((0.3, sse(MSG_START, start(0), stop(0), reason("end_turn"), STOP).decode())),
+                    severity_overrides={"A009": "error"})
+    assert [(f.code, f.severity) for f in s.findings] == [("A009", "error")]
