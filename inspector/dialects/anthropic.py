@@ -196,7 +196,7 @@ class AnthropicMessages(Dialect):
         self.A013_missing_stop_reason()
 
     def on_end(self, end: "End") -> None:
-        if not self.s.ended and not self.errored:
+        if not self.s.ended:
             self.truncated("message_stop")
         self.A007_stop_reason_mismatch()
         self.A008_truncated_tool_call()

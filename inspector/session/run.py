@@ -16,6 +16,8 @@ def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
 def run_capture(cap: Capture, **kw) -> Session:
     """Feed every chunk of ``cap`` and close the session with its end record."""
     s = session_for(cap, **kw)
+    for note in cap.notes:
+        s.report_at("S014", note, event=None, line=None, t=None)
     for chunk in cap.chunks:
         s.feed(chunk)
     s.close(cap.end)

@@ -167,6 +167,10 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          'a `tool_use.input` or parsed `arguments` in history is not an object'),
     Rule('Q006', 'arguments-differ', 'warning', 'request history (what the client sends back next; proxy mode and `check --request`)',
          'the arguments sent back differ from what was streamed (the client mis-assembled them)'),
+    # Project additions (RULES.md: new codes go at the end of a family, documented in our README).
+    Rule('S014', 'ignored-input', 'info', 'stream framing (every dialect)',
+         'the importer skipped input that is not part of the stream: prose or markdown around pasted SSE, '
+         'a half-written last capture record'),
 )}
 
 SEVERITIES = ("info", "warning", "error")

@@ -1,0 +1,122 @@
+"""``check`` as users and scripts run it: formats, exit codes, and bad input never crashing."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from inspector.cli import main
+from tests.conftest import ROOT
+from tests.helpers import sse
+from tests.unit.test_dialect_anthropic import CLEAN_TOOL, MSG_START, STOP, reason, start, stop
+
+
+@pytest.fixture
+def clean(tmp_path):
+    p = tmp_path / "clean.sse"
+    p.write_bytes(sse(*CLEAN_TOOL))
+    return p
+
+
+@pytest.fixture
+def warn(tmp_path):
+    p = tmp_path / "warn.sse"
+    p.write_bytes(sse(MSG_START, start(0), stop(0), reason("end_turn"), STOP))
+    return p
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_report_shape(capsys, clean):
+    code, out, _ = run(capsys, "check", "--format", "json", str(clean))
+    rep = json.loads(out.splitlines()[0])
+    assert code == 0
+    assert set(rep) == {"path", "dialect", "events", "duration_s", "ttfb_s", "stop_reason", "blocks", "findings"}
+    assert rep["blocks"][1] == {"index": 1, "choice": None, "kind": "tool_use", "id": "toolu_1", "name": "lookup",
+                                "text": None, "arguments": '{"q": "tides"}', "input": {"q": "tides"},
+                                "status": "complete", "closed": True, "deltas": 2, "first_delta_s": None,
+                                "last_delta_s": None, "max_gap_s": None}
+
+
+def test_fail_on_levels(capsys, warn):
+    assert run(capsys, "check", str(warn))[0] == 0
+    assert run(capsys, "check", "--fail-on", "warning", str(warn))[0] == 1
+    assert run(capsys, "check", "--severity", "A009=error", str(warn))[0] == 1
+
+
+def test_text_reads_like_a_linter(capsys, warn):
+    _, out, _ = run(capsys, "check", str(warn))
+    assert out.splitlines()[0].startswith(f"{warn}:7: [event 2, index 0] A009 empty-text-block (warning)")
+
+
+def test_github_annotations(capsys, warn):
+    _, out, _ = run(capsys, "check", "--format", "github", str(warn))
+    assert out.startswith(f"::warning file={warn},line=7,title=A009 empty-text-block::")
+
+
+def test_several_files_one_json_line_each(capsys, clean, warn):
+    code, out, _ = run(capsys, "check", "--format", "json", str(clean), str(warn))
+    assert [json.loads(l)["path"] for l in out.splitlines()] == [str(clean), str(warn)]
+    assert code == 0
+
+
+@pytest.mark.parametrize("content,why", [
+    (b"", "empty capture"),
+    (b"\n\n  \n", "empty capture"),
+])
+def test_empty_input_is_a_one_line_error(capsys, tmp_path, content, why):
+    p = tmp_path / "x.sse"
+    p.write_bytes(content)
+    code, out, err = run(capsys, "check", str(p))
+    assert code == 2 and why in err and len(err.strip().splitlines()) == 1
+
+
+def test_missing_file_and_bad_usage(capsys, tmp_path):
+    code, _, err = run(capsys, "check", str(tmp_path / "nope.sse"))
+    assert code == 2 and "no such file" in err
+    with pytest.raises(SystemExit) as e:
+        main(["check", "--format", "yaml", "x"])
+    assert e.value.code == 2
+
+
+def test_garbage_bytes_are_findings_not_a_crash(capsys, tmp_path):
+    p = tmp_path / "garbage.bin"
+    p.write_bytes(bytes(range(256)) * 40)
+    code, out, err = run(capsys, "check", "--format", "json", str(p))
+    rep = json.loads(out)
+    assert code in (0, 1) and rep["dialect"] == "unknown"
+    assert "S001" in {f["code"] for f in rep["findings"]}
+
+
+def test_truncated_native_capture_keeps_what_arrived(capsys, tmp_path):
+    body = sse(*CLEAN_TOOL).decode()
+    lines = [json.dumps({"format": "stream-inspector-capture", "version": 1, "request": None,
+                         "response": {"status": 200, "headers": {"content-type": "text/event-stream"}}}),
+             json.dumps({"t": 0.1, "data": body[:300]}), json.dumps({"t": 0.2, "data": body[300:]})[:25]]
+    p = tmp_path / "cut.jsonl"
+    p.write_text("\n".join(lines))
+    code, out, _ = run(capsys, "check", "--format", "json", str(p))
+    rep = json.loads(out)
+    assert code == 1 and rep["events"] >= 2 and "S003" in {f["code"] for f in rep["findings"]}
+
+
+def test_twenty_megabyte_single_line(tmp_path):
+    p = tmp_path / "big.sse"
+    p.write_bytes(b"data: {\"x\": \"" + b"a" * 20_000_000 + b"\"}")
+    proc = subprocess.run([sys.executable, "-m", "inspector", "check", "--format", "json", str(p)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr
+    rep = json.loads(proc.stdout)
+    assert "S010" in {f["code"] for f in rep["findings"]}
+
+
+def test_python_dash_m_is_the_same_command():
+    p = subprocess.run([sys.executable, "-m", "inspector", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0 and "check" in p.stdout and "replay" in p.stdout
