@@ -1,0 +1,233 @@
+"""HAR import: a streamed exchange out of a browser devtools or proxy export (HAR 1.2).
+
+Why it exists: people share HAR files from Chrome, Firefox, mitmproxy or Charles when a web
+client misbehaves on a stream. A HAR holds every request of a page, so this module picks the
+streamed response (``text/event-stream`` or NDJSON), takes its body from
+``response.content.text`` (base64 when ``encoding`` is ``"base64"``, HAR 1.2 §content) or
+rebuilds it from Chrome's ``_eventSourceMessages`` with their arrival times, and keeps the
+request and response heads with secrets redacted (``inspector.capture.redact``).
+
+Spec: HAR 1.2 (w3c.github.io/web-performance/specs/HAR/Overview.html, "content", "entries").
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+
+import orjson
+
+from inspector.capture.model import Capture, Chunk
+from inspector.capture.redact import redact_headers, redact_url
+
+STREAM_TYPES = ("event-stream", "ndjson", "jsonl")
+"""Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``…)."""
+OLLAMA_PATHS = ("/api/chat", "/api/generate")
+"""Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
+
+
+def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
+    """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
+
+    ``entry`` is the 0-based index in ``log.entries``. Without it, the only streamed entry is
+    used; with several, ``CaptureError`` lists them (method, redacted URL, status, content type,
+    size) and asks for ``--entry N``. Raises ``CaptureError`` for invalid JSON, a missing
+    ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
+    """
+    from inspector.capture.load import CaptureError
+
+    try:
+        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError as e:
+        raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
+    log = data.get("log") if isinstance(data, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise CaptureError(f"{name}: not a HAR file (no log.entries list)")
+    if entry is not None:
+        if not 0 <= entry < len(entries):
+            raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"
+                               f"{max(len(entries) - 1, 0)})")
+        chosen = entry
+    else:
+        cands = [i for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
+        if not cands:
+            raise CaptureError(f"{name}: no streamed response in the HAR ({len(entries)} entries, none "
+                               "text/event-stream or NDJSON); pick one with --entry N")
+        if len(cands) > 1:
+            listing = "; ".join(_describe(i, entries[i]) for i in cands)
+            raise CaptureError(f"{name}: {len(cands)} streamed responses in the HAR: {listing}; "
+                               "pick one with --entry N")
+        chosen = cands[0]
+    e = entries[chosen]
+    if not isinstance(e, dict):
+        raise CaptureError(f"{name}: HAR entry {chosen} is not an object")
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    cap = Capture(source_format="har")
+    cap.request = _request(e.get("request"))
+    cap.response = _response(resp, content)
+    msgs = _messages(e, content)
+    if msgs:
+        # The messages carry arrival times; content.text (when a tool exports both) does not.
+        cap.chunks = _rebuild_sse(msgs)
+        if isinstance(content.get("text"), str) and content["text"].strip():
+            cap.notes.append(f"HAR entry {chosen}: response.content.text ignored; the body was rebuilt from "
+                             f"its {len(msgs)} EventSource messages, which carry arrival times")
+    else:
+        try:
+            body = _body(content)
+        except (binascii.Error, ValueError):
+            raise CaptureError(f"{name}: HAR entry {chosen}: response.content.text is not valid base64") from None
+        if not body:
+            raise CaptureError(f"{name}: HAR entry {chosen} has no response body (export the HAR with content)")
+        cap.chunks = [Chunk(None, body)]
+    return cap
+
+
+# ------------------------------------------------------------------ helpers
+def _headers(items) -> dict:
+    """HAR ``[{name, value}]`` -> ``{name: value}``; repeated names are joined with ``, ``."""
+    out: dict = {}
+    if not isinstance(items, list):
+        return out
+    lower: dict = {}
+    for h in items:
+        if not isinstance(h, dict) or not isinstance(h.get("name"), str):
+            continue
+        n, v = h["name"], str(h.get("value", ""))
+        key = lower.get(n.lower())
+        if key is None:
+            lower[n.lower()] = n
+            out[n] = v
+        else:
+            out[key] = f"{out[key]}, {v}"
+    return out
+
+
+def _content_type(e: dict) -> str:
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    for k, v in _headers(resp.get("headers")).items():
+        if k.lower() == "content-type":
+            return v.lower()
+    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    mime = content.get("mimeType")
+    return mime.lower() if isinstance(mime, str) else ""
+
+
+def _url(e: dict) -> str:
+    req = e.get("request") if isinstance(e.get("request"), dict) else {}
+    return req.get("url") if isinstance(req.get("url"), str) else ""
+
+
+def _messages(e: dict, content: dict) -> list:
+    msgs = e.get("_eventSourceMessages")
+    if not isinstance(msgs, list) or not msgs:
+        msgs = content.get("_eventSourceMessages")
+    if not isinstance(msgs, list):
+        return []
+    return [m for m in msgs if isinstance(m, dict)]
+
+
+def _is_stream(e: dict) -> bool:
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    if _messages(e, content):
+        return True
+    ctype = _content_type(e)
+    if any(s in ctype for s in STREAM_TYPES):
+        return True
+    return "json" in ctype and any(p in _url(e) for p in OLLAMA_PATHS)
+
+
+def _body(content: dict) -> bytes:
+    text = content.get("text")
+    if not isinstance(text, str):
+        return b""
+    if str(content.get("encoding", "")).lower() == "base64":
+        return base64.b64decode(text, validate=False)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _size(e: dict) -> int:
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    msgs = _messages(e, content)
+    if msgs:
+        return sum(len(str(m.get("data", ""))) for m in msgs)
+    try:
+        return len(_body(content))
+    except (binascii.Error, ValueError):
+        size = content.get("size")
+        return size if isinstance(size, int) else 0
+
+
+def _fmt_size(n: int) -> str:
+    if n < 1000:
+        return f"{n} B"
+    if n < 1_000_000:
+        return f"{n / 1000:.0f} kB"
+    return f"{n / 1_000_000:.1f} MB"
+
+
+def _describe(i: int, e: dict) -> str:
+    req = e.get("request") if isinstance(e.get("request"), dict) else {}
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    method = req.get("method") or "?"
+    status = resp.get("status", "?")
+    ctype = _content_type(e).split(";")[0].strip() or "?"
+    return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
+
+
+def _request(req) -> dict | None:
+    if not isinstance(req, dict):
+        return None
+    body = None
+    post = req.get("postData")
+    if isinstance(post, dict) and isinstance(post.get("text"), str):
+        try:
+            body = orjson.loads(post["text"])
+        except orjson.JSONDecodeError:
+            body = post["text"]
+    return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
+            "headers": redact_headers(_headers(req.get("headers"))), "body": body}
+
+
+def _response(resp: dict, content: dict) -> dict:
+    headers = redact_headers(_headers(resp.get("headers")))
+    mime = content.get("mimeType")
+    if isinstance(mime, str) and mime and not any(k.lower() == "content-type" for k in headers):
+        headers["content-type"] = mime
+    status = resp.get("status")
+    return {"status": status if isinstance(status, int) and not isinstance(status, bool) else None,
+            "headers": headers}
+
+
+def _rebuild_sse(msgs: list) -> list[Chunk]:
+    """One SSE event per EventSource message (``eventName``, ``eventId``, ``data``), timed by ``time``.
+
+    Times count from the first message (the HAR's clock for them is not the request's).
+    """
+    chunks: list[Chunk] = []
+    t0 = None
+    for m in msgs:
+        lines = []
+        ev_name = m.get("eventName")
+        if isinstance(ev_name, str) and ev_name and ev_name != "message":
+            lines.append(f"event: {ev_name}")
+        ev_id = m.get("eventId")
+        if isinstance(ev_id, str) and ev_id:
+            lines.append(f"id: {ev_id}")
+        data = m.get("data")
+        data = data if isinstance(data, str) else ("" if data is None else str(data))
+        for line in data.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+            lines.append(f"data: {line}")
+        text = "\n".join(lines) + "\n\n"
+        t = m.get("time")
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            if t0 is None:
+                t0 = float(t)
+            t = round(float(t) - t0, 6)
+        else:
+            t = None
+        chunks.append(Chunk(t, text.encode("utf-8", "replace")))
+    return chunks
