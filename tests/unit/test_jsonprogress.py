@@ -180,7 +180,7 @@ def test_table(text, state, error_offset, trailing_offset, complete_at):
         assert snapshot(run(text[:k], text[k:])) == snapshot(p), k
 
 
-@pytest.mark.parametrize(("text", "reason"), [
+REASONS = [
     ('{"a"}', "expected ':' after object key, got '}'"),
     ("[1,]", "expected a JSON value, got ']'"),
     ('{"a":1,}', "expected an object key after ',', got '}' (trailing comma)"),
@@ -188,9 +188,17 @@ def test_table(text, state, error_offset, trailing_offset, complete_at):
     ('{"a":1 "b":2}', "expected ',' or '}' after object member, got '\"'"),
     ("01", "leading zeros are not allowed in numbers"),
     ('"a\nb"', "unescaped control character U+000A in string"),
+    ('"\x1f"', "unescaped control character U+001F in string"),
+    ('"\ud800"', "surrogate code point U+D800 in text (not encodable as UTF-8)"),
+    ('"\\ud800"', "high surrogate escape not followed by a low surrogate escape (\\uDC00-\\uDFFF)"),
+    ('"\\udc00"', "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate before it"),
+    ("[" * (MAX_DEPTH + 1), "nesting deeper than 1024 levels (orjson's limit)"),
     ("1e400", "number out of range (overflows a double)"),
     ("tx", "invalid literal: expected 'true', got 'x'"),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), REASONS, ids=[repr(t[0])[:40] for t in REASONS])
 def test_error_reason(text, reason):
     assert run(text).error_reason == reason
 
