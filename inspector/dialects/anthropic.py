@@ -59,7 +59,6 @@ class AnthropicMessages(Dialect):
         self.seen_first = False
         self.message_started = False
         self.stop_reason_event: EventRecord | None = None
-        self.after_end_reported = False
         self.errored = False
         self.tool_use_started = False
 
@@ -74,9 +73,8 @@ class AnthropicMessages(Dialect):
         if not isinstance(p, dict):
             return
         typ = p.get("type") if isinstance(p.get("type"), str) else ev.name
-        if self.s.ended and not self.after_end_reported:
-            self.after_end_reported = True
-            self.s.report("S004", f"{typ!r} event after message_stop (clients stop reading at message_stop)")
+        if self.s.ended:
+            self.s.after_end(f"{typ!r} event after message_stop (clients stop reading at message_stop)")
         if typ == "ping":
             return
         if typ == "error" or "error" in p and typ not in EVENT_TYPES:
@@ -177,7 +175,7 @@ class AnthropicMessages(Dialect):
             return
         if block.tool and block.deltas == 0 and block.extra.get("start_input"):
             # The whole input came in the start event (no deltas): that is the block's input.
-            self.s.set_arguments(block, orjson.dumps(block.extra["start_input"]).decode())
+            self.s.set_arguments(block, orjson.dumps(block.extra["start_input"]).decode(), t=block.opened_t)
         self.s.close_block(block, stop_info="content_block_stop")
         self.A009_empty_text_block(block)
         self.A015_thinking_without_signature(block)
@@ -327,7 +325,7 @@ class AnthropicMessages(Dialect):
 
     def A016_empty_message(self) -> None:
         """A016: the message ended with no content blocks."""
-        if self.message_started and not self.started_order and not self.errored and not self.orphans:
+        if self.message_started and not self.started_order and not self.errored:
             self.s.report("A016", "the message ended with no content blocks", event=False)
 
 

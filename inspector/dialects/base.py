@@ -17,6 +17,8 @@ class Dialect:
     """Base class. Subclasses set ``name`` and implement ``sniff``, ``on_event`` and ``on_end``."""
 
     name: ClassVar[str] = "unknown"
+    accepts_done: ClassVar[bool] = False
+    """``data: [DONE]`` is part of this dialect (OpenAI); elsewhere it is S002 (RULES.md S002)."""
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 

@@ -74,7 +74,6 @@ class Gemini(Dialect):
         super().__init__(session)
         self.cands: dict[int, _Candidate] = {}
         self.blocked: str | None = None
-        self.after_end_reported = False
         self.unknown_reported: set = set()
 
     @classmethod
@@ -142,9 +141,7 @@ class Gemini(Dialect):
             self.s.report("S008", f"unknown {what} {value!r} (shown, not judged)")
 
     def _after_end(self, c: _Candidate, what: str) -> None:
-        if not self.after_end_reported:
-            self.after_end_reported = True
-            self.s.report("S004", f"{what} for candidate {c.index} after its finishReason {c.finish!r}")
+        self.s.after_end(f"{what} for candidate {c.index} after its finishReason {c.finish!r}")
 
     def _candidate(self, pos: int, cand: dict) -> None:
         idx = cand.get("index", pos)

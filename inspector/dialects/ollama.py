@@ -40,7 +40,6 @@ class Ollama(Dialect):
         self.positions = 0
         self.done = False
         self.errored = False
-        self.after_end_reported = False
         self.c015_judged = False
 
     @classmethod
@@ -55,9 +54,7 @@ class Ollama(Dialect):
         if not isinstance(p, dict):
             return  # NOT_JSON (S002 already) or a stray [DONE]
         if self.done:
-            if not self.after_end_reported:
-                self.after_end_reported = True
-                self.s.report("S004", "line after the final 'done: true' line")
+            self.s.after_end("line after the final 'done: true' line")
             return
         if "error" in p and p.get("error") is not None:
             err = p["error"]

@@ -110,12 +110,12 @@ class OpenAIChat(Dialect):
     (index None, choice = choice index) and ``tool_call`` (index = tool-call index)."""
 
     name = "openai-chat"
+    accepts_done = True
     url_hints = ('/chat/completions',)
 
     def __init__(self, session) -> None:
         super().__init__(session)
         self.choices: dict[int, _Choice] = {}
-        self.s004 = False
         self.c001_seen: set = set()
 
     # ------------------------------------------------------------------ detection
@@ -639,7 +639,6 @@ class OpenAIChat(Dialect):
     def s004_event_after_end(self, ev: "EventRecord | None") -> None:
         """S004 event-after-end (warning): "bytes or events after the end marker. For Chat the
         marker is `data: [DONE]`"; reported once, at the first such event."""
-        if self.s.ended and not self.s004:
-            self.s004 = True
-            self.s.report("S004", "event after data: [DONE] (clients stop reading at [DONE] and never see it)",
-                          event=ev if ev is not None else False)
+        if self.s.ended:
+            self.s.after_end("event after data: [DONE] (clients stop reading at [DONE] and never see it)",
+                             event=ev if ev is not None else False)

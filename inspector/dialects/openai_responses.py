@@ -106,6 +106,8 @@ class OpenAIResponses(Dialect):
     """Responses events -> one block per output item; R001–R008, S003/S004/S006/S008, J via the session."""
 
     name = "openai-responses"
+    accepts_done = True
+    """[R] Responses streams may or may not close with ``[DONE]``; the SDK tolerates either (PROTOCOLS.md §3)."""
     url_hints = ('/responses',)
 
     def __init__(self, session) -> None:
@@ -116,7 +118,6 @@ class OpenAIResponses(Dialect):
         self.first = True
         self.last_seq: int | None = None
         self.terminal: str | None = None
-        self.after_end_reported = False
         self.unknown_reported: set = set()
 
     @classmethod
@@ -142,9 +143,7 @@ class OpenAIResponses(Dialect):
                           "(the SDK raises 'Expected to have received response.created')")
         self._check_sequence(p)
         if self.terminal is not None:
-            if not self.after_end_reported:
-                self.after_end_reported = True
-                self.s.report("S004", f"event {typ!r} after the terminal event {self.terminal!r}")
+            self.s.after_end(f"event {typ!r} after the terminal event {self.terminal!r}")
             return
         if self._is_error(typ, p):
             self._error(p)

@@ -86,6 +86,8 @@ class Session:
     bytes_received: int = 0
     http_error: bool = False
     """S007 fired: framing rules are not judged on this body."""
+    json_body: bool = False
+    """The body is ``application/json`` from a dialect that streams SSE (part of S007)."""
 
     def __post_init__(self) -> None:
         from inspector.dialects import DIALECTS
@@ -97,6 +99,7 @@ class Session:
         self._sniff = b""
         self._body_head = bytearray()
         self.current: EventRecord | None = None
+        self._s004 = False
         self._timing = timing_rules.StallWatch(self)
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
@@ -144,6 +147,10 @@ class Session:
             self._take(self._decoder.close(end.t if end.t is not None else self.last_byte_t))
         if self.dialect is None:
             self._set_dialect(self._fallback_dialect())
+            if self.events and self.dialect_name == "unknown" and not self.http_error:
+                self.report("S008", "no event identified a known dialect (pass --dialect to read it as one)",
+                            event=False)
+        stream_rules.decide_json_body(self)
         self.current = None
         self._timing.on_end(end)
         self.dialect.on_end(end)
@@ -217,11 +224,15 @@ class Session:
                 self.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
                             f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
 
-    def set_arguments(self, block: Block, text: str) -> None:
-        """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas."""
+    def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
+        """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
+
+        ``t``: when their bytes arrived (T003); default the current event's time.
+        """
         block._parts = [text] if text else []
         block._joined = None
-        t = self.current.t if self.current else None
+        if t is True:
+            t = self.current.t if self.current else None
         block.fragment_times = [(t, len(text.encode("utf-8")))] if text else []
         block.progress = JsonProgress()
         state = block.progress.feed(text) if text else EMPTY
@@ -245,6 +256,17 @@ class Session:
         if block.tool:
             self._judge_arguments_at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
+
+    def after_end(self, what: str, *, event: "EventRecord | None | bool" = True, line: int | None = None,
+                  t: float | None = None) -> None:
+        """S004 event-after-end, once per stream (dialects and the session both call it)."""
+        if self._s004:
+            return
+        self._s004 = True
+        if event is None:
+            self.report_at("S004", what, event=len(self.events), line=line, t=t)
+        else:
+            self.report("S004", what, event=event)
 
     def note_event_block(self, block: Block) -> None:
         """Link the current event to a block (for the TUI) without changing the block."""
@@ -276,6 +298,9 @@ class Session:
                 self._on_frame(item)
             elif isinstance(item, Comment):
                 self._timing.on_keepalive(item.t, item.line)
+                if self.ended:
+                    self.after_end("a comment line after the end marker", event=None,
+                                   line=item.line + self.line_base, t=item.t)
             elif isinstance(item, FramingIssue):
                 if self.http_error and item.code in stream_rules.FRAMING_SILENCED_BY_HTTP_ERROR:
                     continue
@@ -311,6 +336,10 @@ class Session:
         self.current = ev
         if ev.payload is NOT_JSON and not self.http_error:
             self.report("S002", f"event data is not valid JSON: {ev.data[:120]!r}")
+        elif ev.payload is DONE and not self.dialect.accepts_done and not self.http_error:
+            self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams never send it")
+        if self.ended and (ev.payload is NOT_JSON or (ev.payload is DONE and not self.dialect.accepts_done)):
+            self.after_end(f"{ev.data[:40]!r} after the end marker")
         stream_rules.check_event_name(self, ev)
         self._timing.on_event(ev)
         self.dialect.on_event(ev)

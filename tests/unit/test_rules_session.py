@@ -113,3 +113,37 @@ def test_severity_override():
     s = run_capture(timed((0.3, sse(MSG_START, start(0), stop(0), reason("end_turn"), STOP).decode())),
                     severity_overrides={"A009": "error"})
     assert [(f.code, f.severity) for f in s.findings] == [("A009", "error")]
+
+
+def test_S004_for_a_comment_or_done_after_the_end_marker():
+    clean = sse(MSG_START, start(0), text(0, "x"), stop(0), reason("end_turn"), STOP)
+    assert codes(check_bytes(clean + b": bye\n\n")) == ["S004"]
+    assert sorted(codes(check_bytes(clean + b"data: [DONE]\n\n"))) == ["S002", "S004"]
+
+
+def test_S002_for_done_outside_openai_but_not_in_chat():
+    chat = (b'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},'
+            b'"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n')
+    assert codes(check_bytes(chat)) == []
+
+
+def test_A016_when_only_orphan_deltas_arrived():
+    s = check_bytes(sse(MSG_START, args(0, "{}"), stop(0), reason("end_turn"), STOP))
+    assert codes(s) == ["A001", "A016"]
+
+
+def test_T003_not_fired_when_the_input_came_whole_in_the_start_event():
+    head = sse(MSG_START, start(0, "tool_use", input={"a": "q" * 60})).decode()
+    s = run_capture(timed((1.0, head), (6.0, ": ping\n\n"), (12.0, sse(stop(0), reason("tool_use"), STOP).decode())))
+    assert "T003" not in codes(s) and s.blocks[0].input == {"a": "q" * 60}
+
+
+def test_S007_json_body_outside_ollama_silences_framing_rules():
+    body = '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}'
+    s = run_capture(timed((0.1, body), ctype="application/json"))
+    assert codes(s) == ["S007"]
+
+
+def test_unknown_dialect_is_said():
+    s = check_bytes(b'data: {"foo": 1}\n\n')
+    assert s.dialect_name == "unknown" and codes(s) == ["S008"]

@@ -58,13 +58,25 @@ def check_end(session: "Session", end: "End") -> None:
             session.report("S007", f"HTTP {status}: {body}", event=False)
         elif session.http_error:
             session.report("S007", f"content-type {ctype!r} is not a stream: {body}", event=False)
-        elif OLLAMA_JSON in ctype and session.dialect_name != "ollama":
-            session.http_error = True
+        elif session.json_body:
             session.report("S007", f"content-type {ctype!r} is not a stream for {session.dialect_name}: {body}",
                            event=False)
     if end.kind != "eof":
         detail = f": {end.error}" if end.error else ""
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
+
+
+def decide_json_body(session: "Session") -> None:
+    """S007 for ``application/json`` outside Ollama, decided once the dialect is known.
+
+    Framing findings already reported on that body are withdrawn (RULES.md S010: framing rules
+    are not judged on a body reported under S007).
+    """
+    if session.http_error or not session.response:
+        return
+    if OLLAMA_JSON in _content_type(session) and session.dialect_name != "ollama":
+        session.http_error = session.json_body = True
+        session.findings[:] = [f for f in session.findings if f.code not in FRAMING_SILENCED_BY_HTTP_ERROR]
 
 
 def check_event_name(session: "Session", ev: "EventRecord") -> None:
