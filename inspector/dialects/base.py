@@ -61,6 +61,10 @@ class Dialect:
         return False
 
     def truncated(self, what: str) -> None:
-        """S003 unless the body was already reported as an HTTP error (S007)."""
+        """S003 unless the body was already reported as an HTTP error (S007), or no byte ever
+        arrived before the transport failed (S012 alone says that: there was no stream to cut)."""
+        end = self.s.end
+        if not self.s.bytes_received and end is not None and end.kind != "eof":
+            return
         if not self.s.http_error:
             self.s.report("S003", f"stream ended before {what}", event=False)

@@ -1,0 +1,238 @@
+"""Latency the proxy adds on loopback: time to first byte and per chunk, vs talking to ``serve`` directly.
+
+Three processes, so no two parts share a GIL: the upstream is ``serve``'s own ASGI app
+(``inspector.net.serve.make_asgi_app``) on uvicorn, playing a synthetic Anthropic stream of
+``--chunks`` text deltas, one per network chunk, ``--interval`` seconds apart; the proxy is the
+real command (``python -m inspector proxy --format json``: every exchange inspected and its
+report printed, as in CI); the client is this script (httpx, one kept-alive connection).
+
+The upstream's socket is bound with ``inspector.net.proxy.bind_socket`` (``IPPROTO_TCP``, so asyncio
+turns Nagle's algorithm off, as on any real provider): otherwise a chunk written right after the
+response head can wait for the client's delayed ACK (up to 40 ms) and swamp what is measured.
+
+The upstream stamps each chunk with ``time.monotonic_ns()`` just before handing it to uvicorn
+(the clock is system-wide, so the three processes share it). The client notes when each event
+completes in what it reads. Per-chunk latency = client arrival - upstream send, over
+``--chunks`` x ``--runs`` chunks; time to first byte = first body byte - request sent, over
+``--runs`` requests. "Added" is proxy minus direct at the same percentile.
+
+    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--interval 0.002] [--record]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+EVENT = re.compile(rb'"i":(\d+)')
+
+
+# ------------------------------------------------------------------ the upstream (a child process)
+def synthetic_capture(chunks: int, interval: float):
+    """``message_start``, one text block with ``chunks`` deltas (one per network chunk), ``message_stop``."""
+    from inspector.capture.model import Capture, Chunk, End
+
+    def ev(obj: dict) -> bytes:
+        return f"event: {obj['type']}\ndata: {json.dumps(obj, separators=(',', ':'))}\n\n".encode()
+
+    head = ev({"type": "message_start", "message": {"id": "msg_bench", "type": "message", "role": "assistant",
+                                                    "model": "bench", "content": [], "stop_reason": None,
+                                                    "stop_sequence": None,
+                                                    "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    head += ev({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})
+    out = [Chunk(0.001, head)]
+    for i in range(chunks):
+        out.append(Chunk(0.002 + i * interval, ev({"type": "content_block_delta", "index": 0, "i": i,
+                                                   "delta": {"type": "text_delta", "text": f"word {i} "}})))
+    tail = ev({"type": "content_block_stop", "index": 0})
+    tail += ev({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": chunks}})
+    tail += ev({"type": "message_stop"})
+    t_end = 0.002 + chunks * interval
+    out.append(Chunk(t_end, tail))
+    return Capture(chunks=out, response={"status": 200, "headers": {"content-type": "text/event-stream"}},
+                   end=End(t_end, "eof"), request_relative=True)
+
+
+def run_upstream(args) -> None:
+    """Serve the synthetic stream; append each request's send stamps (one JSON line) to ``--stamps``."""
+    import uvicorn
+
+    from inspector.net.proxy import bind_socket  # IPPROTO_TCP, so asyncio sets TCP_NODELAY (as real servers do)
+    from inspector.net.serve import load_served, make_asgi_app, url_for
+
+    app = make_asgi_app(load_served([("bench", synthetic_capture(args.chunks, args.interval))]))
+    stamps_path = args.stamps
+
+    async def stamped(scope, receive, send):
+        stamps: list[int] = []
+
+        async def send_stamped(msg):
+            if msg["type"] == "http.response.body" and msg.get("body"):
+                m = EVENT.search(msg["body"])
+                if m:
+                    stamps.append(time.monotonic_ns())
+            await send(msg)
+
+        await app(scope, receive, send_stamped)
+        if scope["type"] == "http":
+            with open(stamps_path, "a") as f:
+                f.write(json.dumps(stamps) + "\n")
+
+    sock = bind_socket("127.0.0.1", 0)
+    print(url_for(sock), flush=True)
+    config = uvicorn.Config(stamped, log_config=None, log_level="warning", access_log=False, http="h11",
+                            loop="asyncio", lifespan="off")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+
+
+# ------------------------------------------------------------------ the client
+def read_stamps(path: str, n: int) -> list[int]:
+    """Line ``n`` (0-based) of the stamps file, waiting briefly for the upstream to write it."""
+    deadline = time.monotonic() + 5
+    while True:
+        lines = Path(path).read_text().split("\n")[:-1]  # complete lines only
+        if len(lines) > n:
+            return json.loads(lines[n])
+        if time.monotonic() > deadline:
+            raise RuntimeError("upstream wrote no stamps")
+        time.sleep(0.005)
+
+
+def one_run(client: httpx.Client, url: str) -> tuple[float, dict[int, int]]:
+    """(time to first byte in s, {event i: arrival ns})."""
+    arrivals: dict[int, int] = {}
+    buf = b""
+    t0 = time.monotonic_ns()
+    first = None
+    with client.stream("POST", url, json={"model": "bench", "stream": True, "max_tokens": 8,
+                                          "messages": [{"role": "user", "content": "go"}]}) as r:
+        for part in r.iter_raw():
+            now = time.monotonic_ns()
+            if first is None:
+                first = now
+            buf += part
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                m = EVENT.search(event)
+                if m:
+                    arrivals[int(m.group(1))] = now
+    return (first - t0) / 1e9, arrivals
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def start_proxy(upstream: str, record_dir: str | None) -> tuple[subprocess.Popen, str]:
+    argv = [sys.executable, "-m", "inspector", "proxy", "--upstream", upstream, "--port", "0", "--format", "json"]
+    if record_dir:
+        argv += ["--record", record_dir]
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    if " on " not in line:
+        proc.kill()
+        raise RuntimeError(f"proxy did not start: {line.strip()}")
+    return proc, line.split(" on ", 1)[1].split(" ", 1)[0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chunks", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--interval", type=float, default=0.002, help="seconds between chunks (default 0.002)")
+    ap.add_argument("--record", action="store_true", help="also measure the proxy with --record DIR")
+    ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
+    ap.add_argument("--stamps", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.role == "upstream":
+        try:
+            run_upstream(args)
+        except KeyboardInterrupt:
+            pass
+        return
+
+    tmp = tempfile.mkdtemp(prefix="bench-proxy-")
+    stamps = os.path.join(tmp, "stamps.jsonl")
+    Path(stamps).write_text("")
+    up = subprocess.Popen([sys.executable, __file__, "--role", "upstream", "--stamps", stamps,
+                           "--chunks", str(args.chunks), "--interval", str(args.interval)],
+                          cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    procs = [up]
+    try:
+        upstream = up.stdout.readline().strip()
+        modes = [("direct (serve)", upstream, None)]
+        proxy, url = start_proxy(upstream, None)
+        procs.append(proxy)
+        modes.append(("proxy --format json", url, None))
+        if args.record:
+            rec_dir = os.path.join(tmp, "rec")
+            proxy2, url2 = start_proxy(upstream, rec_dir)
+            procs.append(proxy2)
+            modes.append(("proxy --format json --record", url2, None))
+        results = {name: {"ttfb": [], "chunk": []} for name, _, _ in modes}
+        line = 0
+        with httpx.Client(timeout=30, trust_env=False) as client:
+            for name, base, _ in modes:  # warm up every path once (imports, connections)
+                one_run(client, base + "/bench/v1/messages")
+                read_stamps(stamps, line)
+                line += 1
+            for _ in range(args.runs):
+                for name, base, _ in modes:
+                    ttfb, arrivals = one_run(client, base + "/bench/v1/messages")
+                    sent = read_stamps(stamps, line)
+                    line += 1
+                    results[name]["ttfb"].append(ttfb)
+                    for i, t_sent in enumerate(sent):
+                        if i in arrivals:
+                            results[name]["chunk"].append((arrivals[i] - t_sent) / 1e6)
+    finally:
+        for p in reversed(procs):
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+    base = results["direct (serve)"]
+    print(f"{args.chunks} chunks x {args.runs} runs, one chunk every {args.interval * 1000:g} ms, loopback, "
+          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print()
+    print(f"| path | TTFB p50 ms | TTFB p99 ms | per chunk p50 ms | per chunk p99 ms | "
+          f"added per chunk p50 ms | added per chunk p99 ms | chunks |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, _, _ in modes:
+        r = results[name]
+        ttfb = [t * 1000 for t in r["ttfb"]]
+        chunk = r["chunk"]
+        added50 = pct(chunk, 50) - pct(base["chunk"], 50)
+        added99 = pct(chunk, 99) - pct(base["chunk"], 99)
+        extra = "—" if name.startswith("direct") else f"{added50:.3f}"
+        extra99 = "—" if name.startswith("direct") else f"{added99:.3f}"
+        print(f"| {name} | {pct(ttfb, 50):.2f} | {pct(ttfb, 99):.2f} | {pct(chunk, 50):.3f} | {pct(chunk, 99):.3f} | "
+              f"{extra} | {extra99} | {len(chunk)} |")
+    print()
+    print(f"mean per chunk: " + ", ".join(f"{name} {statistics.fmean(results[name]['chunk']):.3f} ms"
+                                          for name, _, _ in modes))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Write the native capture (SPEC.md "Capture files") while a stream arrives.
+
+Why a class of its own: a recording is evidence, so it must survive the process dying at any
+moment. Every record is one JSON line written with a single ``write()`` on an unbuffered file, so
+a kill (even SIGKILL) leaves every chunk received so far on disk and at worst one half-written
+last line, which the loader drops with a note (``inspector.capture.load.load_native``). Secrets in
+the request and response headers and the URL are redacted before anything is written.
+"""
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import orjson
+
+from inspector.capture.load import NATIVE_FORMAT
+from inspector.capture.model import END_KINDS, Chunk, End
+from inspector.capture.redact import redact_headers, redact_url
+
+
+def redact_request(request: dict | None) -> dict | None:
+    """The request as a capture header stores it: ``{"method", "url", "headers", "body"}``, redacted."""
+    if request is None:
+        return None
+    out = dict(request)
+    out["url"] = redact_url(out.get("url"))
+    out["headers"] = redact_headers(out.get("headers"))
+    return out
+
+
+def redact_response(response: dict | None) -> dict | None:
+    """``{"status", "headers"}`` with ``set-cookie`` and friends redacted."""
+    if response is None:
+        return None
+    out = dict(response)
+    out["headers"] = redact_headers(out.get("headers"))
+    return out
+
+
+def chunk_record(t: float | None, data: bytes) -> dict:
+    """One chunk line: ``data`` when the chunk is valid UTF-8 on its own, else ``b64``."""
+    try:
+        return {"t": _t(t), "data": data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"t": _t(t), "b64": base64.b64encode(data).decode("ascii")}
+
+
+def _t(t: float | None) -> float | None:
+    return None if t is None else round(t, 6)
+
+
+class Recorder:
+    """Append-only native capture writer.
+
+    ``Recorder(path, request, response)`` creates (truncates) ``path`` and writes the header line;
+    then ``chunk(t, data)`` per network chunk (``t`` = seconds since the request was sent) and
+    ``end(kind, t, error)`` once. ``close()`` writes an ``end`` line saying ``cancelled`` if none
+    was written (the stream was abandoned). Usable as a context manager. Raises ``OSError`` when
+    the file cannot be created; write errors later are also ``OSError``.
+    """
+
+    def __init__(self, path: str | os.PathLike, request: dict | None = None, response: dict | None = None) -> None:
+        self.path = Path(path)
+        self.chunks = 0
+        """Chunk records written so far."""
+        self.ended = False
+        # buffering=0: each write() below goes straight to the kernel, nothing waits in a Python buffer.
+        self._f = open(self.path, "wb", buffering=0)  # noqa: SIM115 (closed in close())
+        header = {"format": NATIVE_FORMAT, "version": 1, "request": redact_request(request),
+                  "response": redact_response(response)}
+        self._write(header)
+
+    def _write(self, record: dict) -> None:
+        line = orjson.dumps(record) + b"\n"
+        # One write() per record; a raw file may in theory write less, so finish the same line.
+        view = memoryview(line)
+        while view:
+            n = self._f.write(view)
+            if n is None:  # non-blocking file: never the case for a regular file
+                continue
+            view = view[n:]
+
+    def chunk(self, t: float | None, data: bytes) -> None:
+        """Record one network chunk exactly as received (empty chunks are skipped)."""
+        if self.ended or not data:
+            return
+        self._write(chunk_record(t, data))
+        self.chunks += 1
+
+    def write_chunk(self, chunk: Chunk) -> None:
+        """``chunk()`` for a ``Chunk``."""
+        self.chunk(chunk.t, chunk.data)
+
+    def end(self, kind: str = "eof", t: float | None = None, error: str | None = None) -> None:
+        """Record how the stream ended (once; later calls are ignored)."""
+        if self.ended:
+            return
+        if kind not in END_KINDS:
+            raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
+        rec: dict = {"t": _t(t), "end": kind}
+        if error:
+            rec["error"] = error
+        self._write(rec)
+        self.ended = True
+
+    def write_end(self, end: End) -> None:
+        """``end()`` for an ``End``."""
+        self.end(end.kind, end.t, end.error)
+
+    def close(self, t: float | None = None) -> None:
+        """Close the file; an unended recording gets ``end: cancelled`` at ``t``."""
+        if self._f.closed:
+            return
+        try:
+            if not self.ended:
+                self.end("cancelled", t, "recording closed before the stream ended")
+        finally:
+            self._f.close()
+
+    def abandon(self) -> None:
+        """Close the file without writing anything more (after a write error)."""
+        try:
+            self._f.close()
+        except OSError:
+            pass
+
+    def __enter__(self) -> "Recorder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

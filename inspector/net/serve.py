@@ -1,0 +1,388 @@
+"""``serve``: a local mock provider that answers every request with a recorded stream.
+
+Why it exists: to test a client (an SDK, an agent, this tool's own ``live``) against the *exact*
+stream a provider once sent: same status, same headers, same bytes in the same network chunks,
+re-timed as recorded (relative to the request's arrival; ``--speed``, ``--instant``), ending the
+way the recording ended. A clean ``eof`` ends the chunked body properly; ``reset``, ``timeout`` and
+``cancelled`` end it abruptly at the recorded end time: the connection is closed without the
+terminating chunk, so an HTTP client sees a broken body (httpx: ``RemoteProtocolError: peer
+closed connection without sending complete message body``), as after a real mid-stream reset.
+
+A Starlette app run by uvicorn (h11). ``cmd_serve`` runs it in the foreground; ``ServerThread``
+runs it in a background thread on a free loopback port (tests, ``demo``).
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import itertools
+import logging
+import re
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from inspector.capture.model import Capture
+from inspector.net.sockets import bind_socket
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+HOP_BY_HOP = frozenset({
+    "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te",
+    "trailer", "trailers", "transfer-encoding", "upgrade",
+})
+"""RFC 9110 section 7.6.1 connection-specific fields: they describe the recorded hop, not the body."""
+
+DROPPED = HOP_BY_HOP | {"content-length", "content-encoding", "date", "server"}
+"""Also dropped: the body is re-framed (chunked) and stored decoded; uvicorn sets its own ``date``."""
+
+_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+
+_ABORT_LOG = "ASGI callable returned without completing response."
+
+
+class _DropIntentionalAbort(logging.Filter):
+    """uvicorn logs an error when an app ends a response early; here that is the point (a reset)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != _ABORT_LOG
+
+
+_filter_installed = False
+
+
+def _install_log_filter() -> None:
+    global _filter_installed
+    if not _filter_installed:
+        logging.getLogger("uvicorn.error").addFilter(_DropIntentionalAbort())
+        _filter_installed = True
+
+
+@dataclass(slots=True)
+class Served:
+    """One capture ready to serve."""
+
+    name: str
+    """Path prefix that picks it (``/NAME/...``): the file's stem."""
+    source: str
+    capture: Capture
+    status: int
+    headers: list[tuple[bytes, bytes]]
+
+    @property
+    def end_kind(self) -> str:
+        return self.capture.end.kind if self.capture.end else "eof"
+
+    def describe(self) -> str:
+        cap = self.capture
+        last = max((t for t in [*(c.t for c in cap.chunks), cap.end.t if cap.end else None] if t is not None),
+                   default=None)
+        span = f", {last:.2f} s" if last is not None else ", untimed"
+        return f"{self.status}, {len(cap.chunks)} chunks, ends {self.end_kind}{span}"
+
+
+def response_headers(cap: Capture) -> list[tuple[bytes, bytes]]:
+    """The capture's response headers to send: hop-by-hop, length, encoding and redacted ones dropped.
+
+    Captures without a response head (pasted SSE, NDJSON) get a content type from their format.
+    """
+    headers = (cap.response or {}).get("headers") or {}
+    out: list[tuple[bytes, bytes]] = []
+    for name, value in headers.items():
+        lname = str(name).strip().lower()
+        if lname in DROPPED or not _TOKEN.match(lname):
+            continue
+        for v in value if isinstance(value, list) else [value]:
+            v = str(v)
+            if v == "[redacted]" or "\r" in v or "\n" in v:
+                continue
+            try:
+                out.append((lname.encode("latin-1"), v.encode("latin-1")))
+            except UnicodeEncodeError:
+                continue
+    if not any(k == b"content-type" for k, _ in out):
+        ctype = "application/x-ndjson" if cap.source_format == "ndjson" else "text/event-stream"
+        if cap.response and cap.response.get("headers"):
+            ctype = ""  # a recorded head without a content type stays without one
+        if ctype:
+            out.append((b"content-type", ctype.encode()))
+    return out
+
+
+def load_served(items: Iterable) -> list[Served]:
+    """Load capture paths (or ``(name, Capture)`` pairs, or ``Capture``s) for serving.
+
+    Raises ``inspector.capture.load.CaptureError`` for an unreadable path.
+    """
+    from inspector.capture.load import load_path
+
+    out: list[Served] = []
+    names: set[str] = set()
+    for n, item in enumerate(items):
+        if isinstance(item, Capture):
+            name, source, cap = f"capture{n}", f"<capture {n}>", item
+        elif isinstance(item, tuple):
+            name, cap = item
+            source = name
+        else:
+            p = Path(item)
+            name, source, cap = p.stem or p.name, str(item), load_path(p)
+        base, k = name, 2
+        while name in names:  # two files with one stem: the second is NAME-2
+            name, k = f"{base}-{k}", k + 1
+        names.add(name)
+        status = (cap.response or {}).get("status")
+        status = status if isinstance(status, int) and 100 <= status <= 999 else 200
+        out.append(Served(name, source, cap, status, response_headers(cap)))
+    return out
+
+
+class MockProvider:
+    """The ASGI endpoint: picks a capture for each request and plays it back."""
+
+    def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
+                 log: Callable[[str], None] | None = None) -> None:
+        if not served:
+            raise ValueError("nothing to serve")
+        self.served = served
+        self.by_name = {s.name: s for s in served}
+        self.speed = speed
+        self.instant = instant
+        self.log = log
+        self._rotation = itertools.count()
+        self.requests = 0
+        """Requests answered so far."""
+
+    def pick(self, path: str) -> Served:
+        """``/NAME/...`` picks capture NAME; any other path takes the next capture in rotation."""
+        first = path.lstrip("/").split("/", 1)[0]
+        if first in self.by_name:
+            return self.by_name[first]
+        return self.served[next(self._rotation) % len(self.served)]
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        served = self.pick(scope.get("path", "/"))
+        self.requests += 1
+        # Read the request body (clients wait for it to be taken before reading the answer).
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            if not msg.get("more_body"):
+                break
+        gone = asyncio.Event()
+
+        async def watch() -> None:
+            while True:
+                if (await receive())["type"] == "http.disconnect":
+                    gone.set()
+                    return
+
+        watcher = asyncio.create_task(watch())
+        outcome = "?"
+        try:
+            outcome = await self._play(served, send, start, gone)
+        except asyncio.CancelledError:  # server shutting down: end the connection abruptly, quietly
+            outcome = "aborted (server stopping)"
+        finally:
+            watcher.cancel()
+            if self.log:
+                self.log(f"{scope.get('method', '?')} {scope.get('path', '/')} -> {served.name} "
+                         f"({served.status}, {outcome})")
+
+    async def _wait_until(self, loop, start: float, t: float | None, gone: asyncio.Event) -> bool:
+        """Sleep until ``start + t / speed``; False if the client went away meanwhile."""
+        if gone.is_set():
+            return False
+        if self.instant or t is None:
+            return True
+        delay = start + t / self.speed - loop.time()
+        if delay <= 0:
+            return True
+        try:
+            await asyncio.wait_for(gone.wait(), timeout=delay)
+        except asyncio.TimeoutError:
+            return True
+        return False
+
+    async def _play(self, served: Served, send, start: float, gone: asyncio.Event) -> str:
+        loop = asyncio.get_running_loop()
+        cap = served.capture
+        await send({"type": "http.response.start", "status": served.status, "headers": served.headers})
+        no_body = served.status < 200 or served.status in (204, 304)
+        sent = 0
+        for chunk in cap.chunks:
+            if not await self._wait_until(loop, start, chunk.t, gone):
+                return f"client left after {sent} chunks"
+            if chunk.data and not no_body:
+                await send({"type": "http.response.body", "body": chunk.data, "more_body": True})
+                sent += 1
+        end = cap.end
+        if end is not None and not await self._wait_until(loop, start, end.t, gone):
+            return f"client left after {sent} chunks"
+        if end is None or end.kind == "eof":
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            return f"{sent} chunks, eof"
+        # Abrupt end: return without the final body message; uvicorn closes the connection, the
+        # client sees the chunked body cut short.
+        return f"{sent} chunks, closed abruptly ({end.kind})"
+
+
+def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = False,
+                  log: Callable[[str], None] | None = None):
+    """The Starlette app: one catch-all route (every method, every path) answered by ``MockProvider``."""
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    provider = MockProvider(served, speed=speed, instant=instant, log=log)
+    app = Starlette(routes=[Route("/{path:path}", endpoint=provider)])
+    app.state.provider = provider
+    return app
+
+
+def is_loopback(host: str) -> bool:
+    h = host.strip("[]").lower()
+    if h == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(h).is_loopback
+    except ValueError:
+        return False
+
+
+def url_for(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _server(app, *, graceful: float):
+    import uvicorn
+
+    _install_log_filter()
+    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
+                            loop="asyncio", ws="none", lifespan="off", server_header=False,
+                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
+    return uvicorn.Server(config)
+
+
+class ServerThread:
+    """``serve`` in a background thread on loopback, for tests and ``demo``.
+
+    ``with ServerThread(["a.sse", "b.jsonl"]) as srv: srv.url`` -> ``http://127.0.0.1:PORT``;
+    ``srv.url_for("a")`` picks capture ``a`` by path. ``captures`` may be paths, ``Capture``s or
+    ``(name, Capture)`` pairs. Raises ``CaptureError`` (unreadable capture), ``OSError`` (bind),
+    ``RuntimeError`` (the server did not start within 10 s).
+    """
+
+    def __init__(self, captures, host: str = "127.0.0.1", port: int = 0, speed: float = 1.0,
+                 instant: bool = False, log: Callable[[str], None] | None = None) -> None:
+        self.served = load_served(captures)
+        self.host, self.port = host, port
+        self.app = make_asgi_app(self.served, speed=speed, instant=instant, log=log)
+        self._server = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
+        self.url = ""
+        """``http://HOST:PORT`` once started."""
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.served]
+
+    @property
+    def provider(self) -> MockProvider:
+        """The endpoint; ``provider.speed`` and ``provider.instant`` may be changed while serving."""
+        return self.app.state.provider
+
+    @property
+    def requests(self) -> int:
+        """Requests answered so far."""
+        return self.provider.requests
+
+    def url_for(self, name: str) -> str:
+        """Base URL that always answers with capture ``name``."""
+        if name not in self.names:
+            raise KeyError(name)
+        return f"{self.url}/{name}"
+
+    def start(self) -> "ServerThread":
+        self._sock = bind_socket(self.host, self.port)
+        self.url = url_for(self._sock)
+        self._server = _server(self.app, graceful=0.5)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
+                                        name=f"serve {self.url}", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"mock provider on {self.url} did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._sock is not None:
+            self._sock.close()
+
+    def __enter__(self) -> "ServerThread":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def cmd_serve(args) -> int:
+    """``stream-inspector serve CAPTURE...``: exit 0 after Ctrl+C, 2 for unreadable captures or a busy port.
+
+    Captures always rotate (``--loop`` is accepted for scripts and changes nothing).
+    """
+    from inspector.capture.load import CaptureError
+
+    try:
+        served = load_served(args.captures)
+    except CaptureError as e:
+        print(f"stream-inspector: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    host = args.host
+    if not is_loopback(host):
+        print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
+              "machine can read these captures. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
+    try:
+        sock = bind_socket(host, args.port)
+    except OSError as e:
+        print(f"stream-inspector: serve: cannot listen on {host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
+    url = url_for(sock)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log)
+    n = len(served)
+    print(f"serving {n} capture{'s' if n != 1 else ''} on {url}", flush=True)
+    for s in served:
+        print(f"  {url}/{s.name}/  {s.source}  ({s.describe()})", flush=True)
+    if n > 1:
+        print("  any other path: the captures in turn", flush=True)
+    print("Ctrl+C stops", flush=True)
+    server = _server(app, graceful=1.0)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("stopped", flush=True)
+    return EXIT_OK

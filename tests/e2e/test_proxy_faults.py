@@ -1,0 +1,347 @@
+"""``proxy`` against upstreams that misbehave on purpose, and what the client and the report see.
+
+Each fault must reach the client as it happened (refused -> 502 with a JSON error; 500 -> the
+same 500 and body; reset mid-stream -> the client's connection is cut too; read timeout -> cut)
+and be a finding on the exchange (S007 / S012). Also: the request goes upstream unchanged
+(method, path, query, headers, body: nothing added), a non-streamed JSON answer is shown but not
+judged as a stream, a gzip stream reaches the client still compressed and is inspected decoded,
+``--record DIR`` writes one redacted capture per exchange, and the CLI prints one JSON line (or
+a text report) per exchange.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import signal
+import socket
+
+import anthropic
+import httpx
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.net.proxy import ProxyThread
+from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, RawServer, run_cli, spawn, sse_event,
+                                wait_for)
+
+OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)
+SECRET = "sk-ant-FAULTSECRET42"
+
+
+def codes(report: dict) -> list[str]:
+    return [f["code"] for f in report["findings"]]
+
+
+def one(report: dict, code: str) -> dict:
+    found = [f for f in report["findings"] if f["code"] == code]
+    assert len(found) == 1, (code, report["findings"])
+    return found[0]
+
+
+@pytest.fixture
+def refused_port():
+    holder = socket.socket()
+    holder.bind((LOOPBACK, 0))  # bound, never listening: connecting is refused
+    yield holder.getsockname()[1]
+    holder.close()
+
+
+# ------------------------------------------------------------------ faults
+def test_refused_upstream_is_a_502_with_a_json_error_and_s012(refused_port, tmp_path):
+    with ProxyThread(f"http://{LOOPBACK}:{refused_port}", record_dir=tmp_path) as px:
+        r = httpx.post(px.url + "/v1/messages", json={"stream": True, "messages": []}, timeout=WAIT_S)
+        [report] = px.wait_reports(1)
+    assert r.status_code == 502
+    assert r.headers["content-type"] == "application/json"
+    err = r.json()["error"]
+    assert err["type"] == "upstream_unreachable"
+    assert f"connection refused by {LOOPBACK}:{refused_port}" in err["message"]
+    assert report["status"] is None
+    assert "connection refused" in one(report, "S012")["message"]
+    [rec] = tmp_path.iterdir()
+    assert rec.name == "001-POST-v1-messages.jsonl"
+    cap = load_path(rec)
+    assert cap.response is None and cap.end.kind == "reset"
+    _, out, _ = run_cli(["check", "--format", "json", str(rec)])
+    assert codes(json.loads(out)) == codes(report)
+
+
+def test_refused_upstream_reaches_the_sdk_as_a_server_error(refused_port):
+    with ProxyThread(f"http://{LOOPBACK}:{refused_port}") as px:
+        client = anthropic.Anthropic(base_url=px.url, api_key=SECRET, max_retries=0, timeout=WAIT_S)
+        with pytest.raises(anthropic.APIStatusError) as info:
+            client.messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "x"}], stream=True)
+        px.wait_reports(1)
+    assert info.value.status_code == 502
+    assert "connection refused" in str(info.value)
+
+
+def test_upstream_500_is_passed_through_and_is_s007(raw_server):
+    body = b'{"type":"error","error":{"type":"api_error","message":"Internal server error"}}'
+
+    def behave(srv, conn, request):
+        srv.head(conn, 500, "application/json", reason="Internal Server Error", extra={"x-upstream": "yes"})
+        srv.chunk(conn, body)
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url) as px:
+        r = httpx.post(px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S)
+        [report] = px.wait_reports(1)
+    assert r.status_code == 500 and r.content == body and r.headers["x-upstream"] == "yes"
+    assert report["status"] == 500 and report["streamed"] is True
+    assert "HTTP 500" in one(report, "S007")["message"] and "Internal server error" in one(report, "S007")["message"]
+
+
+def test_reset_mid_stream_cuts_the_client_too(raw_server, tmp_path):
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, OPENING)
+        srv.reset(conn)
+
+    up = raw_server(behave)
+    got = bytearray()
+    with ProxyThread(up.url, record_dir=tmp_path) as px:
+        with pytest.raises(httpx.RemoteProtocolError):
+            with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S) as r:
+                assert r.status_code == 200
+                for part in r.iter_raw():
+                    got.extend(part)
+        [report] = px.wait_reports(1)
+    assert bytes(got) == OPENING  # everything sent before the reset, then the cut
+    assert "(reset)" in one(report, "S012")["message"]
+    assert "J005" in codes(report)  # the tool call never closed: do not execute it
+    assert report["blocks"][0]["arguments"] == '{"body": "par'
+    cap = load_path(next(tmp_path.iterdir()))
+    assert cap.body == OPENING and cap.end.kind == "reset"
+
+
+def test_read_timeout_mid_stream_cuts_the_client_and_is_s012_timeout(raw_server):
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, OPENING)
+        srv.hold()
+
+    up = raw_server(behave)
+    with ProxyThread(up.url, timeout=0.5) as px:
+        with pytest.raises(httpx.RemoteProtocolError):
+            with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S) as r:
+                for _ in r.iter_raw():
+                    pass
+        [report] = px.wait_reports(1)
+    s012 = one(report, "S012")
+    assert "(timeout)" in s012["message"] and "no bytes for 0.5 s" in s012["message"]
+
+
+def test_client_leaving_mid_stream_ends_the_exchange_as_cancelled(raw_server):
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, OPENING)
+        srv.hold()
+
+    up = raw_server(behave)
+    with ProxyThread(up.url) as px:
+        with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S) as r:
+            next(r.iter_raw())
+        # leaving the block closes the client's connection mid-body
+        [report] = px.wait_reports(1)
+    assert "(cancelled): client disconnected" in one(report, "S012")["message"]
+
+
+# ------------------------------------------------------------------ what goes through
+def test_request_goes_upstream_unchanged(raw_server):
+    payload = b'{"model":"m","stream":true,"messages":[{"role":"user","content":"caf\xc3\xa9"}]}'
+
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, b"event: ping\ndata: {\"type\": \"ping\"}\n\n")
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url + "/base") as px:
+        with httpx.Client(timeout=WAIT_S) as c:
+            req = c.build_request("POST", px.url + "/v1/messages?beta=true&key=QUERYSECRET", content=payload,
+                                  headers={"x-api-key": SECRET, "anthropic-version": "2023-06-01",
+                                           "x-custom": "Kept-As-Is", "content-type": "application/json"})
+            c.send(req).read()
+        [report] = px.wait_reports(1)
+    raw = up.requests[0]
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    assert lines[0] == b"POST /base/v1/messages?beta=true&key=QUERYSECRET HTTP/1.1"
+    got = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(b":")
+        got[k.strip().lower().decode()] = v.strip().decode()
+    assert got["x-api-key"] == SECRET and got["x-custom"] == "Kept-As-Is"
+    assert got["host"] == f"{LOOPBACK}:{up.port}"
+    assert body == payload and got["content-length"] == str(len(payload))
+    # Nothing added: the client's headers, plus host and length, and nothing else.
+    sent = {k.lower() for k in req.headers}
+    assert set(got) - sent <= {"host", "content-length"}, set(got) - sent
+    # ...and the secrets never reach the report or the stored request.
+    assert "QUERYSECRET" not in json.dumps(report) and SECRET not in json.dumps(report)
+    assert report["path"] == "/v1/messages?beta=true&key=[redacted]"
+
+
+def test_json_answer_is_shown_not_linted(raw_server):
+    body = b'{"data":[{"id":"m1","type":"model"}]}'
+
+    def behave(srv, conn, request):
+        srv.head(conn, 200, "application/json")
+        srv.chunk(conn, body)
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url) as px:
+        r = httpx.get(px.url + "/v1/models", timeout=WAIT_S)
+        [report] = px.wait_reports(1)
+    assert r.content == body
+    assert report["streamed"] is False and report["findings"] == []
+    assert report["body"] == body.decode() and report["status"] == 200 and report["method"] == "GET"
+    assert report["content_type"] == "application/json" and report["duration_s"] is not None
+
+
+def test_gzip_stream_reaches_the_client_compressed_and_is_inspected_decoded(raw_server):
+    stream = OPENING + b"".join(sse_event(e) for e in [
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "is\"}"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+         "usage": {"output_tokens": 3}},
+        {"type": "message_stop"}])
+    packed = gzip.compress(stream)
+
+    def behave(srv, conn, request):
+        srv.head(conn, extra={"content-encoding": "gzip"})
+        for i in range(0, len(packed), 50):
+            srv.chunk(conn, packed[i:i + 50])
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url) as px:
+        with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S) as r:
+            raw = b"".join(r.iter_raw())
+        [report] = px.wait_reports(1)
+    assert raw == packed and r.headers["content-encoding"] == "gzip"
+    assert report["dialect"] == "anthropic-messages" and report["findings"] == []
+    assert report["blocks"][0]["input"] == {"body": "paris"}
+
+
+def test_record_dir_has_one_redacted_capture_per_exchange_equal_to_the_report(raw_server, tmp_path):
+    def behave(srv, conn, request):
+        srv.head(conn, extra={"set-cookie": "session=COOKIESECRET"})
+        srv.chunk(conn, OPENING)
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    rec_dir = tmp_path / "caps"
+    rec_dir.mkdir()
+    (rec_dir / "007-POST-old.jsonl").write_text("")  # numbering continues after existing captures
+    with ProxyThread(up.url, record_dir=rec_dir) as px:
+        for path in ("/v1/messages", "/v1/chat/completions"):
+            httpx.post(px.url + path, json={"stream": True}, headers={"authorization": f"Bearer {SECRET}"},
+                       timeout=WAIT_S).read()
+        reports = px.wait_reports(2)
+    names = sorted(p.name for p in rec_dir.iterdir())
+    assert names == ["007-POST-old.jsonl", "008-POST-v1-messages.jsonl", "009-POST-v1-chat-completions.jsonl"]
+    assert [r["exchange"] for r in reports] == [8, 9]
+    for name, report in zip(names[1:], reports):
+        text = (rec_dir / name).read_text()
+        assert SECRET not in text and "COOKIESECRET" not in text
+        code, out, _ = run_cli(["check", "--format", "json", str(rec_dir / name)])
+        checked = json.loads(out)
+        assert codes(checked) == codes(report) and checked["blocks"] == report["blocks"]
+        assert report["record"] == str(rec_dir / name)
+
+
+# ------------------------------------------------------------------ the command
+def _start_cli(upstream: str, *extra: str):
+    proc = spawn(["proxy", "--upstream", upstream, "--port", "0", *extra])
+    line = proc.stderr.readline()  # "stream-inspector proxy on http://127.0.0.1:PORT -> ..."
+    assert "stream-inspector proxy on http://127.0.0.1:" in line, line
+    url = line.split(" on ", 1)[1].split(" ", 1)[0]
+    return proc, url
+
+
+def _stop(proc) -> tuple[str, str, int]:
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=WAIT_S)
+    except Exception:
+        proc.kill()
+        raise
+    return out, err, proc.returncode
+
+
+def test_cli_json_prints_one_line_per_exchange_and_exits_1_on_errors(raw_server):
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, OPENING)  # ends without message_stop: S003 + J005, errors
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    proc, url = _start_cli(up.url, "--format", "json")
+    try:
+        for _ in range(2):
+            httpx.post(url + "/v1/messages", json={"stream": True}, timeout=WAIT_S).read()
+    finally:
+        out, err, code = _stop(proc)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [d["exchange"] for d in lines] == [1, 2]
+    assert all("J005" in codes(d) and d["dialect"] == "anthropic-messages" for d in lines)
+    assert code == 1
+    assert "Traceback" not in err
+
+
+def test_cli_text_prints_a_report_per_exchange(raw_server):
+    def behave(srv, conn, request):
+        srv.head(conn, 429, "application/json", reason="Too Many Requests")
+        srv.chunk(conn, b'{"error":{"type":"rate_limit_error","message":"slow down"}}')
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    proc, url = _start_cli(up.url, "--format", "text")
+    try:
+        httpx.post(url + "/v1/messages", json={"stream": True}, timeout=WAIT_S).read()
+        wait_for(lambda: proc.poll() is None, "proxy still running")
+    finally:
+        out, err, code = _stop(proc)
+    assert out.startswith("#1 POST /v1/messages -> 429 application/json")
+    assert "S007 http-error (error) HTTP 429" in out and "slow down" in out
+
+
+def test_cli_rejects_a_bad_upstream_and_warns_when_not_on_loopback(monkeypatch):
+    code, out, err = run_cli(["proxy", "--upstream", "ftp://example", "--format", "json"])
+    assert code == 2 and "--upstream must be an http:// or https:// URL" in err
+
+    import inspector.net.proxy as proxy_mod
+
+    def refuse(host, port):  # never actually bind anything but loopback in tests
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr(proxy_mod, "bind_socket", refuse)
+    code, out, err = run_cli(["proxy", "--upstream", "http://127.0.0.1:9", "--host", "0.0.0.0", "--format", "json"])
+    assert code == 2
+    assert "WARNING: the proxy listens on 0.0.0.0, not loopback" in err
+    assert "cannot listen on 0.0.0.0:8787" in err
+
+
+def test_ollama_native_stream_sent_as_application_json_is_linted(raw_server):
+    """Ollama's /api/chat streams by default and may label the NDJSON application/json (RULES.md S007)."""
+    lines = [{"model": "llama3", "message": {"role": "assistant", "content": "Hi"}, "done": False},
+             {"model": "llama3", "message": {"role": "assistant", "content": "!"}, "done": True,
+              "done_reason": "stop"}]
+
+    def behave(srv, conn, request):
+        srv.head(conn, 200, "application/json; charset=utf-8")
+        for line in lines:
+            srv.chunk(conn, json.dumps(line).encode() + b"\n")
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url) as px:
+        httpx.post(px.url + "/api/chat", json={"model": "llama3", "messages": [{"role": "user", "content": "hi"}]},
+                   timeout=WAIT_S).read()
+        [report] = px.wait_reports(1)
+    assert report["streamed"] is True and report["dialect"] == "ollama"
+    assert report["blocks"][0]["text"] == "Hi!" and report["findings"] == []
