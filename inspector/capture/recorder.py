@@ -16,7 +16,7 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.capture.model import END_KINDS, Chunk, End
-from inspector.capture.redact import redact_headers, redact_url
+from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 
 
 def redact_request(request: dict | None) -> dict | None:
@@ -41,7 +41,8 @@ def redact_response(response: dict | None) -> dict | None:
 def chunk_record(t: float | None, data: bytes) -> dict:
     """One chunk line: ``data`` when the chunk is valid UTF-8 on its own, else ``b64``."""
     try:
-        return {"t": _t(t), "data": data.decode("utf-8")}
+        # A key echoed back in a body (some servers quote it in a 401) never reaches the file.
+        return {"t": _t(t), "data": scrub_secrets(data.decode("utf-8"))}
     except UnicodeDecodeError:
         return {"t": _t(t), "b64": base64.b64encode(data).decode("ascii")}
 
@@ -100,7 +101,7 @@ class Recorder:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
         rec: dict = {"t": _t(t), "end": kind}
         if error:
-            rec["error"] = error
+            rec["error"] = scrub_secrets(error)
         self._write(rec)
         self.ended = True
 

@@ -66,3 +66,26 @@ def redact_url(url: str) -> str:
     if netloc == parts.netloc and query == parts.query:
         return url
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_KEY_SHAPES = re.compile(
+    r"\b(sk-ant-[A-Za-z0-9_-]{8,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,})"
+    r"|(?i:\b(Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
+"""Shapes of API keys (Anthropic ``sk-ant-…``, OpenAI ``sk-…``, Google ``AIza…``) and bearer tokens."""
+
+
+def scrub_secrets(text: str) -> str:
+    """Mask anything shaped like an API key inside free text (an error body that echoes the key).
+
+    Keeps the first 7 characters so the reader can tell which key it was: ``sk-ant-[redacted]``.
+    Text without such a shape comes back unchanged (the same object).
+    """
+    if not text or ("sk-" not in text and "AIza" not in text and "earer" not in text):
+        return text
+
+    def sub(m: re.Match) -> str:
+        if m.group(1):
+            return m.group(1)[:7] + REDACTED
+        return f"{m.group(2)} {REDACTED}"
+
+    return _KEY_SHAPES.sub(sub, text)

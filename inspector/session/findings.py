@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.capture.redact import scrub_secrets
 from inspector.session.rules.catalog import RULES
 
 
@@ -28,7 +29,8 @@ class Finding:
     def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
              severity: str | None = None) -> "Finding":
         rule = RULES[code]
-        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index)
+        # Messages quote stream content (error bodies, in-band errors): never show a key in them.
+        return cls(code, rule.name, severity or rule.severity, scrub_secrets(message), event, line, t, index)
 
     def to_dict(self) -> dict:
         return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,

@@ -112,3 +112,23 @@ def test_a_write_error_stops_recording_but_not_the_stream(tmp_path, monkeypatch,
 
     assert live._record(rec, full, 1.0, b"x") is None
     assert "recording to" in capsys.readouterr().err and rec._f.closed
+
+
+def test_a_key_echoed_in_a_body_or_error_never_reaches_the_file(tmp_path):
+    from inspector.capture.recorder import Recorder
+
+    p = tmp_path / "echo.jsonl"
+    rec = Recorder(p, {"method": "POST", "url": "http://127.0.0.1/v1/messages", "headers": {}, "body": None},
+                   {"status": 401, "headers": {"content-type": "application/json"}})
+    rec.chunk(0.1, b'{"error": {"message": "Incorrect API key provided: sk-ant-TESTSECRET123"}}')
+    rec.end("reset", 0.2, "upstream said: invalid x-api-key sk-ant-TESTSECRET123")
+    rec.close()
+    text = p.read_text()
+    assert "TESTSECRET123" not in text and "sk-ant-[redacted]" in text
+
+
+def test_finding_messages_mask_keys():
+    from inspector.session.findings import Finding
+
+    f = Finding.make("S007", "HTTP 401: bad key sk-proj-abcdefghijklmnopqrstuvwx")
+    assert "abcdefghij" not in f.message and "[redacted]" in f.message

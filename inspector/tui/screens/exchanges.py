@@ -1,0 +1,392 @@
+"""The proxy's TUI: the exchange list above the usual inspector, and an exchange's details.
+
+Why this module exists: ``proxy`` sees many exchanges, each one a stream like any other. Rather
+than a second inspector, :class:`ProxyApp` *is* the inspector (``InspectorApp``) with one feed
+per exchange: a list of exchanges on top (``ExchangeList``: time, method, path, model, status,
+duration, findings) picks which feed the panels below show, live while it streams. ``[`` / ``]``
+step through exchanges as they step through sources elsewhere.
+
+Threads: the proxy forwards bytes on its own thread (``inspector.net.proxy.ProxyThread``) and
+hands each chunk to the ``ExchangeLog`` on *this* app's event loop (its ``LoopSink`` is
+attached in ``on_mount``), so sessions are fed and read on one thread; an
+:class:`ExchangeFeed` only waits for "something changed" and tells the app to redraw.
+
+Keys added to the inspector's: ``0`` focus the exchange list, ``enter`` (in the list) or ``d``
+the details of the exchange shown (request headers redacted, body, response head, a
+non-streamed body, the Q findings and which exchange the request continues), ``a`` follow the
+newest exchange (on by default; picking an older one turns it off).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+from inspector.tui.app import InspectorApp
+from inspector.tui.feeds import LiveFeed
+from inspector.tui.widgets.exchange_list import ExchangeList
+
+LIST_FPS = 4
+"""Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
+MAX_BODY_LINES = 200
+
+
+async def _no_source():  # pragma: no cover - an exchange feed is fed by the ExchangeLog, never iterated
+    return
+    yield
+
+
+class ExchangeFeed(LiveFeed):
+    """One exchange as an inspector feed. ``ex`` None is the "waiting for the first request" feed.
+
+    The session belongs to the exchange (the ``ExchangeLog`` feeds it); before the response head
+    arrives, or for an exchange that is not a stream, the feed shows an empty session holding the
+    request's Q findings.
+    """
+
+    def __init__(self, ex=None, *, waiting: str = "waiting for the first request") -> None:
+        self.ex = ex
+        self._waiting = waiting
+        self._own = None
+        self.changed = asyncio.Event()
+        super().__init__(_no_source, label="")
+        if ex is not None:
+            self._own.findings.extend(ex.q_findings)
+
+    # LiveFeed.__init__ assigns these; here they are read from the exchange.
+    @property
+    def session(self):
+        ex = self.ex
+        return ex.session if ex is not None and ex.session is not None else self._own
+
+    @session.setter
+    def session(self, value) -> None:
+        self._own = value
+
+    @property
+    def generation(self) -> int:
+        return 1 if self.ex is not None and self.ex.session is not None else 0
+
+    @generation.setter
+    def generation(self, value) -> None:
+        pass
+
+    @property
+    def label(self) -> str:
+        ex = self.ex
+        if ex is None:
+            return self._waiting
+        text = f"#{ex.n} {ex.method} {ex.target}"
+        if ex.status is not None:
+            text += f" → {ex.status}"
+        if ex.done and not ex.linted:
+            text += " · not a stream (d: details)"
+        return text
+
+    @label.setter
+    def label(self, value) -> None:
+        pass
+
+    @property
+    def restartable(self) -> bool:
+        return False
+
+    @property
+    def finished(self) -> bool:
+        return self.ex is not None and self.ex.done
+
+    def now(self) -> float | None:
+        ex = self.ex
+        if ex is None:
+            return None
+        if ex.done:
+            return ex.duration_s
+        return time.monotonic() - ex.t0
+
+    def poke(self) -> None:
+        """The exchange moved (head, bytes, end): wake ``play``."""
+        self.changed.set()
+
+    async def play(self, progress=None) -> None:
+        """Report progress each time the exchange moves, until it ends."""
+        self.started_at = time.monotonic()
+        while True:
+            self.changed.clear()
+            if progress is not None:
+                progress()
+            if self.finished:
+                return
+            await self.changed.wait()
+
+
+def _pretty(value) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return value
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    lines = text.splitlines()
+    if len(lines) > MAX_BODY_LINES:
+        lines = lines[:MAX_BODY_LINES] + [f"… {len(lines) - MAX_BODY_LINES} more lines"]
+    return "\n".join(line if len(line) <= 400 else line[:400] + "…" for line in lines)
+
+
+def _headers_text(headers: dict) -> str:
+    if not headers:
+        return "(none)"
+    out = []
+    for k, v in headers.items():
+        for one in v if isinstance(v, list) else [v]:
+            out.append(f"{k}: {one}")
+    return "\n".join(out)
+
+
+class ExchangeDetailScreen(ModalScreen[None]):
+    """Request and response of one exchange (secrets already redacted by the proxy)."""
+
+    DEFAULT_CSS = """
+    ExchangeDetailScreen { align: center middle; background: $background 60%; }
+    ExchangeDetailScreen #exchange-detail {
+        width: 110; max-width: 95%; height: 90%;
+        border: round $primary; border-title-color: $primary; border-subtitle-color: $text-muted;
+        background: $surface; padding: 0 2;
+    }
+    ExchangeDetailScreen .xd-heading { margin: 1 0 0 0; text-style: bold; color: $primary; }
+    ExchangeDetailScreen .xd-text { color: $foreground; }
+    ExchangeDetailScreen .xd-muted { color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape,q,d", "close", "Close")]
+
+    def __init__(self, ex) -> None:
+        super().__init__()
+        self.ex = ex
+
+    def compose(self) -> ComposeResult:
+        ex = self.ex
+        with VerticalScroll(id="exchange-detail") as body:
+            body.border_title = f"exchange #{ex.n}: {ex.method} {ex.target}"
+            body.border_subtitle = "esc: close"
+            yield Label("Request", classes="xd-heading")
+            yield Static(Content(f"{ex.method} {ex.url}"), classes="xd-text")
+            if ex.continues is not None:
+                yield Static(Content(f"continues the answer of exchange #{ex.continues} ({ex.continues_how})"),
+                             classes="xd-muted")
+            yield Static(Content(_headers_text(ex.request.get("headers") or {})), classes="xd-muted")
+            yield Label("Request body", classes="xd-heading")
+            yield Static(Content(_pretty(ex.request.get("body"))), classes="xd-text")
+            yield Label("Response", classes="xd-heading")
+            if ex.status is None:
+                what = f"no response: {ex.end.error}" if ex.done and ex.end and ex.end.error else "waiting…"
+                yield Static(Content(what), classes="xd-text")
+            else:
+                state = "streaming" if not ex.done else f"ended {ex.end.kind}" + (
+                    f": {ex.end.error}" if ex.end.error else "")
+                dur = f", {ex.duration_s:.3f} s" if ex.duration_s is not None else ""
+                yield Static(Content(f"{ex.status} · {ex.bytes_received} bytes · {state}{dur}"), classes="xd-text")
+                yield Static(Content(_headers_text(ex.response_headers)), classes="xd-muted")
+                if not ex.linted:
+                    yield Label("Response body (not a stream: shown, not linted)", classes="xd-heading")
+                    yield Static(Content(_pretty(ex.body_text) if ex.body_excerpt else "(empty)"), classes="xd-text")
+                else:
+                    s = ex.session
+                    yield Static(Content(f"inspected as a stream: {s.dialect_name or 'detecting'}, "
+                                         f"{len(s.events)} events, {len(s.blocks)} blocks"), classes="xd-muted")
+            if ex.note:
+                yield Static(Content(f"note: {ex.note}"), classes="xd-muted")
+            if ex.q_findings:
+                yield Label("Request history (Q rules)", classes="xd-heading")
+                for f in ex.q_findings:
+                    yield Static(Content(f"{f.code} {f.name} ({f.severity}): {f.message}"), classes="xd-text")
+            if ex.record_path:
+                yield Label("Recording", classes="xd-heading")
+                yield Static(Content(ex.record_path), classes="xd-muted")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ProxyApp(InspectorApp):
+    """The inspector over a running proxy: one feed per exchange, the exchange list on top.
+
+    ``proxy`` is a started-or-about-to-start ``inspector.net.proxy.ProxyThread`` built with
+    ``external=True``; the app attaches its sink to its own loop on mount.
+    """
+
+    CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
+    CSS = """
+    #exchanges {
+        height: 9;
+        border: round $panel-lighten-2;
+        border-title-color: $primary;
+        border-subtitle-color: $text-muted;
+        background: $background;
+        scrollbar-size-vertical: 1;
+        &:focus { border: round $primary; }
+    }
+    """
+    BINDINGS = [
+        Binding("0", "focus_exchanges", "Exchanges", show=False, tooltip="Move the focus to the exchange list"),
+        Binding("d", "details", "Details", tooltip="Request and response details of the exchange shown"),
+        Binding("a", "toggle_auto", "Newest", show=False,
+                tooltip="Follow the newest exchange as requests arrive (on at start)"),
+    ]
+
+    def __init__(self, proxy, *, listen_url: str = "", upstream: str = "", theme: str | None = None,
+                 warning: str | None = None, record_dir: str | None = None) -> None:
+        self.proxy = proxy
+        self.listen_url = listen_url
+        self.upstream = upstream
+        self.warning = warning
+        self.record_dir = record_dir
+        waiting = f"waiting for requests on {listen_url or proxy.url} → {upstream or proxy.endpoint.upstream}"
+        super().__init__([ExchangeFeed(None, waiting=waiting)], title="stream-inspector proxy", theme=theme)
+        self.auto_follow = True
+        self._by_n: dict[int, ExchangeFeed] = {}
+        self._list_dirty = True
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield ExchangeList(id="exchanges")
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        table = self.query_one(ExchangeList)
+        table.border_title = f"Exchanges · proxy {self.listen_url or self.proxy.url} → {self.upstream}"
+        sub = "enter: details · a: follow newest · [ ]: previous / next"
+        if self.record_dir:
+            sub = f"recording to {self.record_dir} · " + sub
+        table.border_subtitle = sub
+        self.proxy.log.listeners.append(self._on_exchange)
+        self.proxy.sink.attach(asyncio.get_running_loop(), threading.get_ident())
+        self.set_interval(1 / LIST_FPS, self._sync_list, name="exchanges")
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.call_after_refresh(table.focus)  # after InspectorApp.on_mount (it focuses the findings)
+        if self.warning:
+            self.notify(self.warning, severity="error", timeout=30)
+            table.border_subtitle = "⚠ NOT LOOPBACK · " + (table.border_subtitle or "")
+
+    @property
+    def exchanges(self):
+        return self.proxy.log.exchanges
+
+    # ------------------------------------------------------------------ exchanges arriving
+    def _on_exchange(self, event: str, ex) -> None:
+        """ExchangeLog listener (runs on this app's loop)."""
+        self._list_dirty = True
+        if event == "begin":
+            feed = ExchangeFeed(ex)
+            self._by_n[ex.n] = feed
+            if len(self.feeds) == 1 and self.feeds[0].ex is None:
+                self.feeds[0] = feed
+                self._select(0, force=True)
+            else:
+                self.feeds.append(feed)
+                if self.auto_follow:
+                    self._select(len(self.feeds) - 1)
+            return
+        feed = self._by_n.get(ex.n)
+        if feed is not None:
+            feed.poke()
+
+    def _theme_changed(self, _theme) -> None:
+        self.query_one(ExchangeList).restyle()
+        self._list_dirty = True
+
+    def _colors(self) -> dict[str, str]:
+        v = self.get_css_variables()
+        return {"error": v.get("error", "red"), "warning": v.get("warning", "yellow"),
+                "info": v.get("primary", "blue"), "success": v.get("success", "green")}
+
+    def _sync_list(self) -> None:
+        running = any(not ex.done for ex in self.exchanges)
+        if not (self._list_dirty or running):
+            return
+        self._list_dirty = False
+        table = self.query_one(ExchangeList)
+        table.sync(self.exchanges, self._colors())
+        if self.auto_follow and self.feeds and self.feeds[0].ex is not None and table.cursor_row != self.feed_index:
+            table.move_cursor(row=self.feed_index, animate=False)
+
+    def refresh_now(self) -> None:
+        self._list_dirty = True
+        self._sync_list()
+        super().refresh_now()
+
+    # ------------------------------------------------------------------ choosing an exchange
+    def _select(self, index: int, *, force: bool = False) -> None:
+        if not (0 <= index < len(self.feeds)):
+            return
+        if index == self.feed_index and not force:
+            return
+        self.feed.pause()
+        self.feed_index = index
+        for p in self._panels:
+            p.remove()
+        self._panels = []
+        self._generation = None
+        self._render_frame()
+        self._play()
+
+    def _switch_source(self, step: int) -> None:
+        if len(self.feeds) < 2:
+            return
+        index = (self.feed_index + step) % len(self.feeds)
+        self.auto_follow = index == len(self.feeds) - 1
+        self._select(index)
+        table = self.query_one(ExchangeList)
+        if index < table.row_count:
+            table.move_cursor(row=index, animate=False)
+
+    @on(ExchangeList.Picked)
+    def _row_picked(self, event: ExchangeList.Picked) -> None:
+        index = event.row
+        if self.feeds[0].ex is None or index == self.feed_index:
+            return
+        self.auto_follow = index == len(self.feeds) - 1
+        self._select(index)
+
+    @on(DataTable.RowSelected, "#exchanges")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.cursor_row != self.feed_index:
+            self._select(event.cursor_row)
+        self.action_details()
+
+    # ------------------------------------------------------------------ actions
+    def action_focus_exchanges(self) -> None:
+        self.query_one(ExchangeList).focus()
+
+    def action_details(self) -> None:
+        ex = getattr(self.feed, "ex", None)
+        if ex is None:
+            self.notify("no exchange yet: point a client at " + (self.listen_url or self.proxy.url), timeout=3)
+            return
+        self.push_screen(ExchangeDetailScreen(ex))
+
+    def action_toggle_auto(self) -> None:
+        self.auto_follow = not self.auto_follow
+        if self.auto_follow and self.feeds[0].ex is not None:
+            self._select(len(self.feeds) - 1)
+            self.query_one(ExchangeList).move_cursor(row=len(self.feeds) - 1, animate=False)
+        self.notify("following the newest exchange" if self.auto_follow else "staying on this exchange", timeout=1.5)
+
+    def help_groups(self):
+        groups = super().help_groups()
+        groups.insert(1, ("Proxy", [("0", "Focus the exchange list"),
+                                    ("up / down (list)", "Show another exchange in the inspector"),
+                                    ("enter (list) / d", "Request and response details of the exchange"),
+                                    ("a", "Follow the newest exchange as requests arrive"),
+                                    ("[ / ]", "Previous / next exchange")]))
+        return groups

@@ -1,0 +1,247 @@
+"""A block's accumulating text or tool-call arguments, rendered virtually with the newest fragment lit.
+
+Why this module exists: one tool call can carry hundreds of thousands of argument characters in
+thousands of deltas. Re-wrapping and re-rendering the whole text on every frame would be
+quadratic over a stream, so this ``ScrollView`` keeps line boundaries incrementally (only the last,
+still-open line is re-wrapped when text arrives) and renders only visible lines.
+
+Two views: *raw* (the exact accumulated text; the newest fragment highlighted; the character
+where the JSON broke marked, and trailing data after a complete value marked) and *pretty*
+(``inspector.session.jsonprogress.partial_value`` of the arguments, indented; computed when the
+panel is drawn, never per delta, and at most a few times a second for large arguments).
+In raw view, control characters (including newlines inside tool arguments, which JSON forbids
+unescaped) are shown as visible control pictures so the broken character can be seen.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from rich.cells import get_character_cell_size
+from rich.text import Text
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.tui.widgets.virtual_size import set_virtual_size
+
+from inspector.session.jsonprogress import INVALID, TRAILING, partial_value
+
+PRETTY_THROTTLE_S = 0.25
+"""Least time between two pretty renders of arguments longer than ``PRETTY_BIG``."""
+PRETTY_BIG = 20_000
+_CONTROL_ALL = {c: 0x2400 + c for c in range(32)}
+_CONTROL_KEEP_NL = {c: 0x2400 + c for c in range(32) if c != 10}
+
+
+def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[int, int]]:
+    """Line spans ``(start, end)`` of ``text[start:]`` cut at ``width`` cells (and at ``\\n`` if ``newlines``).
+
+    The last span is the open line (possibly empty). End offsets exclude the newline itself.
+    """
+    width = max(1, width)
+    out: list[tuple[int, int]] = []
+    n = len(text)
+    i = start
+    while True:
+        if i >= n:
+            out.append((i, i))
+            return out
+        limit = min(n, i + width)
+        chunk = text[i:limit]
+        if chunk.isascii():
+            nl = chunk.find("\n") if newlines else -1
+            if nl != -1:
+                out.append((i, i + nl))
+                i = i + nl + 1
+                continue
+            if limit - i == width and limit < n:
+                out.append((i, limit))
+                i = limit
+                continue
+            if limit == n:
+                out.append((i, n))
+                return out
+        # cell-aware path (wide characters, emoji)
+        cells = 0
+        j = i
+        broke = False
+        while j < n:
+            c = text[j]
+            if newlines and c == "\n":
+                out.append((i, j))
+                i = j + 1
+                broke = True
+                break
+            w = get_character_cell_size(c)
+            if cells + w > width:
+                out.append((i, j if j > i else j + 1))
+                i = j if j > i else j + 1
+                broke = True
+                break
+            cells += w
+            j += 1
+        if not broke:
+            out.append((i, n))
+            return out
+
+
+class ArgumentView(ScrollView, can_focus=False):
+    """Virtual view of one block's text (raw) or of its arguments' partial value (pretty)."""
+
+    COMPONENT_CLASSES = {
+        "argview--fragment",
+        "argview--error",
+        "argview--trailing",
+        "argview--placeholder",
+        "argview--note",
+    }
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.block = None
+        self.pretty = False
+        """Show the pretty partial-JSON view (tool blocks only)."""
+        self._text = ""
+        self._spans: list[tuple[int, int]] = [(0, 0)]
+        self._wrap_width = 0
+        self._newlines = True
+        self._frag: tuple[int, int] | None = None
+        self._error_at: int | None = None
+        self._trailing_at: int | None = None
+        self._notes: list[str] = []
+        self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=512)
+        self._pretty_at = 0.0
+        self._pretty_len = -1
+
+    # ------------------------------------------------------------ feeding
+    def show(self, block, pretty: bool) -> None:
+        """Bring the view up to date with ``block`` (called at most once per frame, when it changed)."""
+        width = self.scrollable_content_region.width or self.size.width
+        if width <= 0:
+            width = 80
+        newlines = not block.tool
+        mode_changed = block is not self.block or pretty != self.pretty or width != self._wrap_width \
+            or newlines != self._newlines
+        self.block = block
+        self.pretty = pretty
+        self._newlines = newlines
+        at_end = self.scroll_offset.y >= self.max_scroll_y - 1
+        if pretty and block.tool:
+            self._show_pretty(block, width, force=mode_changed)
+        else:
+            self._show_raw(block, width, reset=mode_changed)
+        self._wrap_width = width
+        set_virtual_size(self, Size(width, len(self._spans) + len(self._notes)))
+        if at_end or mode_changed:
+            self.call_after_refresh(self._to_end)
+        self.refresh()
+
+    def _show_raw(self, block, width: int, reset: bool) -> None:
+        text = block.content
+        if reset or len(text) < len(self._text) or not self._spans:
+            self._spans = wrap_lines(text, 0, width, self._newlines)
+            self._cache.clear()
+        elif len(text) != len(self._text):
+            last_start = self._spans[-1][0]
+            self._spans[-1:] = wrap_lines(text, last_start, width, self._newlines)
+        self._text = text
+        frag = block.last_fragment
+        n = len(text)
+        self._frag = (n - len(frag), n) if frag and text.endswith(frag) else None
+        prog = block.progress
+        self._error_at = prog.error_offset if prog is not None and prog.state == INVALID else None
+        self._trailing_at = prog.trailing_offset if prog is not None and prog.state == TRAILING else None
+        self._notes = []
+        if not text:
+            self._notes = ["(no text yet)" if not block.closed else "(empty)"]
+            self._spans = []
+
+    def _show_pretty(self, block, width: int, force: bool) -> None:
+        text = block.content
+        now = time.monotonic()
+        if not force and len(text) == self._pretty_len:
+            return
+        if not force and len(text) > PRETTY_BIG and now - self._pretty_at < PRETTY_THROTTLE_S:
+            return
+        self._pretty_at = now
+        self._pretty_len = len(text)
+        value, complete = partial_value(text)
+        if value is None:
+            pretty = ""
+        else:
+            try:
+                pretty = json.dumps(value, indent=2, ensure_ascii=False)
+            except (TypeError, ValueError):
+                pretty = repr(value)
+        self._text = pretty
+        self._spans = wrap_lines(pretty, 0, width, True) if pretty else []
+        self._cache.clear()
+        self._frag = None
+        self._error_at = None
+        self._trailing_at = None
+        prog = block.progress
+        notes = []
+        if prog is not None and prog.state == INVALID:
+            notes.append(f"✖ not JSON from character {prog.error_offset}: {prog.error_reason}")
+        elif prog is not None and prog.state == TRAILING:
+            notes.append(f"✖ trailing data after the value, from character {prog.trailing_offset}")
+        elif not complete and text.strip():
+            notes.append("… partial: closed here for display")
+        elif not text.strip():
+            notes.append("{}  (no input text: an empty object)" if block.empty_is_object else "(no arguments yet)")
+        self._notes = notes
+
+    def _to_end(self) -> None:
+        self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
+
+    def reset(self) -> None:
+        self.block = None
+        self._text = ""
+        self._spans = [(0, 0)]
+        self._cache.clear()
+
+    def notify_style_update(self) -> None:
+        self._cache.clear()
+        super().notify_style_update()
+
+    def on_resize(self) -> None:
+        if self.block is not None:
+            self.show(self.block, self.pretty)
+
+    # ------------------------------------------------------------ rendering
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self._spans):
+            k = index - len(self._spans)
+            if 0 <= k < len(self._notes):
+                style = "argview--note" if self._spans else "argview--placeholder"
+                text = Text(self._notes[k], style=self.get_component_rich_style(style), end="")
+                text.stylize_before(base)
+                return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        a, b = self._spans[index]
+        frag = self._frag if self._frag is not None and self._frag[0] < b and self._frag[1] > a else None
+        err = self._error_at if self._error_at is not None and a <= self._error_at < b else None
+        trail = self._trailing_at if self._trailing_at is not None and self._trailing_at < b else None
+        key = (a, b, frag, err, trail, self.pretty)
+        strip = self._cache.get(key)
+        if strip is None:
+            table = _CONTROL_KEEP_NL if self._newlines and not self.pretty else _CONTROL_ALL
+            text = Text(self._text[a:b].translate(table), end="", no_wrap=True)
+            text.stylize_before(base)
+            if frag is not None:
+                lo, hi = max(a, frag[0]), min(b, frag[1])
+                text.stylize(self.get_component_rich_style("argview--fragment"), lo - a, hi - a)
+            if trail is not None:
+                text.stylize(self.get_component_rich_style("argview--trailing"), max(0, trail - a), b - a)
+            if err is not None:
+                text.stylize(self.get_component_rich_style("argview--error"), err - a, err - a + 1)
+            strip = Strip(list(text.render(self.app.console)), text.cell_len)
+            self._cache[key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+

@@ -1,0 +1,299 @@
+"""The raw event log: every SSE event (or NDJSON line) of the stream, one line each, rendered virtually.
+
+Why this module exists: a stream can hold tens of thousands of events; a widget per line or a
+``RichLog`` that re-renders its whole buffer would stall the app. Like Textualize/toolong's
+``LogLines``, this is a ``ScrollView`` that renders only the visible lines (``render_line``)
+from the session's event list, with an LRU cache of rendered strips. It never copies the events:
+the app tells it, once per frame, how many exist.
+
+Lines show the event number (0-based, as in findings), arrival time, event name and raw data,
+with a gutter mark in the colour of the worst finding on that event. A pointer line (selected
+event, search hit, finding jump) is highlighted; ``/`` search highlights matches.
+"""
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.tui.widgets.virtual_size import set_virtual_size
+
+MAX_DATA_CHARS = 600
+"""Characters of event data shown per line (the rest is cut with an ellipsis)."""
+NAME_W = 21
+"""Width of the event-name column (longer names are cut with an ellipsis)."""
+SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
+MARKS = {"error": "✖", "warning": "▲", "info": "●"}
+_CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible control pictures
+
+
+class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
+    """Virtual list of the session's events."""
+
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "cursor_page(-1)", "Page up", show=False),
+        Binding("pagedown", "cursor_page(1)", "Page down", show=False),
+        Binding("home", "cursor_home", "First event", show=False),
+        Binding("end", "cursor_end", "Last event", show=False),
+        Binding("enter", "choose", "Show block", tooltip="Focus the block this event touched"),
+        Binding("n", "search_next(1)", "Next match", show=False),
+        Binding("N", "search_next(-1)", "Previous match", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "eventlog--index",
+        "eventlog--time",
+        "eventlog--name",
+        "eventlog--keepalive",
+        "eventlog--pointer",
+        "eventlog--match",
+        "eventlog--error",
+        "eventlog--warning",
+        "eventlog--info",
+    }
+
+    pointer: reactive[int | None] = reactive(None, repaint=False)
+    """The selected event (highlighted), or None."""
+
+    class EventChosen(Message):
+        """Enter was pressed on an event: the app focuses the block it touched."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    class FollowChanged(Message):
+        """The user scrolled away from the tail (or back to it)."""
+
+        def __init__(self, follow: bool) -> None:
+            self.follow = follow
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.events: list = []
+        """The session's event list (not copied; read up to ``count``)."""
+        self.count = 0
+        """Events shown (the session may hold more until the next frame)."""
+        self.marks: dict[int, str] = {}
+        """Event number -> worst finding severity on it."""
+        self.follow = True
+        """Keep the newest event in view as events arrive."""
+        self.search = ""
+        """Current search text (case-insensitive substring of name or data)."""
+        self._generation = -1
+        self._findings_seen = 0
+        self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=2000)
+        self._max_width = 0
+        self._styles: dict[str, Style] = {}
+
+    # ------------------------------------------------------------ feeding
+    def sync(self, events: list, findings: list, generation: int) -> None:
+        """Called once per frame with the session's lists; cheap when nothing changed."""
+        if generation != self._generation:
+            self._generation = generation
+            self.marks = {}
+            self._findings_seen = 0
+            self._cache.clear()
+            if self.pointer is not None and self.pointer >= len(events):
+                self.pointer = None
+            self.refresh()
+        self.events = events
+        if len(findings) > self._findings_seen:
+            for f in findings[self._findings_seen:]:
+                if f.event is not None:
+                    old = self.marks.get(f.event)
+                    if old is None or SEVERITY_RANK.get(f.severity, 0) > SEVERITY_RANK.get(old, 0):
+                        self.marks[f.event] = f.severity
+            self._findings_seen = len(findings)
+            self.refresh()
+        n = len(events)
+        if n != self.count:
+            grew = n > self.count
+            self.count = n
+            self._update_virtual_size()
+            if self.follow and grew:
+                self.scroll_to(y=max(0, n - self.scrollable_content_region.height), animate=False, force=True)
+            self.refresh()
+
+    def _update_virtual_size(self) -> None:
+        set_virtual_size(self, Size(max(self._max_width, self.scrollable_content_region.width), self.count))
+
+    def notify_style_update(self) -> None:
+        self._cache.clear()
+        self._styles = {}
+        super().notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        """A component style, cached until the theme or CSS changes."""
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
+
+    # ------------------------------------------------------------ rendering
+    def _line_text(self, index: int) -> Text:
+        ev = self.events[index]
+        sev = self.marks.get(index)
+        style = self._style
+        text = Text(no_wrap=True, end="")
+        if sev:
+            text.append(MARKS[sev], style(f"eventlog--{sev}"))
+        else:
+            text.append(" ")
+        text.append(f"{index:>5} ", style("eventlog--index"))
+        if ev.t is not None:
+            text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
+        name = ev.name if len(ev.name) <= NAME_W else ev.name[:NAME_W - 1] + "…"
+        text.append(f"{name:<{NAME_W}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
+        data = ev.data
+        if len(data) > MAX_DATA_CHARS:
+            data = data[:MAX_DATA_CHARS] + "…"
+        text.append(data.translate(_CONTROL))
+        if self.search:
+            text.highlight_words([self.search], style("eventlog--match"), case_sensitive=False)
+        return text
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= self.count or index >= len(self.events):
+            return Strip.blank(width, base)
+        is_pointer = index == self.pointer
+        key = (index, is_pointer, self.search, self.marks.get(index))
+        strip = self._cache.get(key)
+        if strip is None:
+            text = self._line_text(index)
+            text.stylize_before(base)
+            if is_pointer:
+                text.stylize(self._style("eventlog--pointer"))
+            strip = Strip(list(text.render(self.app.console)), text.cell_len)
+            if strip.cell_length > self._max_width:
+                self._max_width = strip.cell_length
+                self.call_later(self._update_virtual_size)
+            self._cache[key] = strip
+        fill = base + self._style("eventlog--pointer") if is_pointer else base
+        return strip.crop_extend(scroll_x, scroll_x + width, fill)
+
+    # ------------------------------------------------------------ pointer & search
+    def watch_pointer(self, old: int | None, new: int | None) -> None:
+        self.refresh()
+
+    def center_on(self, index: int) -> None:
+        """Select event ``index`` and scroll it to the middle (stops following the tail)."""
+        if not self.count:
+            return
+        index = max(0, min(index, self.count - 1))
+        self.pointer = index
+        self._set_follow(False)
+        self._center(index)
+        # Again once the layout settled (a new scrollbar may have taken a line meanwhile).
+        self.call_after_refresh(self._center, index)
+
+    def _center(self, index: int) -> None:
+        if self.pointer == index:
+            self.scroll_to(y=max(0, index - self.scrollable_content_region.height // 2), animate=False, force=True)
+
+    def find(self, query: str, direction: int = 1, *, include_current: bool = False) -> int | None:
+        """Move the pointer to the next event whose name or data contains ``query``; its number or None."""
+        self.search = query
+        self._cache.clear()
+        self.refresh()
+        if not query or not self.count:
+            return None
+        q = query.lower()
+        start = self.pointer if self.pointer is not None else (
+            self.scroll_offset.y - 1 if direction > 0 else self.scroll_offset.y + 1)
+        if include_current and self.pointer is not None:
+            start -= direction
+        n = self.count
+        for step in range(1, n + 1):
+            i = (start + step * direction) % n
+            ev = self.events[i]
+            if q in ev.data.lower() or q in ev.name.lower():
+                self.center_on(i)
+                return i
+        return None
+
+    def clear_search(self) -> None:
+        self.search = ""
+        self._cache.clear()
+        self.refresh()
+
+    def _set_follow(self, follow: bool) -> None:
+        if follow != self.follow:
+            self.follow = follow
+            self.post_message(self.FollowChanged(follow))
+
+    def set_follow(self, follow: bool) -> None:
+        """Follow the tail (True scrolls to the newest event now)."""
+        self.follow = follow
+        if follow:
+            self.pointer = None
+            self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
+
+    # ------------------------------------------------------------ actions
+    def action_cursor(self, delta: int) -> None:
+        if not self.count:
+            return
+        base = self.pointer if self.pointer is not None else (
+            self.scroll_offset.y + (self.scrollable_content_region.height - 1 if delta < 0 else 0) - delta)
+        new = max(0, min(self.count - 1, base + delta))
+        self.pointer = new
+        self._set_follow(False)
+        self.scroll_to_region_line(new)
+
+    def scroll_to_region_line(self, index: int) -> None:
+        top = self.scroll_offset.y
+        h = self.scrollable_content_region.height
+        if index < top:
+            self.scroll_to(y=index, animate=False, force=True)
+        elif index >= top + h:
+            self.scroll_to(y=index - h + 1, animate=False, force=True)
+
+    def action_cursor_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_cursor_home(self) -> None:
+        if self.count:
+            self.pointer = 0
+            self._set_follow(False)
+            self.scroll_to(y=0, animate=False, force=True)
+
+    def action_cursor_end(self) -> None:
+        if self.count:
+            self.pointer = self.count - 1
+            self._set_follow(True)
+            self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
+
+    def action_choose(self) -> None:
+        if self.pointer is not None:
+            self.post_message(self.EventChosen(self.pointer))
+
+    def action_search_next(self, direction: int) -> None:
+        if self.search:
+            if self.find(self.search, direction) is None:
+                self.app.bell()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._set_follow(False)
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if 0 <= index < self.count:
+            if index == self.pointer and event.chain >= 2:
+                self.post_message(self.EventChosen(index))
+            self.pointer = index
+            self._set_follow(False)
+

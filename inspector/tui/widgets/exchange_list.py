@@ -1,0 +1,157 @@
+"""The proxy's exchange list: one row per request that went through ``proxy``.
+
+Why this module exists: an agent makes many requests; the person debugging it needs to see at a
+glance which one failed, which is still streaming and which one raised findings, then pick one
+to inspect. A ``DataTable`` (one row per exchange: time, method, path, model, status, duration,
+findings by severity) synced from the ``ExchangeLog`` on a timer: rows are appended, and a
+cell is rewritten only when its text changed, so a long session costs nothing per frame.
+"""
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable
+
+COLUMNS = (("n", "#"), ("time", "time"), ("method", "method"), ("path", "path"), ("model", "model"),
+           ("status", "status"), ("duration", "duration"), ("findings", "findings"))
+PATH_WIDTH = 44
+
+
+def _middle(text: str, width: int) -> str:
+    """Shorten ``text`` to ``width`` characters by cutting its middle (paths differ at both ends)."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    return text[: keep // 2] + "…" + text[-(keep - keep // 2):]
+
+
+def _sig(cell) -> tuple:
+    if isinstance(cell, Text):
+        return (cell.plain, str(cell.style), tuple((sp.start, sp.end, str(sp.style)) for sp in cell.spans))
+    return (str(cell),)
+
+
+class ExchangeList(DataTable):
+    """Rows keyed by exchange number. ``sync(exchanges, colors)`` brings them up to date."""
+
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Details", show=False, tooltip="Request and response details of this exchange"),
+    ]
+
+    class Picked(Message):
+        """The user moved the cursor to another exchange (keys or click; not the app following new rows)."""
+
+        def __init__(self, row: int) -> None:
+            self.row = row
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self._cells: dict[int, tuple] = {}
+        self._final: set[int] = set()
+        """Exchanges synced after they ended: their row never changes again."""
+        self._force: set[int] = set()
+
+    # DataTable also highlights rows by itself (the first row added, ``move_cursor``): only the
+    # user's own moves say "show me that exchange".
+    def _picked(self, before: int) -> None:
+        if self.cursor_row != before:
+            self.post_message(self.Picked(self.cursor_row))
+
+    def action_cursor_up(self) -> None:
+        before = self.cursor_row
+        super().action_cursor_up()
+        self._picked(before)
+
+    def action_cursor_down(self) -> None:
+        before = self.cursor_row
+        super().action_cursor_down()
+        self._picked(before)
+
+    def action_page_up(self) -> None:
+        before = self.cursor_row
+        super().action_page_up()
+        self._picked(before)
+
+    def action_page_down(self) -> None:
+        before = self.cursor_row
+        super().action_page_down()
+        self._picked(before)
+
+    def action_scroll_top(self) -> None:
+        before = self.cursor_row
+        super().action_scroll_top()
+        self._picked(before)
+
+    def action_scroll_bottom(self) -> None:
+        before = self.cursor_row
+        super().action_scroll_bottom()
+        self._picked(before)
+
+    async def _on_click(self, event: events.Click) -> None:
+        before = self.cursor_row
+        await super()._on_click(event)
+        self._picked(before)
+
+    def on_mount(self) -> None:
+        for key, label in COLUMNS:
+            self.add_column(label, key=key)
+
+    def restyle(self) -> None:
+        """Recompute every row on the next ``sync`` (the theme, hence the colours, changed)."""
+        self._final.clear()
+        self._force = set(self._cells)
+
+    def sync(self, exchanges, colors: dict[str, str]) -> bool:
+        """Add new exchanges, rewrite changed cells; True when a row was added."""
+        added = False
+        now = time.monotonic()
+        for ex in exchanges:
+            if ex.n in self._final:
+                continue
+            if ex.done:
+                self._final.add(ex.n)
+            cells = self._cells_for(ex, now, colors)
+            old = self._cells.get(ex.n)
+            if old is None:
+                self.add_row(*cells, key=str(ex.n))
+                added = True
+            else:
+                force = ex.n in self._force
+                self._force.discard(ex.n)
+                for (key, _), a, b in zip(COLUMNS, old, cells):
+                    if force or _sig(a) != _sig(b):
+                        self.update_cell(str(ex.n), key, b)
+            self._cells[ex.n] = cells
+        return added
+
+    @staticmethod
+    def _cells_for(ex, now: float, colors: dict[str, str]) -> tuple:
+        clock = time.strftime("%H:%M:%S", time.localtime(ex.started_wall))
+        if ex.status is None:
+            status = Text("…" if not ex.done else (ex.end.kind if ex.end else "?"),
+                          style=colors.get("error", "red") if ex.done else "")
+        else:
+            style = colors.get("success", "green") if ex.status < 400 else colors.get("error", "red")
+            label = str(ex.status)
+            if ex.done and not ex.linted:
+                label += " (json)" if "json" in ex.content_type else " (body)"
+            elif ex.done and ex.end is not None and ex.end.kind != "eof":
+                label += f" {ex.end.kind}"
+                style = colors.get("error", "red")
+            status = Text(label, style=style)
+        if ex.done:
+            duration = f"{ex.duration_s:.2f} s" if ex.duration_s is not None else "—"
+        else:
+            duration = f"{now - ex.t0:.1f} s…"
+        counts = ex.counts()
+        findings = Text()
+        for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●")):
+            k = counts.get(sev, 0)
+            findings.append(f"{mark}{k} ", style=f"bold {colors.get(sev, '')}" if k else "dim")
+        return (str(ex.n), clock, ex.method, _middle(ex.target, PATH_WIDTH), ex.model or "—", status, duration,
+                findings)

@@ -1,0 +1,77 @@
+"""The transport line: play state, speed, where we are in the stream, a seek bar, follow mode.
+
+Why this module exists: replay is only useful when you can see and move the playhead. The bar
+shows ``▶ playing ×50 · event 57 / 158 · t 3.9 / 336.8 s`` and a proportional bar over the
+events; clicking the bar seeks to that event (the app does the seeking).
+"""
+from __future__ import annotations
+
+from textual import events
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+
+
+class PlaybackBar(Widget):
+    """One-line transport display; posts :class:`SeekRequested` when clicked."""
+
+    class SeekRequested(Message):
+        """The user clicked the bar at ``fraction`` (0..1) of the events."""
+
+        def __init__(self, fraction: float) -> None:
+            self.fraction = fraction
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._state: dict = {}
+        self._bar_x = (0, 0)
+
+    def show(self, **state) -> None:
+        """``state``: play (str), speed, instant, events, total, now, duration, follow, sources, source_index,
+        live, silence (seconds without bytes so far, or None), stall (the stall threshold)."""
+        rounded = {k: round(v, 1) if isinstance(v, float) else v for k, v in state.items()}
+        if rounded != {k: round(v, 1) if isinstance(v, float) else v for k, v in self._state.items()}:
+            self._state = state
+            self.refresh()
+
+    def render(self) -> Content:
+        s = self._state
+        if not s:
+            return Content("")
+        width = self.size.width
+        left: list = [(f" {s['play']} ", "bold $accent")]
+        if not s.get("live"):
+            speed = "instant" if s.get("instant") else f"×{s['speed']:g}"
+            left.append((f"{speed}  ", ""))
+        total = s.get("total")
+        ev = f"event {s['events']}" + (f" / {total}" if total is not None else "")
+        left.append((ev, "bold"))
+        now, dur = s.get("now"), s.get("duration")
+        if now is not None:
+            left.append((f"  ·  t {now:.1f}" + (f" / {dur:.1f} s" if dur is not None else " s"), ""))
+        right: list = []
+        silence, stall = s.get("silence"), s.get("stall")
+        if silence is not None and stall and silence >= stall / 2:
+            right.append((f" silent {silence:.1f} s ", "bold $background on $warning" if silence >= stall else "$warning"))
+        right.append(("  follow" if s.get("follow") else "  no-follow", "$success" if s.get("follow") else "$text-muted"))
+        if s.get("sources", 1) > 1:
+            right.append((f"  ·  {s['source_index'] + 1}/{s['sources']} [ ]", "$text-muted"))
+        left_c = Content.assemble(*left, ("  ", ""))
+        right_c = Content.assemble(*right, (" ", ""))
+        room = width - left_c.cell_length - right_c.cell_length
+        if room >= 8 and total:
+            frac = min(1.0, s["events"] / total) if total else 0.0
+            filled = int(frac * room)
+            self._bar_x = (left_c.cell_length, left_c.cell_length + room)
+            bar = Content.assemble(("━" * filled, "$accent"), ("╸" if filled < room else "", "$accent"),
+                                   ("─" * max(0, room - filled - 1), "$text-muted"))
+            return Content.assemble(left_c, bar, right_c)
+        self._bar_x = (0, 0)
+        pad = Content(" " * max(0, room))
+        return Content.assemble(left_c, pad, right_c)
+
+    def on_click(self, event: events.Click) -> None:
+        a, b = self._bar_x
+        if b > a and a <= event.x < b:
+            self.post_message(self.SeekRequested((event.x - a) / max(1, b - a - 1)))

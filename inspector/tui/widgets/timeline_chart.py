@@ -1,0 +1,145 @@
+"""The timeline chart: one row per block showing when its bytes arrived across the whole stream.
+
+Why this module exists: stalls and bursts are the timing bugs people chase (a tool call's
+arguments held back for five minutes and released at once). A row per block on one shared time
+axis shows at a glance where the silence sits and which block it belongs to. Each row is the
+block's lifetime (open → close, a dim line) with its bytes as shaded cells (darker = more bytes
+in that slice of time); the first row is every event of the stream; the last row is the axis.
+"""
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widget import Widget
+
+from inspector.tui.series import bucket_row
+
+SHADES = " ░▒▓█"
+LABEL_W = 30
+
+
+def _shade(v: float, peak: float) -> str:
+    if v <= 0 or peak <= 0:
+        return ""
+    return SHADES[max(1, min(4, int(v / peak * 4 + 0.999)))]
+
+
+class TimelineChart(Widget):
+    """Renders the rows from a session snapshot handed over by :meth:`show`."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = None
+        self.start = 0.0
+        self.end = 1.0
+        self.now: float | None = None
+        self._sig: tuple | None = None
+
+    def show(self, session, *, start: float, end: float, now: float | None) -> None:
+        sig = (id(session), len(session.events), sum(b.deltas for b in session.blocks), start, end,
+               None if now is None else round(now, 1))
+        if sig == self._sig:
+            return
+        self._sig = sig
+        self.session, self.start, self.end, self.now = session, start, max(end, start + 1e-9), now
+        self.refresh(layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        n = len(self.session.blocks) if self.session is not None else 0
+        return n + 5
+
+    def _label(self, text: str) -> str:
+        text = text if len(text) <= LABEL_W - 1 else text[:LABEL_W - 2] + "…"
+        return text.ljust(LABEL_W)
+
+    def _row(self, label: str, times: list, columns: int, life: tuple[float | None, float | None] | None,
+             style: str) -> Content:
+        buckets = bucket_row(times, self.start, self.end, columns)
+        peak = max(buckets) if buckets else 0.0
+        span = self.end - self.start
+        lo = hi = None
+        if life is not None:
+            a, b = life
+            if a is not None:
+                lo = int((a - self.start) / span * columns)
+                hi = int(((b if b is not None else self.end) - self.start) / span * columns)
+        cells: list = [(self._label(label), "bold")]
+        run, run_style = [], None
+        for x, v in enumerate(buckets):
+            ch = _shade(v, peak)
+            if ch:
+                st = style
+            elif lo is not None and lo <= x <= hi:
+                ch, st = "─", "$text-muted"
+            else:
+                ch, st = " ", ""
+            if self.now is not None and x == self._now_col(columns) and ch == " ":
+                ch, st = "│", "$accent 50%"
+            if st != run_style and run:
+                cells.append(("".join(run), run_style or ""))
+                run = []
+            run_style = st
+            run.append(ch)
+        if run:
+            cells.append(("".join(run), run_style or ""))
+        return Content.assemble(*cells)
+
+    def _now_col(self, columns: int) -> int:
+        span = self.end - self.start
+        return min(columns - 1, max(0, int((self.now - self.start) / span * columns)))
+
+    def render(self) -> Content:
+        s = self.session
+        if s is None:
+            return Content("")
+        columns = max(10, self.size.width - LABEL_W - 1)
+        lines: list[Content] = []
+        ev_times = [(e.t, 1) for e in s.events]
+        lines.append(self._row("all events", ev_times, columns, None, "$secondary"))
+        lines.append(self._stalls(s, columns))
+        for b in s.blocks:
+            where = f"#{b.index}" if b.index is not None else "#?"
+            name = f"{where} {b.kind}" + (f" {b.name}" if b.name else "")
+            style = "$error" if b.status == "invalid" or (b.tool and b.closed and b.status == "partial") else "$primary"
+            lines.append(self._row(name, b.fragment_times, columns, (b.opened_t, b.closed_t), style))
+        lines.append(Content(""))
+        lines.append(self._axis(columns))
+        return Content("\n").join(lines)
+
+    def stall_spans(self, s) -> list[tuple[float, float]]:
+        """Silences of at least the stall threshold between byte arrivals (from t=0 when request-relative)."""
+        times = sorted(e.t for e in s.events if e.t is not None)
+        if not times:
+            return []
+        if s.request_relative:
+            times.insert(0, 0.0)
+        end = s.end.t if s.end is not None and s.end.t is not None else None
+        if end is not None:
+            times.append(end)
+        return [(a, b) for a, b in zip(times, times[1:]) if b - a >= s.stall_s]
+
+    def _stalls(self, s, columns: int) -> Content:
+        span = self.end - self.start
+        row = [" "] * columns
+        for a, b in self.stall_spans(s):
+            lo = max(0, int((a - self.start) / span * columns))
+            hi = min(columns - 1, int((b - self.start) / span * columns))
+            for x in range(lo, hi + 1):
+                row[x] = "━"
+        label = f"stalls ≥ {s.stall_s:g} s"
+        return Content.assemble((self._label(label), "bold"), ("".join(row), "$warning"))
+
+    def _axis(self, columns: int) -> Content:
+        span = self.end - self.start
+        ticks = max(2, columns // 14)
+        axis = [" "] * columns
+        labels = [" "] * (columns + 12)
+        for k in range(ticks + 1):
+            x = min(columns - 1, int(k / ticks * (columns - 1)))
+            axis[x] = "┬"
+            lab = f"{self.start + span * k / ticks:.1f}s"
+            pos = max(0, min(x - len(lab) // 2, columns - len(lab)))
+            for i, c in enumerate(lab):
+                labels[pos + i] = c
+        axis_line = "".join(a if a != " " else "─" for a in axis)
+        return Content.assemble((self._label("time"), "bold"), (axis_line, "$text-muted"), ("\n", ""),
+                                (" " * LABEL_W, ""), ("".join(labels[:columns]), "$text-muted"))

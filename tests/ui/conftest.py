@@ -1,0 +1,34 @@
+"""Shared helpers for the TUI tests: bundled captures and a way to let the app settle."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.net.replay import Playback
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "inspector" / "data" / "captures"
+CLEAN = CAPTURES / "1-anthropic-tool-call.jsonl"
+VIOLATIONS = CAPTURES / "2-anthropic-stall-and-early-stop.jsonl"
+PARALLEL = CAPTURES / "3-openai-parallel-tool-calls.jsonl"
+QUIRKS = CAPTURES / "4-openai-compatible-quirks.jsonl"
+
+
+def playback(path: Path, **kw) -> Playback:
+    return Playback(load_path(path), label=path.name, **kw)
+
+
+async def settle(pilot) -> None:
+    """Wait for the feed worker, then bring every widget up to date and let the screen lay out."""
+    app = pilot.app
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    app.refresh_now()
+    await pilot.pause()
+
+
+@pytest.fixture
+def violations():
+    return playback(VIOLATIONS, instant=True)
