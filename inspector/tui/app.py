@@ -83,6 +83,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("f", "toggle_follow", "Follow", "Follow tail", "Keep the newest event in view in the event log",
             show=False),
     Command("t", "timeline", "Timeline", "Timeline", "When each block's bytes arrived, on one time axis"),
+    Command("e", "compare_eager", "Eager", "Compare eager vs buffered",
+            "One tool call with and without eager_input_streaming, side by side on one time axis", show=False),
     Command("j", "toggle_json", "JSON", "Pretty JSON / raw", "Show tool arguments as pretty partial JSON or raw text"),
     Command("slash", "search", "Search", "Search events…", "Search the raw event log (n / N: next / previous match)",
             key_display="/"),
@@ -512,6 +514,14 @@ class InspectorApp(App[int]):
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty
         self._render_frame()
+
+    def action_compare_eager(self) -> None:
+        from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
+
+        if isinstance(self.screen, CompareScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(bundled_compare_screen())
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):

@@ -331,3 +331,29 @@ async def test_panels_fill_in_by_themselves_when_the_stream_ended_before_they_mo
         head = app.panels[0].query_one(SplitLine)
         assert "search_docs" in head.content.plain
         assert app.panels[0].badge == "partial"
+
+
+async def test_T003_detail_and_e_open_the_eager_comparison():
+    from inspector.tui.screens.compare import CompareScreen
+    from tests.ui.conftest import CAPTURES
+
+    pb = playback(CAPTURES / "eager-off-buffered.jsonl")
+    app = make_app(pb)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        findings = app.query_one(FindingsList)
+        findings.focus()
+        t003 = next(i for i, f in enumerate(pb.session.findings) if f.code == "T003")
+        findings.highlighted = findings.get_option_index(str(t003))
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, FindingDetailScreen)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CompareScreen)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)

@@ -9,7 +9,8 @@ from tests.conftest import ROOT
 
 CORE = ["inspector.cli", "inspector.wire.sse", "inspector.wire.ndjson", "inspector.session.session",
         "inspector.session.run", "inspector.dialects", "inspector.capture.load", "inspector.report.json",
-        "inspector.report.text", "inspector.report.github"]
+        "inspector.report.text", "inspector.report.github", "inspector.compare", "inspector.net.eager",
+        "inspector.net.serve", "inspector.capture.recorder"]
 
 
 def test_core_modules_do_not_load_textual_or_rich():

@@ -42,6 +42,7 @@ class FindingDetailScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("escape,q,i", "close", "Close"),
         Binding("enter", "jump", "Jump to it"),
+        Binding("e", "compare", "Compare eager vs buffered", show=False),
     ]
 
     def __init__(self, finding, event=None) -> None:
@@ -78,11 +79,24 @@ class FindingDetailScreen(ModalScreen[bool]):
                 yield Static(Content(event_text(self.event)), classes="detail-event")
             with Horizontal(id="detail-buttons"):
                 yield Button("Jump to it", id="detail-jump", variant="primary")
+                if f.code == "T003":  # buffered arguments: show what eager streaming changes
+                    yield Button("Compare eager vs buffered (e)", id="detail-compare")
                 yield Button("Close", id="detail-close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "detail-compare":
+            self.action_compare()
+            return
         self.dismiss(event.button.id == "detail-jump")
+
+    def action_compare(self) -> None:
+        if self.finding.code != "T003":
+            return
+        from inspector.tui.screens.compare import bundled_compare_screen
+
+        self.dismiss(False)
+        self.app.push_screen(bundled_compare_screen())
 
     def action_close(self) -> None:
         self.dismiss(False)

@@ -23,6 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.tui.event_summary import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
 MAX_DATA_CHARS = 600
@@ -155,7 +156,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
         name = ev.name if len(ev.name) <= NAME_W else ev.name[:NAME_W - 1] + "…"
         text.append(f"{name:<{NAME_W}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
-        data = ev.data
+        data = summarize(ev)
         if len(data) > MAX_DATA_CHARS:
             data = data[:MAX_DATA_CHARS] + "…"
         text.append(data.translate(_CONTROL))
