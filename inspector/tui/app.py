@@ -27,6 +27,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input
@@ -253,6 +254,12 @@ class InspectorApp(App[int]):
             self.query_one(EventLog).center_on(n)
 
     def _tick(self) -> None:
+        try:
+            self._tick_frame()
+        except NoMatches:
+            pass  # the frame timer fired while the app was tearing its widgets down
+
+    def _tick_frame(self) -> None:
         feed = self.feed
         if self._seeking:
             # Rebuilding a session: repainting every half-built state would only slow it down.
