@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("captures", nargs="+", metavar="CAPTURE")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--loop", action="store_true", help="rotate through the captures forever (default: rotate too; kept for scripts)")
+    p.add_argument("--loop", action="store_true",
+                   help="keep serving until Ctrl+C (default: stop once every capture has been answered in full)")
     _add_replay_timing(p)
 
     p = sub.add_parser("compare", help="TUI: two streams of the same request on one time axis")

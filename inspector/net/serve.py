@@ -145,7 +145,8 @@ class MockProvider:
     """The ASGI endpoint: picks a capture for each request and plays it back."""
 
     def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None,
+                 on_all_served: Callable[[], None] | None = None) -> None:
         if not served:
             raise ValueError("nothing to serve")
         self.served = served
@@ -156,6 +157,9 @@ class MockProvider:
         self._rotation = itertools.count()
         self.requests = 0
         """Requests answered so far."""
+        self.on_all_served = on_all_served
+        """Called once every capture has been answered in full at least once (``serve`` without ``--loop``)."""
+        self._done: set[str] = set()
 
     def pick(self, path: str) -> Served:
         """``/NAME/...`` picks capture NAME; any other path takes the next capture in rotation."""
@@ -197,6 +201,11 @@ class MockProvider:
             if self.log:
                 self.log(f"{scope.get('method', '?')} {scope.get('path', '/')} -> {served.name} "
                          f"({served.status}, {outcome})")
+            if "client left" not in outcome and "aborted" not in outcome:
+                self._done.add(served.name)
+                if self.on_all_served is not None and len(self._done) == len(self.served):
+                    self.on_all_served()
+                    self.on_all_served = None
 
     async def _wait_until(self, loop, start: float, t: float | None, gone: asyncio.Event) -> bool:
         """Sleep until ``start + t / speed``; False if the client went away meanwhile."""
@@ -237,12 +246,12 @@ class MockProvider:
 
 
 def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = False,
-                  log: Callable[[str], None] | None = None):
+                  log: Callable[[str], None] | None = None, on_all_served: Callable[[], None] | None = None):
     """The Starlette app: one catch-all route (every method, every path) answered by ``MockProvider``."""
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    provider = MockProvider(served, speed=speed, instant=instant, log=log)
+    provider = MockProvider(served, speed=speed, instant=instant, log=log, on_all_served=on_all_served)
     app = Starlette(routes=[Route("/{path:path}", endpoint=provider)])
     app.state.provider = provider
     return app
@@ -346,7 +355,9 @@ class ServerThread:
 def cmd_serve(args) -> int:
     """``stream-inspector serve CAPTURE...``: exit 0 after Ctrl+C, 2 for unreadable captures or a busy port.
 
-    Captures always rotate (``--loop`` is accepted for scripts and changes nothing).
+    Several captures rotate (or are picked by path). Without ``--loop`` the server stops by itself
+    once every capture has been answered in full, so a script can run ``serve`` beside one client
+    run and need no cleanup; with ``--loop`` it keeps answering until Ctrl+C.
     """
     from inspector.capture.load import CaptureError
 
@@ -369,15 +380,24 @@ def cmd_serve(args) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
-    app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log)
+    holder: dict = {}
+
+    def all_served() -> None:
+        log("every capture served once: stopping (--loop keeps serving)")
+        if "server" in holder:
+            holder["server"].should_exit = True
+
+    app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log,
+                        on_all_served=None if args.loop else all_served)
     n = len(served)
     print(f"serving {n} capture{'s' if n != 1 else ''} on {url}", flush=True)
     for s in served:
         print(f"  {url}/{s.name}/  {s.source}  ({s.describe()})", flush=True)
     if n > 1:
         print("  any other path: the captures in turn", flush=True)
-    print("Ctrl+C stops", flush=True)
-    server = _server(app, graceful=1.0)
+    print("Ctrl+C stops" + ("" if args.loop else "; without --loop, so does answering every capture once"),
+          flush=True)
+    server = holder["server"] = _server(app, graceful=1.0)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -143,3 +143,33 @@ def test_serve_busy_port_and_bad_capture_are_one_line_errors(corpus, tmp_path):
     assert code == 2 and err.startswith(f"stream-inspector: serve: cannot listen on 127.0.0.1:{port}")
     code, out, err = run_cli(["serve", str(tmp_path / "missing.jsonl")])
     assert code == 2 and err.strip() == f"stream-inspector: {tmp_path / 'missing.jsonl'}: no such file"
+
+
+def test_serve_without_loop_stops_after_every_capture_was_answered(corpus):
+    proc = spawn(["serve", str(corpus / "anthropic-doc-tool-call.sse"), "--port", "0", "--instant"])
+    try:
+        url = proc.stdout.readline().split()[-1]
+        r = httpx.post(f"{url}/v1/messages", json={}, timeout=10)
+        assert r.status_code == 200 and b"message_stop" in r.content
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "every capture served once: stopping" in out
+
+
+def test_serve_with_loop_keeps_answering(corpus):
+    proc = spawn(["serve", str(corpus / "anthropic-doc-tool-call.sse"), "--port", "0", "--instant", "--loop"])
+    try:
+        url = proc.stdout.readline().split()[-1]
+        for _ in range(3):
+            assert httpx.post(f"{url}/v1/messages", json={}, timeout=10).status_code == 200
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
