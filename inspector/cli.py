@@ -112,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = sub.add_parser("rules", help="list the rule catalog: codes, names, severities, when each fires")
+    p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
+
     p = sub.add_parser("demo", help="no key, no network: serve bundled captures on loopback and inspect them live")
     p.add_argument("--speed", type=_positive, default=1.0)
     _add_theme(p)
@@ -165,6 +168,23 @@ def cmd_check(args) -> int:
     return worst
 
 
+def cmd_rules(args) -> int:
+    from inspector.session.rules.catalog import RULES
+
+    wanted = [c.upper() for c in args.codes]
+    rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
+    if not rows:
+        print(f"stream-inspector: no rule matches {' '.join(args.codes)}", file=sys.stderr)
+        return EXIT_USAGE
+    family = None
+    for r in rows:
+        if r.family != family:
+            family = r.family
+            print(f"\n{r.code[0]} — {family}")
+        print(f"  {r.code} {r.name} ({r.severity}): {r.explain}")
+    return EXIT_OK
+
+
 def _run(name: str, args) -> int:
     import importlib
 
@@ -191,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             code = cmd_check(args)
+        elif args.command == "rules":
+            code = cmd_rules(args)
         else:
             code = _run(COMMANDS[args.command], args)
     except KeyboardInterrupt:

@@ -120,3 +120,10 @@ def test_twenty_megabyte_single_line(tmp_path):
 def test_python_dash_m_is_the_same_command():
     p = subprocess.run([sys.executable, "-m", "inspector", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0 and "check" in p.stdout and "replay" in p.stdout
+
+
+def test_rules_lists_the_catalog(capsys):
+    code, out, _ = run(capsys, "rules", "J002", "S014")
+    assert code == 0
+    assert "J002 args-incomplete-at-close (error)" in out and "S014 ignored-input (info)" in out
+    assert run(capsys, "rules", "Z9")[0] == 2
