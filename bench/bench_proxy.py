@@ -69,8 +69,8 @@ def run_upstream(args) -> None:
     """Serve the synthetic stream; append each request's send stamps (one JSON line) to ``--stamps``."""
     import uvicorn
 
-    from inspector.net.proxy import bind_socket  # IPPROTO_TCP, so asyncio sets TCP_NODELAY (as real servers do)
-    from inspector.net.serve import load_served, make_asgi_app, url_for
+    from inspector.net.servers import bind_socket, url_for  # IPPROTO_TCP, so asyncio sets TCP_NODELAY (as real servers do)
+    from inspector.net.serve import load_served, make_asgi_app
 
     app = make_asgi_app(load_served([("bench", synthetic_capture(args.chunks, args.interval))]))
     stamps_path = args.stamps
@@ -216,8 +216,8 @@ def main() -> None:
     print(f"{args.chunks} chunks x {args.runs} runs, one chunk every {args.interval * 1000:g} ms, loopback, "
           f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print()
-    print(f"| path | TTFB p50 ms | TTFB p99 ms | per chunk p50 ms | per chunk p99 ms | "
-          f"added per chunk p50 ms | added per chunk p99 ms | chunks |")
+    print("| path | TTFB p50 ms | TTFB p99 ms | per chunk p50 ms | per chunk p99 ms | "
+          "added per chunk p50 ms | added per chunk p99 ms | chunks |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, _, _ in modes:
         r = results[name]
@@ -230,7 +230,7 @@ def main() -> None:
         print(f"| {name} | {pct(ttfb, 50):.2f} | {pct(ttfb, 99):.2f} | {pct(chunk, 50):.3f} | {pct(chunk, 99):.3f} | "
               f"{extra} | {extra99} | {len(chunk)} |")
     print()
-    print(f"mean per chunk: " + ", ".join(f"{name} {statistics.fmean(results[name]['chunk']):.3f} ms"
+    print("mean per chunk: " + ", ".join(f"{name} {statistics.fmean(results[name]['chunk']):.3f} ms"
                                           for name, _, _ in modes))
 
 

@@ -68,8 +68,8 @@ import orjson
 from inspector.capture.model import Capture, Chunk, End
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
-from inspector.net.serve import HOP_BY_HOP, is_loopback, url_for
-from inspector.net.sockets import bind_socket
+from inspector.net.serve import HOP_BY_HOP
+from inspector.net.servers import BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -807,15 +807,6 @@ def make_asgi_app(endpoint: ProxyEndpoint):
     return app
 
 
-def _server(app, *, graceful: float):
-    import uvicorn
-
-    logging.getLogger("uvicorn.error").addFilter(_log_filter)
-    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
-                            loop="asyncio", ws="none", lifespan="off", server_header=False, date_header=False,
-                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
-    return uvicorn.Server(config)
-
 
 # --------------------------------------------------------------------------- running it
 class Reports:
@@ -886,7 +877,7 @@ def text_for(ex: Exchange) -> str:
     return "\n".join(lines)
 
 
-class ProxyThread:
+class ProxyThread(BackgroundServer):
     """The proxy in a background thread on loopback (tests, the TUI, the bench).
 
     ``ProxyThread(upstream).start()``; ``.url`` is ``http://127.0.0.1:PORT``; ``.log`` is the
@@ -896,6 +887,10 @@ class ProxyThread:
     ``ValueError`` (bad upstream URL).
     """
 
+    label = "proxy"
+    date_header = False  # pass the upstream's head through; add nothing of our own
+    log_filter = _log_filter
+
     def __init__(self, upstream: str, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
                  collect: bool = True, sock: socket.socket | None = None, external: bool = False) -> None:
@@ -904,12 +899,7 @@ class ProxyThread:
         self.log.listeners.append(self.reports_listener)
         self.sink = LoopSink(self.log, auto_attach=not external)
         self.endpoint = ProxyEndpoint(upstream, self.sink, timeout=timeout, record_dir=record_dir)
-        self.app = make_asgi_app(self.endpoint)
-        self.host, self.port = host, port
-        self._sock = sock
-        self._server = None
-        self._thread: threading.Thread | None = None
-        self.url = url_for(sock) if sock is not None else ""
+        super().__init__(make_asgi_app(self.endpoint), host, port, sock)
 
     @property
     def reports(self) -> list[dict]:
@@ -925,36 +915,6 @@ class ProxyThread:
                     raise TimeoutError(f"{len(self.reports)} of {n} exchanges ended within {timeout} s")
                 self.log.changed.wait(min(left, 0.1))
         return list(self.reports)
-
-    def start(self) -> "ProxyThread":
-        if self._sock is None:
-            self._sock = bind_socket(self.host, self.port)
-            self.url = url_for(self._sock)
-        self._server = _server(self.app, graceful=0.5)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
-                                        name=f"proxy {self.url}", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"proxy on {self.url} did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._sock is not None:
-            self._sock.close()
-
-    def __enter__(self) -> "ProxyThread":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 def _check_record_dir(path: str) -> str | None:
@@ -1028,7 +988,7 @@ def _run_headless(args, sock, url: str, upstream: str, fmt: str) -> int:
     app = make_asgi_app(endpoint)
     print(f"stream-inspector proxy on {url} -> {upstream}"
           + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
-    server = _server(app, graceful=2.0)
+    server = uvicorn_server(app, graceful=2.0, date_header=False, log_filter=_log_filter)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

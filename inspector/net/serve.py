@@ -14,20 +14,16 @@ runs it in a background thread on a free loopback port (tests, ``demo``).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import itertools
 import logging
 import re
-import socket
 import sys
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
 from inspector.capture.model import Capture
-from inspector.net.sockets import bind_socket
+from inspector.net.servers import BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -52,14 +48,7 @@ class _DropIntentionalAbort(logging.Filter):
         return record.getMessage() != _ABORT_LOG
 
 
-_filter_installed = False
-
-
-def _install_log_filter() -> None:
-    global _filter_installed
-    if not _filter_installed:
-        logging.getLogger("uvicorn.error").addFilter(_DropIntentionalAbort())
-        _filter_installed = True
+_DROP_ABORT = _DropIntentionalAbort()
 
 
 @dataclass(slots=True)
@@ -257,32 +246,7 @@ def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = F
     return app
 
 
-def is_loopback(host: str) -> bool:
-    h = host.strip("[]").lower()
-    if h == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(h).is_loopback
-    except ValueError:
-        return False
-
-
-def url_for(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-def _server(app, *, graceful: float):
-    import uvicorn
-
-    _install_log_filter()
-    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
-                            loop="asyncio", ws="none", lifespan="off", server_header=False,
-                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
-    return uvicorn.Server(config)
-
-
-class ServerThread:
+class ServerThread(BackgroundServer):
     """``serve`` in a background thread on loopback, for tests and ``demo``.
 
     ``with ServerThread(["a.sse", "b.jsonl"]) as srv: srv.url`` -> ``http://127.0.0.1:PORT``;
@@ -291,16 +255,13 @@ class ServerThread:
     ``RuntimeError`` (the server did not start within 10 s).
     """
 
+    label = "mock provider"
+    log_filter = _DROP_ABORT
+
     def __init__(self, captures, host: str = "127.0.0.1", port: int = 0, speed: float = 1.0,
                  instant: bool = False, log: Callable[[str], None] | None = None) -> None:
         self.served = load_served(captures)
-        self.host, self.port = host, port
-        self.app = make_asgi_app(self.served, speed=speed, instant=instant, log=log)
-        self._server = None
-        self._thread: threading.Thread | None = None
-        self._sock: socket.socket | None = None
-        self.url = ""
-        """``http://HOST:PORT`` once started."""
+        super().__init__(make_asgi_app(self.served, speed=speed, instant=instant, log=log), host, port)
 
     @property
     def names(self) -> list[str]:
@@ -321,35 +282,6 @@ class ServerThread:
         if name not in self.names:
             raise KeyError(name)
         return f"{self.url}/{name}"
-
-    def start(self) -> "ServerThread":
-        self._sock = bind_socket(self.host, self.port)
-        self.url = url_for(self._sock)
-        self._server = _server(self.app, graceful=0.5)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
-                                        name=f"serve {self.url}", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"mock provider on {self.url} did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._sock is not None:
-            self._sock.close()
-
-    def __enter__(self) -> "ServerThread":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 def cmd_serve(args) -> int:
@@ -397,7 +329,7 @@ def cmd_serve(args) -> int:
         print("  any other path: the captures in turn", flush=True)
     print("Ctrl+C stops" + ("" if args.loop else "; without --loop, so does answering every capture once"),
           flush=True)
-    server = holder["server"] = _server(app, graceful=1.0)
+    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=_DROP_ABORT)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ import pytest
 
 from inspector.capture.load import load_path
 from inspector.net.proxy import ProxyThread
-from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, RawServer, run_cli, spawn, sse_event,
+from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, run_cli, spawn, sse_event,
                                 wait_for)
 
 OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)

@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from inspector.capture.model import Capture, Chunk, End
-from inspector.net.serve import ServerThread, is_loopback, response_headers
+from inspector.net.serve import ServerThread, response_headers
+from inspector.net.servers import is_loopback
 from tests.e2e.conftest import spawn
 
 SSE = b"event: ping\ndata: {\"type\": \"ping\"}\n\n"
