@@ -626,13 +626,18 @@ def cmd_compare(args) -> int:
         return _err(str(e))
     except ValueError as e:  # an unknown dialect
         return _err(str(e).splitlines()[0])
+    return show(cmp, a_cap, b_cap, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)
+
+
+def show(cmp, a_cap, b_cap, fmt: str, *, theme=None, dialect=None, stall_s: float = 10.0) -> int:
+    """Print the comparison as JSON or text, or open it in the TUI (``fmt`` ``tui``); the exit code."""
     if fmt == "json":
         print(render_json(cmp), flush=True)
         return EXIT_OK
     if fmt == "text":
         print(render_text(cmp), flush=True)
         return EXIT_OK
-    return run_tui(cmp, a_cap, b_cap, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)
+    return run_tui(cmp, a_cap, b_cap, theme=theme, dialect=dialect, stall_s=stall_s)
 
 
 def run_tui(cmp: Comparison, a_cap: Capture, b_cap: Capture, *, theme: str | None, dialect: str | None,

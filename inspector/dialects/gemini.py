@@ -217,12 +217,7 @@ class Gemini(Dialect):
         b = self._open(c, "function_call", id=fid, name=name, tool=True, empty_is_object=True)
         args = fc.get("args")
         if args is not None:
-            b.whole_input = args
-            try:
-                text = orjson.dumps(args).decode()
-            except TypeError:
-                text = str(args)
-            self.s.set_arguments(b, text)
+            self.s.set_object_arguments(b, args)
         c.calls.append(b)
         if sig is None and len(c.calls) == 1 and c.early_sig is not None:
             self.s.report("G002", f"the first function call {name!r} carries no thoughtSignature; one arrived "

@@ -125,12 +125,7 @@ class Ollama(Dialect):
                           "the native API sends an object", index=b.index)
             self.s.set_arguments(b, args)
         elif args is not None:
-            b.whole_input = args
-            try:
-                text = orjson.dumps(args).decode()
-            except TypeError:
-                text = str(args)
-            self.s.set_arguments(b, text)
+            self.s.set_object_arguments(b, args)
         self.calls.append(b)
         self.s.close_block(b, stop_info="tool call (arrives whole)")
 

@@ -132,7 +132,7 @@ def run_compare_eager(args, *, transport=None) -> int:
     dialect, stall, theme). Exit 0 after showing the comparison, 2 (one line on stderr) when a
     request could not be sent or got no response.
     """
-    from inspector.compare import compare_captures, render_json, render_text, run_tui
+    from inspector.compare import compare_captures, show
     from inspector.net.live import LiveError, load_request
 
     def err(message: str) -> int:
@@ -168,10 +168,4 @@ def run_compare_eager(args, *, transport=None) -> int:
         cmp = compare_captures(off, on, a_label=label_off, b_label=label_on, dialect=dialect, stall_s=stall)
     except ValueError as e:
         return err(str(e).splitlines()[0])
-    if fmt == "json":
-        print(render_json(cmp), flush=True)
-        return EXIT_OK
-    if fmt == "text":
-        print(render_text(cmp), flush=True)
-        return EXIT_OK
-    return run_tui(cmp, off, on, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)
+    return show(cmp, off, on, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)

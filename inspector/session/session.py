@@ -243,6 +243,16 @@ class Session:
             self.report("J003", f"a complete JSON value ends at character {block.progress.complete_at} and "
                         "more text follows", index=block.index)
 
+    def set_object_arguments(self, block: Block, value: object) -> None:
+        """Arguments that arrived as a JSON value, not text (Gemini ``args``, Ollama ``arguments``):
+        kept in ``whole_input`` and judged as their JSON text."""
+        block.whole_input = value
+        try:
+            text = orjson.dumps(value).decode()
+        except TypeError:
+            text = str(value)
+        self.set_arguments(block, text)
+
     def close_block(self, block: Block, stop_info: str | None = None) -> None:
         """The block was closed (``content_block_stop``, ``finish_reason``, ``.done``): J002/J004/J007."""
         ev = self.current
