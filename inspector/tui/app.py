@@ -580,14 +580,23 @@ class InspectorApp(App[int]):
     def _switch_source(self, step: int) -> None:
         if len(self.feeds) < 2:
             return
+        self.select_feed((self.feed_index + step) % len(self.feeds), restart=True)
+
+    def select_feed(self, index: int, *, restart: bool = False) -> None:
+        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a Playback from its start.
+
+        The public way to change streams (``[``/``]``, the proxy's exchange list).
+        """
+        if not 0 <= index < len(self.feeds):
+            return
         self.feed.pause()
-        self.feed_index = (self.feed_index + step) % len(self.feeds)
-        feed = self.feed
-        if isinstance(feed, Playback):
-            feed.rebuild(0)
+        self.feed_index = index
+        if restart and isinstance(self.feed, Playback):
+            self.feed.rebuild(0)
         for p in self._panels:
             p.remove()
         self._panels = []
+        self._generation = (-1, -1)  # whatever was shown before, start this frame afresh
         self._render_frame()
         self._play()
 

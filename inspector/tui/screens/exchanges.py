@@ -331,14 +331,7 @@ class ProxyApp(InspectorApp):
             return
         if index == self.feed_index and not force:
             return
-        self.feed.pause()
-        self.feed_index = index
-        for p in self._panels:
-            p.remove()
-        self._panels = []
-        self._generation = None
-        self._render_frame()
-        self._play()
+        self.select_feed(index)
 
     def _switch_source(self, step: int) -> None:
         if len(self.feeds) < 2:
