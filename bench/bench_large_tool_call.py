@@ -1,4 +1,7 @@
-"""One large Anthropic tool call: our whole ``check`` pipeline vs the SDK's ``accumulate_event``.
+"""One large tool call: our whole ``check`` pipeline vs the official SDK accumulators.
+
+Anthropic: ``accumulate_event``; OpenAI Chat: ``ChatCompletionStreamState`` with a strict tool
+(the only case where it parses partial JSON, PROTOCOLS.md §2).
 
 The official accumulator re-parses the whole argument buffer with jiter on every
 ``input_json_delta`` (PROTOCOLS.md §1), so it grows quadratically with the argument size; our
@@ -68,6 +71,42 @@ def time_ours(body: bytes, repeat: int) -> tuple[float, int]:
     return best, deltas
 
 
+def make_chat_chunks(args: str) -> list[dict]:
+    base = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "bench"}
+    first = {"index": 0, "id": "call_b", "type": "function", "function": {"name": "make_file", "arguments": ""}}
+    chunks = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [first]},
+                                    "finish_reason": None}]}]
+    for i in range(0, len(args), DELTA):
+        call = {"index": 0, "function": {"arguments": args[i:i + DELTA]}}
+        chunks.append({**base, "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]})
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    return chunks
+
+
+def chat_sse(chunks: list[dict]) -> bytes:
+    return b"".join(b"data: " + orjson.dumps(c) + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+
+
+def time_openai_sdk(chunks: list[dict]) -> float:
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    tool = {"type": "function", "function": {"name": "make_file", "strict": True, "parameters": {
+        "type": "object", "properties": {"filename": {"type": "string"},
+                                         "lines_of_text": {"type": "array", "items": {"type": "string"}}},
+        "required": ["filename", "lines_of_text"], "additionalProperties": False}}}
+    typed = [ChatCompletionChunk.model_validate(c) for c in chunks]  # not timed: the SDK's model building
+    state = ChatCompletionStreamState(input_tools=[tool])
+    t0 = time.perf_counter()
+    for c in typed:
+        for _ in state.handle_chunk(c):
+            pass
+    elapsed = time.perf_counter() - t0
+    call = state.current_completion_snapshot.choices[0].message.tool_calls[0]
+    assert isinstance(call.function.parsed_arguments, dict)
+    return elapsed
+
+
 def time_sdk(evs: list[dict]) -> float:
     from anthropic.lib.streaming._messages import accumulate_event
 
@@ -89,7 +128,11 @@ def main() -> None:
     import anthropic
 
     print(f"anthropic SDK {anthropic.__version__}; {DELTA}-character deltas; best of {a.repeat} for ours, 1 run for the SDK")
-    print(f"{'size':>6} {'arg chars':>10} {'deltas':>7} {'ours s':>8} {'SDK s':>8} {'SDK/ours':>9}")
+    import openai
+
+    print(f"openai SDK {openai.__version__} (strict tool: partial JSON parsed per delta)")
+    print(f"{'size':>6} {'arg chars':>10} {'deltas':>7} {'ours s':>8} {'SDK s':>8} {'SDK/ours':>9}"
+          f" {'ours chat s':>12} {'OpenAI SDK s':>13} {'SDK/ours':>9}")
     ours_at = {}
     for f in sorted({float(x) for x in a.sizes.split(",")} | {float(x) for x in a.sdk_sizes.split(",")}):
         args = make_arguments(int(BASE_CHARS * f))
@@ -99,7 +142,12 @@ def main() -> None:
         sdk = time_sdk(evs) if str(f).rstrip("0").rstrip(".") in {x.strip() for x in a.sdk_sizes.split(",")} or \
             f in {float(x) for x in a.sdk_sizes.split(",")} else None
         ratio = f"{sdk / ours:8.1f}×" if sdk else "        -"
-        print(f"{f:>5}× {len(args):>10} {deltas:>7} {ours:8.3f} {sdk if sdk else float('nan'):8.3f} {ratio}")
+        chunks = make_chat_chunks(args)
+        ours_chat, _ = time_ours(chat_sse(chunks), a.repeat)
+        osdk = time_openai_sdk(chunks) if sdk else None
+        oratio = f"{osdk / ours_chat:8.1f}×" if osdk else "        -"
+        print(f"{f:>5}× {len(args):>10} {deltas:>7} {ours:8.3f} {sdk if sdk else float('nan'):8.3f} {ratio}"
+              f" {ours_chat:12.3f} {osdk if osdk else float('nan'):13.3f} {oratio}")
     if 1.0 in ours_at and 4.0 in ours_at:
         print(f"ours 4×/1× = {ours_at[4.0] / ours_at[1.0]:.2f} (linear is 4.0)")
 
