@@ -102,10 +102,10 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
             data = rec["data"]
             if not isinstance(data, str):
                 raise CaptureError(f"{name}:{n}: 'data' must be a string")
-            cap.chunks.append(Chunk(t, data.encode("utf-8", "replace")))
+            cap.chunks.append(Chunk(t, data.encode("utf-8", "replace"), n))
         elif "b64" in rec:
             try:
-                cap.chunks.append(Chunk(t, base64.b64decode(rec["b64"], validate=True)))
+                cap.chunks.append(Chunk(t, base64.b64decode(rec["b64"], validate=True), n))
             except (ValueError, TypeError):
                 raise CaptureError(f"{name}:{n}: 'b64' is not valid base64") from None
         else:

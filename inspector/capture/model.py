@@ -18,6 +18,8 @@ class Chunk:
     t: float | None
     """Seconds since the request was sent (native captures) or since the first byte; None if untimed."""
     data: bytes
+    line: int | None = None
+    """The capture file's line holding this chunk (native captures), so findings point into the file."""
 
 
 @dataclass(slots=True)

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import logging
 import os
 import re
 import socket
@@ -69,7 +68,7 @@ from inspector.capture.model import Capture, Chunk, End
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
 from inspector.net.serve import HOP_BY_HOP
-from inspector.net.servers import BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -97,17 +96,8 @@ _RESPONSE_DROPPED = HOP_BY_HOP
 """Not passed back: connection-specific fields (uvicorn frames the body itself). ``content-length``
 and ``content-encoding`` stay: the body bytes are passed on exactly as received."""
 
-_ABORT_LOG = "ASGI callable returned without completing response."
 
 
-class _DropIntentionalAbort(logging.Filter):
-    """uvicorn logs an error when an app ends a response early; for a mid-stream reset that is the point."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != _ABORT_LOG
-
-
-_log_filter = _DropIntentionalAbort()
 
 
 # ----------------------------------------------------------------------------------- exchanges
@@ -597,7 +587,12 @@ class ProxyEndpoint:
             body += msg.get("body", b"")
             if not msg.get("more_body"):
                 break
-        await self._exchange(scope, bytes(body), receive, send)
+        try:
+            await self._exchange(scope, bytes(body), receive, send)
+        except asyncio.CancelledError:
+            # The proxy is stopping with this stream still running: its end is already recorded
+            # and reported ("proxy stopped"); the client's connection closes with the server.
+            return
 
     async def _exchange(self, scope, body: bytes, receive, send) -> None:
         method = scope.get("method", "GET")
@@ -889,7 +884,6 @@ class ProxyThread(BackgroundServer):
 
     label = "proxy"
     date_header = False  # pass the upstream's head through; add nothing of our own
-    log_filter = _log_filter
 
     def __init__(self, upstream: str, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
@@ -988,7 +982,7 @@ def _run_headless(args, sock, url: str, upstream: str, fmt: str) -> int:
     app = make_asgi_app(endpoint)
     print(f"stream-inspector proxy on {url} -> {upstream}"
           + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
-    server = uvicorn_server(app, graceful=2.0, date_header=False, log_filter=_log_filter)
+    server = uvicorn_server(app, graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -43,6 +43,8 @@ class Piece:
     t: float | None
     """Arrival time of the chunk this slice came from (the end record's time for the end step)."""
     data: bytes | None
+    line: int | None = None
+    """The capture file line of the chunk this slice came from (native captures)."""
 
 
 class Playback:
@@ -101,11 +103,11 @@ class Playback:
             cut = 0
             while k < len(starts) and starts[k] < b:
                 if starts[k] > a and starts[k] - a > cut:
-                    pieces.append(Piece(chunk.t, data[cut:starts[k] - a]))
+                    pieces.append(Piece(chunk.t, data[cut:starts[k] - a], chunk.line))
                     cut = starts[k] - a
                 k += 1
             if cut < len(data) or not data:
-                pieces.append(Piece(chunk.t, data[cut:]))
+                pieces.append(Piece(chunk.t, data[cut:], chunk.line))
             pos = b
         end = self.capture.end
         last_t = next((p.t for p in reversed(pieces) if p.t is not None), None)
@@ -116,7 +118,7 @@ class Playback:
         if piece.data is None:
             s.close(self.capture.end)
         else:
-            s.feed(Chunk(piece.t, piece.data))
+            s.feed(Chunk(piece.t, piece.data, piece.line))
 
     # ----------------------------------------------------------------- reading
     @property

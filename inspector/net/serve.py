@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import logging
 import re
 import sys
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from inspector.capture.model import Capture
-from inspector.net.servers import BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -38,17 +37,8 @@ DROPPED = HOP_BY_HOP | {"content-length", "content-encoding", "date", "server"}
 
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 
-_ABORT_LOG = "ASGI callable returned without completing response."
 
 
-class _DropIntentionalAbort(logging.Filter):
-    """uvicorn logs an error when an app ends a response early; here that is the point (a reset)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != _ABORT_LOG
-
-
-_DROP_ABORT = _DropIntentionalAbort()
 
 
 @dataclass(slots=True)
@@ -256,7 +246,6 @@ class ServerThread(BackgroundServer):
     """
 
     label = "mock provider"
-    log_filter = _DROP_ABORT
 
     def __init__(self, captures, host: str = "127.0.0.1", port: int = 0, speed: float = 1.0,
                  instant: bool = False, log: Callable[[str], None] | None = None) -> None:
@@ -329,7 +318,7 @@ def cmd_serve(args) -> int:
         print("  any other path: the captures in turn", flush=True)
     print("Ctrl+C stops" + ("" if args.loop else "; without --loop, so does answering every capture once"),
           flush=True)
-    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=_DROP_ABORT)
+    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -57,6 +57,23 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+_QUIET = ("ASGI callable returned without completing response.",
+          "Cancel ", "timeout graceful shutdown exceeded")
+"""uvicorn log lines that describe what our servers do on purpose: ending a response early (a
+recorded reset), and cancelling streams still running when the user stops the server."""
+
+
+class QuietAbortFilter(logging.Filter):
+    """Drops uvicorn's log lines for intentional aborts and for streams cut short at shutdown."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        return not (msg == _QUIET[0] or (msg.startswith(_QUIET[1]) and _QUIET[2] in msg))
+
+
+QUIET_ABORTS = QuietAbortFilter()
+
+
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None):
     """A uvicorn ``Server`` for ``app`` that logs only warnings and adds no ``server`` header."""
     import uvicorn
@@ -82,7 +99,7 @@ class BackgroundServer:
 
     label = "server"
     date_header = True
-    log_filter: logging.Filter | None = None
+    log_filter: logging.Filter | None = QUIET_ABORTS
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None) -> None:
         self.app = app

@@ -7,6 +7,7 @@ arrives with each chunk), no Textual. Chunk boundaries never change the result.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 import orjson
@@ -100,6 +101,10 @@ class Session:
         self._body_head = bytearray()
         self.current: EventRecord | None = None
         self._s004 = False
+        self._chunk_starts: list[int] = []
+        """Body offset where each chunk with a file line starts (``_chunk_lines`` beside it)."""
+        self._chunk_lines: list[int] = []
+        self._body_pos = 0
         self._timing = timing_rules.StallWatch(self)
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
@@ -112,6 +117,10 @@ class Session:
             return []
         first = len(self.events)
         if chunk.data:
+            if chunk.line is not None:
+                self._chunk_starts.append(self._body_pos)
+                self._chunk_lines.append(chunk.line)
+            self._body_pos += len(chunk.data)
             self._timing.on_bytes(chunk.t)
             if self.first_byte_t is None:
                 self.first_byte_t = chunk.t
@@ -289,6 +298,14 @@ class Session:
             return self.end.t
         return self.last_byte_t
 
+    def _line(self, body_line: int | None, offset: int | None) -> int | None:
+        """The line a finding points at: in a native capture, the file line of the chunk record
+        holding ``offset``; elsewhere the body line (shifted past any prose the import skipped)."""
+        if self._chunk_starts and offset is not None:
+            i = bisect.bisect_right(self._chunk_starts, offset) - 1
+            return self._chunk_lines[max(i, 0)]
+        return body_line + self.line_base if body_line is not None else None
+
     def _choose_framing(self, probe: bytes):
         ctype = ""
         if self.response:
@@ -310,11 +327,11 @@ class Session:
                 self._timing.on_keepalive(item.t, item.line)
                 if self.ended:
                     self.after_end("a comment line after the end marker", event=None,
-                                   line=item.line + self.line_base, t=item.t)
+                                   line=self._line(item.line, item.offset), t=item.t)
             elif isinstance(item, FramingIssue):
                 if self.http_error and item.code in stream_rules.FRAMING_SILENCED_BY_HTTP_ERROR:
                     continue
-                line = item.line + self.line_base if item.line is not None else None
+                line = self._line(item.line, item.offset)
                 nxt = len(self.events) + len(self._pending)
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
@@ -331,7 +348,7 @@ class Session:
         name = sse.event if frame.named else (
             payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "message")
         ev = EventRecord(index=len(self.events) + len(self._pending), name=name, data=data, payload=payload,
-                         line=frame.line + self.line_base, offset=frame.offset, t=frame.t, named=frame.named)
+                         line=self._line(frame.line, frame.offset), offset=frame.offset, t=frame.t, named=frame.named)
         ev.keepalive = name in KEEPALIVE_TYPES
         if self.dialect is None:
             detected = self._detect(ev)

@@ -21,7 +21,7 @@ def _resplit(cap: Capture, rng: random.Random, max_piece: int) -> Capture:
         data, i = c.data, 0
         while i < len(data):
             n = rng.randint(1, max_piece)
-            chunks.append(Chunk(c.t, data[i:i + n]))
+            chunks.append(Chunk(c.t, data[i:i + n], c.line))
             i += n
     return Capture(chunks=chunks, request=cap.request, response=cap.response, end=cap.end,
                    source_format=cap.source_format, request_relative=cap.request_relative,

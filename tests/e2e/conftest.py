@@ -214,3 +214,23 @@ def _no_proxies(monkeypatch):
     """Loopback tests must never be routed through a proxy from the environment."""
     for k in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(k, raising=False)
+
+
+TIME_FIELDS = ("first_delta_s", "last_delta_s", "max_gap_s")
+"""Block fields that are arrival times (compared with a tolerance, if at all)."""
+
+
+def report_shape(report: dict, *, dialect: bool = True) -> dict:
+    """A report without times, and without what legitimately differs between a recorded capture and
+    the same bytes seen on the wire: ``line`` (a native capture's findings point at its file lines,
+    a live stream's at body lines) and messages that quote a time or the transport's own error."""
+    out = {
+        "dialect": report["dialect"], "events": report["events"], "stop_reason": report["stop_reason"],
+        "blocks": [{k: v for k, v in b.items() if k not in TIME_FIELDS} for b in report["blocks"]],
+        "findings": [{k: v for k, v in f.items()
+                      if k not in ("t", "line") and not (k == "message" and (f["code"].startswith("T") or f["code"] == "S012"))}
+                     for f in report["findings"]],
+    }
+    if not dialect:  # a capture with nothing to sniff is read by its URL, a live stream by its endpoint
+        del out["dialect"]
+    return out

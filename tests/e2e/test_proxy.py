@@ -19,12 +19,11 @@ import pytest
 from inspector.net.proxy import ProxyThread
 from inspector.net.serve import ServerThread
 from tests.conftest import SHARED_CORPUS
-from tests.e2e.conftest import WAIT_S, run_cli
+from tests.e2e.conftest import WAIT_S, report_shape, run_cli
 
 CASES = ["anthropic-doc-tool-call.sse", "openai-parallel-indexed.sse", "anthropic-max-tokens-open-tool.sse",
          "http-429-json-body.jsonl", "llm-rosetta-86-responses-missing-item-id.sse",
          "ollama-python-279-toolcall-as-content-ndjson.ndjson", "anthropic-split-utf8-crlf.jsonl"]
-TIME_FIELDS = ("first_delta_s", "last_delta_s", "max_gap_s")
 ANTHROPIC_KEY = "sk-ant-PROXYTESTSECRET"
 
 
@@ -69,15 +68,7 @@ def direct_bytes(url: str, body: dict | None = None) -> bytes:
         return b"".join(r.iter_raw())
 
 
-def shape(report: dict) -> dict:
-    """Blocks and findings without times (and without messages quoting times or transport errors)."""
-    return {
-        "dialect": report["dialect"], "events": report["events"], "stop_reason": report["stop_reason"],
-        "blocks": [{k: v for k, v in b.items() if k not in TIME_FIELDS} for b in report["blocks"]],
-        "findings": [{k: v for k, v in f.items()
-                      if k != "t" and not (k == "message" and (f["code"].startswith("T") or f["code"] == "S012"))}
-                     for f in report["findings"]],
-    }
+shape = report_shape
 
 
 def check_report(path, *extra: str) -> dict:

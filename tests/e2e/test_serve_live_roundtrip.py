@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from inspector.net.serve import ServerThread
-from tests.e2e.conftest import run_cli, write_request
+from tests.e2e.conftest import TIME_FIELDS, report_shape, run_cli, write_request
 
 PROVIDER = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai-responses",
             "gemini": "gemini", "ollama": "ollama", "unknown": "anthropic"}
@@ -44,7 +44,6 @@ PLAY_S = 0.8
 """Longest wall time one capture may take to play."""
 SLACK_S = 0.3
 """How far (wall seconds) a live time may be from the recorded time divided by the speed-up."""
-TIME_FIELDS = ("first_delta_s", "last_delta_s", "max_gap_s")
 
 
 def _times(report: dict) -> list[tuple[str, float | None]]:
@@ -56,15 +55,7 @@ def _times(report: dict) -> list[tuple[str, float | None]]:
 
 
 def _shape(report: dict) -> dict:
-    """Everything but times (and messages that quote a time or the transport's own error text)."""
-    return {
-        "events": report["events"],
-        "stop_reason": report["stop_reason"],
-        "blocks": [{k: v for k, v in b.items() if k not in TIME_FIELDS} for b in report["blocks"]],
-        "findings": [{k: v for k, v in f.items()
-                      if k != "t" and not (k == "message" and (f["code"].startswith("T") or f["code"] == "S012"))}
-                     for f in report["findings"]],
-    }
+    return report_shape(report, dialect=False)
 
 
 @pytest.fixture(scope="module")

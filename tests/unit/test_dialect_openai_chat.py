@@ -536,7 +536,7 @@ def _chat_cases() -> list[Path]:
 
 
 def _split(cap, size: int):
-    chunks = [Chunk(c.t, c.data[i:i + size]) for c in cap.chunks for i in range(0, max(len(c.data), 1), size)]
+    chunks = [Chunk(c.t, c.data[i:i + size], c.line) for c in cap.chunks for i in range(0, max(len(c.data), 1), size)]
     return dataclasses.replace(cap, chunks=chunks)
 
 
