@@ -163,7 +163,12 @@ def cmd_check(args) -> int:
         out = renderer.render(path, s)
         if out:
             print(out, flush=True)
-        if worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
+        if not s.events and cap.source_format != "native":
+            # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
+            print(f"stream-inspector: {path}: no SSE event or JSON line found: is this a stream capture?",
+                  file=sys.stderr)
+            worst = EXIT_USAGE
+        elif worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
             worst = EXIT_FINDINGS
     return worst
 
@@ -172,10 +177,12 @@ def cmd_rules(args) -> int:
     from inspector.session.rules.catalog import RULES
 
     wanted = [c.upper() for c in args.codes]
-    rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
-    if not rows:
-        print(f"stream-inspector: no rule matches {' '.join(args.codes)}", file=sys.stderr)
+    unknown = [w for w in wanted if not any(code.startswith(w) for code in RULES)]
+    if unknown:
+        print(f"stream-inspector: no rule matches {' '.join(unknown)} (codes look like J002; families: "
+              f"{' '.join(sorted({c[0] for c in RULES}))})", file=sys.stderr)
         return EXIT_USAGE
+    rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
     family = None
     for r in rows:
         if r.family != family:

@@ -23,7 +23,8 @@ def _short(text: str, n: int = 100) -> str:
 
 def render(path: str, s: Session) -> str:
     out = [f"{_place(path, f)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
-    head = f"{path}: {s.dialect_name or 'unknown'}, {len(s.events)} events"
+    n = len(s.events)
+    head = f"{path}: {s.dialect_name or 'unknown'}, {n} event{'' if n == 1 else 's'}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
     if s.stop_reason:

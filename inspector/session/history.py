@@ -126,7 +126,7 @@ class _Ctx:
             return
         self.q003.add(tid)
         produced = ", ".join(sorted(self.by_id)[:5]) or "none"
-        self.report("Q003", f"{where} id {tid!r} was never produced by the streamed response "
+        self.report("Q003", f"{where} {tid!r} was never produced by the streamed response "
                     f"(streamed ids: {produced})")
 
 

@@ -73,19 +73,20 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("space", "toggle_pause", "Pause", "Pause / resume", "Stop or continue playback (at the end: play again)"),
-    Command("full_stop,right", "step_forward", "Step", "Step forward", "Show one more event (pauses)", key_display="."),
+    Command("full_stop,right", "step_forward", "Step", "Step forward", "Show one more event (pauses; replay only)", key_display="."),
     Command("comma,left", "step_back", "Back", "Step back",
-            "Show one event fewer: the session is rebuilt from the capture (pauses)", key_display=","),
+            "Show one event fewer: the session is rebuilt from the capture (pauses; replay only)", key_display=","),
     Command("plus,equals_sign", "speed_up", "Faster", "Speed up", "Next faster playback speed", show=False,
             key_display="+"),
     Command("minus", "speed_down", "Slower", "Slow down", "Next slower playback speed", show=False, key_display="-"),
-    Command("r", "restart", "Restart", "Restart", "Play the stream again from the start", show=False),
-    Command("g", "jump", "Go to", "Go to event…", "Jump to event N (forward or back)"),
+    Command("r", "restart", "Restart", "Restart", "Play the stream again from the start (replay only)", show=False),
+    Command("g", "jump", "Go to", "Go to event…", "Jump to event N, forward or back (replay only)"),
     Command("f", "toggle_follow", "Follow", "Follow tail", "Keep the newest event in view in the event log",
             show=False),
     Command("t", "timeline", "Timeline", "Timeline", "When each block's bytes arrived, on one time axis"),
-    Command("e", "compare_eager", "Eager", "Compare eager vs buffered",
-            "One tool call with and without eager_input_streaming, side by side on one time axis", show=False),
+    Command("e", "compare_eager", "Eager", "Compare eager vs buffered (bundled example)",
+            "A bundled example: one tool call with and without eager_input_streaming, on one time axis "
+            "(your own pair: stream-inspector compare A B)", show=False),
     Command("j", "toggle_json", "JSON", "Pretty JSON / raw", "Show tool arguments as pretty partial JSON or raw text"),
     Command("slash", "search", "Search", "Search events…", "Search the raw event log (n / N: next / previous match)",
             key_display="/"),
@@ -428,9 +429,17 @@ class InspectorApp(App[int]):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("next_source", "prev_source"):
             return len(self.feeds) > 1
-        if action in ("step_forward", "step_back", "jump", "speed_up", "speed_down"):
+        if action in ("speed_up", "speed_down"):
             return True if self.feed.seekable else None
         return True
+
+    def _replay_only(self) -> bool:
+        """True when the feed can seek; otherwise say why the key does nothing here."""
+        if isinstance(self.feed, Playback):
+            return True
+        self.notify("Stepping and seeking work in replay: record this stream with --record, then "
+                    "`stream-inspector replay FILE`.", title="live stream", timeout=4)
+        return False
 
     def action_toggle_pause(self) -> None:
         feed = self.feed
@@ -454,12 +463,12 @@ class InspectorApp(App[int]):
 
     def action_step_forward(self) -> None:
         feed = self.feed
-        if isinstance(feed, Playback):
+        if self._replay_only():
             self._seek_to(feed.event_count)
 
     def action_step_back(self) -> None:
         feed = self.feed
-        if isinstance(feed, Playback):
+        if self._replay_only():
             self._seek_to(feed.event_count - 2)
 
     def action_speed_up(self) -> None:
@@ -495,7 +504,7 @@ class InspectorApp(App[int]):
 
     def action_jump(self) -> None:
         feed = self.feed
-        if not isinstance(feed, Playback):
+        if not self._replay_only():
             return
 
         def done(n: int | None) -> None:

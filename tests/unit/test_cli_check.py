@@ -90,8 +90,8 @@ def test_garbage_bytes_are_findings_not_a_crash(capsys, tmp_path):
     p.write_bytes(bytes(range(256)) * 40)
     code, out, err = run(capsys, "check", "--format", "json", str(p))
     rep = json.loads(out)
-    assert code in (0, 1) and rep["dialect"] == "unknown"
-    assert "S001" in {f["code"] for f in rep["findings"]}
+    assert code == 2 and rep["dialect"] == "unknown" and rep["events"] == 0
+    assert "S001" in {f["code"] for f in rep["findings"]} and "no SSE event" in err
 
 
 def test_truncated_native_capture_keeps_what_arrived(capsys, tmp_path):

@@ -114,13 +114,15 @@ def check_buffered(session: "Session", block: "Block", close_t: float | None) ->
     late = sum(n for t, n in block.fragment_times if t is not None and t >= cut)
     if late >= 0.9 * total:
         first = next((t for t, n in block.fragment_times if n and t is not None), close_t)
+        burst = [t for t, n in block.fragment_times if n and t is not None and t >= cut]
+        span = (max(burst) - min(burst)) if burst else 0.0
         hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)." \
             if session.dialect_name == "anthropic-messages" else ""
         session.report_at(
             "T003",
-            f"{late * 100 // total}% of the {total} argument bytes arrived in the last {_fmt(close_t - cut)} s of "
-            f"the block's {_fmt(lifetime)} s lifetime (first argument byte at t={_fmt(first)} s): the "
-            f"server buffered the parameters.{hint}",
+            f"{late * 100 // total}% of the {total} argument bytes arrived in one {_fmt(span)} s burst at the "
+            f"end of the block's {_fmt(lifetime)} s lifetime (first argument byte at t={_fmt(first)} s, "
+            f"{_fmt(first - block.opened_t)} s after the block opened): the server buffered the parameters.{hint}",
             event=block.closed_event, line=_line_of(session, block.closed_event), t=close_t, index=block.index)
 
 

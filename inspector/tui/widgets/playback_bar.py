@@ -45,7 +45,10 @@ class PlaybackBar(Widget):
             speed = "instant" if s.get("instant") else f"×{s['speed']:g}"
             left.append((f"{speed}  ", ""))
         total = s.get("total")
-        ev = f"event {s['events']}" + (f" / {total}" if total is not None else "")
+        shown = s["events"]
+        # The newest event shown, numbered from 0 as in findings and the log; then how many of how many.
+        ev = (f"event {shown - 1}" if shown else "no event yet") + (
+            f"  ({shown} of {total})" if total is not None else "")
         left.append((ev, "bold"))
         now, dur = s.get("now"), s.get("duration")
         if now is not None:
