@@ -59,6 +59,43 @@ def _chat_choice(choice: dict) -> str:
     return " · ".join(parts) or "{}"
 
 
+def _gemini(p: dict) -> str:
+    out = []
+    for cand in p.get("candidates") or []:
+        if not isinstance(cand, dict):
+            continue
+        content = cand.get("content") if isinstance(cand.get("content"), dict) else {}
+        for part in content.get("parts") or []:
+            if not isinstance(part, dict):
+                continue
+            if isinstance(part.get("functionCall"), dict):
+                fc = part["functionCall"]
+                out.append(f"functionCall {fc.get('name')} {_compact(fc.get('args'))}")
+            elif "text" in part:
+                out.append(("thought " if part.get("thought") else "") + _compact(part["text"]))
+            if part.get("thoughtSignature"):
+                out.append("thoughtSignature")
+        if cand.get("finishReason"):
+            out.append(f"finishReason={cand['finishReason']}")
+    return " · ".join(out)
+
+
+def _ollama(p: dict) -> str:
+    msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+    out = []
+    for key in ("thinking", "content"):
+        if msg.get(key):
+            out.append((f"{key} " if key != "content" else "") + _compact(msg[key]))
+    if isinstance(p.get("response"), str) and p["response"]:
+        out.append(_compact(p["response"]))
+    for call in msg.get("tool_calls") or []:
+        fn = call.get("function") if isinstance(call, dict) and isinstance(call.get("function"), dict) else {}
+        out.append(f"tool_call {fn.get('name')} {_compact(fn.get('arguments'))}")
+    if p.get("done"):
+        out.append(f"done done_reason={p.get('done_reason')}")
+    return " · ".join(out) or "{}"
+
+
 def summarize(ev) -> str:
     """A one-line summary of ``ev`` (an ``EventRecord``), with anything key-shaped masked."""
     p = ev.payload
@@ -72,6 +109,12 @@ def summarize(ev) -> str:
         lead.append(_delta_text(rest.pop("delta")))
     elif isinstance(rest.get("content_block"), dict):
         lead.append(_compact(rest.pop("content_block")))
+    elif isinstance(p.get("candidates"), list):
+        lead.append(_gemini(p))
+        rest = {k: v for k, v in rest.items() if k in ("error",) and v}
+    elif "done" in p and ("message" in p or "response" in p):
+        lead.append(_ollama(p))
+        rest = {}
     elif isinstance(p.get("choices"), list) and p["choices"]:
         lead.append(" | ".join(_chat_choice(c) for c in p["choices"] if isinstance(c, dict)))
         rest = {k: v for k, v in rest.items() if k in ("usage", "error") and v}

@@ -35,6 +35,15 @@ MARKS = {"error": "✖", "warning": "▲", "info": "●"}
 _CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible control pictures
 
 
+
+def short_name(ev) -> str:
+    """The name column: unnamed SSE events and NDJSON lines say ``data``; a long Responses type
+    keeps its telling end (``output_item.added`` vs ``output_item.done``)."""
+    name = ev.name if ev.named or ev.name != "message" else "data"
+    if len(name) > NAME_W and name.startswith("response."):
+        name = name[len("response."):]
+    return name if len(name) <= NAME_W else "…" + name[-(NAME_W - 1):]
+
 class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     """Virtual list of the session's events."""
 
@@ -154,7 +163,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         text.append(f"{index:>5} ", style("eventlog--index"))
         if ev.t is not None:
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
-        name = ev.name if len(ev.name) <= NAME_W else ev.name[:NAME_W - 1] + "…"
+        name = short_name(ev)
         text.append(f"{name:<{NAME_W}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
         data = summarize(ev)
         if len(data) > MAX_DATA_CHARS:
