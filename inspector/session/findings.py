@@ -32,6 +32,20 @@ class Finding:
         # Messages quote stream content (error bodies, in-band errors): never show a key in them.
         return cls(code, rule.name, severity or rule.severity, scrub_secrets(message), event, line, t, index)
 
+    def where(self, *, short: bool = False) -> list[str]:
+        """Where it fired, for people: ``["event 6", "block #0", "t 12.207 s", "line 19"]``
+        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``); empty for the whole stream."""
+        out = []
+        if self.event is not None:
+            out.append(f"ev {self.event}" if short else f"event {self.event}")
+        if self.index is not None:
+            out.append(f"#{self.index}" if short else f"block #{self.index}")
+        if self.t is not None:
+            out.append(f"{self.t:.3f}s" if short else f"t {self.t:.3f} s")
+        if self.line is not None:
+            out.append(f"line {self.line}")
+        return out
+
     def to_dict(self) -> dict:
         return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
                 "event": self.event, "line": self.line, "t": self.t, "index": self.index}

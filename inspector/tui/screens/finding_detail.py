@@ -58,16 +58,7 @@ class FindingDetailScreen(ModalScreen[bool]):
             body.border_subtitle = "enter: jump · esc: close"
             yield Label(Content.assemble((f" {f.severity} ", f"bold reverse {STYLE[f.severity]}"),
                                          (f"  {f.code} · {f.name}", "bold")), classes="detail-title")
-            where = []
-            if f.event is not None:
-                where.append(f"event {f.event}")
-            if f.line is not None:
-                where.append(f"line {f.line}")
-            if f.t is not None:
-                where.append(f"t {f.t:.3f} s")
-            if f.index is not None:
-                where.append(f"block #{f.index}")
-            yield Label(" · ".join(where) or "the whole stream", classes="detail-where")
+            yield Label(" · ".join(f.where()) or "the whole stream", classes="detail-where")
             yield Static(Content(f.message), classes="detail-message")
             if rule is not None:
                 yield Label(f"The rule ({rule.family})", classes="detail-heading")

@@ -21,15 +21,7 @@ MARK = {"error": "✖", "warning": "▲", "info": "●"}
 
 def finding_prompt(f) -> Content:
     """Two lines: mark, code, name and where; then the message."""
-    where = []
-    if f.event is not None:
-        where.append(f"ev {f.event}")
-    if f.index is not None:
-        where.append(f"#{f.index}")
-    if f.t is not None:
-        where.append(f"{f.t:.3f}s")
-    if f.line is not None:
-        where.append(f"line {f.line}")
+    where = f.where(short=True)
     return Content.assemble(
         (f"{MARK[f.severity]} {f.code}", f"bold {STYLE[f.severity]}"),
         (f" {f.name}", ""),
