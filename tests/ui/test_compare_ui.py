@@ -123,3 +123,20 @@ def test_cli_compare_opens_the_app_and_rejects_an_unknown_theme(monkeypatch, cap
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no-such-theme" in err[0]
     assert len(opened) == 1
+
+
+async def test_help_lists_the_comparison_keys():
+    from inspector.tui.screens.help import HelpScreen
+
+    a, b = bundled_pair()
+    app = make_compare_app(a, b, cursor=5.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = " ".join(str(w.render()) for w in app.screen.query("*") if hasattr(w, "render"))
+        assert "Prev chunk" in text and "JSON" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)

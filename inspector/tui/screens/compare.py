@@ -227,6 +227,7 @@ class CompareScreen(Screen[None]):
         Binding("up", "select(-1)", "Prev tool", show=False),
         Binding("down", "select(1)", "Next tool", show=False),
         Binding("j", "toggle_json", "JSON"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("escape,q", "close", "Close"),
     ]
 
@@ -320,6 +321,12 @@ class CompareScreen(Screen[None]):
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty
         self.refresh_state()
+
+    def action_help(self) -> None:
+        from inspector.tui.screens.help import HelpScreen, key_text
+
+        rows = [(key_text(b), b.description) for b in self.BINDINGS]
+        self.app.push_screen(HelpScreen([("Comparison (one shared time axis)", rows)]))
 
     def action_close(self) -> None:
         if self.app.screen_stack and self.app.screen_stack[0] is self:
