@@ -357,3 +357,19 @@ async def test_T003_detail_and_e_open_the_eager_comparison():
         await pilot.press("e")
         await pilot.pause()
         assert isinstance(app.screen, CompareScreen)
+
+
+async def test_timeline_of_an_untimed_capture_says_there_is_no_timing(tmp_path):
+    from tests.conftest import SHARED_CORPUS
+
+    if not (SHARED_CORPUS / "openai-parallel-indexed.sse").exists():
+        pytest.skip("../shared/corpus is not beside the project")
+    app = make_app(playback(SHARED_CORPUS / "openai-parallel-indexed.sse", instant=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        text = " ".join(str(w.render()) for w in app.screen.query("*"))
+        assert "No timing in this capture" in text

@@ -92,6 +92,12 @@ class TimelineChart(Widget):
         if s is None:
             return Content("")
         columns = max(10, self.size.width - LABEL_W - 1)
+        if s.events and all(e.t is None for e in s.events):
+            return Content.assemble(
+                ("No timing in this capture", "bold"),
+                ("\nPasted SSE text and NDJSON files carry no arrival times, so there is nothing to draw. "
+                 "Record a stream with `live --record FILE` or `proxy --record DIR` to see when its bytes "
+                 "arrived.", "$text-muted"))
         lines: list[Content] = []
         ev_times = [(e.t, 1) for e in s.events]
         lines.append(self._row("all events", ev_times, columns, None, "$secondary"))
