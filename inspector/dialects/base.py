@@ -48,7 +48,9 @@ class Dialect:
         if not isinstance(p, dict):
             return False
         err = p.get("error")
-        if ev.name == "error" or p.get("type") == "error" or (err and "choices" not in p):
+        # An OpenRouter-style chunk can carry both ``error`` and ``choices``: any truthy ``error``
+        # is an error (the OpenAI SDK raises APIError on it, PROTOCOLS.md §2).
+        if ev.name == "error" or p.get("type") == "error" or err:
             detail = err if err is not None else p
             if isinstance(detail, dict):
                 kind = detail.get("type") or detail.get("code") or "error"

@@ -261,6 +261,11 @@ class Gemini(Dialect):
             return
         c.finish = finish
         self._close_text(c, stop_info=f"finishReason: {finish}")
+        if c.early_sig is not None and not c.calls:
+            # RULES.md G002: a signature on a part other than the first functionCall; with no call in
+            # the turn it stays with that part.
+            self.s.report("G002", f"thoughtSignature arrived on a {c.early_sig} part and this turn has no function "
+                          "call: send it back with that part")
         if not self.cands or c.index == min(self.cands):
             self.s.stop_reason = finish
         if all(x.finish is not None for x in self.cands.values()):

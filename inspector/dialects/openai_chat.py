@@ -124,8 +124,12 @@ class OpenAIChat(Dialect):
         """A chunk object, or any object with a ``choices`` list and no Anthropic/Responses ``type``.
 
         Gemini's compat endpoint omits ``object`` (PROTOCOLS.md §4), so ``choices`` alone counts.
+        ``[DONE]`` is OpenAI's end marker: when nothing identified the stream before it (vLLM sends
+        an error object, then ``[DONE]``), it says Chat.
         """
         p = ev.payload
+        if p is DONE:
+            return True
         if not isinstance(p, dict):
             return False
         if p.get("object") == CHUNK_OBJECT:
@@ -146,8 +150,8 @@ class OpenAIChat(Dialect):
         if not isinstance(p, dict):
             self.s.report("S008", f"event data is a JSON {type(p).__name__}, not a chunk object")
             return
-        if self.generic_error(ev):
-            return
+        if self.generic_error(ev) and not isinstance(p.get("choices"), list):
+            return  # an error object alone; one that also carries choices (OpenRouter) goes on below
         model = p.get("model")
         if isinstance(model, str) and model and self.s.model is None:
             self.s.model = model

@@ -112,10 +112,15 @@ def test_G002_signature_on_a_thought_part_before_the_call():
     assert codes(s) == ["G002"] and s.findings[0].index == 1
 
 
-def test_G002_near_miss_signature_on_first_call_or_on_text_only_turn():
+def test_G002_near_miss_signature_on_the_first_call():
     assert codes(run(chunk(fcall("a", {}, sig="s1"), fcall("b", {})), chunk(finish="STOP"))) == []
+
+
+def test_G002_signature_on_a_text_part_of_a_turn_without_calls_is_info_and_kept():
+    # RULES.md G002: "a thoughtSignature arrives on a part other than the first functionCall".
     s = run(chunk(text("answer", thoughtSignature="t1")), chunk(finish="STOP"))
-    assert codes(s) == [] and s.blocks[0].extra["thoughtSignature"] == "t1"
+    assert codes(s) == ["G002"] and s.findings[0].severity == "info"
+    assert s.blocks[0].extra["thoughtSignature"] == "t1"
 
 
 # --------------------------------------------------------------------------- S rules

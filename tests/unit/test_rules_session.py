@@ -147,3 +147,24 @@ def test_S007_json_body_outside_ollama_silences_framing_rules():
 def test_unknown_dialect_is_said():
     s = check_bytes(b'data: {"foo": 1}\n\n')
     assert s.dialect_name == "unknown" and codes(s) == ["S008"]
+
+
+def test_S006_for_an_error_chunk_that_also_carries_choices():
+    raw = (b'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n'
+           b'data: {"object":"chat.completion.chunk","error":{"code":"server_error","message":"Provider disconnected"},'
+           b'"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}\n\ndata: [DONE]\n\n')
+    s = check_bytes(raw)
+    assert codes(s) == ["S006"] and "Provider disconnected" in s.findings[0].message and s.stop_reason == "error"
+
+
+def test_an_error_object_then_done_reads_as_chat_without_S002():
+    s = check_bytes(b'data: {"error": {"message": "The server is overloaded", "type": "server_error"}}\n\n'
+                    b'data: [DONE]\n\n')
+    assert s.dialect_name == "openai-chat" and codes(s) == ["S006"]
+
+
+def test_G002_for_a_signature_on_a_text_part_in_a_turn_without_calls():
+    raw = (b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hello","thoughtSignature":"c2ln"}]},"index":0}]}\n\n'
+           b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":" there"}]},"index":0,"finishReason":"STOP"}]}\n\n')
+    s = check_bytes(raw)
+    assert codes(s) == ["G002"] and s.findings[0].severity == "info"
