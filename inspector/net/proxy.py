@@ -68,7 +68,7 @@ from inspector.capture.model import Capture, Chunk, End
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
 from inspector.net.serve import HOP_BY_HOP
-from inspector.net.servers import QUIET_ABORTS, BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, listen, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -961,10 +961,8 @@ def cmd_proxy(args) -> int:
     exposed = not is_loopback(host)
     if exposed:
         print(f"stream-inspector: {_warn_exposed(host)}", file=sys.stderr)
-    try:
-        sock = bind_socket(host, args.port)
-    except OSError as e:
-        print(f"stream-inspector: proxy: cannot listen on {host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+    sock = listen(host, args.port, "proxy")
+    if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
     safe_upstream = redact_url(upstream)

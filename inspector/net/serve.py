@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from inspector.capture.model import Capture
-from inspector.net.servers import QUIET_ABORTS, BackgroundServer, bind_socket, is_loopback, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, listen, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -291,10 +291,8 @@ def cmd_serve(args) -> int:
     if not is_loopback(host):
         print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
               "machine can read these captures. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
-    try:
-        sock = bind_socket(host, args.port)
-    except OSError as e:
-        print(f"stream-inspector: serve: cannot listen on {host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+    sock = listen(host, args.port, "serve")
+    if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
 

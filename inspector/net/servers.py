@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import socket
+import sys
 import threading
 import time
 
@@ -38,6 +39,15 @@ def bind_socket(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def listen(host: str, port: int, what: str) -> socket.socket | None:
+    """``bind_socket`` for a command: on failure print one line naming ``what`` and return None."""
+    try:
+        return bind_socket(host, port)
+    except OSError as e:
+        print(f"stream-inspector: {what}: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
+        return None
 
 
 def url_for(sock: socket.socket) -> str:

@@ -112,3 +112,19 @@ def bucket_row(times: list, start: float, end: float, columns: int) -> list[floa
         x = 0 if span <= 0 else int((t - start) / span * columns)
         out[min(max(x, 0), columns - 1)] += amount
     return out
+
+
+def styled_runs(cells) -> list[tuple[str, str]]:
+    """Merge ``(character, style)`` cells into runs of one style, for ``Content.assemble``."""
+    out: list[tuple[str, str]] = []
+    run: list[str] = []
+    run_style = None
+    for ch, st in cells:
+        if st != run_style and run:
+            out.append(("".join(run), run_style or ""))
+            run = []
+        run_style = st
+        run.append(ch)
+    if run:
+        out.append(("".join(run), run_style or ""))
+    return out

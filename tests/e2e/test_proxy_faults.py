@@ -314,12 +314,12 @@ def test_cli_rejects_a_bad_upstream_and_warns_when_not_on_loopback(monkeypatch):
     code, out, err = run_cli(["proxy", "--upstream", "ftp://example", "--format", "json"])
     assert code == 2 and "--upstream must be an http:// or https:// URL" in err
 
-    import inspector.net.proxy as proxy_mod
+    import inspector.net.servers as servers_mod
 
     def refuse(host, port):  # never actually bind anything but loopback in tests
         raise OSError(98, "Address already in use")
 
-    monkeypatch.setattr(proxy_mod, "bind_socket", refuse)
+    monkeypatch.setattr(servers_mod, "bind_socket", refuse)
     code, out, err = run_cli(["proxy", "--upstream", "http://127.0.0.1:9", "--host", "0.0.0.0", "--format", "json"])
     assert code == 2
     assert "WARNING: the proxy listens on 0.0.0.0, not loopback" in err

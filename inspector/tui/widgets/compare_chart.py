@@ -19,7 +19,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widget import Widget
 
-from inspector.tui.series import bucket_row
+from inspector.tui.series import bucket_row, styled_runs
 
 SHADES = " ░▒▓█"
 LABEL_W = 22
@@ -120,17 +120,7 @@ class CompareChart(Widget):
         return cells
 
     def _assemble(self, label: str, label_style: str, cells: list[tuple[str, str]]) -> Content:
-        parts: list[tuple[str, str]] = [(self._label(label), label_style)]
-        run, run_style = [], None
-        for ch, st in cells:
-            if st != run_style and run:
-                parts.append(("".join(run), run_style or ""))
-                run = []
-            run_style = st
-            run.append(ch)
-        if run:
-            parts.append(("".join(run), run_style or ""))
-        return Content.assemble(*parts)
+        return Content.assemble((self._label(label), label_style), *styled_runs(cells))
 
     @staticmethod
     def _note(text: str, columns: int) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widget import Widget
 
-from inspector.tui.series import bucket_row
+from inspector.tui.series import bucket_row, styled_runs
 
 SHADES = " ░▒▓█"
 LABEL_W = 30
@@ -62,8 +62,7 @@ class TimelineChart(Widget):
             if a is not None:
                 lo = int((a - self.start) / span * columns)
                 hi = int(((b if b is not None else self.end) - self.start) / span * columns)
-        cells: list = [(self._label(label), "bold")]
-        run, run_style = [], None
+        cells: list[tuple[str, str]] = []
         for x, v in enumerate(buckets):
             ch = _shade(v, peak)
             if ch:
@@ -74,14 +73,8 @@ class TimelineChart(Widget):
                 ch, st = " ", ""
             if self.now is not None and x == self._now_col(columns) and ch == " ":
                 ch, st = "│", "$accent 50%"
-            if st != run_style and run:
-                cells.append(("".join(run), run_style or ""))
-                run = []
-            run_style = st
-            run.append(ch)
-        if run:
-            cells.append(("".join(run), run_style or ""))
-        return Content.assemble(*cells)
+            cells.append((ch, st))
+        return Content.assemble((self._label(label), "bold"), *styled_runs(cells))
 
     def _now_col(self, columns: int) -> int:
         span = self.end - self.start
