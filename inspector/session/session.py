@@ -307,10 +307,7 @@ class Session:
         return body_line + self.line_base if body_line is not None else None
 
     def _choose_framing(self, probe: bytes):
-        ctype = ""
-        if self.response:
-            headers = {k.lower(): v for k, v in (self.response.get("headers") or {}).items()}
-            ctype = str(headers.get("content-type", "")).lower()
+        ctype = stream_rules.content_type(self)
         if "event-stream" in ctype:
             return SSEDecoder()
         if "ndjson" in ctype or "jsonl" in ctype:

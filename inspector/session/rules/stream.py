@@ -19,7 +19,8 @@ OLLAMA_JSON = "application/json"
 """Ollama's native API may answer ``application/json`` for an NDJSON stream (RULES.md S007)."""
 
 
-def _content_type(session: "Session") -> str:
+def content_type(session: "Session") -> str:
+    """The response's content type, lower case (empty without a response head)."""
     headers = (session.response or {}).get("headers") or {}
     for k, v in headers.items():
         if k.lower() == "content-type":
@@ -35,7 +36,7 @@ def check_response_head(session: "Session") -> None:
     if not session.response:
         return
     status = session.response.get("status")
-    ctype = _content_type(session)
+    ctype = content_type(session)
     if isinstance(status, int) and status >= 400:
         session.http_error = True
     elif ctype and not any(s in ctype for s in STREAM_TYPES) and OLLAMA_JSON not in ctype:
@@ -52,7 +53,7 @@ def check_end(session: "Session", end: "End") -> None:
     resp = session.response
     if resp:
         status = resp.get("status")
-        ctype = _content_type(session)
+        ctype = content_type(session)
         body = _body_excerpt(session) or "(empty body)"
         if isinstance(status, int) and status >= 400:
             session.report("S007", f"HTTP {status}: {body}", event=False)
@@ -74,7 +75,7 @@ def decide_json_body(session: "Session") -> None:
     """
     if session.http_error or not session.response:
         return
-    if OLLAMA_JSON in _content_type(session) and session.dialect_name != "ollama":
+    if OLLAMA_JSON in content_type(session) and session.dialect_name != "ollama":
         session.http_error = session.json_body = True
         session.findings[:] = [f for f in session.findings if f.code not in FRAMING_SILENCED_BY_HTTP_ERROR]
 

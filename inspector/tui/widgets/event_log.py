@@ -44,6 +44,7 @@ def short_name(ev) -> str:
         name = name[len("response."):]
     return name if len(name) <= NAME_W else "…" + name[-(NAME_W - 1):]
 
+
 class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     """Virtual list of the session's events."""
 
