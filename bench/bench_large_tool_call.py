@@ -21,8 +21,8 @@ import time
 
 import orjson
 
-from inspector.capture.model import Capture, Chunk
-from inspector.session.run import run_capture
+from inspector.model.capture import Capture, Chunk
+from inspector.feeds.run import run_capture
 
 BASE_CHARS = 343_000
 DELTA = 8

@@ -41,7 +41,7 @@ EVENT = re.compile(rb'"i":(\d+)')
 # ------------------------------------------------------------------ the upstream (a child process)
 def synthetic_capture(chunks: int, interval: float):
     """``message_start``, one text block with ``chunks`` deltas (one per network chunk), ``message_stop``."""
-    from inspector.capture.model import Capture, Chunk, End
+    from inspector.model.capture import Capture, Chunk, End
 
     def ev(obj: dict) -> bytes:
         return f"event: {obj['type']}\ndata: {json.dumps(obj, separators=(',', ':'))}\n\n".encode()

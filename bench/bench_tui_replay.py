@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from textual import events  # noqa: E402
 
-from inspector.net.replay import Playback  # noqa: E402
-from inspector.session.run import run_capture  # noqa: E402
+from inspector.feeds.replay import Playback  # noqa: E402
+from inspector.feeds.run import run_capture  # noqa: E402
 from inspector.tui.app import make_app  # noqa: E402
 from tests.ui.capture_factory import big_capture  # noqa: E402
 

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _overrides(items: list[str]) -> dict[str, str]:
-    from inspector.session.rules.catalog import RULES, SEVERITIES
+    from inspector.model.catalog import RULES, SEVERITIES
 
     out = {}
     for item in items:
@@ -137,8 +137,8 @@ def _overrides(items: list[str]) -> dict[str, str]:
 def cmd_check(args) -> int:
     from inspector.capture.load import CaptureError, load_path
     from inspector.report import github, json as json_report, text
-    from inspector.session.rules.catalog import severity_rank
-    from inspector.session.run import run_capture
+    from inspector.model.catalog import severity_rank
+    from inspector.feeds.run import run_capture
 
     try:
         overrides = _overrides(args.severity)
@@ -153,7 +153,7 @@ def cmd_check(args) -> int:
             cap = load_path(path, entry=args.entry)
             s = run_capture(cap, dialect=args.dialect, stall_s=args.stall, severity_overrides=overrides)
             if args.request:
-                from inspector.session.history import check_request_file
+                from inspector.feeds.run import check_request_file
 
                 check_request_file(s, args.request)
         except CaptureError as e:
@@ -174,7 +174,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from inspector.session.rules.catalog import RULES
+    from inspector.model.catalog import RULES
 
     wanted = [c.upper() for c in args.codes]
     unknown = [w for w in wanted if not any(code.startswith(w) for code in RULES)]

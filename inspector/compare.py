@@ -65,8 +65,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from inspector.capture.model import Capture, End
-from inspector.session.run import run_capture, session_for
+from inspector.model.capture import Capture, End
+from inspector.feeds.run import run_capture, session_for
 from inspector.session.session import Session
 
 EXIT_OK, EXIT_USAGE = 0, 2

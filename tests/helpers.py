@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from inspector.capture.load import load_bytes
-from inspector.capture.model import Capture, Chunk, End
-from inspector.session.run import run_capture
+from inspector.model.capture import Capture, Chunk, End
+from inspector.feeds.run import run_capture
 
 
 def sse(*events: dict | str, named: bool = True) -> bytes:

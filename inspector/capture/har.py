@@ -16,7 +16,7 @@ import binascii
 
 import orjson
 
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 from inspector.capture.redact import redact_headers, redact_url
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl")

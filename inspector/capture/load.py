@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from inspector.capture.model import END_KINDS, Capture, Chunk, End
+from inspector.model.capture import END_KINDS, Capture, Chunk, End
 
 NATIVE_FORMAT = "stream-inspector-capture"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
-from inspector.capture.model import END_KINDS, Chunk, End
+from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 
 

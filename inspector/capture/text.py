@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 
 _SSE_LINE = re.compile(rb"^(?:(?:event|data|id|retry):|:)")
 """A line a stream author wrote as SSE: a known field, or a comment."""

@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from inspector.capture.model import Capture, Chunk, End, Head
+from inspector.model.capture import Capture, Chunk, End, Head
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
-from inspector.capture.model import Capture, Chunk, End, Head, SourceItem
+from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
 
@@ -416,7 +416,7 @@ class Sink:
     end: End | None = None
 
     def take(self, item: SourceItem) -> None:
-        from inspector.session.run import session_for
+        from inspector.feeds.run import session_for
 
         if isinstance(item, Head):
             self.head = item
@@ -478,7 +478,7 @@ def cmd_live(args) -> int:
 
 def _run_headless(args, sources, labels) -> int:
     from inspector.report import json as json_report, text as text_report
-    from inspector.session.rules.catalog import severity_rank
+    from inspector.model.catalog import severity_rank
 
     sinks = [Sink(dialect=args.dialect, stall_s=args.stall) for _ in sources]
 
@@ -514,7 +514,7 @@ def _run_tui(args, sources, labels) -> int:
     """
     try:
         from inspector.tui.app import make_app
-        from inspector.tui.feeds import LiveFeed
+        from inspector.feeds.live import LiveFeed
     except ImportError:
         print("stream-inspector: live: the TUI is not available in this build; use --format json or text",
               file=sys.stderr)

@@ -64,7 +64,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
-from inspector.capture.model import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
 from inspector.net.serve import HOP_BY_HOP
@@ -296,7 +296,7 @@ class ExchangeLog:
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
-        from inspector.session.run import session_for
+        from inspector.feeds.run import session_for
 
         ex.session = session_for(Capture(request=ex.request, response=response, request_relative=True),
                                  dialect=self.dialect, stall_s=self.stall_s)
@@ -310,7 +310,7 @@ class ExchangeLog:
             return None, ""
         hay = _history_strings(ex.body)
         for e in cands:
-            ids = [k for b in e.session.blocks if b.tool for k in (b.id, b.extra.get("call_id"))
+            ids = [k for b in e.session.blocks if b.tool for k in (b.id, b.call_id)
                    if isinstance(k, str) and len(k) >= 4]
             if any(k in hay for k in ids):
                 return e, "matched by tool call id"
@@ -322,7 +322,7 @@ class ExchangeLog:
 
     def _check_history(self, ex: Exchange) -> None:
         from inspector.session.history import check_request
-        from inspector.session.run import session_for
+        from inspector.feeds.run import session_for
 
         if not isinstance(ex.body, dict) or not any(isinstance(ex.body.get(k), list) for k in HISTORY_KEYS):
             return

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from inspector.capture.model import Capture
+from inspector.model.capture import Capture
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, listen, is_loopback, url_for, uvicorn_server
 
 EXIT_OK, EXIT_USAGE = 0, 2

@@ -1,60 +1,39 @@
-"""The session: the single owner of a stream's state.
+"""The session: the single owner of a stream's state, and the writer dialects write through.
 
-Chunks go in (``feed``), the framing turns them into frames, the dialect turns frames into block
-operations and findings through this class's small API, and sinks (TUI, reports, recorder) only
-read ``events``, ``blocks`` and ``findings``. Pure and incremental: no I/O, no clocks (time
-arrives with each chunk), no Textual. Chunk boundaries never change the result.
+Chunks go in (``feed``); the framing (``inspector.framing``) turns them into frames; each frame
+becomes an ``EventRecord``; the dialect (``inspector.providers``), picked by
+``inspector.session.detect`` from the first identifying event, turns events into block
+operations and findings through this class's writer methods (the ``StreamWriter`` protocol of
+``inspector.providers.base``); sinks (TUI, reports, recorder) only read ``events``, ``blocks`` and
+``findings``. Pure and incremental: no I/O, no clocks (time arrives with each chunk), no
+Textual. Chunk boundaries never change the result.
 """
 from __future__ import annotations
 
 import bisect
+import copy
+from array import array
 from dataclasses import dataclass, field
 
 import orjson
 
-from inspector.capture.model import Chunk, End
-from inspector.session.blocks import Block
-from inspector.session.findings import Finding
-from inspector.session.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
+from inspector.capture.redact import scrub_secrets
+from inspector.framing import Decoder, choose_decoder
+from inspector.model.blocks import Block
+from inspector.model.capture import Chunk, End
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord
+from inspector.model.findings import Finding
+from inspector.model.frames import Comment, Frame, FramingIssue
+from inspector.model.jsonprogress import JsonProgress
+from inspector.providers.base import Dialect
+from inspector.session import detect
+from inspector.session.rules import arguments as argument_rules
 from inspector.session.rules import stream as stream_rules
 from inspector.session.rules import timing as timing_rules
-from inspector.wire.frames import Comment, Frame, FramingIssue
-from inspector.wire.ndjson import NDJSONDecoder
-from inspector.wire.sse import SSEDecoder
 
+__all__ = ["Session", "EventRecord", "DONE", "NOT_JSON"]
 
-class _Done:
-    """The ``[DONE]`` sentinel payload (OpenAI Chat's end marker; not JSON)."""
-
-    def __repr__(self) -> str:
-        return "[DONE]"
-
-
-DONE = _Done()
-NOT_JSON = object()
-"""Payload of an event whose data is not JSON (S002 already reported)."""
-
-KEEPALIVE_TYPES = frozenset({"ping"})
-"""Event names/types that only keep a connection alive (Anthropic ``ping``)."""
-
-
-@dataclass(slots=True)
-class EventRecord:
-    """One event as the raw log shows it."""
-
-    index: int
-    name: str
-    """The SSE ``event:`` name, else the payload's ``type``, else ``message``."""
-    data: str
-    payload: object
-    """Parsed JSON, ``DONE`` or ``NOT_JSON``."""
-    line: int | None
-    offset: int | None
-    t: float | None
-    named: bool = False
-    keepalive: bool = False
-    block: Block | None = None
-    """The block this event touched, set by the dialect (for the TUI's jump-to-block)."""
+_SHARED_ON_COPY = frozenset({"request", "response", "severity_overrides"})
 
 
 @dataclass
@@ -78,6 +57,8 @@ class Session:
     stop_reason: str | None = None
     model: str | None = None
     """Model name when the stream states one (shown in the TUI header)."""
+    usage: dict | None = None
+    """Token usage as the provider last reported it."""
     ended: bool = False
     """The dialect's end marker has been seen (``message_stop``, ``[DONE]``...)."""
     end: End | None = None
@@ -91,24 +72,37 @@ class Session:
     """The body is ``application/json`` from a dialect that streams SSE (part of S007)."""
 
     def __post_init__(self) -> None:
-        from inspector.dialects import DIALECTS
-
-        self._dialects = DIALECTS
-        self.dialect = None
-        self._decoder = None
+        self.dialect: Dialect | None = None
+        self._decoder: Decoder | None = None
         self._pending: list[EventRecord] = []
         self._sniff = b""
         self._body_head = bytearray()
         self.current: EventRecord | None = None
+        """The event being handled (the writer's default place for findings)."""
         self._s004 = False
-        self._chunk_starts: list[int] = []
+        self._chunk_starts = array("q")
         """Body offset where each chunk with a file line starts (``_chunk_lines`` beside it)."""
-        self._chunk_lines: list[int] = []
+        self._chunk_lines = array("q")
         self._body_pos = 0
+        self._arguments = argument_rules.ArgumentRules(self)
         self._timing = timing_rules.StallWatch(self)
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
         stream_rules.check_response_head(self)
+
+    def __deepcopy__(self, memo: dict) -> "Session":
+        """A snapshot for replay checkpoints: everything copied but the event records, which never
+        change once dispatched and are shared (a new list holding the same records), and the
+        request/response heads and severity overrides, which are read only."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key == "events":
+                value = list(value)
+            elif key not in _SHARED_ON_COPY:
+                value = copy.deepcopy(value, memo)
+            new.__dict__[key] = value
+        return new
 
     # ------------------------------------------------------------------ input
     def feed(self, chunk: Chunk) -> list[EventRecord]:
@@ -133,7 +127,7 @@ class Session:
             probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
             if not probe:
                 return []
-            self._decoder = self._choose_framing(probe)
+            self._decoder = choose_decoder(stream_rules.content_type(self), probe)
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
@@ -149,13 +143,13 @@ class Session:
             end = End(t=self.last_byte_t, kind="eof")
         self.end = end
         if self._decoder is None and self._sniff:
-            self._decoder = self._choose_framing(self._sniff)
+            self._decoder = choose_decoder(stream_rules.content_type(self), self._sniff)
             data, self._sniff = self._sniff, b""
             self._take(self._decoder.feed(data, self.last_byte_t))
         if self._decoder is not None:
             self._take(self._decoder.close(end.t if end.t is not None else self.last_byte_t))
         if self.dialect is None:
-            self._set_dialect(self._fallback_dialect())
+            self._set_dialect(detect.fallback(self.request))
             if self.events and self.dialect_name == "unknown" and not self.http_error:
                 self.report("S008", "no event identified a known dialect (pass --dialect to read it as one)",
                             event=False)
@@ -166,31 +160,60 @@ class Session:
         stream_rules.check_end(self, end)
         for block in self.blocks:
             if block.tool and not block.closed and not block.replaced:
-                self._judge_arguments_at_end(block)
+                self._arguments.at_end(block)
         timing_rules.check_buffered_blocks(self, end)
         self.closed = True
         return self.events[first:]
 
-    # ------------------------------------------------------------ dialect API
+    # ------------------------------------------------- StreamWriter: read back
+    @property
+    def transport_failed_early(self) -> bool:
+        """The transport failed before any byte arrived (S012 alone says it; no S003)."""
+        return not self.bytes_received and self.end is not None and self.end.kind != "eof"
+
+    # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
                event: EventRecord | None | bool = True) -> Finding:
         """Record a finding at ``event`` (default: the event being handled; False: stream-level)."""
         ev = self.current if event is True else (event or None)
-        sev = self.severity_overrides.get(code)
-        f = Finding.make(code, message, index=index, severity=sev,
-                         event=ev.index if ev else None, line=ev.line if ev else None,
-                         t=ev.t if ev else self._stream_t())
-        self.findings.append(f)
-        return f
+        return self.report_at(code, message, index=index, event=ev.index if ev else None,
+                              line=ev.line if ev else None, t=ev.t if ev else self._stream_t())
 
     def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
                   t: float | None, index: int | None = None) -> Finding:
         """Record a finding at an explicit place (framing and timing rules)."""
-        f = Finding.make(code, message, event=event, line=line, t=t, index=index,
+        # Messages quote stream content (error bodies, in-band errors): never show a key in them.
+        f = Finding.make(code, scrub_secrets(message), event=event, line=line, t=t, index=index,
                          severity=self.severity_overrides.get(code))
         self.findings.append(f)
         return f
 
+    def after_end(self, what: str, *, event: "EventRecord | None | bool" = True, line: int | None = None,
+                  t: float | None = None) -> None:
+        """S004 event-after-end, once per stream (dialects and the session both call it)."""
+        if self._s004:
+            return
+        self._s004 = True
+        if event is None:
+            self.report_at("S004", what, event=len(self.events), line=line, t=t)
+        else:
+            self.report("S004", what, event=event)
+
+    # ------------------------------------------------- StreamWriter: the response
+    def mark_ended(self) -> None:
+        self.ended = True
+
+    def set_stop_reason(self, reason: str | None) -> None:
+        self.stop_reason = reason
+
+    def set_model(self, model: str) -> None:
+        if self.model is None and model:
+            self.model = model
+
+    def set_usage(self, usage: dict) -> None:
+        self.usage = usage
+
+    # ------------------------------------------------- StreamWriter: blocks
     def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
                    id: str | None = None, name: str | None = None, tool: bool = False,
                    empty_is_object: bool = False, attribution: str | None = None) -> Block:
@@ -198,12 +221,13 @@ class Session:
         ev = self.current
         b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
                   empty_is_object=empty_is_object, attribution=attribution,
-                  opened_event=ev.index if ev else None, opened_t=ev.t if ev else None)
+                  opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
+                  pos=len(self.blocks))
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
         if ev is not None:
-            ev.block = b
+            ev.block = b.pos
         return b
 
     def add_text(self, block: Block, text: str) -> None:
@@ -212,45 +236,20 @@ class Session:
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
-        prog = block.progress
-        if prog is None:
-            block.progress = prog = JsonProgress()
-        if fragment and prog.length and "J006" not in block.extra.setdefault("_fired", set()):
-            if self._is_resend(block, fragment):
-                block.extra["_fired"].add("J006")
-                self.report("J006", f"fragment of {len(fragment)} characters re-sends the "
-                            f"{prog.length} characters already accumulated (cumulative snapshot or "
-                            "whole object sent again): naive accumulators double the arguments",
-                            index=block.index)
-        before = prog.state
+        self._arguments.before_fragment(block, fragment)
         self._delta(block, fragment)
-        after = prog.feed(fragment) if fragment else before
-        if after != before:
-            if after == INVALID:
-                self.report("J001", f"arguments are no longer a JSON prefix at character {prog.error_offset}: "
-                            f"{prog.error_reason}", index=block.index)
-            elif after == TRAILING:
-                self.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
-                            f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
+        self._arguments.after_fragment(block, fragment)
 
     def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
         """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
 
         ``t``: when their bytes arrived (T003); default the current event's time.
         """
-        block._parts = [text] if text else []
-        block._joined = None
         if t is True:
             t = self.current.t if self.current else None
-        block.fragment_times = [(t, len(text.encode("utf-8")))] if text else []
-        block.progress = JsonProgress()
-        state = block.progress.feed(text) if text else EMPTY
-        if state == INVALID:
-            self.report("J001", f"arguments are not JSON at character {block.progress.error_offset}: "
-                        f"{block.progress.error_reason}", index=block.index)
-        elif state == TRAILING:
-            self.report("J003", f"a complete JSON value ends at character {block.progress.complete_at} and "
-                        "more text follows", index=block.index)
+        block.replace(text)
+        block.fragment_times.set([(t, len(text.encode("utf-8")))] if text else [])
+        self._arguments.whole(block, text)
 
     def set_object_arguments(self, block: Block, value: object) -> None:
         """Arguments that arrived as a JSON value, not text (Gemini ``args``, Ollama ``arguments``):
@@ -271,26 +270,42 @@ class Session:
         if stop_info:
             block.stop_info = stop_info
         if ev is not None and ev.block is None:
-            ev.block = block
+            ev.block = block.pos
         if block.tool:
-            self._judge_arguments_at_close(block)
+            self._arguments.at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
 
-    def after_end(self, what: str, *, event: "EventRecord | None | bool" = True, line: int | None = None,
-                  t: float | None = None) -> None:
-        """S004 event-after-end, once per stream (dialects and the session both call it)."""
-        if self._s004:
-            return
-        self._s004 = True
-        if event is None:
-            self.report_at("S004", what, event=len(self.events), line=line, t=t)
-        else:
-            self.report("S004", what, event=event)
+    def replace_block(self, block: Block) -> None:
+        block.replaced = True
+
+    def set_identity(self, block: Block, *, id: str | None = None, name: str | None = None,
+                     call_id: str | None = None) -> None:
+        if id is not None:
+            block.id = id
+        if name is not None:
+            block.name = name
+        if call_id is not None:
+            block.call_id = call_id
+
+    def set_signature(self, block: Block, signature: str, *, keep: bool = False) -> None:
+        if not (keep and block.signature):
+            block.signature = signature
+
+    def set_attribution(self, block: Block, how: str) -> None:
+        block.attribution = how
+
+    def note(self, block: Block, key: str, value: object) -> None:
+        block.extra[key] = value
 
     def note_event_block(self, block: Block) -> None:
         """Link the current event to a block (for the TUI) without changing the block."""
         if self.current is not None:
-            self.current.block = block
+            self.current.block = block.pos
+
+    # -------------------------------------------------------------- reading
+    def block_of(self, ev: EventRecord) -> Block | None:
+        """The block ``ev`` touched, if any."""
+        return self.blocks[ev.block] if ev.block is not None and ev.block < len(self.blocks) else None
 
     # -------------------------------------------------------------- internals
     def _stream_t(self) -> float | None:
@@ -305,16 +320,6 @@ class Session:
             i = bisect.bisect_right(self._chunk_starts, offset) - 1
             return self._chunk_lines[max(i, 0)]
         return body_line + self.line_base if body_line is not None else None
-
-    def _choose_framing(self, probe: bytes):
-        ctype = stream_rules.content_type(self)
-        if "event-stream" in ctype:
-            return SSEDecoder()
-        if "ndjson" in ctype or "jsonl" in ctype:
-            return NDJSONDecoder()
-        if probe[:1] in (b"{", b"["):
-            return NDJSONDecoder()
-        return SSEDecoder()
 
     def _take(self, items) -> None:
         for item in items:
@@ -333,8 +338,7 @@ class Session:
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
     def _on_frame(self, frame: Frame) -> None:
-        sse = frame.sse
-        data = sse.data
+        data = frame.data
         if data == "[DONE]":
             payload = DONE
         else:
@@ -342,13 +346,13 @@ class Session:
                 payload = orjson.loads(data)
             except orjson.JSONDecodeError:
                 payload = NOT_JSON
-        name = sse.event if frame.named else (
+        name = frame.event if frame.named else (
             payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "message")
         ev = EventRecord(index=len(self.events) + len(self._pending), name=name, data=data, payload=payload,
                          line=self._line(frame.line, frame.offset), offset=frame.offset, t=frame.t, named=frame.named)
         ev.keepalive = name in KEEPALIVE_TYPES
         if self.dialect is None:
-            detected = self._detect(ev)
+            detected = detect.from_event(ev)
             if detected is None:
                 self._pending.append(ev)
                 return
@@ -369,25 +373,9 @@ class Session:
         self.dialect.on_event(ev)
         self.current = None
 
-    def _detect(self, ev: EventRecord) -> str | None:
-        for name, cls in self._dialects.items():
-            if cls.sniff(ev):
-                return name
-        return None
-
-    def _fallback_dialect(self) -> str:
-        url = str((self.request or {}).get("url") or "")
-        for name, cls in self._dialects.items():
-            if cls.sniff_url(url):
-                return name
-        return "unknown"
-
     def _set_dialect(self, name: str) -> None:
-        cls = self._dialects.get(name)
-        if cls is None:
-            raise ValueError(f"unknown dialect {name!r}; known: {', '.join(self._dialects)}")
+        self.dialect = detect.make(name, self)
         self.dialect_name = name
-        self.dialect = cls(self)
         pending, self._pending = self._pending, []
         for ev in pending:
             self._dispatch(ev)
@@ -396,13 +384,11 @@ class Session:
         ev = self.current
         t = ev.t if ev else None
         block.deltas += 1
-        if fragment:
-            block._parts.append(fragment)
-            block._joined = None
+        block.append(fragment)
         block.last_fragment = fragment
-        block.fragment_times.append((t, len(fragment.encode("utf-8")) if not fragment.isascii() else len(fragment)))
+        block.fragment_times.append(t, len(fragment.encode("utf-8")) if not fragment.isascii() else len(fragment))
         if ev is not None:
-            ev.block = block
+            ev.block = block.pos
         if t is None:
             return
         if block.first_delta_s is None:
@@ -412,42 +398,6 @@ class Session:
             if block.max_gap_s is None or gap > block.max_gap_s:
                 block.max_gap_s = gap
         block.last_delta_s = t
-
-    def _is_resend(self, block: Block, fragment: str) -> bool:
-        """J006: F starts with A, or A is complete and F is a complete value equal to it."""
-        prog = block.progress
-        if len(fragment) >= prog.length and fragment.startswith(block.content):
-            return True
-        if prog.state == COMPLETE:
-            try:
-                return orjson.loads(fragment) == orjson.loads(block.content)
-            except orjson.JSONDecodeError:
-                return False
-        return False
-
-    def _judge_arguments_at_close(self, block: Block) -> None:
-        prog = block.progress
-        state = prog.state if prog else EMPTY
-        if state == PARTIAL:
-            self.report("J002", f"closed while the arguments are an incomplete JSON prefix "
-                        f"({prog.length} characters, depth {prog.depth}): do not execute",
-                        index=block.index)
-        elif state == EMPTY and not block.empty_is_object:
-            self.report("J007", "call finished with no argument text at all (clients expect at least '{}')",
-                        index=block.index)
-        elif state == COMPLETE and prog.top_kind != "object":
-            self.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
-                        index=block.index)
-
-    def _judge_arguments_at_end(self, block: Block) -> None:
-        prog = block.progress
-        what = prog.state if prog else EMPTY
-        self.report("J005", f"stream ended with this tool call still open (arguments {what}, "
-                    f"{prog.length if prog else 0} characters): do not execute it",
-                    index=block.index, event=False)
-        if prog and prog.state == COMPLETE and prog.top_kind != "object":
-            self.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
-                        index=block.index, event=False)
 
     # --------------------------------------------------------------- summary
     @property

@@ -1,7 +1,7 @@
 """The inspector TUI: block panels, findings, the raw event log, playback controls, themes.
 
-Why this module exists: it is the one place where a session (owned by a ``Playback`` or a
-``LiveFeed``) meets the screen. The flow follows DESIGN.md, "The TUI":
+Why this module exists: it is the one place where a session (owned by a feed:
+``inspector.feeds``) meets the screen. The flow follows DESIGN.md, "The TUI":
 
 - the session is fed in a worker (``@work(exclusive=True, group="feed")``) in time-budgeted
   batches; after each batch the worker posts :class:`InspectorApp.ChunksReceived`, a message
@@ -32,9 +32,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from inspector.capture.model import Capture
-from inspector.net.replay import Playback
-from inspector.tui.feeds import LiveFeed
+from inspector.capture.load import load_path
+from inspector.feeds.base import Feed
+from inspector.feeds.live import LiveFeed
+from inspector.feeds.replay import ReplayFeed
+from inspector.model.capture import Capture
+from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.screens.jump import JumpScreen
@@ -122,9 +125,6 @@ class BlocksPane(VerticalScroll, inherit_bindings=False):
         Binding("home", "scroll_home", "Top", show=False),
         Binding("end", "scroll_end", "Bottom", show=False),
     ]
-
-
-Feed = Playback | LiveFeed
 
 
 class InspectorApp(App[int]):
@@ -234,7 +234,7 @@ class InspectorApp(App[int]):
     @work(exclusive=True, group="feed")
     async def _seek(self, n: int) -> None:
         feed = self.feed
-        if not isinstance(feed, Playback):
+        if not feed.seekable:
             return
         feed.pause()
         self._seeking = True
@@ -269,7 +269,7 @@ class InspectorApp(App[int]):
                 total=feed.total_events, now=None, duration=None, follow=False,
                 sources=len(self.feeds), source_index=self.feed_index, live=False)
             return
-        if isinstance(feed, LiveFeed) and feed.paused:
+        if feed.paused and not feed.seekable:
             return
         moving = not feed.paused and not feed.finished
         if self._dirty or moving:
@@ -300,7 +300,7 @@ class InspectorApp(App[int]):
         self._sync_panels(s)
         findings = self.query_one(FindingsList)
         findings.sync(s.findings, hash(gen))
-        self.query_one(EventLog).sync(s.events, s.findings, hash(gen))
+        self.query_one(EventLog).sync(s.events, s.findings, hash(gen), s.dialect_name if s.dialect else None)
         self._update_titles()
         self.query_one(StreamHeader).show(
             label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
@@ -386,7 +386,7 @@ class InspectorApp(App[int]):
             return None
         target = None
         if f.event is not None and 0 <= f.event < len(s.events):
-            b = s.events[f.event].block
+            b = s.block_of(s.events[f.event])
             if b is not None and b.index == f.index:
                 target = b
         if target is None:
@@ -394,12 +394,7 @@ class InspectorApp(App[int]):
                 if b.index == f.index:
                     target = b
                     break
-        if target is None:
-            return None
-        for i, b in enumerate(s.blocks):
-            if b is target:
-                return i
-        return None
+        return None if target is None else target.pos
 
     def _update_titles(self) -> None:
         fl = self.query_one(FindingsList)
@@ -435,7 +430,7 @@ class InspectorApp(App[int]):
 
     def _replay_only(self) -> bool:
         """True when the feed can seek; otherwise say why the key does nothing here."""
-        if isinstance(self.feed, Playback):
+        if self.feed.seekable:
             return True
         self.notify("Stepping and seeking work in replay: record this stream with --record, then "
                     "`stream-inspector replay FILE`.", title="live stream", timeout=4)
@@ -443,7 +438,7 @@ class InspectorApp(App[int]):
 
     def action_toggle_pause(self) -> None:
         feed = self.feed
-        if isinstance(feed, LiveFeed):
+        if not feed.seekable:
             feed.resume() if feed.paused else feed.pause()
             self._dirty = True
             self._render_frame()
@@ -479,10 +474,8 @@ class InspectorApp(App[int]):
 
     def _change_speed(self, direction: int) -> None:
         feed = self.feed
-        if not isinstance(feed, Playback):
+        if not feed.seekable:
             return
-        if feed.instant:
-            feed.instant = False
         cur = feed.speed
         if direction > 0:
             nxt = next((s for s in SPEEDS if s > cur + 1e-9), SPEEDS[-1])
@@ -493,12 +486,10 @@ class InspectorApp(App[int]):
 
     def action_restart(self) -> None:
         feed = self.feed
-        if isinstance(feed, LiveFeed):
-            if feed.restartable:
-                self._play()
+        if not feed.restartable:
             return
         feed.pause()
-        feed.rebuild(0)
+        feed.restart()
         self._render_frame()
         self._play()
 
@@ -515,8 +506,7 @@ class InspectorApp(App[int]):
 
     def jump_to_event(self, n: int) -> None:
         """Pause and show events 0..n, with event n selected in the log."""
-        feed = self.feed
-        if not isinstance(feed, Playback):
+        if not self.feed.seekable:
             return
         self._pending_pointer = n
         self._seek_to(n)
@@ -532,8 +522,6 @@ class InspectorApp(App[int]):
         self._render_frame()
 
     def action_compare_eager(self) -> None:
-        from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
-
         if isinstance(self.screen, CompareScreen):
             self.screen.dismiss(None)
             return
@@ -600,8 +588,8 @@ class InspectorApp(App[int]):
             return
         self.feed.pause()
         self.feed_index = index
-        if restart and isinstance(self.feed, Playback):
-            self.feed.rebuild(0)
+        if restart and self.feed.seekable:
+            self.feed.restart()
         for p in self._panels:
             p.remove()
         self._panels = []
@@ -680,8 +668,8 @@ class InspectorApp(App[int]):
             log.center_on(finding.event)
         pos = self._block_position(s, finding)
         if pos is None and finding.event is not None and 0 <= finding.event < len(s.events):
-            b = s.events[finding.event].block
-            pos = next((i for i, x in enumerate(s.blocks) if x is b), None) if b is not None else None
+            b = s.block_of(s.events[finding.event])
+            pos = b.pos if b is not None else None
         self._target_panel(pos)
         self._render_frame()
 
@@ -698,8 +686,8 @@ class InspectorApp(App[int]):
     def _event_chosen(self, event: EventLog.EventChosen) -> None:
         s = self.feed.session
         if 0 <= event.index < len(s.events):
-            b = s.events[event.index].block
-            pos = next((i for i, x in enumerate(s.blocks) if x is b), None) if b is not None else None
+            b = s.block_of(s.events[event.index])
+            pos = b.pos if b is not None else None
             self._target_panel(pos)
             if pos is not None:
                 self._panels[pos].focus()
@@ -711,7 +699,7 @@ class InspectorApp(App[int]):
     @on(PlaybackBar.SeekRequested)
     def _bar_seek(self, event: PlaybackBar.SeekRequested) -> None:
         feed = self.feed
-        if isinstance(feed, Playback) and feed.total_events:
+        if feed.seekable and feed.total_events:
             self.jump_to_event(round(event.fraction * (feed.total_events - 1)))
 
     @on(Input.Submitted, "#search")
@@ -754,26 +742,24 @@ def _set_border(widget, title: str, subtitle: str) -> None:
 
 
 def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:
-    if isinstance(source, (Playback, LiveFeed)):
-        return source
     if isinstance(source, Capture):
-        return Playback(source, dialect=dialect, stall_s=stall_s)
+        return ReplayFeed(source, dialect=dialect, stall_s=stall_s)
     if isinstance(source, (str, Path)):
-        from inspector.capture.load import load_path
-
-        return Playback(load_path(source), dialect=dialect, stall_s=stall_s, label=Path(source).name)
+        return ReplayFeed(load_path(source), dialect=dialect, stall_s=stall_s, label=Path(source).name)
     if callable(source) or isinstance(source, AsyncIterator):
         return LiveFeed(source, dialect=dialect, stall_s=stall_s)
+    if hasattr(source, "session") and hasattr(source, "play"):
+        return source  # already a feed
     raise TypeError(f"not a stream source: {source!r}")
 
 
-def make_app(*sources: Playback | LiveFeed | Capture | str | Path | Callable[[], AsyncIterator] | AsyncIterator,
+def make_app(*sources: Feed | Capture | str | Path | Callable[[], AsyncIterator] | AsyncIterator,
              title: str | None = None, theme: str | None = None, paused: bool = False, pretty: bool = False,
              dialect: str | None = None, stall_s: float = 10.0) -> InspectorApp:
     """The inspector app over one or more streams (``[`` / ``]`` switch between them).
 
-    ``sources``: a ``Playback`` (seekable replay), a ``LiveFeed``, a ``Capture`` or a capture path
-    (wrapped in a ``Playback``), or a live source: an async iterator of ``Head``/``Chunk``/``End``
+    ``sources``: a feed (``inspector.feeds``: a seekable ``ReplayFeed``, a ``LiveFeed``...), a
+    ``Capture`` or a capture path (wrapped in a ``ReplayFeed``), or a live source: an async iterator of ``Head``/``Chunk``/``End``
     or a callable returning one (restartable). ``theme``: a theme name or its short form
     (``dark``, ``light``, ``high-contrast``); raises ``ValueError`` for an unknown one.
     ``paused``: replays start paused at event 0 (tests seek from there deterministically).

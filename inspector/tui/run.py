@@ -50,7 +50,7 @@ def _check_theme(name: str | None) -> str | None:
 def cmd_replay(args) -> int:
     """``replay CAPTURE [--speed X] [--instant] [--dialect D] [--stall S] [--theme T] [--entry N]``."""
     from inspector.capture.load import CaptureError, load_path
-    from inspector.net.replay import Playback
+    from inspector.feeds.replay import Playback
 
     problem = _check_theme(getattr(args, "theme", None))
     if problem:
@@ -80,7 +80,7 @@ def _net_available() -> bool:
 def cmd_demo(args) -> int:
     """``demo [--speed X] [--theme T]``: the bundled captures, live over loopback when possible."""
     from inspector.capture.load import CaptureError, load_path
-    from inspector.net.replay import Playback
+    from inspector.feeds.replay import Playback
 
     problem = _check_theme(getattr(args, "theme", None))
     if problem:
@@ -107,7 +107,7 @@ def _demo_live(paths: list[Path], speed: float, theme: str | None) -> int:
     from inspector.net.live import live_source
     from inspector.net.serve import ServerThread
     from inspector.tui.app import make_app
-    from inspector.tui.feeds import LiveFeed
+    from inspector.feeds.live import LiveFeed
 
     try:
         named = [(p.stem, load_path(p)) for p in paths]

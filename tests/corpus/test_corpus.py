@@ -14,7 +14,7 @@ import pytest
 
 from inspector.capture.load import load_path
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.conftest import ROOT, SHARED_CORPUS, corpus_cases
 
 CASES = corpus_cases()

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from inspector.capture.load import load_path
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.conftest import corpus_cases
 
 CASES = corpus_cases()

@@ -9,7 +9,7 @@ import anthropic
 import openai
 import pytest
 
-from inspector.capture.model import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 from inspector.net.serve import ServerThread
 from tests.e2e.conftest import ANTHROPIC_OPENING, sse_event
 

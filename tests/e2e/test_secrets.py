@@ -78,7 +78,7 @@ async def test_key_not_on_screen_in_the_live_tui(tmp_path, raw_server, monkeypat
     pytest.importorskip("textual")
     app_mod = pytest.importorskip("inspector.tui.app")
     from inspector.net.live import live_source
-    from inspector.tui.feeds import LiveFeed
+    from inspector.feeds.live import LiveFeed
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
     srv = raw_server(_answer)

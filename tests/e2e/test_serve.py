@@ -7,7 +7,7 @@ import socket
 import httpx
 import pytest
 
-from inspector.capture.model import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 from inspector.net.serve import ServerThread, response_headers
 from inspector.net.servers import is_loopback
 from tests.e2e.conftest import spawn

@@ -10,7 +10,7 @@ import json
 import random
 from pathlib import Path
 
-from inspector.capture.model import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 
 HEADER = "stream-inspector-capture"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from inspector.capture.load import load_path
-from inspector.net.replay import Playback
+from inspector.feeds.replay import Playback
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "inspector" / "data" / "captures"

@@ -318,7 +318,7 @@ async def test_panels_fill_in_by_themselves_when_the_stream_ended_before_they_mo
     from pathlib import Path
 
     from inspector.capture.load import load_path
-    from inspector.net.replay import Playback
+    from inspector.feeds.replay import Playback
 
     corpus = Path("/work/shared/corpus/anthropic-stop-before-json-complete.sse")
     if not corpus.exists():

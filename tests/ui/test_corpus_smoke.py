@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.capture.load import load_bytes
-from inspector.net.replay import Playback
+from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList

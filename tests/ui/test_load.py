@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from inspector.net.replay import Playback
+from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog

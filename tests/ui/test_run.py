@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from inspector.capture.load import load_path
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from inspector.tui import run
 
 

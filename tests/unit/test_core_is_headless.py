@@ -7,8 +7,8 @@ import sys
 
 from tests.conftest import ROOT
 
-CORE = ["inspector.cli", "inspector.wire.sse", "inspector.wire.ndjson", "inspector.session.session",
-        "inspector.session.run", "inspector.dialects", "inspector.capture.load", "inspector.report.json",
+CORE = ["inspector.cli", "inspector.framing.sse", "inspector.framing.ndjson", "inspector.session.session",
+        "inspector.feeds.run", "inspector.providers", "inspector.capture.load", "inspector.report.json",
         "inspector.report.text", "inspector.report.github", "inspector.compare", "inspector.net.eager",
         "inspector.net.serve", "inspector.capture.recorder"]
 

@@ -154,7 +154,7 @@ def test_A015_thinking_without_signature():
     base = [MSG_START, start(0, "thinking", thinking="", signature=""), think]
     assert "A015" in codes(run(*base, stop(0), reason("end_turn"), STOP))
     signed = run(*base, sig, stop(0), reason("end_turn"), STOP)
-    assert "A015" not in codes(signed) and signed.blocks[0].extra["signature"] == "c2ln"
+    assert "A015" not in codes(signed) and signed.blocks[0].signature == "c2ln"
 
 
 def test_A016_empty_message():

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.helpers import check_bytes, codes
 
 
@@ -55,7 +55,7 @@ def test_clean_function_call_arrives_whole():
     t, f = s.blocks
     assert (t.kind, t.content, t.closed) == ("text", "Checking.", True)
     assert (f.kind, f.name, f.status, f.input, f.closed, f.tool) == ("function_call", "lookup", "complete", {"q": 1}, True, True)
-    assert f.extra["thoughtSignature"] == "c2ln" and f.content == '{"q":1}'
+    assert f.signature == "c2ln" and f.content == '{"q":1}'
 
 
 def test_function_call_without_args_is_an_empty_object():
@@ -104,7 +104,7 @@ def test_G002_signature_on_second_parallel_call():
 def test_G002_signature_in_later_empty_text_part_belongs_to_first_call():
     s = run(chunk(fcall("a", {"x": 1}), fcall("b", {})), chunk(text("", thoughtSignature="late"), finish="STOP"))
     assert codes(s) == ["G002"]
-    assert s.blocks[0].extra["thoughtSignature"] == "late" and "'a'" in s.findings[0].message
+    assert s.blocks[0].signature == "late" and "'a'" in s.findings[0].message
 
 
 def test_G002_signature_on_a_thought_part_before_the_call():
@@ -120,7 +120,7 @@ def test_G002_signature_on_a_text_part_of_a_turn_without_calls_is_info_and_kept(
     # RULES.md G002: "a thoughtSignature arrives on a part other than the first functionCall".
     s = run(chunk(text("answer", thoughtSignature="t1")), chunk(finish="STOP"))
     assert codes(s) == ["G002"] and s.findings[0].severity == "info"
-    assert s.blocks[0].extra["thoughtSignature"] == "t1"
+    assert s.blocks[0].signature == "t1"
 
 
 # --------------------------------------------------------------------------- S rules
@@ -166,7 +166,7 @@ def test_S008_unknown_finish_reason_and_part_field():
 
 
 def test_not_sniffed_when_choices_present():
-    from inspector.dialects.gemini import Gemini
+    from inspector.providers.gemini.stream import Gemini
     from inspector.session.session import EventRecord
 
     ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, 0, None)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.helpers import check_bytes, codes
 
 
@@ -117,7 +117,7 @@ def test_S006_error_line_ends_the_stream():
 
 
 def test_not_sniffed_without_done_key():
-    from inspector.dialects.ollama import Ollama
+    from inspector.providers.ollama.stream import Ollama
     from inspector.session.session import EventRecord
 
     assert not Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}}, 1, 0, None))

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from inspector.capture.load import load_bytes, load_path
-from inspector.capture.model import Chunk
-from inspector.dialects.openai_chat import OpenAIChat
-from inspector.dialects.toolcall_text import looks_like_tool_call
+from inspector.model.capture import Chunk
+from inspector.providers.openai_chat.stream import OpenAIChat
+from inspector.providers.textcalls import looks_like_tool_call
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from inspector.session.session import EventRecord
 
 
@@ -355,7 +355,7 @@ def test_c010_signature_kept_on_its_call():
              chunk({}, "tool_calls")])
     assert "C010" in codes(s)
     a, b = tools(s)
-    assert a.extra["thought_signature"] == "U0lH" and "thought_signature" not in b.extra
+    assert a.signature == "U0lH" and b.signature is None
     assert "C010" not in codes(run([tc(call(0, "A", "f", "{}")), chunk({}, "tool_calls")]))
 
 
@@ -363,7 +363,7 @@ def test_c010_standalone_signature_goes_to_first_call_of_the_latest_batch():
     sig = {"google": {"thought_signature": "S2"}}
     s = run([tc(call(None, "A", "f", "{}")), tc(call(None, "B", "g", "{}"), call(None, "C", "h", "{}")),
              tc({"extra_content": sig}), chunk({}, "tool_calls")])
-    assert [b.extra.get("thought_signature") for b in tools(s)] == [None, "S2", None]
+    assert [b.signature for b in tools(s)] == [None, "S2", None]
 
 
 def test_c010_standalone_signature_goes_to_first_call():
@@ -372,7 +372,7 @@ def test_c010_standalone_signature_goes_to_first_call():
              tc({"extra_content": sig}),
              chunk({}, "tool_calls")])
     a, b = tools(s)
-    assert a.extra["thought_signature"] == "U0lH" and "thought_signature" not in b.extra
+    assert a.signature == "U0lH" and b.signature is None
     assert "C002" not in codes(s) and len(tools(s)) == 2
 
 
@@ -380,7 +380,7 @@ def test_c010_signature_before_any_call_waits_for_the_first():
     s = run([chunk({"extra_content": {"google": {"thought_signature": "X"}}}),
              tc(call(0, "A", "f", "{}")), chunk({}, "tool_calls")])
     assert "C010" in codes(s)
-    assert tools(s)[0].extra["thought_signature"] == "X"
+    assert tools(s)[0].signature == "X"
 
 
 # --------------------------------------------------------------------------- C011

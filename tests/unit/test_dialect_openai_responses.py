@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.capture.model import Capture, Chunk
+from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.helpers import check_bytes, codes, sse
 
 
@@ -121,7 +121,7 @@ def test_clean_stream_is_clean_and_assembles():
     assert (m.kind, m.index, m.content, m.closed, m.status) == ("message", 0, "Let me check.", True, None)
     assert (f.kind, f.index, f.id, f.name, f.status, f.input, f.deltas) == (
         "function_call", 1, "fc_1", "lookup", "complete", {"q": "tides"}, 2)
-    assert f.extra["call_id"] == "call_1"
+    assert f.call_id == "call_1"
 
 
 def test_done_after_completed_is_tolerated():

@@ -8,7 +8,8 @@ import pytest
 
 from inspector.capture.load import CaptureError
 from inspector.cli import main
-from inspector.session.history import check_request, check_request_file
+from inspector.feeds.run import check_request_file
+from inspector.session.history import check_request
 from tests.helpers import check_bytes, sse
 
 ARGS = {"path": "a.txt", "content": "hello world"}

@@ -9,7 +9,7 @@ import pytest
 from inspector.capture.load import CaptureError, load_bytes
 from inspector.capture.redact import redact_headers, redact_url
 from inspector.cli import main
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.helpers import sse
 
 CHAT = sse(

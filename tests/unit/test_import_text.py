@@ -8,7 +8,7 @@ import pytest
 
 from inspector.capture.load import load_bytes
 from inspector.capture.text import extract_stream
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 
 CHUNK = ('{"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
          '"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}')

@@ -1,4 +1,4 @@
-"""Tests for inspector.session.jsonprogress: incremental JSON states, offsets, orjson as oracle."""
+"""Tests for inspector.model.jsonprogress: incremental JSON states, offsets, orjson as oracle."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.session.jsonprogress import (
+from inspector.model.jsonprogress import (
     COMPLETE,
     EMPTY,
     INVALID,
@@ -502,7 +502,7 @@ def test_partial_value_never_raises(text):
 
 
 def test_module_is_pure():
-    code = ("import sys, inspector.session.jsonprogress; "
+    code = ("import sys, inspector.model.jsonprogress; "
             "bad = [m for m in ('textual', 'rich') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)

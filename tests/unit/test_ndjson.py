@@ -1,11 +1,11 @@
-"""Tests for inspector.wire.ndjson: one Frame per non-blank line, positions, framing issues."""
+"""Tests for inspector.framing.ndjson: one Frame per non-blank line, positions, framing issues."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.wire.frames import Frame, FramingIssue
-from inspector.wire.ndjson import NDJSONDecoder
+from inspector.model.frames import Frame, FramingIssue
+from inspector.framing.ndjson import NDJSONDecoder
 
 
 def decode(*chunks: bytes, close_t: float | None = None) -> list:
@@ -18,7 +18,7 @@ def decode(*chunks: bytes, close_t: float | None = None) -> list:
 
 
 def frames(items: list) -> list[tuple]:
-    return [(f.sse.event, f.sse.data, f.named, f.line, f.offset) for f in items if isinstance(f, Frame)]
+    return [(f.event, f.data, f.named, f.line, f.offset) for f in items if isinstance(f, Frame)]
 
 
 def codes(items: list) -> list[str]:
@@ -26,7 +26,7 @@ def codes(items: list) -> list[str]:
 
 
 def untimed(items: list) -> list[tuple]:
-    return [("F", i.sse.data, i.line, i.offset) if isinstance(i, Frame)
+    return [("F", i.data, i.line, i.offset) if isinstance(i, Frame)
             else ("I", i.code, i.message, i.line, i.offset) for i in items]
 
 

@@ -128,7 +128,7 @@ def test_a_key_echoed_in_a_body_or_error_never_reaches_the_file(tmp_path):
 
 
 def test_finding_messages_mask_keys():
-    from inspector.session.findings import Finding
+    from inspector.session.session import Session
 
-    f = Finding.make("S007", "HTTP 401: bad key sk-proj-abcdefghijklmnopqrstuvwx")
+    f = Session().report_at("S007", "HTTP 401: bad key sk-proj-abcdefghijklmnopqrstuvwx", event=None, line=None, t=None)
     assert "abcdefghij" not in f.message and "[redacted]" in f.message

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from inspector.session.run import run_capture
+from inspector.feeds.run import run_capture
 from tests.helpers import check_bytes, codes, sse, timed
 from tests.unit.test_dialect_anthropic import MSG_START, STOP, args, reason, start, stop, text
 

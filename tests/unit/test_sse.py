@@ -1,4 +1,4 @@
-"""Tests for inspector.wire.sse: WHATWG event-stream parsing, positions, S-rule framing issues."""
+"""Tests for inspector.framing.sse: WHATWG event-stream parsing, positions, S-rule framing issues."""
 from __future__ import annotations
 
 import base64
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from httpx_sse import EventSource
 
-from inspector.wire.frames import Comment, Frame, FramingIssue
-from inspector.wire.sse import SSEDecoder
+from inspector.model.frames import Comment, Frame, FramingIssue
+from inspector.framing.sse import SSEDecoder
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -36,12 +36,12 @@ def split(body: bytes, points: list[int]) -> list[bytes]:
 
 
 def frames(items: list) -> list[tuple]:
-    return [(f.sse.event, f.sse.data, f.sse.id, f.sse.retry, f.named, f.line, f.offset)
+    return [(f.event, f.data, f.id, f.retry, f.named, f.line, f.offset)
             for f in items if isinstance(f, Frame)]
 
 
 def events(items: list) -> list[tuple]:
-    return [(f.sse.event, f.sse.data, f.sse.id, f.sse.retry) for f in items if isinstance(f, Frame)]
+    return [(f.event, f.data, f.id, f.retry) for f in items if isinstance(f, Frame)]
 
 
 def codes(items: list) -> list[str]:
@@ -53,7 +53,7 @@ def untimed(items: list) -> list[tuple]:
     out = []
     for i in items:
         if isinstance(i, Frame):
-            out.append(("F", i.sse.event, i.sse.data, i.sse.id, i.sse.retry, i.named, i.line, i.offset))
+            out.append(("F", i.event, i.data, i.id, i.retry, i.named, i.line, i.offset))
         elif isinstance(i, Comment):
             out.append(("C", i.text, i.line, i.offset))
         else:
@@ -293,7 +293,7 @@ def test_twenty_megabyte_line_is_linear():
         out += dec.feed(body[i:i + 16_384], None)
     out += dec.close()
     elapsed = time.perf_counter() - start
-    assert len(out) == 1 and len(out[0].sse.data) == len(payload)
+    assert len(out) == 1 and len(out[0].data) == len(payload)
     assert elapsed < 3.0
 
 

@@ -1,3 +1,3 @@
-"""Rules that are not a dialect's own: stream framing (S), timing (T); the J rules live on the
-session's argument API, the dialect families (A, C, R, G, N) in their dialect modules, Q in
-``history``. ``catalog`` names them all."""
+"""Rules that are not a dialect's own: stream framing (S, ``stream``), timing (T, ``timing``) and
+tool arguments (J, ``arguments``). The dialect families (A, C, R, G, N) live in their provider
+folders, Q in ``inspector.session.history``; ``inspector.model.catalog`` names them all."""

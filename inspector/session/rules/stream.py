@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from inspector.capture.model import End
-    from inspector.session.session import EventRecord, Session
+    from inspector.model.capture import End
+    from inspector.model.events import EventRecord
+    from inspector.session.session import Session
 
 FRAMING_SILENCED_BY_HTTP_ERROR = frozenset({"S002", "S003", "S010"})
 """RULES.md S010: framing rules are not judged on a body already reported under S007."""

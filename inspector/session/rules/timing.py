@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from inspector.capture.model import End
-    from inspector.session.blocks import Block
-    from inspector.session.session import EventRecord, Session
+    from inspector.model.capture import End
+    from inspector.model.blocks import Block
+    from inspector.model.events import EventRecord
+    from inspector.session.session import Session
 
 
 def _fmt(t: float) -> str:
@@ -107,7 +108,7 @@ def check_buffered(session: "Session", block: "Block", close_t: float | None) ->
     lifetime = close_t - block.opened_t
     if lifetime < session.stall_s or lifetime <= 0:
         return
-    total = sum(n for _, n in block.fragment_times)
+    total = block.fragment_times.total()
     if total <= 0:
         return
     cut = close_t - 0.1 * lifetime

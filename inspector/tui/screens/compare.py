@@ -24,11 +24,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from inspector.capture.model import Capture
+from inspector.model.capture import Capture
 from inspector.compare import (Comparison, StreamAt, block_at, bundled_pair, chart_series, compare_captures,
                                initial_cursor)
 from inspector.tui.widgets.argument_view import ArgumentView
-from inspector.session.jsonprogress import INVALID, TRAILING
+from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.widgets.compare_chart import EAGER_WORDS, CompareChart
 
 STEP = 0.01

@@ -33,100 +33,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from inspector.tui.app import InspectorApp
-from inspector.tui.feeds import LiveFeed
+from inspector.feeds.exchange import ExchangeFeed
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
 MAX_BODY_LINES = 200
-
-
-async def _no_source():  # pragma: no cover - an exchange feed is fed by the ExchangeLog, never iterated
-    return
-    yield
-
-
-class ExchangeFeed(LiveFeed):
-    """One exchange as an inspector feed. ``ex`` None is the "waiting for the first request" feed.
-
-    The session belongs to the exchange (the ``ExchangeLog`` feeds it); before the response head
-    arrives, or for an exchange that is not a stream, the feed shows an empty session holding the
-    request's Q findings.
-    """
-
-    def __init__(self, ex=None, *, waiting: str = "waiting for the first request") -> None:
-        self.ex = ex
-        self._waiting = waiting
-        self._own = None
-        self.changed = asyncio.Event()
-        super().__init__(_no_source, label="")
-        if ex is not None:
-            self._own.findings.extend(ex.q_findings)
-
-    # LiveFeed.__init__ assigns these; here they are read from the exchange.
-    @property
-    def session(self):
-        ex = self.ex
-        return ex.session if ex is not None and ex.session is not None else self._own
-
-    @session.setter
-    def session(self, value) -> None:
-        self._own = value
-
-    @property
-    def generation(self) -> int:
-        return 1 if self.ex is not None and self.ex.session is not None else 0
-
-    @generation.setter
-    def generation(self, value) -> None:
-        pass
-
-    @property
-    def label(self) -> str:
-        ex = self.ex
-        if ex is None:
-            return self._waiting
-        text = f"#{ex.n} {ex.method} {ex.target}"
-        if ex.status is not None:
-            text += f" → {ex.status}"
-        if ex.done and not ex.linted:
-            text += " · not a stream (d: details)"
-        return text
-
-    @label.setter
-    def label(self, value) -> None:
-        pass
-
-    @property
-    def restartable(self) -> bool:
-        return False
-
-    @property
-    def finished(self) -> bool:
-        return self.ex is not None and self.ex.done
-
-    def now(self) -> float | None:
-        ex = self.ex
-        if ex is None:
-            return None
-        if ex.done:
-            return ex.duration_s
-        return time.monotonic() - ex.t0
-
-    def poke(self) -> None:
-        """The exchange moved (head, bytes, end): wake ``play``."""
-        self.changed.set()
-
-    async def play(self, progress=None) -> None:
-        """Report progress each time the exchange moves, until it ends."""
-        self.started_at = time.monotonic()
-        while True:
-            self.changed.clear()
-            if progress is not None:
-                progress()
-            if self.finished:
-                return
-            await self.changed.wait()
 
 
 def _pretty(value) -> str:

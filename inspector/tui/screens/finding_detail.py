@@ -15,8 +15,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from inspector.session.rules.catalog import RULES
-from inspector.tui.advice import advice_for
+from inspector.model.catalog import RULES
+from inspector.session.advice import advice_for
+from inspector.tui.screens.compare import bundled_compare_screen
 
 STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
 MAX_EVENT_LINES = 40
@@ -84,8 +85,6 @@ class FindingDetailScreen(ModalScreen[bool]):
     def action_compare(self) -> None:
         if self.finding.code != "T003":
             return
-        from inspector.tui.screens.compare import bundled_compare_screen
-
         self.dismiss(False)
         self.app.push_screen(bundled_compare_screen())
 

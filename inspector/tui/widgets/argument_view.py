@@ -7,7 +7,7 @@ still-open line is re-wrapped when text arrives) and renders only visible lines.
 
 Two views: *raw* (the exact accumulated text; the newest fragment highlighted; the character
 where the JSON broke marked, and trailing data after a complete value marked) and *pretty*
-(``inspector.session.jsonprogress.partial_value`` of the arguments, indented; computed when the
+(``inspector.model.jsonprogress.partial_value`` of the arguments, indented; computed when the
 panel is drawn, never per delta, and at most a few times a second for large arguments).
 In raw view, control characters (including newlines inside tool arguments, which JSON forbids
 unescaped) are shown as visible control pictures so the broken character can be seen.
@@ -26,7 +26,7 @@ from textual.strip import Strip
 
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
-from inspector.session.jsonprogress import INVALID, TRAILING, partial_value
+from inspector.model.jsonprogress import INVALID, TRAILING, partial_value
 
 PRETTY_THROTTLE_S = 0.25
 """Least time between two pretty renders of arguments longer than ``PRETTY_BIG``."""

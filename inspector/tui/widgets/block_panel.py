@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Label, Sparkline
 
-from inspector.session.jsonprogress import INVALID, TRAILING
+from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.series import BlockSeries
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.text_line import SplitLine, TextLine

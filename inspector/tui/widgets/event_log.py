@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.tui.event_summary import summarize
+from inspector.providers import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
 MAX_DATA_CHARS = 600
@@ -101,6 +101,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         """Keep the newest event in view as events arrive."""
         self.search = ""
         """Current search text (case-insensitive substring of name or data)."""
+        self.dialect: str | None = None
+        """The stream's dialect (which provider summarises the events)."""
         self._generation = -1
         self._findings_seen = 0
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=2000)
@@ -108,8 +110,13 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self._styles: dict[str, Style] = {}
 
     # ------------------------------------------------------------ feeding
-    def sync(self, events: list, findings: list, generation: int) -> None:
-        """Called once per frame with the session's lists; cheap when nothing changed."""
+    def sync(self, events: list, findings: list, generation: int, dialect: str | None = None) -> None:
+        """Called once per frame with the session's lists; cheap when nothing changed.
+        ``dialect`` picks the provider's event summaries."""
+        if dialect != self.dialect:
+            self.dialect = dialect
+            self._cache.clear()
+            self.refresh()
         if generation != self._generation:
             self._generation = generation
             self.marks = {}
@@ -166,7 +173,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
         name = short_name(ev)
         text.append(f"{name:<{NAME_W}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
-        data = summarize(ev)
+        data = summarize(ev, self.dialect)
         if len(data) > MAX_DATA_CHARS:
             data = data[:MAX_DATA_CHARS] + "…"
         text.append(data.translate(_CONTROL))

@@ -1,0 +1,146 @@
+"""The one feed protocol every viewer reads, and the one driver that feeds sessions from sources.
+
+A *source* yields ``Head``, then ``Chunk``s, then ``End`` (``inspector.model.capture``): a live
+socket, the proxy's tee, a capture replayed. The :class:`Driver` turns that sequence into a
+``Session`` (a new one at each ``Head``), so ``check``, ``live``, the proxy's exchanges, replay
+and compare all inspect a stream the same way.
+
+A *feed* is what the TUI shows: one stream with its session and transport state. Replay
+(``ReplayFeed``), a live source (``LiveFeed``) and a proxy exchange (``ExchangeFeed``) implement
+:class:`Feed`; what a feed can do is said by ``seekable`` and ``restartable``, never by its type.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.session.session import Session
+
+Progress = Callable[[], None]
+"""Called by ``play``/``aseek_event`` after each batch of work (the TUI posts a message there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How sessions judge a stream (the CLI's ``--dialect``, ``--stall``, ``--severity``)."""
+
+    dialect: str | None = None
+    """Forced dialect, or None to detect it."""
+    stall_s: float = 10.0
+    """T001/T002/T003 threshold in seconds."""
+    severity_overrides: dict = field(default_factory=dict)
+    """``{code: severity}``."""
+
+
+def new_session(cap: Capture, settings: Settings = Settings()) -> Session:
+    """A fresh session set up for ``cap``: its response head, timing basis, line numbering, and
+    the importer's notes as S014 findings."""
+    s = Session(dialect_name=settings.dialect, stall_s=settings.stall_s, request_relative=cap.request_relative,
+                response=cap.response, request=cap.request, line_base=cap.line_base,
+                severity_overrides=dict(settings.severity_overrides))
+    for note in cap.notes:
+        s.report_at("S014", note, event=None, line=None, t=None)
+    return s
+
+
+class Driver:
+    """Feeds sessions from a source's items: a new session per ``Head``, then chunks, then the end.
+
+    Times on live sources count from the request (``request_relative``), so the wait for the
+    first byte is part of the stream (T001).
+    """
+
+    def __init__(self, settings: Settings = Settings()) -> None:
+        self.settings = settings
+        self.session: Session = new_session(Capture(request_relative=True), settings)
+        """The current session (an empty one before the head arrives)."""
+        self.head: Head | None = None
+        self.end: End | None = None
+        self.generation = 0
+        """Bumped each time a ``Head`` starts a new session."""
+
+    def take(self, item: SourceItem) -> None:
+        """Apply one source item."""
+        if isinstance(item, Head):
+            self.head = item
+            response = {"status": item.status, "headers": item.headers} if item.status is not None else None
+            self.session = new_session(Capture(request=item.request, response=response, request_relative=True),
+                                       self.settings)
+            self.generation += 1
+        elif isinstance(item, Chunk):
+            self.session.feed(item)
+        elif isinstance(item, End):
+            self.end = item
+            self.session.close(item)
+
+    def cancel(self, t: float | None = None, reason: str = "cancelled by the user") -> None:
+        """Close an unfinished session as ``cancelled`` (the source stopped without an ``End``)."""
+        if not self.session.closed:
+            self.end = End(t if t is not None else self.session.last_byte_t, "cancelled", reason)
+            self.session.close(self.end)
+
+    @property
+    def connected(self) -> bool:
+        """A response head with a status arrived."""
+        return self.head is not None and self.head.status is not None
+
+
+class Feed(Protocol):
+    """One stream as a viewer sees it. Times are seconds on the stream's own clock."""
+
+    label: str
+    """Short name shown in the TUI."""
+    session: Session
+    """The session to show now (replaced on seek or restart: see ``generation``)."""
+    generation: int
+    """Bumped whenever ``session`` is replaced; viewers drop their caches."""
+    paused: bool
+    speed: float
+    """Playback speed factor (1 = as recorded); live feeds ignore it."""
+    instant: bool
+    error: str | None
+    """Why the source failed (one line), if it did."""
+
+    @property
+    def seekable(self) -> bool:
+        """Can step back and jump to any event (replays)."""
+
+    @property
+    def restartable(self) -> bool:
+        """Can play from the start again."""
+
+    @property
+    def finished(self) -> bool:
+        """Everything has been fed (the session is closed)."""
+
+    @property
+    def event_count(self) -> int:
+        """Events shown now."""
+
+    @property
+    def total_events(self) -> int | None:
+        """Events in the whole stream when known."""
+
+    @property
+    def duration(self) -> float | None:
+        """The stream's length in seconds when known."""
+
+    def now(self) -> float | None:
+        """The feed's clock, None when untimed."""
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def set_speed(self, speed: float) -> None: ...
+
+    def restart(self) -> None:
+        """Back to the start (``play`` then plays it again); a no-op unless ``restartable``."""
+
+    async def play(self, progress: Progress | None = None) -> None:
+        """Feed until the end or ``pause``; ``progress()`` after each batch."""
+
+    async def aseek_event(self, n: int, progress: Progress | None = None) -> None:
+        """Show exactly events ``0..n`` (seekable feeds only)."""

@@ -1,0 +1,104 @@
+"""One proxied exchange as a feed: the proxy's exchange log feeds the session, a viewer reads it.
+
+The session belongs to the exchange (``inspector.net.proxy`` creates and feeds it as bytes are
+relayed); before the response head arrives, or for an exchange that is not a stream, the feed
+shows an empty session holding the request's Q findings. ``play`` only waits for "the exchange
+moved" (:meth:`ExchangeFeed.poke`) and reports progress.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from inspector.feeds.base import Progress, new_session
+from inspector.model.capture import Capture
+
+
+class ExchangeFeed:
+    """A proxy exchange (``ex``; None = the "waiting for the first request" feed) as a feed."""
+
+    seekable = False
+    restartable = False
+    total_events = None
+    instant = False
+
+    def __init__(self, ex=None, *, waiting: str = "waiting for the first request") -> None:
+        self.ex = ex
+        self._waiting = waiting
+        self._own = new_session(Capture())
+        if ex is not None:
+            self._own.findings.extend(ex.q_findings)
+        self.changed = asyncio.Event()
+        self.paused = False
+        self.speed = 1.0
+        self.error: str | None = None
+
+    @property
+    def session(self):
+        ex = self.ex
+        return ex.session if ex is not None and ex.session is not None else self._own
+
+    @property
+    def generation(self) -> int:
+        return 1 if self.ex is not None and self.ex.session is not None else 0
+
+    @property
+    def label(self) -> str:
+        ex = self.ex
+        if ex is None:
+            return self._waiting
+        text = f"#{ex.n} {ex.method} {ex.target}"
+        if ex.status is not None:
+            text += f" → {ex.status}"
+        if ex.done and not ex.linted:
+            text += " · not a stream (d: details)"
+        return text
+
+    @property
+    def finished(self) -> bool:
+        return self.ex is not None and self.ex.done
+
+    @property
+    def event_count(self) -> int:
+        return len(self.session.events)
+
+    @property
+    def duration(self) -> float | None:
+        return self.ex.duration_s if self.ex is not None and self.ex.done else None
+
+    def now(self) -> float | None:
+        ex = self.ex
+        if ex is None:
+            return None
+        if ex.done:
+            return ex.duration_s
+        return time.monotonic() - ex.t0
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+
+    def set_speed(self, speed: float) -> None:
+        """Exchanges arrive at their own pace."""
+
+    def restart(self) -> None:
+        """An exchange cannot be replayed from here (``serve`` a recording of it instead)."""
+
+    async def aseek_event(self, n: int, progress: Progress | None = None) -> None:
+        """Exchanges cannot seek."""
+
+    def poke(self) -> None:
+        """The exchange moved (head, bytes, end): wake ``play``."""
+        self.changed.set()
+
+    async def play(self, progress: Progress | None = None) -> None:
+        """Report progress each time the exchange moves, until it ends."""
+        while True:
+            self.changed.clear()
+            if progress is not None:
+                progress()
+            if self.finished:
+                return
+            await self.changed.wait()

@@ -1,0 +1,377 @@
+"""Replay: a recorded capture played back as a feed, with its recorded timing, and seekable.
+
+Why this module exists: ``replay`` and ``demo`` must show a stream *as it arrived* (gaps,
+bursts, stalls), and a person looking at a bug wants to stop, step one event forward or back,
+and jump to event N. Replay is a source like any other (DESIGN.md, "One direction of flow"):
+the same chunks, with the same arrival times, go through the same framing, dialect and
+session code as a live socket.
+
+Positions are body byte offsets. Playing feeds whole chunks (huge ones in slices); stepping
+feeds one line at a time, so each step completes at most one event whatever the chunking
+(chunk boundaries never change a session's result, DESIGN.md). Going back restores the nearest
+checkpoint (``inspector.feeds.checkpoints``) and feeds forward from there; checkpoints are
+taken on the way every ``Checkpoints.every`` events, by playing, seeking or the scan.
+
+No Textual here: the TUI drives a :class:`ReplayFeed` from a worker; ``items()`` serves any
+other consumer as a plain async source (``Head``, ``Chunk``..., ``End``).
+"""
+from __future__ import annotations
+
+import asyncio
+import bisect
+import time
+from array import array
+from collections.abc import AsyncIterator
+
+from inspector.feeds.base import Progress, Settings, new_session
+from inspector.feeds.checkpoints import EVERY, Checkpoint, Checkpoints
+from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.session.session import Session
+
+BATCH_BUDGET_S = 0.008
+"""How long one batch of feeding may hold the event loop before yielding (keeps keys responsive)."""
+TICK_S = 0.05
+"""Longest single sleep while waiting for a chunk's time, so pause and speed changes apply fast."""
+SLICE = 1 << 16
+"""Largest slice of a chunk fed at once while playing (a pasted capture is one huge chunk)."""
+_EOL = (0x0A, 0x0D)
+
+
+class ReplayFeed:
+    """A capture played with its recorded timing; seekable to any event (see the module docstring).
+
+    ``scan`` runs the whole capture once at construction (so ``total_events`` and ``final`` are
+    known and checkpoints exist everywhere); the TUI passes False and scans in the background.
+    """
+
+    seekable = True
+    restartable = True
+
+    def __init__(self, capture: Capture, *, speed: float = 1.0, instant: bool = False,
+                 dialect: str | None = None, stall_s: float = 10.0, severity_overrides: dict | None = None,
+                 label: str | None = None, scan: bool = True, every: int = EVERY) -> None:
+        self.capture = capture
+        self.label = label or "capture"
+        """Short name shown in the TUI (usually the file name)."""
+        self.speed = speed
+        """Playback speed factor (1 = as recorded)."""
+        self.instant = instant
+        """Deliver every chunk without waiting."""
+        self.paused = False
+        self.error: str | None = None
+        self.settings = Settings(dialect, stall_s, severity_overrides or {})
+        self._timed = capture.timed
+        self._starts = array("q")
+        pos = 0
+        for c in capture.chunks:
+            self._starts.append(pos)
+            pos += len(c.data)
+        self._size = pos
+        """Body bytes in the capture."""
+        self._origin = 0.0 if capture.request_relative else (
+            next((c.t for c in capture.chunks if c.t is not None), None) or 0.0)
+        self.checkpoints = Checkpoints(every)
+        self.generation = 0
+        """Bumped every time :attr:`session` is replaced (sinks drop their caches)."""
+        self.session: Session = new_session(capture, self.settings)
+        self.pos = 0
+        """Body bytes fed into :attr:`session`."""
+        self._clock = self._origin
+        self._anchor_wall: float | None = None
+        """Monotonic time when the clock last started running (None: the clock stands still)."""
+        self._final: Session | None = None
+        self.checkpoints.take(self.session, 0, self._clock, force=True)
+        if scan:
+            self.scan()
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def final(self) -> Session:
+        """The session after the whole capture (runs the scan when no pass reached the end yet)."""
+        if self._final is None:
+            self.scan()
+        return self._final
+
+    @property
+    def total_events(self) -> int | None:
+        """Events in the whole capture, None until some pass reached the end."""
+        return len(self._final.events) if self._final is not None else None
+
+    @property
+    def event_count(self) -> int:
+        """Events shown so far."""
+        return len(self.session.events)
+
+    @property
+    def finished(self) -> bool:
+        return self.session.closed
+
+    @property
+    def position(self) -> int:
+        """Body bytes fed (plus one once the session is closed)."""
+        return self.pos + (1 if self.session.closed else 0)
+
+    @property
+    def duration(self) -> float | None:
+        """Capture time of the end (seconds), None when untimed."""
+        end = self.capture.end
+        if end is not None and end.t is not None:
+            return end.t
+        return next((c.t for c in reversed(self.capture.chunks) if c.t is not None), None)
+
+    @property
+    def timed(self) -> bool:
+        return self._timed
+
+    @property
+    def fraction(self) -> float:
+        """How far playback is through the body, 0..1 (for a seek bar before the total is known)."""
+        if self.session.closed:
+            return 1.0
+        return self.pos / self._size if self._size else 0.0
+
+    def now(self) -> float | None:
+        """The playback clock: capture seconds (request-relative for native captures); None if untimed."""
+        if not self._timed:
+            return None
+        return self._clock_now()
+
+    # ----------------------------------------------------------------- the clock
+    def _clock_now(self) -> float:
+        if self._anchor_wall is None:
+            return self._clock
+        t = self._clock + (time.monotonic() - self._anchor_wall) * self.speed
+        nxt = self._next_t()
+        return min(t, nxt) if nxt is not None else t
+
+    def _next_t(self) -> float | None:
+        """Capture time at which the next bytes (or the end) are due."""
+        if self.session.closed:
+            return None
+        if self.pos < self._size:
+            return self._chunk_at(self.pos)[1].t
+        return self.duration
+
+    def _stop_clock(self) -> None:
+        self._clock = self._clock_now()
+        self._anchor_wall = None
+
+    def _start_clock(self) -> None:
+        self._clock = self._clock_now()
+        self._anchor_wall = time.monotonic()
+
+    # ----------------------------------------------------------------- feeding
+    def _chunk_at(self, pos: int) -> tuple[int, Chunk]:
+        k = bisect.bisect_right(self._starts, pos) - 1
+        while k + 1 < len(self._starts) and self._starts[k + 1] == pos:
+            k += 1  # skip empty chunks
+        return k, self.capture.chunks[k]
+
+    def _advance(self, session: Session, pos: int, clock: float | None, *, exact: bool) -> tuple[int, float | None]:
+        """Feed ``session`` (at body offset ``pos``) its next slice: one line (``exact``) or at
+        most ``SLICE`` bytes of the current chunk; at the end of the body, close it with the
+        capture's end record. Takes a checkpoint when one is due. Returns the new ``(pos, clock)``."""
+        if pos >= self._size:
+            session.close(self.capture.end)
+            if self._final is None:
+                self._final = session
+            t = self.duration
+        else:
+            k, chunk = self._chunk_at(pos)
+            start = self._starts[k]
+            a = pos - start
+            stop = len(chunk.data)
+            if exact:
+                cut = _next_eol(chunk.data, a)
+                stop = min(stop, cut) if cut >= 0 else stop
+            else:
+                stop = min(stop, a + SLICE)
+            session.feed(Chunk(chunk.t, chunk.data[a:stop], chunk.line))
+            pos = start + stop
+            t = chunk.t
+        clock = t if t is not None else clock
+        self.checkpoints.take(session, pos, clock if self._timed else None)
+        return pos, clock
+
+    def _feed_next(self, *, exact: bool) -> None:
+        """Advance the shown session by one slice (see ``_advance``)."""
+        self.pos, clock = self._advance(self.session, self.pos, self._clock, exact=exact)
+        if self._anchor_wall is None and clock is not None:
+            self._clock = clock
+
+    def _restore(self, cp: Checkpoint) -> None:
+        self.session = self.checkpoints.restore(cp)
+        self.pos = cp.pos
+        self._clock = cp.clock if cp.clock is not None else self._origin
+        self.generation += 1
+
+    def scan(self) -> None:
+        """Run the rest of the capture once, from the furthest checkpoint, without touching
+        :attr:`session`: the total, the final session, and checkpoints all the way."""
+        if self._final is not None:
+            return
+        cp = self.checkpoints.furthest
+        scout, pos, clock = self.checkpoints.restore(cp), cp.pos, cp.clock
+        while not scout.closed:
+            pos, clock = self._advance(scout, pos, clock, exact=False)
+
+    async def ascan(self, progress: Progress | None = None, budget_s: float = 0.004, rest_s: float = 0.02) -> None:
+        """:meth:`scan` in small time-budgeted batches with rests in between (a background task
+        that must not take the event loop from the viewer); ``progress()`` once it is done."""
+        if self._final is not None:
+            return
+        cp = self.checkpoints.furthest
+        scout, pos, clock = self.checkpoints.restore(cp), cp.pos, cp.clock
+        while not scout.closed and self._final is None:
+            started = time.monotonic()
+            while not scout.closed and time.monotonic() - started < budget_s:
+                pos, clock = self._advance(scout, pos, clock, exact=False)
+            await asyncio.sleep(rest_s)
+        if progress is not None:
+            progress()
+
+    # ----------------------------------------------------------------- moving
+    def step(self) -> None:
+        """Feed the next line (or close at the end)."""
+        self._feed_next(exact=True)
+
+    def seek_event(self, n: int) -> None:
+        """Show exactly events 0..n (n < 0: none; n past the end: the whole capture, closed).
+
+        Backwards (or far forwards, when a pass already went there) restores the nearest
+        checkpoint; then feeds line by line until event n exists.
+        """
+        running = self._anchor_wall is not None
+        self._stop_clock()
+        self._seek_prepare(n)
+        while not self.finished and self.event_count <= n:
+            self._feed_next(exact=True)
+        if running:
+            self._start_clock()
+
+    async def aseek_event(self, n: int, progress: Progress | None = None,
+                          budget_s: float = BATCH_BUDGET_S) -> None:
+        """:meth:`seek_event` in time-budgeted batches (a long way forward stays responsive)."""
+        self._stop_clock()
+        self._seek_prepare(n)
+        started = time.monotonic()
+        # Far from the target: whole slices, then back to the checkpoint before n if they overshot.
+        while not self.finished and self.event_count < n - self.checkpoints.every:
+            self._feed_next(exact=False)
+            if time.monotonic() - started >= budget_s:
+                if progress is not None:
+                    progress()
+                await asyncio.sleep(0)
+                started = time.monotonic()
+        if self.event_count > n + 1:
+            self._restore(self.checkpoints.at_most(n + 1))
+        while not self.finished and self.event_count <= n:
+            self._feed_next(exact=True)
+            if time.monotonic() - started >= budget_s:
+                if progress is not None:
+                    progress()
+                await asyncio.sleep(0)
+                started = time.monotonic()
+
+    def _seek_prepare(self, n: int) -> None:
+        """Restore a checkpoint when it gets closer to showing events 0..n than feeding on."""
+        cp = self.checkpoints.at_most(max(n + 1, 0))
+        if self.event_count > n + 1 or (cp is not None and cp.pos > self.pos and cp.events > self.event_count):
+            self._restore(cp)
+
+    def step_forward(self) -> None:
+        """One more event (or the end when no event is left)."""
+        self.seek_event(self.event_count)
+
+    def step_back(self) -> None:
+        """One event fewer (restores a checkpoint)."""
+        self.seek_event(self.event_count - 2)
+
+    def restart(self) -> None:
+        """Back to position 0 (a fresh session); ``play`` plays it again."""
+        self._anchor_wall = None
+        self._restore(self.checkpoints.at_most(0))
+
+    def pause(self) -> None:
+        self.paused = True
+        self._stop_clock()
+
+    def resume(self) -> None:
+        self.paused = False
+
+    def set_speed(self, speed: float) -> None:
+        """Change the speed factor without jumping the clock."""
+        running = self._anchor_wall is not None
+        self._stop_clock()
+        self.speed = max(0.01, speed)
+        self.instant = False
+        if running:
+            self._start_clock()
+
+    # ----------------------------------------------------------------- pacing
+    async def play(self, progress: Progress | None = None, budget_s: float = BATCH_BUDGET_S) -> None:
+        """Feed the rest with recorded timing (or at once when ``instant``) until the end or
+        :meth:`pause`. ``progress()`` after every batch; a batch holds the loop at most ``budget_s``."""
+        if self.paused or self.finished:
+            return
+        self._start_clock()
+        try:
+            while not self.finished and not self.paused:
+                started = time.monotonic()
+                fed = False
+                while not self.finished and not self.paused:
+                    due = self._next_t()
+                    if not self.instant and due is not None and due > self._clock_now():
+                        break
+                    if self.instant and due is not None:
+                        self._clock = max(self._clock, due)
+                        self._anchor_wall = time.monotonic()
+                    self._feed_next(exact=False)
+                    fed = True
+                    if time.monotonic() - started >= budget_s:
+                        break
+                if fed and progress is not None:
+                    progress()
+                if self.finished or self.paused:
+                    break
+                due = self._next_t()
+                if self.instant or due is None or due <= self._clock_now():
+                    await asyncio.sleep(0)
+                else:
+                    await asyncio.sleep(min(TICK_S, (due - self._clock_now()) / self.speed))
+        finally:
+            self._stop_clock()
+            if self.finished and self.duration is not None:
+                self._clock = self.duration
+
+    async def items(self) -> AsyncIterator[SourceItem]:
+        """The capture as a plain source: ``Head``, then timed ``Chunk``s, then ``End``.
+
+        Honours ``speed`` and ``instant``; ignores pause and seek (a plain source cannot rewind).
+        """
+        resp = self.capture.response or {}
+        yield Head(resp.get("status"), dict(resp.get("headers") or {}), self.capture.request)
+        start = time.monotonic()
+        base = 0.0 if self.capture.request_relative else (self.capture.chunks[0].t if self.capture.chunks else 0.0) or 0.0
+        for chunk in self.capture.chunks:
+            if not self.instant and chunk.t is not None:
+                wait = (chunk.t - base) / self.speed - (time.monotonic() - start)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            yield chunk
+        end = self.capture.end or End(self.duration, "eof")
+        yield end
+
+
+def _next_eol(data: bytes, start: int) -> int:
+    """Offset just after the first CR or LF at or after ``start`` (-1: none)."""
+    lf = data.find(b"\n", start)
+    cr = data.find(b"\r", start)
+    if lf < 0 and cr < 0:
+        return -1
+    first = min(x for x in (lf, cr) if x >= 0)
+    return first + 1
+
+
+Playback = ReplayFeed
+"""The name tests and older callers use."""

@@ -1,0 +1,36 @@
+"""Run a whole ``Capture`` through a fresh ``Session`` (what ``check`` and the tests do)."""
+from __future__ import annotations
+
+from inspector.capture.load import CaptureError
+from inspector.capture.request import load_request_body
+from inspector.feeds.base import Settings, new_session
+from inspector.model.capture import Capture
+from inspector.session.history import check_request, has_history
+from inspector.session.session import Session
+
+
+def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10.0,
+                severity_overrides: dict | None = None) -> Session:
+    """A session set up for ``cap`` (its response head, timing basis, line numbering, import notes)."""
+    return new_session(cap, Settings(dialect, stall_s, severity_overrides or {}))
+
+
+def run_capture(cap: Capture, **kw) -> Session:
+    """Feed every chunk of ``cap`` and close the session with its end record (``kw``: ``session_for``)."""
+    s = session_for(cap, **kw)
+    for chunk in cap.chunks:
+        s.feed(chunk)
+    s.close(cap.end)
+    return s
+
+
+def check_request_file(session: Session, path) -> None:
+    """Q rules for the request in the file at ``path`` (see ``load_request_body``) against ``session``.
+
+    Raises ``CaptureError`` with a one-line message when the file cannot be read or its request
+    carries no history (no ``messages``, ``contents`` or ``input`` list).
+    """
+    body = load_request_body(path)
+    if not has_history(body):
+        raise CaptureError(f"{path}: request has no history to check (no 'messages', 'contents' or 'input' list)")
+    check_request(session, body)

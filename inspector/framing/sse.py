@@ -1,0 +1,278 @@
+"""Spec-exact, incremental SSE framing that keeps positions and reports what clients hide.
+
+Common SSE clients (httpx-sse, the Anthropic and OpenAI SDK decoders) are good enough to use
+and quiet about the stream's framing: a leading BOM silently costs them the first event, an
+unterminated final event vanishes, mixed or CR-only line endings go unnoticed. The inspector
+has to show exactly what a spec-following client would see *and* what it would lose, with
+the body line and byte offset of each event, whatever the chunking of the body was.
+
+``SSEDecoder`` follows WHATWG HTML "9.2.6 Interpreting an event stream" line by line on
+*bytes* (so chunk boundaries inside a line, a CRLF pair or a UTF-8 character change nothing)
+and reports the framing rules of ``shared/RULES.md`` (S001, S009, S010, S011, S013) as
+``FramingIssue`` items. ``LineReader`` and ``Utf8Lines`` are shared with the NDJSON decoder.
+
+Pure: no I/O, no clocks (time arrives with each chunk), no TUI imports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import orjson
+
+from inspector.framing.lines import LineReader, Utf8Lines
+from inspector.model.frames import Comment, Frame, FramingIssue, Item
+
+__all__ = ["SSEDecoder"]
+
+
+@dataclass(slots=True)
+class _Boundary:
+    """Fields seen after data lines of a still-pending event: the possible start of the next
+    event of an undelimited (S013) stream, or just late fields of the same event."""
+
+    line: int
+    offset: int
+    type: str  # the buffers as they were before the first such field line
+    id: str
+    retry: int | None
+    new_type: str | None = None  # set by ``event:``/``retry:`` lines after the boundary
+    new_retry: int | None = None
+
+
+_JSON_START = frozenset('{["-0123456789tfn')
+
+
+def _is_value(text: str) -> bool:
+    """True when ``text`` is ``[DONE]`` or one complete JSON value (orjson decides)."""
+    if text == "[DONE]":
+        return True
+    head = text.lstrip(" \t\r\n")[:1]
+    if not head or head not in _JSON_START:
+        return False
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+class SSEDecoder:
+    """Incremental ``text/event-stream`` decoder (WHATWG HTML 9.2.6) with body positions.
+
+    ``feed(data: bytes, t: float | None) -> list[Frame | Comment | FramingIssue]`` takes the
+    next chunk of the body and its arrival time in seconds (None for untimed input);
+    ``close(t) -> list[...]`` ends the body (``t`` defaults to the last chunk's). Items come
+    in body order; splitting the body into different chunks changes only the ``t`` values.
+
+    A ``Frame`` is a dispatched event (``event`` defaults to ``"message"``, ``named`` tells
+    whether a non-empty ``event:`` field was given), ``line``/``offset`` locate its first ``event``/``data``/``id``/``retry`` line,
+    ``t`` is the time of the chunk that completed it. ``retry`` is carried on the event whose
+    block held it (as httpx-sse does), and reset after each blank line.
+
+    Deliberate deviations from the spec, each reported:
+    - S010: at close, a pending event with data is still dispatched (the spec discards it);
+      the S010 issue comes right *after* that frame and carries its line and offset. With no
+      pending data, an unterminated last line (e.g. ``: ping`` at EOF) gets S010 alone.
+    - S013: a ``data:`` line holding ``[DONE]`` or a complete JSON value that joins a data
+      buffer which is itself ``[DONE]``/complete JSON ends the buffered event first (the
+      spec would join them into one invalid payload). Field lines between the two data lines
+      (``event:``, ``id:``, ``retry:``) go with the new event, so the pasted
+      ``event:/data:/event:/data:`` form splits too; when a blank line follows instead, they
+      stay with the buffered event as the spec says. S013 is reported once, right after the
+      first split-off frame, at the new event's first line. Once a stream split like this,
+      a last data line ended by a newline counts as terminated (no S010 at close).
+    - S009: one leading BOM is stripped (as the spec says) but reported; S001 and S011 too.
+    """
+
+    def __init__(self) -> None:
+        self._lines = LineReader(cr_ends_line=True)
+        self._text = Utf8Lines()
+        self._type = ""
+        self._data: list[str] = []
+        self._data_is_value: bool | None = None  # cached verdict while _data has one line
+        self._id = ""
+        self._retry: int | None = None
+        self._start: tuple[int, int] | None = None
+        self._boundary: _Boundary | None = None
+        self._undelimited = False
+        self._last_t: float | None = None
+
+    def feed(self, data: bytes, t: float | None = None) -> list[Item]:
+        """Decode the next body chunk, received at ``t`` seconds; return completed items."""
+        self._last_t = t
+        out: list[Item] = []
+        self._handle(self._lines.feed(data), t, out)
+        return out
+
+    def close(self, t: float | None = None) -> list[Item]:
+        """End of body: flush the last line and any pending event (S010), see the class doc."""
+        if t is None:
+            t = self._last_t
+        out: list[Item] = []
+        entries = self._lines.close()
+        tail = entries.pop() if entries and entries[-1][0] == "tail" else None
+        self._handle(entries, t, out)
+        if tail is not None:
+            _, raw, line, offset = tail
+            self._line(self._text.decode(raw, line, offset, t, out), line, offset, t, out)
+        if self._data:
+            start = self._start or (0, 0)
+            # NOTE: "If the file ends in the middle of an event, before the final empty line,
+            # the incomplete event is not dispatched." (WHATWG HTML 9.2.6) The inspector shows
+            # it anyway and reports S010, unless S013 already showed blank lines are not used.
+            self._emit(self._type, self._id, self._retry, start, t, out)
+            if tail is not None or not self._undelimited:
+                out.append(FramingIssue(
+                    "S010",
+                    f"the last event (line {start[0]}) was not dispatched by a blank line"
+                    + (" and the body does not end with a line terminator" if tail else "")
+                    + "; spec-following clients discard it, shown anyway",
+                    start[0], start[1], t))
+        elif tail is not None:
+            out.append(FramingIssue(
+                "S010",
+                f"the body does not end with a line terminator (line {tail[2]})",
+                tail[2], tail[3], t))
+        self._reset_event()
+        return out
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def _handle(self, entries: list[tuple], t: float | None, out: list[Item]) -> None:
+        text = self._text
+        for entry in entries:
+            tag = entry[0]
+            if tag == "line":
+                _, raw, line, offset, kind = entry
+                self._line(text.decode(raw, line, offset, t, out), line, offset, t, out)
+                if kind is not None:
+                    text.eol(kind, line, offset, t, out)
+            elif tag == "eol":
+                text.eol(entry[1], entry[2], entry[3], t, out)
+            elif tag == "bom":
+                out.append(text.bom_issue(t))
+
+    def _line(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        # NOTE: "If the line is empty (a blank line): Dispatch the event" (WHATWG HTML 9.2.6)
+        if not text:
+            self._dispatch(t, out)
+            return
+        # NOTE: "If the line starts with a U+003A COLON character (:): Ignore the line."
+        # The inspector keeps it as a Comment (one leading space dropped, like a field value).
+        if text[0] == ":":
+            value = text[1:]
+            out.append(Comment(value[1:] if value[:1] == " " else value, line, offset, t))
+            return
+        # NOTE: "Collect the characters on the line before the first U+003A COLON character
+        # (:), and let field be that string. [...] If value starts with a U+0020 SPACE
+        # character, remove it from value." A line with no colon is a field with an empty
+        # value ("using the whole line as the field name, and the empty string as the value").
+        field, _, value = text.partition(":")
+        if value[:1] == " ":
+            value = value[1:]
+        if field == "data":
+            self._on_data(value, line, offset, t, out)
+        elif field == "event":
+            # NOTE: "If the field name is "event": Set the event type buffer to field value."
+            self._mark(line, offset)
+            if self._boundary is not None:
+                self._boundary.new_type = value
+            self._type = value
+        elif field == "id":
+            # NOTE: "If the field name is "id": If the field value does not contain U+0000
+            # NULL, then set the last event ID buffer to the field value. Otherwise, ignore
+            # the field." The buffer is never reset: the id is sticky across events.
+            self._mark(line, offset)
+            if "\0" not in value:
+                self._id = value
+        elif field == "retry":
+            # NOTE: "If the field name is "retry": If the field value consists of only ASCII
+            # digits, then interpret the field value as an integer in base ten [...]
+            # Otherwise, ignore the field." (httpx-sse's int() also takes "+5", "1_000".)
+            self._mark(line, offset)
+            if value.isascii() and value.isdigit():
+                if self._boundary is not None:
+                    self._boundary.new_retry = int(value)
+                self._retry = int(value)
+        # NOTE: "Otherwise: The field is ignored." (unknown field names)
+
+    def _mark(self, line: int, offset: int) -> None:
+        """A field line of the pending event: remember where it starts, and where an
+        undelimited next event might start if data lines already arrived."""
+        if self._start is None:
+            self._start = (line, offset)
+        elif self._data and self._boundary is None:
+            self._boundary = _Boundary(line, offset, self._type, self._id, self._retry)
+
+    def _on_data(self, value: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        boundary, self._boundary = self._boundary, None
+        is_value: bool | None = None
+        if self._data:
+            # S013: only parse when a data line joins a non-empty buffer; each line is parsed
+            # at most once as the "new" line and its verdict reused while it is alone.
+            is_value = _is_value(value)
+            if is_value and self._buffer_is_value():
+                self._split(boundary, line, offset, t, out)
+        elif self._start is None:
+            self._start = (line, offset)
+        # NOTE: "If the field name is "data": Append the field value to the data buffer, then
+        # append a single U+000A LINE FEED (LF) character to the data buffer." Kept as a list
+        # joined with LF at dispatch, which is the same as stripping the one trailing LF.
+        self._data.append(value)
+        self._data_is_value = is_value if len(self._data) == 1 else None
+
+    def _buffer_is_value(self) -> bool:
+        if len(self._data) == 1 and self._data_is_value is not None:
+            return self._data_is_value
+        verdict = _is_value("\n".join(self._data))
+        if len(self._data) == 1:
+            self._data_is_value = verdict
+        return verdict
+
+    def _split(self, b: _Boundary | None, line: int, offset: int, t: float | None,
+               out: list[Item]) -> None:
+        """S013: dispatch the buffered event and start a new one at the boundary."""
+        start = self._start or (line, offset)
+        if b is not None:
+            self._emit(b.type, b.id, b.retry, start, t, out)
+            new_type, new_retry, new_start = b.new_type or "", b.new_retry, (b.line, b.offset)
+        else:
+            self._emit(self._type, self._id, self._retry, start, t, out)
+            new_type, new_retry, new_start = "", None, (line, offset)
+        if not self._undelimited:
+            self._undelimited = True
+            out.append(FramingIssue(
+                "S013",
+                f"line {new_start[0]} starts a new event with no blank line before it: data "
+                "lines each holding a complete JSON value (or [DONE]) are split into separate "
+                "events (spec-following clients join them into one invalid payload); "
+                "reported once per stream",
+                new_start[0], new_start[1], t))
+        self._data = []
+        self._data_is_value = None
+        self._type, self._retry, self._start = new_type, new_retry, new_start
+
+    def _dispatch(self, t: float | None, out: list[Item]) -> None:
+        # NOTE: "If the data buffer is an empty string, set the data buffer and the event
+        # type buffer to the empty string and return." So `event: ping` + blank line fires
+        # nothing (httpx-sse and the SDKs fire an empty event here).
+        if self._data:
+            self._emit(self._type, self._id, self._retry, self._start or (0, 0), t, out)
+        self._reset_event()
+
+    def _reset_event(self) -> None:
+        # NOTE: "Set the data buffer and the event type buffer to the empty string." The last
+        # event ID buffer is kept (sticky); retry is per event block here, as in httpx-sse.
+        self._type = ""
+        self._data = []
+        self._data_is_value = None
+        self._retry = None
+        self._start = None
+        self._boundary = None
+
+    def _emit(self, type_: str, id_: str, retry: int | None, start: tuple[int, int],
+              t: float | None, out: list[Item]) -> None:
+        # NOTE: "Initialize event's type attribute to "message" [...] If the event type buffer
+        # has a value other than the empty string, change the type of the newly created event
+        # to equal the value of the event type buffer."
+        out.append(Frame(type_ or "message", "\n".join(self._data), id_, retry, bool(type_), start[0], start[1], t))

@@ -1,0 +1,183 @@
+"""Content blocks: what a stream assembles per index (text, reasoning, tool-call arguments)."""
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass, field
+
+import orjson
+
+from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
+
+class FragmentTimes:
+    """When each fragment of a block arrived and how many UTF-8 bytes it carried.
+
+    A sequence of ``(t, n)`` pairs (``t`` seconds or None when untimed, ``n`` bytes), stored in
+    two arrays: a 50 000-delta block is two flat buffers, cheap to copy for replay checkpoints
+    and invisible to the garbage collector. T003 and the TUI's sparklines read it.
+    """
+
+    __slots__ = ("_t", "_n")
+
+    def __init__(self) -> None:
+        self._t = array("d")
+        self._n = array("q")
+
+    def append(self, t: float | None, n: int) -> None:
+        self._t.append(math.nan if t is None else t)
+        self._n.append(n)
+
+    def set(self, pairs) -> None:
+        """Replace every entry with ``pairs``."""
+        self._t = array("d")
+        self._n = array("q")
+        for t, n in pairs:
+            self.append(t, n)
+
+    def total(self) -> int:
+        """All bytes."""
+        return sum(self._n)
+
+    def __len__(self) -> int:
+        return len(self._n)
+
+    def __iter__(self):
+        for t, n in zip(self._t, self._n):
+            yield (None if t != t else t, n)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [(None if t != t else t, n) for t, n in zip(self._t[i], self._n[i])]
+        t = self._t[i]
+        return (None if t != t else t, self._n[i])
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __deepcopy__(self, memo) -> "FragmentTimes":
+        new = FragmentTimes.__new__(FragmentTimes)
+        new._t = array("d", self._t)
+        new._n = array("q", self._n)
+        return new
+
+    def __repr__(self) -> str:
+        return f"FragmentTimes({list(self)!r})"
+
+
+_STATUS = {EMPTY: "empty", PARTIAL: "partial", COMPLETE: "complete", TRAILING: "invalid", INVALID: "invalid"}
+
+
+@dataclass(eq=False, slots=True)
+class Block:
+    """One content block (Anthropic), tool call or text channel (Chat), output item (Responses)...
+
+    Owned by the session: dialects change it only through the session's writer methods
+    (``inspector.providers.base.StreamWriter``), sinks only read it. The accumulated text is
+    read through :attr:`content` (joined once, cached) and :attr:`length` (no join needed).
+    """
+
+    kind: str
+    """The provider's own name: ``text``, ``tool_use``, ``tool_call``, ``function_call``..."""
+    index: int | None = None
+    choice: int | None = None
+    id: str | None = None
+    name: str | None = None
+    tool: bool = False
+    """True when the content is JSON arguments judged by the J rules."""
+    empty_is_object: bool = False
+    """Anthropic: a tool block with no input text means ``{}`` (status complete)."""
+    opened_event: int | None = None
+    opened_t: float | None = None
+    closed: bool = False
+    closed_event: int | None = None
+    closed_t: float | None = None
+    replaced: bool = False
+    """A later start took this block's slot (A003); it raises no end-of-stream findings."""
+    attribution: str | None = None
+    """How the block was keyed when the provider sent no index (e.g. ``"by id"``), else None."""
+    deltas: int = 0
+    first_delta_s: float | None = None
+    last_delta_s: float | None = None
+    max_gap_s: float | None = None
+    last_fragment: str = ""
+    """The newest fragment (highlighted by the TUI)."""
+    fragment_times: FragmentTimes = field(default_factory=FragmentTimes)
+    """``[(t, utf8_bytes), ...]`` per fragment: T003 and the TUI's sparklines read it."""
+    progress: JsonProgress | None = None
+    whole_input: object = None
+    """Arguments that arrived as an object (Gemini, Ollama) or in a start event; informational."""
+    stop_info: str | None = None
+    """Why or how the block ended, for display (e.g. ``finish_reason: tool_calls``)."""
+    signature: str | None = None
+    """The provider's signature for this block, to be sent back with it: Anthropic thinking
+    ``signature``, Chat ``extra_content.google.thought_signature``, Gemini ``thoughtSignature``."""
+    call_id: str | None = None
+    """A second id the provider uses for a call (Responses ``call_id``; ``id`` is the item id)."""
+    pos: int = -1
+    """Position in ``Session.blocks`` (what ``EventRecord.block`` refers to)."""
+    response: int = 0
+    """Which response of the body the block belongs to (0-based)."""
+    extra: dict = field(default_factory=dict)
+    """Dialect-specific facts for display (item ids, attribution notes...), not part of the report shape."""
+    _parts: list = field(default_factory=list)
+    _joined: str | None = ""
+    _length: int = 0
+
+    @property
+    def content(self) -> str:
+        """The accumulated text or argument text (joined lazily, cached)."""
+        if self._joined is None:
+            self._joined = "".join(self._parts)
+            self._parts = [self._joined] if self._joined else []
+        return self._joined
+
+    @property
+    def length(self) -> int:
+        """Characters accumulated so far (cheap: no join)."""
+        return self._length
+
+    def append(self, fragment: str) -> None:
+        """Add a fragment to the content (the session's writer calls this, once per delta)."""
+        if fragment:
+            self._parts.append(fragment)
+            self._joined = None
+            self._length += len(fragment)
+
+    def replace(self, text: str) -> None:
+        """Set the whole content at once (arguments that arrived whole)."""
+        self._parts = [text] if text else []
+        self._joined = text
+        self._length = len(text)
+
+    @property
+    def status(self) -> str | None:
+        """SPEC status: ``empty``/``partial``/``complete``/``invalid``; None for non-tool blocks."""
+        if not self.tool or self.progress is None:
+            return None
+        st = self.progress.state
+        if st == EMPTY and self.empty_is_object:
+            return "complete"
+        return _STATUS[st]
+
+    @property
+    def input(self):
+        """The parsed arguments when complete, else None."""
+        if self.status != "complete":
+            return None
+        text = self.content
+        if not text.strip():
+            return {}
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return None
+
+    def to_dict(self) -> dict:
+        text = self.content
+        return {
+            "index": self.index, "choice": self.choice, "kind": self.kind, "id": self.id, "name": self.name,
+            "text": None if self.tool else text,
+            "arguments": text if self.tool else None,
+            "input": self.input, "status": self.status, "closed": self.closed, "deltas": self.deltas,
+            "first_delta_s": self.first_delta_s, "last_delta_s": self.last_delta_s, "max_gap_s": self.max_gap_s,
+        }

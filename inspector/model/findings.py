@@ -1,0 +1,51 @@
+"""Findings: a rule code fired at a place in the stream (event, body line, time, block index)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.model.catalog import RULES
+
+
+@dataclass(slots=True)
+class Finding:
+    """One rule violation, shaped like SPEC.md's ``findings[]`` entries."""
+
+    code: str
+    name: str
+    severity: str
+    """``error``, ``warning`` or ``info`` (the catalog default unless overridden)."""
+    message: str
+    event: int | None
+    """0-based event number (SSE event or NDJSON line) that caused it, None for stream-level facts."""
+    line: int | None
+    """1-based line in the capture body where that event starts."""
+    t: float | None
+    """Arrival time in seconds of the chunk that completed the event, None when untimed."""
+    index: int | None
+    """Content-block / tool-call index the finding is about, if any."""
+
+    @classmethod
+    def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
+             severity: str | None = None) -> "Finding":
+        """A finding for ``code`` with the catalog's name and (unless overridden) severity.
+        Raises ``KeyError`` for a code the catalog does not know."""
+        rule = RULES[code]
+        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index)
+
+    def where(self, *, short: bool = False) -> list[str]:
+        """Where it fired, for people: ``["event 6", "block #0", "t 12.207 s", "line 19"]``
+        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``); empty for the whole stream."""
+        out = []
+        if self.event is not None:
+            out.append(f"ev {self.event}" if short else f"event {self.event}")
+        if self.index is not None:
+            out.append(f"#{self.index}" if short else f"block #{self.index}")
+        if self.t is not None:
+            out.append(f"{self.t:.3f}s" if short else f"t {self.t:.3f} s")
+        if self.line is not None:
+            out.append(f"line {self.line}")
+        return out
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
+                "event": self.event, "line": self.line, "t": self.t, "index": self.index}

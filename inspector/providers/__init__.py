@@ -1,0 +1,56 @@
+"""Providers: one folder per provider, and the registry every other layer reads.
+
+Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``) holds
+its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
+``history``: where requests carry history for the Q rules), its event-log summaries and its
+advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
+Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
+(the Q-rule helpers), ``summary`` (generic event summaries), ``textcalls`` (tool calls written
+as text).
+May import: ``inspector.capture`` (redaction) and ``inspector.model``; never the session (dialects
+write through ``StreamWriter``), never a sink.
+"""
+from __future__ import annotations
+
+from inspector.capture.redact import scrub_secrets
+from inspector.model.events import EventRecord
+from inspector.providers import anthropic, gemini, ollama, openai_chat, openai_responses
+from inspector.providers.base import Dialect, Provider
+from inspector.providers.history import HistoryShape
+from inspector.providers.summary import generic
+
+PROVIDERS: dict[str, Provider] = {
+    p.name: p for p in (anthropic.PROVIDER, openai_chat.PROVIDER, openai_responses.PROVIDER,
+                        gemini.PROVIDER, ollama.PROVIDER)
+}
+"""By ``live --provider`` name, in the order help texts list them."""
+
+DIALECTS: dict[str, type[Dialect]] = {
+    p.dialect.name: p.dialect for p in (anthropic.PROVIDER, openai_responses.PROVIDER, openai_chat.PROVIDER,
+                                        gemini.PROVIDER, ollama.PROVIDER)
+}
+"""By dialect name (SPEC.md), in detection order: typed-event dialects before the shapes that
+only a key identifies (a Responses event also has fields a Chat sniff could accept)."""
+DIALECTS["unknown"] = Dialect
+
+HISTORY_SHAPES: tuple[HistoryShape, ...] = tuple(
+    p.history for p in (anthropic.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER, openai_responses.PROVIDER)
+    if p.history is not None)
+"""Where requests carry history, in claiming order (Anthropic's ``messages`` before Chat's)."""
+
+_BY_DIALECT = {p.dialect.name: p for p in PROVIDERS.values()}
+
+
+def provider_for_dialect(dialect: str | None) -> Provider | None:
+    """The provider whose stream dialect is ``dialect`` (None for ``unknown``)."""
+    return _BY_DIALECT.get(dialect or "")
+
+
+def summarize(ev: EventRecord, dialect: str | None) -> str:
+    """A one-line summary of ``ev`` for the event log, with anything key-shaped masked."""
+    p = ev.payload
+    if not isinstance(p, dict):
+        return scrub_secrets(ev.data)
+    provider = provider_for_dialect(dialect)
+    line = provider.summarize(p, ev) if provider is not None else None
+    return scrub_secrets(line if line is not None else generic(p, ev))

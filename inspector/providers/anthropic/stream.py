@@ -1,0 +1,350 @@
+"""Anthropic Messages streaming (SSE): content blocks by index, deltas, stop events.
+
+Wire facts (PROTOCOLS.md §1; platform.claude.com/docs/en/build-with-claude/streaming):
+``message_start`` → (``content_block_start`` → ``content_block_delta``* → ``content_block_stop``)*
+→ ``message_delta`` (``stop_reason``) → ``message_stop``; ``ping`` anywhere; ``error`` is terminal.
+Each A rule of RULES.md is one method below named after its code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import orjson
+
+from inspector.model.blocks import Block
+from inspector.providers.base import Dialect
+
+if TYPE_CHECKING:
+    from inspector.model.capture import End
+    from inspector.model.events import EventRecord
+
+EVENT_TYPES = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+                         "message_delta", "message_stop", "ping", "error"})
+"""Documented event types (docs: new ones may appear; unknown ones are S008 info)."""
+IDENTIFYING = EVENT_TYPES - {"ping", "error"}
+
+TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+"""Blocks whose input streams as ``input_json_delta`` (PROTOCOLS.md §1, delta table)."""
+BLOCK_TYPES = TOOL_BLOCKS | {
+    "text", "thinking", "redacted_thinking", "web_search_tool_result", "web_fetch_tool_result",
+    "code_execution_tool_result", "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
+    "tool_search_tool_result", "container_upload", "mcp_tool_result", "advisor_tool_result", "compaction", "fallback",
+}
+DELTA_BLOCKS = {
+    "text_delta": frozenset({"text"}),
+    "citations_delta": frozenset({"text"}),
+    "input_json_delta": TOOL_BLOCKS,
+    "thinking_delta": frozenset({"thinking"}),
+    "signature_delta": frozenset({"thinking"}),
+    "compaction_delta": frozenset({"compaction"}),
+}
+"""Which block types each delta type belongs to (RULES.md A002)."""
+STOP_REASONS = frozenset({"end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal",
+                          "model_context_window_exceeded", "compaction"})
+TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
+TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+@dataclass(eq=False, slots=True)
+class _Slot:
+    """The dialect's bookkeeping for one started block (the block itself is the session's)."""
+
+    block: Block
+    start_input: object = None
+    """``content_block.input`` of the start event (tool blocks)."""
+    a002: set = field(default_factory=set)
+    """Delta types already reported as not fitting this block."""
+    a010: bool = False
+
+
+class AnthropicMessages(Dialect):
+    name = "anthropic-messages"
+    url_hints = ("api.anthropic.com", "/v1/messages")
+
+    def __init__(self, writer) -> None:
+        super().__init__(writer)
+        self.slots: dict[int, _Slot] = {}
+        """The current block per index (a duplicate start replaces the slot)."""
+        self.started_order: list[int] = []
+        self.orphans: set[int] = set()
+        self.seen_first = False
+        self.message_started = False
+        self.stop_reason_event: EventRecord | None = None
+        self.errored = False
+        self.tool_use_started = False
+
+    @classmethod
+    def sniff(cls, ev: "EventRecord") -> bool:
+        p = ev.payload
+        return isinstance(p, dict) and p.get("type") in IDENTIFYING
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, ev: "EventRecord") -> None:
+        p = ev.payload
+        if not isinstance(p, dict):
+            return
+        typ = p.get("type") if isinstance(p.get("type"), str) else ev.name
+        if self.w.ended:
+            self.w.after_end(f"{typ!r} event after message_stop (clients stop reading at message_stop)")
+        if typ == "ping":
+            return
+        if typ == "error" or "error" in p and typ not in EVENT_TYPES:
+            self.errored = True
+            self.generic_error(ev)
+            return
+        self.A012_missing_message_start(typ)
+        handler = {
+            "message_start": self._message_start,
+            "content_block_start": self._block_start,
+            "content_block_delta": self._block_delta,
+            "content_block_stop": self._block_stop,
+            "message_delta": self._message_delta,
+            "message_stop": self._message_stop,
+        }.get(typ)
+        if handler is None:
+            self.w.report("S008", f"unknown event type {typ!r} (tolerated; providers add types)")
+            return
+        handler(p)
+
+    def _message_start(self, p: dict) -> None:
+        self.message_started = True
+        msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+        if isinstance(msg.get("model"), str):
+            self.w.set_model(msg["model"])
+
+    def _block_start(self, p: dict) -> None:
+        idx = p.get("index")
+        cb = p.get("content_block") if isinstance(p.get("content_block"), dict) else {}
+        kind = cb.get("type") if isinstance(cb.get("type"), str) else "unknown"
+        if not isinstance(idx, int):
+            self.w.report("S008", "content_block_start without an integer index")
+            return
+        if kind not in BLOCK_TYPES:
+            self.w.report("S008", f"unknown content block type {kind!r}", index=idx)
+        replaced = self.A003_duplicate_start(idx)
+        if not replaced:
+            self.A004_index_out_of_order(idx)
+            self.started_order.append(idx)
+        self.A006_overlapping_blocks(idx)
+        tool = kind in TOOL_BLOCKS
+        block = self.w.open_block(kind, index=idx, id=cb.get("id") if isinstance(cb.get("id"), str) else None,
+                                  name=cb.get("name") if isinstance(cb.get("name"), str) else None,
+                                  tool=tool, empty_is_object=tool)
+        slot = self.slots[idx] = _Slot(block)
+        if kind == "tool_use":
+            self.tool_use_started = True
+        if tool:
+            slot.start_input = cb.get("input")
+            self.A011_invalid_tool_identity(block, cb)
+        elif kind == "text" and isinstance(cb.get("text"), str) and cb["text"]:
+            self.w.add_text(block, cb["text"])
+        elif kind == "thinking" and isinstance(cb.get("thinking"), str) and cb["thinking"]:
+            self.w.add_text(block, cb["thinking"])
+        if kind == "thinking" and isinstance(cb.get("signature"), str) and cb["signature"]:
+            self.w.set_signature(block, cb["signature"])
+
+    def _block_delta(self, p: dict) -> None:
+        idx = p.get("index")
+        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        dtype = delta.get("type")
+        slot = self.slots.get(idx) if isinstance(idx, int) else None
+        if slot is None:
+            self.A001_delta_without_start(idx, "content_block_delta")
+            return
+        block = slot.block
+        self.w.note_event_block(block)
+        if block.closed:
+            self.A005_delta_after_stop(block, "content_block_delta")
+            return
+        if dtype not in DELTA_BLOCKS:
+            self.w.report("S008", f"unknown delta type {dtype!r}", index=idx)
+            return
+        if not self.A002_delta_type_mismatch(slot, dtype):
+            return
+        if dtype == "text_delta":
+            self.w.add_text(block, _str(delta.get("text")))
+        elif dtype == "thinking_delta":
+            self.w.add_text(block, _str(delta.get("thinking")))
+        elif dtype == "input_json_delta":
+            self.A010_start_input_not_empty(slot)
+            self.w.add_arguments(block, _str(delta.get("partial_json")))
+        elif dtype == "signature_delta":
+            self.w.set_signature(block, (block.signature or "") + _str(delta.get("signature")))
+            self.w.add_text(block, "")
+        else:  # citations_delta, compaction_delta: counted, content kept aside
+            self.w.note(block, dtype, [*block.extra.get(dtype, ()), delta])
+            self.w.add_text(block, "")
+
+    def _block_stop(self, p: dict) -> None:
+        idx = p.get("index")
+        slot = self.slots.get(idx) if isinstance(idx, int) else None
+        if slot is None:
+            self.A001_delta_without_start(idx, "content_block_stop")
+            return
+        block = slot.block
+        self.w.note_event_block(block)
+        if block.closed:
+            self.A005_delta_after_stop(block, "second content_block_stop")
+            return
+        if block.tool and block.deltas == 0 and slot.start_input:
+            # The whole input came in the start event (no deltas): that is the block's input.
+            self.w.set_arguments(block, orjson.dumps(slot.start_input).decode(), t=block.opened_t)
+        self.w.close_block(block, stop_info="content_block_stop")
+        self.A009_empty_text_block(block)
+        self.A015_thinking_without_signature(block)
+
+    def _message_delta(self, p: dict) -> None:
+        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        reason = delta.get("stop_reason")
+        if reason is not None:
+            self.w.set_stop_reason(reason)
+            self.stop_reason_event = self.w.current
+            if reason not in STOP_REASONS:
+                self.w.report("S008", f"unknown stop_reason {reason!r}")
+
+    def _message_stop(self, p: dict) -> None:
+        self.w.mark_ended()
+        self.A013_missing_stop_reason()
+
+    def on_end(self, end: "End") -> None:
+        if not self.w.ended:
+            self.truncated("message_stop")
+        self.A007_stop_reason_mismatch()
+        self.A008_truncated_tool_call()
+        self.A014_block_never_stopped()
+        self.A016_empty_message()
+
+    # ------------------------------------------------------------------- rules
+    def A001_delta_without_start(self, idx, what: str) -> None:
+        """A001: a delta or stop for an index with no ``content_block_start``; it creates no block."""
+        key = idx if isinstance(idx, int) else -1
+        if key in self.orphans:
+            return
+        self.orphans.add(key)
+        self.w.report("A001", f"{what} for index {idx!r}, which no content_block_start opened "
+                      "(the fragment belongs to no block)", index=idx if isinstance(idx, int) else None)
+
+    def A002_delta_type_mismatch(self, slot: _Slot, dtype: str) -> bool:
+        """A002: the delta type does not fit the block type. Returns True when it fits."""
+        block = slot.block
+        if block.kind in DELTA_BLOCKS[dtype]:
+            return True
+        if dtype not in slot.a002:
+            slot.a002.add(dtype)
+            self.w.report("A002", f"{dtype} sent to a {block.kind!r} block (belongs to "
+                          f"{'/'.join(sorted(DELTA_BLOCKS[dtype]))}): clients drop it", index=block.index)
+        return False
+
+    def A003_duplicate_start(self, idx: int) -> bool:
+        """A003: a second ``content_block_start`` for an index; the new block takes the slot."""
+        slot = self.slots.get(idx)
+        if slot is None:
+            return False
+        old = slot.block
+        self.w.replace_block(old)
+        self.w.report("A003", f"content_block_start for index {idx}, which already holds a {old.kind!r} block "
+                      f"({'stopped' if old.closed else 'still open'}); the new block replaces it", index=idx)
+        return True
+
+    def A004_index_out_of_order(self, idx: int) -> None:
+        """A004: a started index is not the next position 0, 1, 2, … of the final content array."""
+        expected = len(self.started_order)
+        if idx != expected:
+            self.w.report("A004", f"block started at index {idx}, expected {expected} "
+                          "(index is the position in the final content array)", index=idx)
+
+    def A005_delta_after_stop(self, block: Block, what: str) -> None:
+        """A005: a delta or second stop for a block already stopped."""
+        self.w.report("A005", f"{what} for index {block.index} after its content_block_stop "
+                      "(clients that finalised the block lose it)", index=block.index)
+
+    def A006_overlapping_blocks(self, idx: int) -> None:
+        """A006: a block starts while another is still open."""
+        open_ = [s.block.index for s in self.slots.values()
+                 if not s.block.closed and not s.block.replaced and s.block.index != idx]
+        if open_:
+            self.w.report("A006", f"block {idx} starts while block {open_[0]} is still open", index=idx)
+
+    def A007_stop_reason_mismatch(self) -> None:
+        """A007: a ``tool_use`` block but a ``stop_reason`` that never runs it, or ``tool_use`` with no block."""
+        reason = self.w.stop_reason
+        if reason is None:
+            return
+        ev = self.stop_reason_event or False
+        if self.tool_use_started and reason not in TRUNCATING and reason != "tool_use":
+            self.w.report("A007", f"a tool_use block was streamed but stop_reason is {reason!r}: "
+                          "clients keyed on stop_reason never run the tool", event=ev)
+        elif reason == "tool_use" and not self.tool_use_started:
+            self.w.report("A007", "stop_reason is 'tool_use' but no tool_use block was started", event=ev)
+
+    def A008_truncated_tool_call(self) -> None:
+        """A008: ``max_tokens``/``model_context_window_exceeded`` while a tool block is open or incomplete."""
+        reason = self.w.stop_reason
+        if reason not in TRUNCATING:
+            return
+        for b in self.w.blocks:
+            if b.tool and not b.replaced and (not b.closed or b.status != "complete"):
+                self.w.report("A008", f"stop_reason {reason!r} with tool block {b.index} "
+                              f"{'open' if not b.closed else b.status}: the call was cut off; retry with a "
+                              "higher max_tokens", index=b.index, event=self.stop_reason_event or False)
+
+    def A009_empty_text_block(self, block: Block) -> None:
+        """A009: a ``text`` block closed with zero characters (replaying it is rejected)."""
+        if block.kind == "text" and not block.content:
+            self.w.report("A009", f"text block {block.index} closed empty: sending it back in history is "
+                          "rejected (text blocks must be non-empty)", index=block.index)
+
+    def A010_start_input_not_empty(self, slot: _Slot) -> None:
+        """A010: the tool block's start carried a non-empty ``input`` and deltas follow (double counting)."""
+        start, block = slot.start_input, slot.block
+        if start and not slot.a010:
+            slot.a010 = True
+            self.w.report("A010", f"content_block_start carried input {orjson.dumps(start).decode()[:80]} "
+                          "and input_json_delta follows: accumulators that start from it double-count",
+                          index=block.index)
+
+    def A011_invalid_tool_identity(self, block: Block, cb: dict) -> None:
+        """A011: tool id not matching ``^[a-zA-Z0-9_-]+$``, or name not 1–200 characters."""
+        tid, name = cb.get("id"), cb.get("name")
+        if not isinstance(tid, str) or not TOOL_ID.match(tid):
+            self.w.report("A011", f"tool id {tid!r} does not match ^[a-zA-Z0-9_-]+$", index=block.index)
+        if not isinstance(name, str) or not 1 <= len(name) <= 200:
+            self.w.report("A011", f"tool name {name!r} is not 1–200 characters", index=block.index)
+
+    def A012_missing_message_start(self, typ: str) -> None:
+        """A012: the first non-ping event is not ``message_start``."""
+        if self.seen_first:
+            return
+        self.seen_first = True
+        if typ != "message_start":
+            self.w.report("A012", f"first event is {typ!r}, not message_start (the SDK raises "
+                          "'Unexpected event order')")
+
+    def A013_missing_stop_reason(self) -> None:
+        """A013: ``message_stop`` without a ``message_delta`` carrying ``stop_reason``."""
+        if self.w.stop_reason is None:
+            self.w.report("A013", "message_stop without a message_delta carrying stop_reason")
+
+    def A014_block_never_stopped(self) -> None:
+        """A014: a non-tool block still open at the end (tool blocks: J005)."""
+        for b in self.w.blocks:
+            if not b.tool and not b.closed and not b.replaced:
+                self.w.report("A014", f"{b.kind} block {b.index} never got content_block_stop",
+                              index=b.index, event=False)
+
+    def A015_thinking_without_signature(self, block: Block) -> None:
+        """A015: a ``thinking`` block closed without ``signature_delta`` (cannot be replayed)."""
+        if block.kind == "thinking" and not block.signature:
+            self.w.report("A015", f"thinking block {block.index} closed without a signature: it cannot be "
+                          "sent back in history", index=block.index)
+
+    def A016_empty_message(self) -> None:
+        """A016: the message ended with no content blocks."""
+        if self.message_started and not self.started_order and not self.errored:
+            self.w.report("A016", "the message ended with no content blocks", event=False)
+
+
+def _str(v) -> str:
+    return v if isinstance(v, str) else ""

@@ -1,0 +1,211 @@
+"""What every provider is: a stream dialect writing through a narrow writer, plus its request side.
+
+A *dialect* is a small state machine that turns one provider's events into block operations and
+findings. It never owns state the sinks need and never touches the session: it writes through
+:class:`StreamWriter` (open/extend/close a block, report, finish, set model/usage) and reads back
+only what that protocol exposes. Its own bookkeeping (which index maps to which block, which
+rule already fired for what) stays on the dialect instance. One instance judges one response;
+a body holding several responses gets a fresh instance per response.
+
+A :class:`Provider` bundles everything else one provider folder knows: how to reach its
+streaming endpoint (``live``, ``proxy`` routes), where its requests carry history (Q rules), one-
+line event summaries for the event log, and advice per rule family. The registry in
+``inspector.providers`` lists them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from inspector.model.blocks import Block
+    from inspector.providers.history import HistoryShape
+    from inspector.model.capture import End
+    from inspector.model.events import EventRecord
+
+
+class StreamWriter(Protocol):
+    """The session as a dialect sees it (``inspector.session.session.Session`` implements it).
+
+    Places: ``event=True`` means the event being handled, ``False`` the whole stream, or an
+    explicit ``EventRecord``. ``t=True`` likewise means the current event's arrival time.
+    """
+
+    # -- read back
+    @property
+    def current(self) -> "EventRecord | None":
+        """The event being handled (None while end-of-stream rules run)."""
+
+    @property
+    def ended(self) -> bool:
+        """The dialect's end marker was seen (``mark_ended``)."""
+
+    @property
+    def stop_reason(self) -> str | None:
+        """The stop reason set so far for this response."""
+
+    @property
+    def http_error(self) -> bool:
+        """S007 applies: framing and truncation rules are not judged on this body."""
+
+    @property
+    def blocks(self) -> "Sequence[Block]":
+        """This response's blocks, in opening order (read only)."""
+
+    @property
+    def transport_failed_early(self) -> bool:
+        """The transport failed before any byte arrived (there was no stream to truncate)."""
+
+    # -- blocks
+    def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
+                   id: str | None = None, name: str | None = None, tool: bool = False,
+                   empty_is_object: bool = False, attribution: str | None = None) -> "Block":
+        """Start a block at the current event. ``tool``: its content is JSON arguments judged by
+        the J rules; ``empty_is_object``: no argument text means ``{}`` (Anthropic, Gemini)."""
+
+    def add_text(self, block: "Block", text: str) -> None:
+        """One text/reasoning delta (an empty one still counts as a delta)."""
+
+    def add_arguments(self, block: "Block", fragment: str) -> None:
+        """One argument delta, judged on the way (J001, J003, J006)."""
+
+    def set_arguments(self, block: "Block", text: str, *, t: "float | None | bool" = True) -> None:
+        """Arguments that arrived whole (``t``: when their bytes arrived, for T003)."""
+
+    def set_object_arguments(self, block: "Block", value: object) -> None:
+        """Arguments that arrived as a JSON value (Gemini ``args``, Ollama ``arguments``)."""
+
+    def close_block(self, block: "Block", stop_info: str | None = None) -> None:
+        """The block was closed by its closing event (J002, J004, J007, T003 judged)."""
+
+    def replace_block(self, block: "Block") -> None:
+        """A later start took this block's slot (A003, R007): no end-of-stream findings for it."""
+
+    def set_identity(self, block: "Block", *, id: str | None = None, name: str | None = None,
+                     call_id: str | None = None) -> None:
+        """An id or name that arrived after the block opened (only non-None values are set)."""
+
+    def set_signature(self, block: "Block", signature: str, *, keep: bool = False) -> None:
+        """The signature to send back with this block (``keep``: only if it has none yet)."""
+
+    def set_attribution(self, block: "Block", how: str) -> None:
+        """How fragments without an index were attributed to this block (C001)."""
+
+    def note(self, block: "Block", key: str, value: object) -> None:
+        """A dialect-specific fact shown with the block (``block.extra``), not judged."""
+
+    def note_event_block(self, block: "Block") -> None:
+        """Link the current event to ``block`` (the TUI jumps there) without changing it."""
+
+    # -- findings
+    def report(self, code: str, message: str, *, index: int | None = None,
+               event: "EventRecord | None | bool" = True) -> None:
+        """A finding for ``code`` at ``event``."""
+
+    def after_end(self, what: str, *, event: "EventRecord | None | bool" = True) -> None:
+        """S004 event-after-end (reported once per stream)."""
+
+    # -- the response
+    def mark_ended(self) -> None:
+        """The dialect's end marker arrived (``message_stop``, ``[DONE]``, ``done: true``...)."""
+
+    def set_stop_reason(self, reason: str | None) -> None:
+        """The response's stop reason (Anthropic ``stop_reason``, Chat ``finish_reason`` of choice 0...)."""
+
+    def set_model(self, model: str) -> None:
+        """The model the stream says answered (first one wins)."""
+
+    def set_usage(self, usage: dict) -> None:
+        """Token usage as the provider reports it (the latest report wins)."""
+
+
+class Dialect:
+    """Base class. Subclasses set ``name`` and implement ``sniff``, ``on_event`` and ``on_end``."""
+
+    name: ClassVar[str] = "unknown"
+    accepts_done: ClassVar[bool] = False
+    """``data: [DONE]`` is part of this dialect (OpenAI); elsewhere it is S002 (RULES.md S002)."""
+    url_hints: ClassVar[tuple[str, ...]] = ()
+    """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
+
+    def __init__(self, writer: StreamWriter) -> None:
+        self.w = writer
+
+    @classmethod
+    def sniff(cls, ev: "EventRecord") -> bool:
+        """True when this event alone identifies the dialect."""
+        return False
+
+    @classmethod
+    def sniff_url(cls, url: str) -> bool:
+        return any(h in url for h in cls.url_hints)
+
+    def on_event(self, ev: "EventRecord") -> None:
+        """Handle one event (``ev.payload`` is parsed JSON, ``DONE`` or ``NOT_JSON``)."""
+        self.generic_error(ev)
+
+    def on_end(self, end: "End") -> None:
+        """The body ended: judge what needs the whole stream (S003, never-closed blocks...)."""
+
+    # helpers shared by dialects
+    def generic_error(self, ev: "EventRecord") -> bool:
+        """S006 for an ``{"error": …}`` payload or ``event: error``; True when it was one."""
+        p = ev.payload
+        if not isinstance(p, dict):
+            return False
+        err = p.get("error")
+        # An OpenRouter-style chunk can carry both ``error`` and ``choices``: any truthy ``error``
+        # is an error (the OpenAI SDK raises APIError on it, PROTOCOLS.md §2).
+        if ev.name == "error" or p.get("type") == "error" or err:
+            detail = err if err is not None else p
+            if isinstance(detail, dict):
+                kind = detail.get("type") or detail.get("code") or "error"
+                msg = detail.get("message") or str(detail)
+                text = f"{kind}: {msg}"
+            else:
+                text = str(detail)
+            self.w.report("S006", f"error inside the stream: {text}"[:400])
+            return True
+        return False
+
+    def truncated(self, what: str) -> None:
+        """S003 unless the body was already reported as an HTTP error (S007), or no byte ever
+        arrived before the transport failed (S012 alone says that: there was no stream to cut)."""
+        if self.w.transport_failed_early or self.w.http_error:
+            return
+        self.w.report("S003", f"stream ended before {what}", event=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """How to reach one provider's streaming endpoint (``live``; the proxy's routes)."""
+
+    default_base: str
+    """Public base URL, e.g. ``https://api.anthropic.com``."""
+    path: str
+    """Appended to the base URL; ``{model}`` is filled from the body (Gemini)."""
+    key_env: str | None
+    """Environment variable holding the API key (None: no key, e.g. a local Ollama)."""
+    accept: str = "text/event-stream"
+    base_env: tuple[str, ...] = ()
+    """Environment variables the provider's official SDKs read their base URL from."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    """Everything one provider folder contributes (see the module docstring)."""
+
+    name: str
+    """The ``live --provider`` name (``anthropic``, ``openai``...)."""
+    dialect: type[Dialect]
+    endpoint: Endpoint
+    prepare: Callable[[dict, str | None], tuple[dict, str, dict]]
+    """``prepare(body, key) -> (body, path, headers)``: streaming switched on, the URL path (model
+    filled in), and the provider's auth and version headers. Raises ``ValueError`` with one line."""
+    summarize: Callable[[dict, "EventRecord"], str | None] = field(default=lambda p, ev: None)
+    """A one-line summary of an event's parsed payload for the event log, or None for the generic one."""
+    advice: dict = field(default_factory=dict)
+    """``{code or family letter: advice text}`` for findings of this provider's rules."""
+    history: "HistoryShape | None" = None
+    """Where this provider's requests carry history (Q rules); None when another shape reads it."""

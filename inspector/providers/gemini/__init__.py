@@ -1,0 +1,16 @@
+"""Gemini native (``streamGenerateContent?alt=sse``): whole ``GenerateContentResponse`` chunks.
+
+Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
+``history`` (where requests carry history, Q rules), ``summary`` (event-log lines) and ``advice``.
+May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
+"""
+from __future__ import annotations
+
+from inspector.providers.base import Provider
+from inspector.providers.gemini import request
+from inspector.providers.gemini.advice import ADVICE
+from inspector.providers.gemini.history import SHAPE as HISTORY
+from inspector.providers.gemini.stream import Gemini
+from inspector.providers.gemini.summary import summarize
+
+PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)

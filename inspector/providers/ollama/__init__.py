@@ -1,0 +1,15 @@
+"""Ollama native (``/api/chat``, NDJSON): one message object per line, ``done: true`` last.
+
+Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
+``summary`` (event-log lines) and ``advice``.
+May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
+"""
+from __future__ import annotations
+
+from inspector.providers.base import Provider
+from inspector.providers.ollama import request
+from inspector.providers.ollama.advice import ADVICE
+from inspector.providers.ollama.stream import Ollama
+from inspector.providers.ollama.summary import summarize
+
+PROVIDER = Provider("ollama", Ollama, request.ENDPOINT, request.prepare, summarize, ADVICE)

@@ -1,0 +1,17 @@
+"""OpenAI Chat Completions (``/v1/chat/completions``, SSE) and every OpenAI-compatible server
+(vLLM, llama.cpp, SGLang, Ollama ``/v1``, Gemini compat, LiteLLM, OpenRouter).
+
+Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
+``history`` (where requests carry history, Q rules), ``summary`` (event-log lines) and ``advice``.
+May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
+"""
+from __future__ import annotations
+
+from inspector.providers.base import Provider
+from inspector.providers.openai_chat import request
+from inspector.providers.openai_chat.advice import ADVICE
+from inspector.providers.openai_chat.history import SHAPE as HISTORY
+from inspector.providers.openai_chat.stream import OpenAIChat
+from inspector.providers.openai_chat.summary import summarize
+
+PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)

@@ -1,0 +1,648 @@
+"""OpenAI Chat Completions streaming (``/v1/chat/completions``) and every server that copies it.
+
+Why it exists: the Chat format is the lingua franca of OpenAI-compatible servers (vLLM,
+llama.cpp, SGLang, Ollama ``/v1``, LiteLLM, OpenRouter, Gemini's ``/v1beta/openai/``), and each
+of them bends it differently: tool-call fragments without ``index``, ids and names repeated on
+every delta, a new call reusing index 0, ``finish_reason: stop`` after tool calls. This dialect
+assembles what a client would (text, reasoning, refusal and tool calls per choice) and judges the
+C rules of ``shared/RULES.md`` on the way.
+
+Wire facts (``shared/PROTOCOLS.md`` §2, from openai-python ``types/chat/chat_completion_chunk.py``
+and ``lib/streaming/_deltas.py``): a chunk is ``{id, object: "chat.completion.chunk", model,
+choices: [{index, delta: {role?, content?, refusal?, tool_calls?}, finish_reason}], usage?}``;
+each ``tool_calls`` entry is ``{index, id?, type?, function?: {name?, arguments?}}``; the first
+fragment of a call carries ``id``, ``type`` and ``function.name``, later ones only append
+``arguments``; a call is closed only by its choice's ``finish_reason``; the stream ends with
+``data: [DONE]``, optionally after a usage-only chunk with ``choices: []``. §4 (Gemini compat:
+no ``index``, ``extra_content.google.thought_signature``) and §5 (Ollama ``delta.reasoning``,
+llama.cpp ``function.id`` and repeated names, vLLM ``""`` ids and reused index 0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import orjson
+
+from inspector.model.events import DONE, NOT_JSON
+from inspector.providers.base import Dialect
+from inspector.providers.textcalls import looks_like_tool_call
+
+if TYPE_CHECKING:
+    from inspector.model.capture import End
+    from inspector.model.blocks import Block
+    from inspector.model.events import EventRecord
+
+CHUNK_OBJECT = "chat.completion.chunk"
+CALL_FINISH = "tool_calls"
+LEGACY_FINISH = "function_call"
+LENGTH_FINISH = "length"
+CARRYING_KEYS = ("content", "reasoning", "reasoning_content", "refusal", "tool_calls", "function_call")
+"""Delta keys that count as content for C016 (``role`` alone, or ``{}``, does not)."""
+
+
+def _nonempty(value: object) -> str | None:
+    """A non-empty string, else None (PROTOCOLS.md L2: empty-string ids/names are ignored)."""
+    return value if isinstance(value, str) and value != "" else None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _signature_of(obj: object) -> str | None:
+    """``extra_content.google.thought_signature`` of a tool-call entry or delta (PROTOCOLS.md §4)."""
+    if not isinstance(obj, dict):
+        return None
+    extra = obj.get("extra_content")
+    google = extra.get("google") if isinstance(extra, dict) else None
+    if not isinstance(google, dict):
+        return None
+    sig = google.get("thought_signature", google.get("thoughtSignature"))
+    return sig if isinstance(sig, str) and sig else None
+
+
+@dataclass(eq=False)
+class _Call:
+    """Bookkeeping for one streamed tool call (the block itself lives on the session)."""
+
+    block: "Block"
+    wire_index: int | None
+    """The ``index`` the provider sent, None when the call was attributed without one (C001)."""
+    how: list = field(default_factory=list)
+    """How index-less fragments were attributed to this call (``by id``, ``by position``...)."""
+    c008: bool = False
+    c012: bool = False
+    after_finish: bool = False
+    """Opened after its choice's ``finish_reason`` (C016): closed at the end of the stream."""
+
+
+@dataclass(eq=False)
+class _Choice:
+    """What one choice (``choices[].index``) has assembled so far."""
+
+    index: int
+    text: "Block | None" = None
+    reasoning: "Block | None" = None
+    refusal: "Block | None" = None
+    calls: list = field(default_factory=list)
+    """Every call in opening order."""
+    batch: list = field(default_factory=list)
+    """The calls opened by the latest delta that opened any: index-less entries are attributed
+    by their position in it (C001), a standalone signature goes to its first call (C010)."""
+    opening: bool = False
+    """The current ``tool_calls`` delta already opened a call (so the batch is being rebuilt)."""
+    by_index: dict = field(default_factory=dict)
+    """Wire index -> the current ``_Call`` for it (a C005 split replaces the entry)."""
+    by_id: dict = field(default_factory=dict)
+    seen_indexes: list = field(default_factory=list)
+    legacy: "_Call | None" = None
+    """The deprecated ``delta.function_call`` (one per choice)."""
+    finish: str | None = None
+    pending_signature: str | None = None
+    """A standalone thought signature seen before any call: it belongs to the first call."""
+    c006: bool = False
+    c015_judged: bool = False
+
+
+class OpenAIChat(Dialect):
+    """``openai-chat``: see the module docstring. Blocks: ``text``, ``reasoning``, ``refusal``
+    (index None, choice = choice index) and ``tool_call`` (index = tool-call index)."""
+
+    name = "openai-chat"
+    accepts_done = True
+    url_hints = ('/chat/completions',)
+
+    def __init__(self, writer) -> None:
+        super().__init__(writer)
+        self.choices: dict[int, _Choice] = {}
+        self.c001_seen: set = set()
+
+    # ------------------------------------------------------------------ detection
+    @classmethod
+    def sniff(cls, ev: "EventRecord") -> bool:
+        """A chunk object, or any object with a ``choices`` list and no Anthropic/Responses ``type``.
+
+        Gemini's compat endpoint omits ``object`` (PROTOCOLS.md §4), so ``choices`` alone counts.
+        ``[DONE]`` is OpenAI's end marker: when nothing identified the stream before it (vLLM sends
+        an error object, then ``[DONE]``), it says Chat.
+        """
+        p = ev.payload
+        if p is DONE:
+            return True
+        if not isinstance(p, dict):
+            return False
+        if p.get("object") == CHUNK_OBJECT:
+            return True
+        if isinstance(p.get("type"), str):
+            return False
+        return isinstance(p.get("choices"), list)
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, ev: "EventRecord") -> None:
+        p = ev.payload
+        if p is NOT_JSON:
+            return
+        if p is DONE:
+            self._on_done()
+            return
+        self.s004_event_after_end(ev)
+        if not isinstance(p, dict):
+            self.w.report("S008", f"event data is a JSON {type(p).__name__}, not a chunk object")
+            return
+        if self.generic_error(ev) and not isinstance(p.get("choices"), list):
+            return  # an error object alone; one that also carries choices (OpenRouter) goes on below
+        model = p.get("model")
+        if isinstance(model, str) and model:
+            self.w.set_model(model)
+        choices = p.get("choices")
+        if choices is None:
+            return
+        if not isinstance(choices, list):
+            self.w.report("S008", f"`choices` is a {type(choices).__name__}, not a list")
+            return
+        for pos, choice in enumerate(choices):
+            if not isinstance(choice, dict):
+                self.w.report("S008", f"choices[{pos}] is a {type(choice).__name__}, not an object")
+                continue
+            idx = choice.get("index")
+            ch = self._choice(idx if _is_int(idx) else pos)
+            self._on_choice(ch, choice)
+
+    def _on_done(self) -> None:
+        if self.w.ended:
+            self.s004_event_after_end(self.w.current)
+        self.w.mark_ended()
+
+    def _choice(self, index: int) -> _Choice:
+        ch = self.choices.get(index)
+        if ch is None:
+            ch = self.choices[index] = _Choice(index)
+        return ch
+
+    def _on_choice(self, ch: _Choice, choice: dict) -> None:
+        delta = choice.get("delta")
+        if delta is None and isinstance(choice.get("message"), dict):
+            delta = choice["message"]  # a whole (non-streamed) message: treat it as one delta
+        if isinstance(delta, dict):
+            self.c016_delta_after_finish(ch, delta)
+            self._on_delta(ch, delta)
+        elif delta is not None:
+            self.w.report("S008", f"choice {ch.index}: `delta` is a {type(delta).__name__}, not an object")
+        fr = choice.get("finish_reason")
+        if fr is not None and fr != "":
+            self._on_finish(ch, fr if isinstance(fr, str) else str(fr))
+
+    # ------------------------------------------------------------------ deltas
+    def _on_delta(self, ch: _Choice, delta: dict) -> None:
+        reasoning = delta.get("reasoning_content")
+        if not isinstance(reasoning, str):
+            reasoning = delta.get("reasoning")
+        if isinstance(reasoning, str):
+            self._add_channel(ch, "reasoning", reasoning)
+        content = delta.get("content")
+        if isinstance(content, str):
+            self._add_channel(ch, "text", content)
+        elif isinstance(content, list):
+            self._content_parts(ch, content)
+        refusal = delta.get("refusal")
+        if isinstance(refusal, str):
+            self._add_channel(ch, "refusal", refusal)
+        if "tool_calls" in delta:
+            self._on_tool_calls(ch, delta["tool_calls"])
+        sig = _signature_of(delta)
+        if sig is not None:
+            self.c010_thought_signature(ch, sig, None)
+        if isinstance(delta.get("function_call"), dict):
+            self._on_legacy_function_call(ch, delta["function_call"])
+
+    def _add_channel(self, ch: _Choice, kind: str, text: str) -> None:
+        """Append to the choice's ``text``/``reasoning``/``refusal`` block, opened on first non-empty text."""
+        block = getattr(ch, kind)
+        if block is None:
+            if text == "":
+                return
+            block = self.w.open_block(kind, index=None, choice=ch.index)
+            setattr(ch, kind, block)
+        self.w.add_text(block, text)
+
+    def _content_parts(self, ch: _Choice, parts: list) -> None:
+        """``content`` as a list of parts (Mistral-style ``{"type": "text"|"thinking", …}``)."""
+        for part in parts:
+            if isinstance(part, str):
+                self._add_channel(ch, "text", part)
+                continue
+            if not isinstance(part, dict):
+                continue
+            typ = part.get("type")
+            if typ == "text" and isinstance(part.get("text"), str):
+                self._add_channel(ch, "text", part["text"])
+            elif typ == "thinking":
+                inner = part.get("thinking")
+                if isinstance(inner, str):
+                    self._add_channel(ch, "reasoning", inner)
+                elif isinstance(inner, list):
+                    for sub in inner:
+                        if isinstance(sub, dict) and isinstance(sub.get("text"), str):
+                            self._add_channel(ch, "reasoning", sub["text"])
+            else:
+                self.w.report("S008", f"choice {ch.index}: content part of unknown type {typ!r}")
+
+    # ------------------------------------------------------------------ tool calls
+    def _on_tool_calls(self, ch: _Choice, entries: object) -> None:
+        if entries is None:
+            return
+        if isinstance(entries, dict):
+            self.w.report("S008", f"choice {ch.index}: `tool_calls` is an object, not a list; read as one entry")
+            entries = [entries]
+        if not isinstance(entries, list):
+            self.w.report("S008", f"choice {ch.index}: `tool_calls` is a {type(entries).__name__}, not a list")
+            return
+        if not entries:
+            self.c006_empty_tool_calls_array(ch)
+            return
+        ch.opening = False
+        for pos, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                self.w.report("S008", f"choice {ch.index}: tool_calls[{pos}] is a {type(entry).__name__}, "
+                              "not an object")
+                continue
+            self._on_tool_entry(ch, entry, pos)
+
+    def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int) -> None:
+        fn = entry.get("function")
+        fn = fn if isinstance(fn, dict) else {}
+        name = _nonempty(fn.get("name"))
+        eid = _nonempty(entry.get("id")) or _nonempty(fn.get("id"))
+        sig = _signature_of(entry)
+        args = fn.get("arguments")
+        idx = entry.get("index")
+        has_index = _is_int(idx)
+
+        if sig is not None and name is None and args in (None, ""):
+            # A standalone signature delta (PROTOCOLS.md §4): no fragment, only the signature.
+            call = ch.by_index.get(idx) if has_index else None
+            if call is None and eid is not None:
+                call = ch.by_id.get(eid)
+            if not has_index:
+                self.c001_missing_index(ch, entry, call or (ch.batch[0] if ch.batch else None),
+                                        "signature to first call of the batch" if call is None else "by id")
+            self.c010_thought_signature(ch, sig, call)
+            return
+
+        if has_index:
+            call = ch.by_index.get(idx)
+            if call is None:
+                call = self._open_call(ch, entry, fn, wire_index=idx)
+            else:
+                call = self._continue_indexed(ch, call, entry, fn, eid, name)
+        else:
+            call, how = self._attribute(ch, eid, name, pos)
+            if call is None:
+                call = self._open_call(ch, entry, fn, wire_index=None, attribution=how)
+            else:
+                self._continuation_checks(call, eid, name)
+                if how not in call.how:
+                    call.how.append(how)
+                    self.w.set_attribution(call.block, ", ".join(call.how))
+            self.c001_missing_index(ch, entry, call, how)
+
+        if "arguments" in fn and args is not None:
+            self._add_arguments(call, args)
+        else:
+            self.w.note_event_block(call.block)
+        if sig is not None:
+            self.c010_thought_signature(ch, sig, call)
+
+    def _attribute(self, ch: _Choice, eid: str | None, name: str | None, pos: int) -> tuple[_Call | None, str]:
+        """C001 attribution for an entry without ``index``: by ``id``, then by position in the
+        batch (the calls the latest call-opening delta opened), then to the last call.
+        None = a new call (an unknown id; or a name that differs from the target's, or a name
+        while the target's arguments are already complete)."""
+        if eid is not None:
+            return ch.by_id.get(eid), "by id"
+        if pos < len(ch.batch):
+            call, how, where = ch.batch[pos], "by position", "the call at its position"
+        elif ch.calls:
+            call, how, where = ch.calls[-1], "to last call", "the last call"
+        else:
+            return None, "new call (no id, no index)"
+        if name is not None and call.block.name not in (None, name):
+            return None, f"new call (name differs from {where})"
+        if name is not None and call.block.status == "complete":
+            return None, f"new call (named, and {where} is already complete)"
+        return call, how
+
+    def _open_call(self, ch: _Choice, entry: dict, fn: dict, *, wire_index: int | None,
+                   attribution: str | None = None, index: int | None = None) -> _Call:
+        """Open a ``tool_call`` block for the first fragment of a call (C002, C011, C013 judged here).
+
+        ``index`` is the block's index: the wire index, else (index-less calls) the call's
+        position in the choice; a C005 split passes the index it shares with the call it splits off.
+        """
+        split = index is not None
+        if index is None:
+            index = wire_index if wire_index is not None else len(ch.calls)
+        name = _nonempty(fn.get("name"))
+        cid = _nonempty(entry.get("id")) or _nonempty(fn.get("id"))
+        block = self.w.open_block("tool_call", index=index, choice=ch.index, id=cid, name=name, tool=True,
+                                  attribution=attribution)
+        call = _Call(block, wire_index, after_finish=ch.finish is not None)
+        if attribution:
+            call.how.append(attribution)
+        if wire_index is not None and not split:
+            self.c013_index_gap(ch, wire_index)
+        ch.calls.append(call)
+        if not ch.opening:
+            ch.opening, ch.batch = True, []
+        ch.batch.append(call)
+        if wire_index is not None or split:
+            ch.by_index[index] = call
+        else:
+            ch.by_index.setdefault(index, call)
+        if cid is not None:
+            ch.by_id.setdefault(cid, call)
+        self.c002_fragment_without_start(call, name)
+        self.c011_incomplete_first_fragment(call, entry, fn)
+        if ch.pending_signature is not None and len(ch.calls) == 1:
+            self.w.set_signature(block, ch.pending_signature)
+            ch.pending_signature = None
+        return call
+
+    def _continue_indexed(self, ch: _Choice, call: _Call, entry: dict, fn: dict,
+                          eid: str | None, name: str | None) -> _Call:
+        """A later fragment for a known index: C005 (maybe a split), else C012/C008."""
+        block = call.block
+        if eid is not None and block.id is not None and eid != block.id:
+            return self.c005_id_changed(ch, call, entry, fn, eid, name)
+        if eid is not None and block.id is None:
+            self.w.set_identity(block, id=eid)  # the id arrived late (C011 already said the first fragment lacked it)
+            ch.by_id.setdefault(eid, call)
+            self._continuation_checks(call, None, name)
+            return call
+        self._continuation_checks(call, eid, name)
+        return call
+
+    def _continuation_checks(self, call: _Call, eid: str | None, name: str | None) -> None:
+        if eid is not None and eid == call.block.id:
+            self.c012_id_repeated(call)
+        if name is not None:
+            if call.block.name is None:
+                self.w.set_identity(call.block, name=name)  # a name after a nameless first fragment (C002 already fired)
+            else:
+                self.c008_name_repeated(call, name)
+
+    def _add_arguments(self, call: _Call, args: object) -> None:
+        """One argument fragment (empty fragments count as deltas). Non-string arguments are
+        shown as their JSON text (the Chat API sends a string)."""
+        if not isinstance(args, str):
+            self.w.note(call.block, "arguments_not_string", type(args).__name__)
+            try:
+                args = orjson.dumps(args).decode()
+            except TypeError:
+                args = str(args)
+        self.w.add_arguments(call.block, args)
+
+    def _on_legacy_function_call(self, ch: _Choice, fc: dict) -> None:
+        """The deprecated ``delta.function_call`` ({name, arguments}): one call per choice."""
+        name = _nonempty(fc.get("name"))
+        if ch.legacy is None:
+            block = self.w.open_block("tool_call", index=None, choice=ch.index, name=name, tool=True)
+            self.w.note(block, "legacy", "function_call")
+            ch.legacy = _Call(block, None, after_finish=ch.finish is not None)
+            self.c002_fragment_without_start(ch.legacy, name)
+        elif name is not None:
+            self.c008_name_repeated(ch.legacy, name)
+        args = fc.get("arguments")
+        if args is not None:
+            self._add_arguments(ch.legacy, args)
+
+    # ------------------------------------------------------------------ finish
+    def _on_finish(self, ch: _Choice, fr: str) -> None:
+        if ch.finish is not None:
+            self.c014_finish_reason_repeated(ch, fr)
+            return
+        ch.finish = fr
+        if ch.index == 0:
+            self.w.set_stop_reason(fr)
+        self.c003_finish_not_tool_calls(ch, fr)
+        self.c004_tool_calls_without_calls(ch, fr)
+        self.c009_truncated_by_length(ch, fr)
+        info = f"finish_reason: {fr}"
+        for call in self._all_calls(ch):
+            if not call.block.closed:
+                self.w.close_block(call.block, stop_info=info)
+        for block in (ch.reasoning, ch.text, ch.refusal):
+            if block is not None and not block.closed:
+                self.w.close_block(block, stop_info=info)
+        self.c015_tool_call_in_content(ch)
+
+    @staticmethod
+    def _all_calls(ch: _Choice) -> list:
+        calls = list(ch.calls)
+        if ch.legacy is not None:
+            calls.append(ch.legacy)
+        return calls
+
+    # ------------------------------------------------------------------ end
+    def on_end(self, end: "End") -> None:
+        unfinished = [ch.index for ch in self.choices.values() if ch.finish is None]
+        if unfinished:
+            which = ", ".join(str(i) for i in unfinished)
+            self.truncated(f"a finish_reason on choice {which}")
+        elif not self.choices and not self.w.ended:
+            self.truncated("any choice (no chunk with choices arrived)")
+        for ch in self.choices.values():
+            self.c015_tool_call_in_content(ch, at_end=True)
+            for call in ch.calls:
+                if call.after_finish and not call.block.closed:
+                    self.w.close_block(call.block, stop_info="opened after finish_reason")
+        self.c007_missing_done()
+
+    # ================================================================== rules
+    def c001_missing_index(self, ch: _Choice, entry: dict, call: _Call | None, how: str) -> None:
+        """C001 missing-index (warning): "a `tool_calls[]` entry has no `index` (attribute it by
+        `id`, then by position in the batch, then to the last call; show the attribution)"."""
+        key = (ch.index, id(call), how)
+        if key in self.c001_seen:
+            return
+        self.c001_seen.add(key)
+        idx = entry.get("index")
+        what = "has no index" if idx is None else f"has a non-integer index {idx!r}"
+        target = (f"call {call.block.index} ({call.block.id or call.block.name or 'no id'})"
+                  if call is not None else "no call yet")
+        self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} "
+                      "(openai-python raises RuntimeError on it)",
+                      index=call.block.index if call else None)
+
+    def c002_fragment_without_start(self, call: _Call, name: str | None) -> None:
+        """C002 fragment-without-start (error): "the first fragment seen for an index carries no
+        non-empty `function.name` (absent, null or `""`): arguments for a call never opened"."""
+        if name is None:
+            self.w.report("C002", f"first fragment for tool call index {call.block.index} carries no "
+                          "function.name: its arguments belong to a call that was never opened",
+                          index=call.block.index)
+
+    def c003_finish_not_tool_calls(self, ch: _Choice, fr: str) -> None:
+        """C003 finish-not-tool-calls (warning): "tool calls were streamed but `finish_reason` is
+        `stop` (or another non-`tool_calls`, non-`length` value): clients keyed on `tool_calls`
+        drop them"."""
+        if fr in (CALL_FINISH, LENGTH_FINISH):
+            return
+        if ch.calls:
+            self.w.report("C003", f"choice {ch.index} streamed {len(ch.calls)} tool call(s) but finish_reason "
+                          f"is {fr!r}, not 'tool_calls': clients keyed on finish_reason drop them")
+        elif ch.legacy is not None and fr != LEGACY_FINISH:
+            self.w.report("C003", f"choice {ch.index} streamed a function_call but finish_reason is {fr!r}")
+
+    def c004_tool_calls_without_calls(self, ch: _Choice, fr: str) -> None:
+        """C004 tool-calls-without-calls (error): "`finish_reason` `tool_calls` and no tool call
+        streamed"."""
+        if fr == CALL_FINISH and not ch.calls and ch.legacy is None:
+            self.w.report("C004", f"choice {ch.index} finished with 'tool_calls' but streamed no tool call")
+
+    def c005_id_changed(self, ch: _Choice, call: _Call, entry: dict, fn: dict,
+                        eid: str, name: str | None) -> _Call:
+        """C005 id-changed (error): "a fragment for an existing index carries a different
+        non-empty `id`: a second call collides with the first. With a `function.name` too it is a
+        new call: split it off and show both".
+
+        Returns the call the fragment belongs to: a new one (the old block is closed and kept)
+        when the fragment names a function, else the existing one.
+        """
+        old = call.block
+        if name is not None:
+            self.w.report("C005", f"tool call index {old.index}: new id {eid!r} with name {name!r} after "
+                          f"{old.id!r}: a second call reuses the index (split into its own call; "
+                          "index-keyed accumulators merge the two)", index=old.index)
+            if not old.closed:
+                self.w.close_block(old, stop_info=f"superseded by {eid} on the same index")
+            return self._open_call(ch, entry, fn, wire_index=call.wire_index, index=old.index)
+        others = old.extra.get("other_ids", [])
+        if eid not in others:  # once per colliding id
+            self.w.note(old, "other_ids", [*others, eid])
+            self.w.report("C005", f"tool call index {old.index}: fragment carries id {eid!r}, the call's id is "
+                          f"{old.id!r}: a second call collides with the first (fragments kept on the first)",
+                          index=old.index)
+        return call
+
+    def c006_empty_tool_calls_array(self, ch: _Choice) -> None:
+        """C006 empty-tool-calls-array (info): "a delta carries `tool_calls: []` (clients that
+        branch on the key misroute text)". Reported once per choice."""
+        if not ch.c006:
+            ch.c006 = True
+            self.w.report("C006", f"choice {ch.index}: delta carries tool_calls: [] (clients that branch on "
+                          "the key misroute the text); reported once")
+
+    def c007_missing_done(self) -> None:
+        """C007 missing-done (warning): "the stream ended without `data: [DONE]`"."""
+        if not self.w.ended and not self.w.http_error:
+            self.w.report("C007", "the stream ended without data: [DONE]", event=False)
+
+    def c008_name_repeated(self, call: _Call, name: str) -> None:
+        """C008 name-repeated (warning): "a continuation fragment repeats a non-empty
+        `function.name` (naive accumulators double the name)". Reported once per call."""
+        if call.c008:
+            return
+        call.c008 = True
+        same = "repeats" if name == call.block.name else f"carries a different name {name!r} than"
+        self.w.report("C008", f"tool call index {call.block.index}: a continuation fragment {same} "
+                      f"function.name {call.block.name!r} (naive accumulators build "
+                      f"{(call.block.name or '') + name!r})", index=call.block.index)
+
+    def c009_truncated_by_length(self, ch: _Choice, fr: str) -> None:
+        """C009 truncated-by-length (error): "`finish_reason` `length` while a tool call is open
+        or incomplete". A Chat call stays open until finish_reason, so it counts when its
+        arguments are not a complete JSON value (empty or a partial prefix)."""
+        if fr != LENGTH_FINISH:
+            return
+        cut = [c.block for c in self._all_calls(ch) if c.block.status in ("empty", "partial")]
+        if cut:
+            which = ", ".join(f"{b.index if b.index is not None else '-'} ({b.name or 'no name'}, {b.status})"
+                              for b in cut)
+            self.w.report("C009", f"choice {ch.index} hit the length limit with tool call(s) cut off: {which}; "
+                          "retry with a higher max_tokens", index=cut[0].index)
+
+    def c010_thought_signature(self, ch: _Choice, sig: str, call: _Call | None) -> None:
+        """C010 thought-signature (info): "`extra_content.google.thought_signature` seen: it must
+        go back on the call it came with; a standalone signature delta belongs to the first call
+        of the batch". Kept as ``block.signature``."""
+        if call is None:
+            call = ch.batch[0] if ch.batch else None
+        if call is None:
+            ch.pending_signature = sig
+            where = "before any call: it belongs to the first call of the batch"
+        else:
+            self.w.set_signature(call.block, sig)
+            self.w.note_event_block(call.block)
+            where = f"belongs to call {call.block.index} ({call.block.id or call.block.name or 'no id'})"
+        self.w.report("C010", f"thought_signature ({len(sig)} characters) {where}; send it back with that "
+                      "call or Gemini rejects the next request", index=call.block.index if call else None)
+
+    def c011_incomplete_first_fragment(self, call: _Call, entry: dict, fn: dict) -> None:
+        """C011 incomplete-first-fragment (warning): "the first fragment of a call lacks `id` or
+        `type` (or puts `id` inside `function`)"."""
+        missing = []
+        if _nonempty(entry.get("id")) is None:
+            missing.append("puts id inside function" if _nonempty(fn.get("id")) else "lacks id")
+        if _nonempty(entry.get("type")) is None:
+            missing.append("lacks type")
+        if missing:
+            self.w.report("C011", f"first fragment of tool call index {call.block.index} "
+                          f"{' and '.join(missing)}", index=call.block.index)
+
+    def c012_id_repeated(self, call: _Call) -> None:
+        """C012 id-repeated (warning): "continuation fragments repeat the same `id`
+        (string-concatenating accumulators double it)". Reported once per call."""
+        if not call.c012:
+            call.c012 = True
+            self.w.report("C012", f"tool call index {call.block.index}: a continuation fragment repeats id "
+                          f"{call.block.id!r} (string-concatenating accumulators double it)",
+                          index=call.block.index)
+
+    def c013_index_gap(self, ch: _Choice, index: int) -> None:
+        """C013 index-gap (warning): "tool call indexes do not appear as 0, 1, 2, … in order"."""
+        expected = len(ch.seen_indexes)
+        if index not in ch.seen_indexes:
+            ch.seen_indexes.append(index)
+        if index != expected:
+            self.w.report("C013", f"choice {ch.index}: tool call index {index} appeared where {expected} "
+                          "was expected (indexes must run 0, 1, 2, … in order)", index=index)
+
+    def c014_finish_reason_repeated(self, ch: _Choice, fr: str) -> None:
+        """C014 finish-reason-repeated (error): "a choice gets a second `finish_reason` (clients
+        run the calls twice)"."""
+        self.w.report("C014", f"choice {ch.index} got a second finish_reason {fr!r} (first {ch.finish!r}): "
+                      "clients may run its tool calls twice")
+
+    def c015_tool_call_in_content(self, ch: _Choice, *, at_end: bool = False) -> None:
+        """C015 tool-call-in-content (warning): "the assistant text is a tool call written as text
+        (a `{"name": …, "arguments"/"parameters": …}` object or list, or `<tool_call>` tags) and no
+        structured call exists". Judged once per choice, at its finish or at the end."""
+        if ch.c015_judged or (at_end and ch.finish is not None):
+            return
+        ch.c015_judged = True
+        if ch.text is None or ch.calls or ch.legacy is not None:
+            return
+        why = looks_like_tool_call(ch.text.content)
+        if why:
+            self.w.report("C015", f"choice {ch.index}: {why}, and no structured tool call was streamed "
+                          "(the server's tool parser did not run)", event=not at_end)
+
+    def c016_delta_after_finish(self, ch: _Choice, delta: dict) -> None:
+        """C016 delta-after-finish (error): "a later chunk whose delta for a finished choice carries
+        `content`, `reasoning`, `refusal` or `tool_calls` (a delta that is `{}` or carries only
+        `role` does not count)"."""
+        if ch.finish is None:
+            return
+        carried = [k for k in CARRYING_KEYS if delta.get(k) not in (None, "", [])]
+        if carried:
+            self.w.report("C016", f"choice {ch.index} already finished ({ch.finish!r}) but a later delta "
+                          f"carries {', '.join(carried)}: clients that stop at finish_reason lose it")
+
+    def s004_event_after_end(self, ev: "EventRecord | None") -> None:
+        """S004 event-after-end (warning): "bytes or events after the end marker. For Chat the
+        marker is `data: [DONE]`"; reported once, at the first such event."""
+        if self.w.ended:
+            self.w.after_end("event after data: [DONE] (clients stop reading at [DONE] and never see it)",
+                             event=ev if ev is not None else False)

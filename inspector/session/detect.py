@@ -1,0 +1,40 @@
+"""Which dialect a stream speaks: from its first identifying event, else from the request URL.
+
+Detection asks each registered dialect, in ``inspector.providers.DIALECTS`` order, whether an
+event identifies it (``Dialect.sniff``); a body with no identifying event (an HTTP error page,
+an empty stream) falls back to the request URL's hints, then to ``unknown``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.providers import DIALECTS
+
+if TYPE_CHECKING:
+    from inspector.model.events import EventRecord
+    from inspector.providers.base import Dialect, StreamWriter
+
+
+def from_event(ev: "EventRecord") -> str | None:
+    """The dialect ``ev`` alone identifies, or None."""
+    for name, cls in DIALECTS.items():
+        if cls.sniff(ev):
+            return name
+    return None
+
+
+def fallback(request: dict | None) -> str:
+    """The dialect the request URL suggests, else ``unknown``."""
+    url = str((request or {}).get("url") or "")
+    for name, cls in DIALECTS.items():
+        if cls.sniff_url(url):
+            return name
+    return "unknown"
+
+
+def make(name: str, writer: "StreamWriter") -> "Dialect":
+    """A fresh dialect instance writing to ``writer``. Raises ``ValueError`` for an unknown name."""
+    cls = DIALECTS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
+    return cls(writer)

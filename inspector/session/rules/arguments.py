@@ -1,0 +1,106 @@
+"""J rules: tool arguments, judged on each tool block's accumulated text (every dialect).
+
+``shared/RULES.md`` section J. The JSON state comes from the block's ``JsonProgress`` (one pass
+over every character, O(total length)); each rule below reads that state at the moment that
+decides it: a fragment (J001, J003, J006), the block's closing event (J002, J004, J007), or the
+end of the stream with the block still open (J005).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import orjson
+
+from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
+
+if TYPE_CHECKING:
+    from inspector.model.blocks import Block
+    from inspector.session.session import Session
+
+
+class ArgumentRules:
+    """The J rules of one session; remembers which blocks already got J006 (once per block)."""
+
+    __slots__ = ("s", "_resent", "_before")
+
+    def __init__(self, session: "Session") -> None:
+        self.s = session
+        self._resent: set[int] = set()
+        """Positions of blocks J006 already fired for."""
+        self._before = EMPTY
+
+    def before_fragment(self, block: "Block", fragment: str) -> None:
+        """J006 args-resent, judged before the fragment is added."""
+        prog = block.progress
+        if prog is None:
+            block.progress = prog = JsonProgress()
+        self._before = prog.state
+        if fragment and prog.length and block.pos not in self._resent and self._is_resend(block, fragment):
+            self._resent.add(block.pos)
+            self.s.report("J006", f"fragment of {len(fragment)} characters re-sends the "
+                          f"{prog.length} characters already accumulated (cumulative snapshot or "
+                          "whole object sent again): naive accumulators double the arguments",
+                          index=block.index)
+
+    def after_fragment(self, block: "Block", fragment: str) -> None:
+        """J001 args-invalid / J003 args-trailing-data, when the fragment changed the state to one."""
+        prog = block.progress
+        after = prog.feed(fragment) if fragment else self._before
+        if after == self._before:
+            return
+        if after == INVALID:
+            self.s.report("J001", f"arguments are no longer a JSON prefix at character {prog.error_offset}: "
+                          f"{prog.error_reason}", index=block.index)
+        elif after == TRAILING:
+            self.s.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
+                          f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
+
+    def whole(self, block: "Block", text: str) -> None:
+        """Arguments that arrived whole: judged afresh (J001, J003)."""
+        block.progress = JsonProgress()
+        state = block.progress.feed(text) if text else EMPTY
+        if state == INVALID:
+            self.s.report("J001", f"arguments are not JSON at character {block.progress.error_offset}: "
+                          f"{block.progress.error_reason}", index=block.index)
+        elif state == TRAILING:
+            self.s.report("J003", f"a complete JSON value ends at character {block.progress.complete_at} and "
+                          "more text follows", index=block.index)
+
+    def at_close(self, block: "Block") -> None:
+        """J002 incomplete at close, J007 empty, J004 not an object."""
+        prog = block.progress
+        state = prog.state if prog else EMPTY
+        if state == PARTIAL:
+            self.s.report("J002", f"closed while the arguments are an incomplete JSON prefix "
+                          f"({prog.length} characters, depth {prog.depth}): do not execute",
+                          index=block.index)
+        elif state == EMPTY and not block.empty_is_object:
+            self.s.report("J007", "call finished with no argument text at all (clients expect at least '{}')",
+                          index=block.index)
+        elif state == COMPLETE and prog.top_kind != "object":
+            self.s.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
+                          index=block.index)
+
+    def at_end(self, block: "Block") -> None:
+        """J005: the stream ended with the tool block still open (J004 too when not an object)."""
+        prog = block.progress
+        what = prog.state if prog else EMPTY
+        self.s.report("J005", f"stream ended with this tool call still open (arguments {what}, "
+                      f"{prog.length if prog else 0} characters): do not execute it",
+                      index=block.index, event=False)
+        if prog and prog.state == COMPLETE and prog.top_kind != "object":
+            self.s.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
+                          index=block.index, event=False)
+
+    @staticmethod
+    def _is_resend(block: "Block", fragment: str) -> bool:
+        """J006: F starts with A, or A is complete and F is a complete value equal to it."""
+        prog = block.progress
+        if len(fragment) >= prog.length and fragment.startswith(block.content):
+            return True
+        if prog.state == COMPLETE:
+            try:
+                return orjson.loads(fragment) == orjson.loads(block.content)
+            except orjson.JSONDecodeError:
+                return False
+        return False
