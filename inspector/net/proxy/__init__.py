@@ -10,7 +10,7 @@ One job per module; the forwarding path (endpoint → tap → sink) never waits 
 - ``endpoint``: the ASGI app relaying one exchange (bytes untouched, timing, upstream faults);
 - ``headers``: which header fields cross the proxy (hop-by-hop fields dropped);
 - ``tap``: the inspected copy of a response (decoded, recorded with ``--record``, handed on);
-- ``decode``: ``content-encoding`` decoding for that copy (gzip/deflate, br/zstd when httpx can);
+- ``decode``: ``content-encoding`` decoding for that copy (gzip, deflate, br/zstd if installed);
 - ``sink``: the hand-off of each step onto the inspecting event loop, in order;
 - ``exchange``: one exchange's record and whether its response is linted as a stream;
 - ``log``: the exchanges, their sessions and the Q-rule history checks;
@@ -24,6 +24,7 @@ This module only re-exports the names other code uses; it imports nothing but th
 from __future__ import annotations
 
 from inspector.net.proxy.command import cmd_proxy
+from inspector.net.proxy.decode import ContentDecoder, DecodeError, NotDecodable, decoder_for
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
 from inspector.net.proxy.exchange import (BODY_EXCERPT, OLLAMA_STREAMING_PATHS, STREAM_TYPES, Exchange,
                                           should_lint, wants_stream)
@@ -37,7 +38,8 @@ from inspector.net.proxy.tap import first_free_number, safe_name
 
 __all__ = [
     "BODY_EXCERPT", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "HISTORY_KEYS", "HISTORY_ONLY_RULES",
-    "OLLAMA_STREAMING_PATHS", "STREAM_TYPES", "Exchange", "ExchangeLog", "LoopSink", "ProxyEndpoint",
-    "ProxyThread", "Reports", "cmd_proxy", "continued_exchange", "first_free_number", "forward_request_headers", "forward_response_headers", "make_asgi_app",
+    "OLLAMA_STREAMING_PATHS", "STREAM_TYPES", "ContentDecoder", "DecodeError", "Exchange", "ExchangeLog",
+    "LoopSink", "NotDecodable", "ProxyEndpoint", "ProxyThread", "Reports", "cmd_proxy", "continued_exchange",
+    "decoder_for", "first_free_number", "forward_request_headers", "forward_response_headers", "make_asgi_app",
     "report_for", "safe_name", "should_lint", "text_for", "wants_stream",
 ]

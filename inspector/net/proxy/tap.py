@@ -17,7 +17,7 @@ from pathlib import Path
 
 from inspector.capture.model import Chunk, End
 from inspector.capture.recorder import Recorder
-from inspector.net.proxy.decode import _Decoder
+from inspector.net.proxy.decode import DecodeError, NotDecodable, decoder_for
 from inspector.net.proxy.sink import LoopSink
 
 
@@ -113,20 +113,17 @@ class Tee:
         self.rec = rec
         self.copying = True
         """False once the body stopped decoding: the rest is forwarded, not inspected or recorded."""
-        self.decoder = None
-        if encoding:
-            try:
-                self.decoder = _Decoder(encoding)
-                if not self.decoder.active:
-                    self.decoder = None
-            except ValueError as e:
-                sink.note(n, f"content-encoding {e} cannot be decoded here: passed through, not inspected")
+        try:
+            self.decoder = decoder_for(encoding)
+        except NotDecodable as e:
+            self.decoder = None
+            sink.note(n, str(e))
 
     def chunk(self, t: float, data: bytes) -> None:
         if self.decoder is not None:
             try:
                 data = self.decoder.decode(data)
-            except Exception as e:  # noqa: BLE001 - a corrupt encoding: keep forwarding, stop the copy
+            except DecodeError as e:  # a corrupt encoding: keep forwarding, stop the copy
                 self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
                                        "passed through, not inspected")
                 self.decoder, self.copying = None, False
@@ -134,15 +131,21 @@ class Tee:
             self._pass(t, data)
 
     def complete(self, t: float) -> None:
-        """The body ended cleanly: pass on what the decoders still hold."""
+        """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""
         if self.decoder is None or not self.copying:
             return
         try:
             tail = self.decoder.flush()
-        except Exception:  # noqa: BLE001
-            tail = b""
+        except DecodeError as e:
+            self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode its end ({e}); what "
+                                   "came before was inspected")
+            return
         if tail:
             self._pass(t, tail)
+        cut = self.decoder.truncated
+        if cut:
+            self.sink.note(self.n, f"content-encoding {self.encoding}: the body ended before the {', '.join(cut)} "
+                                   "end marker (truncated); what arrived was inspected")
 
     def close(self, end: End) -> None:
         end_recording(self.rec, end)
