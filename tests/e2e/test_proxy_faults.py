@@ -4,7 +4,8 @@ Each fault must reach the client as it happened (refused -> 502 with a JSON erro
 same 500 and body; reset mid-stream -> the client's connection is cut too; read timeout -> cut)
 and be a finding on the exchange (S007 / S012). Also: the request goes upstream unchanged
 (method, path, query, headers, body: nothing added), a non-streamed JSON answer is shown but not
-judged as a stream, a gzip stream reaches the client still compressed and is inspected decoded,
+judged as a stream, a gzip or deflate stream reaches the client still compressed and is inspected
+decoded (an unknown or cut-off encoding is passed through with a note, never a traceback),
 ``--record DIR`` writes one redacted capture per exchange, and the CLI prints one JSON line (or
 a text report) per exchange.
 """
@@ -14,6 +15,7 @@ import gzip
 import json
 import signal
 import socket
+import zlib
 
 import anthropic
 import httpx
@@ -202,17 +204,20 @@ def test_json_answer_is_shown_not_linted(raw_server):
     assert report["content_type"] == "application/json" and report["duration_s"] is not None
 
 
-def test_gzip_stream_reaches_the_client_compressed_and_is_inspected_decoded(raw_server):
-    stream = OPENING + b"".join(sse_event(e) for e in [
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "is\"}"}},
-        {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-         "usage": {"output_tokens": 3}},
-        {"type": "message_stop"}])
-    packed = gzip.compress(stream)
+TOOL_STREAM = OPENING + b"".join(sse_event(e) for e in [
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "is\"}"}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+     "usage": {"output_tokens": 3}},
+    {"type": "message_stop"}])
+"""A complete, clean tool-call stream (``{"body": "paris"}``), for the content-encoding tests."""
 
+
+def through_proxy_coded(raw_server, packed: bytes, encoding: str) -> tuple[httpx.Response, bytes, dict]:
+    """``packed`` served with ``content-encoding: encoding`` in 50-byte chunks, through a proxy:
+    the client's response, the raw bytes it got, the exchange's report."""
     def behave(srv, conn, request):
-        srv.head(conn, extra={"content-encoding": "gzip"})
+        srv.head(conn, extra={"content-encoding": encoding})
         for i in range(0, len(packed), 50):
             srv.chunk(conn, packed[i:i + 50])
         srv.finish(conn)
@@ -222,9 +227,44 @@ def test_gzip_stream_reaches_the_client_compressed_and_is_inspected_decoded(raw_
         with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S) as r:
             raw = b"".join(r.iter_raw())
         [report] = px.wait_reports(1)
+    return r, raw, report
+
+
+def test_gzip_stream_reaches_the_client_compressed_and_is_inspected_decoded(raw_server):
+    packed = gzip.compress(TOOL_STREAM)
+    r, raw, report = through_proxy_coded(raw_server, packed, "gzip")
     assert raw == packed and r.headers["content-encoding"] == "gzip"
     assert report["dialect"] == "anthropic-messages" and report["findings"] == []
     assert report["blocks"][0]["input"] == {"body": "paris"}
+
+
+@pytest.mark.parametrize("wbits", [zlib.MAX_WBITS, -zlib.MAX_WBITS], ids=["zlib-wrapped", "raw"])
+def test_deflate_in_both_forms_is_inspected_decoded(raw_server, wbits):
+    # RFC 9110 says zlib-wrapped; some servers send raw DEFLATE: both decode, as in httpx.
+    c = zlib.compressobj(wbits=wbits)
+    packed = c.compress(TOOL_STREAM) + c.flush()
+    r, raw, report = through_proxy_coded(raw_server, packed, "deflate")
+    assert raw == packed and r.headers["content-encoding"] == "deflate"
+    assert report["findings"] == [] and "note" not in report
+    assert report["blocks"][0]["input"] == {"body": "paris"}
+
+
+def test_unknown_encoding_is_passed_through_and_shown_encoded_not_inspected(raw_server):
+    packed = b"\x1f\x9dnot really LZW" * 8
+    r, raw, report = through_proxy_coded(raw_server, packed, "compress")
+    assert raw == packed and r.headers["content-encoding"] == "compress"
+    assert report["streamed"] is False and report["findings"] == []
+    assert "content-encoding compress: encoded, not inspected" in report["note"]
+
+
+def test_truncated_gzip_is_inspected_as_far_as_it_goes_with_a_note(raw_server, capfd):
+    packed = gzip.compress(TOOL_STREAM)
+    cut = packed[: len(packed) // 2]  # the HTTP body ends cleanly, the gzip member does not
+    r, raw, report = through_proxy_coded(raw_server, cut, "gzip")
+    assert raw == cut
+    assert report["dialect"] == "anthropic-messages" and report["streamed"] is True
+    assert "truncated" in report["note"] and "gzip" in report["note"]
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_record_dir_has_one_redacted_capture_per_exchange_equal_to_the_report(raw_server, tmp_path):

@@ -1,0 +1,119 @@
+"""``stream-inspector proxy --upstream URL``: the command entry.
+
+Checks the arguments, binds the socket, then runs the proxy headless (``--format json|text``:
+one report per exchange on stdout) or under the TUI (``--format tui``). The only module of the
+package that touches the TUI, and only lazily inside the command, so the package imports
+without Textual (the TUI import will move to a CLI module).
+
+Imports: ``reports``, ``server``, ``inspector.capture.redact``, ``inspector.net.servers``;
+``inspector.tui`` lazily, here only.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from inspector.capture.redact import redact_url
+from inspector.net.proxy.reports import EXIT_OK, EXIT_USAGE, Reports
+from inspector.net.proxy.server import ProxyThread, run_foreground
+from inspector.net.servers import listen, is_loopback, url_for
+
+
+def _check_record_dir(path: str) -> str | None:
+    """None when ``--record DIR`` is usable (created if missing), else the one-line problem."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        return f"--record {path}: not a directory"
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"--record {path}: cannot create: {e.strerror or e}"
+    if not os.access(p, os.W_OK):
+        return f"--record {path}: not writable"
+    return None
+
+
+def _warn_exposed(host: str) -> str:
+    return (f"WARNING: the proxy listens on {host}, not loopback: anyone who can reach this machine can "
+            "send requests through it with the agent's credentials and read the answers. "
+            "Use --host 127.0.0.1 unless you mean it.")
+
+
+def cmd_proxy(args) -> int:
+    """``stream-inspector proxy --upstream URL``: exit 0 after Ctrl+C (headless: 1 if any exchange had
+    an error finding), 2 for a bad upstream URL, an unusable ``--record`` directory or a busy port."""
+    upstream = args.upstream
+    parts = urlsplit(upstream)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        print(f"stream-inspector: proxy: --upstream must be an http:// or https:// URL with a host, not {upstream!r}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    record = getattr(args, "record", None)
+    if record:
+        problem = _check_record_dir(record)
+        if problem:
+            print(f"stream-inspector: proxy: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    fmt = getattr(args, "format", "tui")
+    if fmt == "tui":
+        try:
+            from inspector.tui.run import _check_theme
+
+            problem = _check_theme(getattr(args, "theme", None))
+        except ImportError:
+            problem = None
+        if problem:
+            print(f"stream-inspector: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    host = args.host
+    exposed = not is_loopback(host)
+    if exposed:
+        print(f"stream-inspector: {_warn_exposed(host)}", file=sys.stderr)
+    sock = listen(host, args.port, "proxy")
+    if sock is None:
+        return EXIT_USAGE
+    url = url_for(sock)
+    safe_upstream = redact_url(upstream)
+    if fmt == "tui":
+        return _run_tui(args, sock, url, safe_upstream, exposed)
+    return _run_headless(args, sock, url, safe_upstream, fmt)
+
+
+def _run_headless(args, sock, url: str, upstream: str, fmt: str) -> int:
+    print(f"stream-inspector proxy on {url} -> {upstream}"
+          + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
+    worst = run_foreground(args.upstream, sock, Reports(fmt, out=sys.stdout), timeout=args.timeout,
+                           record_dir=args.record, dialect=args.dialect, stall_s=args.stall)
+    print("stream-inspector proxy stopped", file=sys.stderr, flush=True)
+    return worst
+
+
+def _run_tui(args, sock, url: str, upstream: str, exposed: bool) -> int:
+    try:
+        from inspector.tui.screens.exchanges import ProxyApp
+    except ImportError as e:
+        sock.close()
+        print(f"stream-inspector: proxy: the TUI is not available ({e}); use --format json or text", file=sys.stderr)
+        return EXIT_USAGE
+    proxy = ProxyThread(args.upstream, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
+                        stall_s=args.stall, collect=False, sock=sock, external=True)
+    app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,
+                   warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record)
+    # The proxy thread forwards bytes while the TUI thread renders: hand the GIL over more often
+    # than the default 5 ms so a busy frame never holds a chunk back for long.
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
+    try:
+        proxy.start()
+    except (OSError, RuntimeError) as e:
+        sys.setswitchinterval(old)
+        print(f"stream-inspector: proxy: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        app.run()
+    finally:
+        proxy.stop()
+        sys.setswitchinterval(old)
+    return EXIT_OK

@@ -1,0 +1,260 @@
+"""The ASGI endpoint that relays each exchange to the upstream, byte for byte, as it arrives.
+
+Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads the body, forwards
+method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
+sends the response head and each raw body chunk (``Response.aiter_raw``: de-chunked, not
+decoded) to the client the moment it arrives. Only then is the chunk teed (``tap.Tee``: decoded
+copy, ``--record`` capture, the sink); the client's bytes are never decoded or delayed. Times
+are seconds since the request was sent upstream (``time.monotonic``).
+
+Upstream faults reach the client as they happened: no connection (refused, DNS, TLS, connect
+timeout) is a ``502`` (``504`` for a timeout) with a JSON error body saying why; a reset or a
+read timeout mid-body aborts the client's connection the same way (the chunked body is never
+terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S007 for the status,
+S012 for the transport). A client that goes away ends the upstream request too (S012
+``cancelled``).
+
+Imports: ``exchange``, ``headers``, ``sink``, ``tap``, ``inspector.capture``,
+``inspector.net.servers``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit
+
+import httpx
+import orjson
+
+from inspector.model.capture import End
+from inspector.capture.recorder import redact_request, redact_response
+from inspector.capture.redact import redact_url
+from inspector.net.proxy.exchange import Exchange
+from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
+from inspector.net.proxy.sink import LoopSink
+from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
+from inspector.net.servers import is_loopback
+
+
+def _error_body(kind: str, message: str) -> bytes:
+    """A JSON error both SDK families read (``error.message``; Anthropic's ``type: error`` shape)."""
+    return orjson.dumps({"type": "error", "error": {"type": kind, "message": f"stream-inspector proxy: {message}"}})
+
+
+class ProxyEndpoint:
+    """The ASGI app: forwards each request to ``upstream`` and tees the response into ``sink``.
+
+    Raises ``ValueError`` for an ``upstream`` that is not an http(s) URL with a host.
+    """
+
+    def __init__(self, upstream: str, sink: LoopSink, *, timeout: float = 600.0,
+                 record_dir: str | os.PathLike | None = None, first_number: int | None = None,
+                 log: Callable[[str], None] | None = None) -> None:
+        parts = urlsplit(upstream)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"--upstream must be an http:// or https:// URL with a host, not {upstream!r}")
+        self.upstream = upstream.rstrip("/")
+        self.sink = sink
+        self.timeout = timeout
+        self.record_dir = Path(record_dir) if record_dir is not None else None
+        self._numbers = itertools.count(first_number or first_free_number(record_dir))
+        self.log = log
+        self._client: httpx.AsyncClient | None = None
+        self._local = is_loopback(parts.hostname)
+        self.requests = 0
+        """Requests received so far."""
+
+    def _client_for_loop(self) -> httpx.AsyncClient:
+        if self._client is None:
+            # No default headers: the request goes out with the client's headers only.
+            # trust_env off for a loopback upstream (an environment proxy must not intercept it).
+            self._client = httpx.AsyncClient(
+                timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 30.0)),
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
+                trust_env=not self._local, follow_redirects=False)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def upstream_url(self, raw_path: bytes, query: bytes) -> str:
+        base = urlsplit(self.upstream)
+        path = raw_path.decode("latin-1") or "/"
+        url = f"{base.scheme}://{base.netloc}{base.path.rstrip('/')}{path}"
+        params = [q for q in (query.decode("latin-1"), base.query) if q]  # --upstream's own query goes last
+        if params:
+            url += "?" + "&".join(params)
+        return url
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        loop = asyncio.get_running_loop()
+        if self.sink.loop is None and self.sink.auto_attach:  # headless: inspection on the proxy's own loop
+            self.sink.attach(loop, threading.get_ident())
+        self.requests += 1
+        body = bytearray()
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return  # the client left before sending its whole request: nothing was forwarded
+            body += msg.get("body", b"")
+            if not msg.get("more_body"):
+                break
+        try:
+            await self._exchange(scope, bytes(body), receive, send)
+        except asyncio.CancelledError:
+            # The proxy is stopping with this stream still running: its end is already recorded
+            # and reported ("proxy stopped"); the client's connection closes with the server.
+            return
+
+    async def _exchange(self, scope, body: bytes, receive, send) -> None:
+        method = scope.get("method", "GET")
+        raw_path = scope.get("raw_path") or scope.get("path", "/").encode("utf-8")
+        query = scope.get("query_string", b"")
+        path = scope.get("path", "/")
+        url = self.upstream_url(raw_path, query)
+        headers = forward_request_headers(list(scope.get("headers", [])))
+        n = next(self._numbers)
+        parsed = None
+        if body:
+            try:
+                parsed = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                parsed = None
+        stored_body = parsed if parsed is not None else (body.decode("utf-8", "replace") if body else None)
+        request = redact_request({"method": method, "url": url, "headers": headers_dict(headers),
+                                  "body": stored_body})
+        target = redact_url(path + ("?" + query.decode("latin-1") if query else ""))
+        record_path = None
+        if self.record_dir is not None:
+            record_path = str(self.record_dir / f"{n:03d}-{safe_name(method, path)}.jsonl")
+        t0 = time.monotonic()
+        ex = Exchange(n=n, method=method, path=path, target=target, url=redact_url(url), request=request,
+                      body=parsed, started_wall=time.time(), t0=t0, record_path=record_path)
+        self.sink.begin(ex)
+
+        def now() -> float:
+            return round(time.monotonic() - t0, 6)
+
+        client = self._client_for_loop()
+        req = httpx.Request(method, url, headers=headers, content=body)
+        try:
+            resp = await client.send(req, stream=True)
+        except asyncio.CancelledError:
+            self._fail(n, record_path, request, End(now(), "cancelled", "proxy stopped before the response"))
+            raise
+        except (httpx.HTTPError, OSError) as e:
+            from inspector.net.live import describe_error
+
+            timeout = isinstance(e, httpx.TimeoutException)
+            error = describe_error(e, url)
+            if isinstance(e, httpx.ReadTimeout):
+                error = f"no response head within {self.timeout:g} s (--timeout)"
+            end = End(now(), "timeout" if timeout else "reset", error)
+            self._fail(n, record_path, request, end)
+            status = 504 if timeout else 502
+            payload = _error_body("upstream_timeout" if timeout else "upstream_unreachable",
+                                  f"{error} (upstream {redact_url(self.upstream)})")
+            await send({"type": "http.response.start", "status": status,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(payload)).encode()),
+                                    (b"x-stream-inspector", b"upstream-error")]})
+            await send({"type": "http.response.body", "body": payload, "more_body": False})
+            self._log(method, path, f"{status} ({error})")
+            return
+        await self._relay(n, ex, resp, record_path, request, receive, send, now, url)
+
+    def _fail(self, n: int, record_path, request: dict, end: End) -> None:
+        """No response: the recording (``response: null``) and the exchange say why."""
+        record_no_response(record_path, request, end)
+        self.sink.finish(n, end)
+
+    async def _relay(self, n, ex, resp: httpx.Response, record_path, request, receive, send, now, url) -> None:
+        from inspector.net.live import describe_error
+
+        status = resp.status_code
+        raw_headers = list(resp.headers.raw)
+        response = redact_response({"status": status, "headers": headers_dict(raw_headers)})
+        await send({"type": "http.response.start", "status": status, "headers": forward_response_headers(raw_headers)})
+        tee = Tee(n, self.sink, resp.headers.get("content-encoding", ""),
+                  open_recording(record_path, request, response))
+        self.sink.head(n, status, response["headers"])
+
+        me = asyncio.current_task()
+        gone = False
+
+        async def watch() -> None:
+            nonlocal gone
+            while True:
+                if (await receive())["type"] == "http.disconnect":
+                    gone = True
+                    if me is not None:
+                        me.cancel()
+                    return
+
+        watcher = asyncio.create_task(watch())
+        chunks = resp.aiter_raw().__aiter__()
+        end: End | None = None
+        try:
+            while True:
+                try:
+                    data = await chunks.__anext__()
+                except StopAsyncIteration:
+                    end = End(now(), "eof")
+                    break
+                except httpx.ReadTimeout:
+                    end = End(now(), "timeout", f"no bytes for {self.timeout:g} s (--timeout)")
+                    break
+                except (httpx.HTTPError, OSError) as e:
+                    end = End(now(), "reset", describe_error(e, url))
+                    break
+                t = now()
+                if not data:
+                    continue
+                # The client first: inspection never delays a byte.
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+                tee.chunk(t, data)
+            watcher.cancel()
+            if end.kind == "eof":
+                tee.complete(end.t)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            # Otherwise return without completing: uvicorn closes the connection and the client
+            # sees its body cut short, as the proxy did.
+        except asyncio.CancelledError:
+            end = End(now(), "cancelled", "client disconnected" if gone else "proxy stopped")
+            if not gone:
+                raise
+            if me is not None:
+                me.uncancel()  # our own watcher cancelled us; the task goes on normally
+        finally:
+            watcher.cancel()
+            if end is None:
+                end = End(now(), "cancelled", "proxy stopped")
+            tee.close(end)
+            try:
+                await resp.aclose()
+            except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
+                pass
+            self._log(ex.method, ex.path, f"{status}, {end.kind}")
+
+    def _log(self, method: str, path: str, what: str) -> None:
+        if self.log is not None:
+            self.log(f"{method} {path} -> {what}")
+
+
+def make_asgi_app(endpoint: ProxyEndpoint):
+    """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``."""
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    app = Starlette(routes=[Route("/{path:path}", endpoint=endpoint)])
+    app.state.endpoint = endpoint
+    return app

@@ -1,0 +1,120 @@
+"""One exchange through the proxy (request, response, inspection state) and whether it is linted.
+
+What is linted: a response whose content type is a stream (``text/event-stream``, NDJSON,
+JSON Lines), any status >= 400 (S007 with its body), a body the request asked to stream
+(``"stream": true``, or Ollama's ``/api/chat`` / ``/api/generate`` which stream by default), and
+every transport fault. A normal JSON answer (a non-streaming call, ``/v1/models``) is shown with
+its status and body but not judged as a stream (no S007 for a 200 ``application/json``).
+
+Imports: ``inspector.model.capture`` only; no I/O, no event loop. Everything else in the
+package may import this module.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from inspector.model.capture import End
+
+STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
+                "application/json-seq")
+"""Content types that mark a streamed body (SSE per the WHATWG HTML spec section 9.2; NDJSON/JSON Lines)."""
+
+OLLAMA_STREAMING_PATHS = ("/api/chat", "/api/generate")
+"""Ollama's native endpoints stream unless the body says ``"stream": false`` (ollama docs/api.md)."""
+
+BODY_EXCERPT = 64 * 1024
+"""How much of a non-streamed response body is kept for display."""
+
+
+@dataclass(eq=False)
+class Exchange:
+    """One request through the proxy and its response, as inspected."""
+
+    n: int
+    """Exchange number (1, 2, …; continues after the captures already in ``--record DIR``)."""
+    method: str
+    path: str
+    """The request path as the client sent it (decoded, no query)."""
+    target: str
+    """Path plus query, secrets redacted (the report's ``path``)."""
+    url: str
+    """The upstream URL it was forwarded to, secrets redacted."""
+    request: dict
+    """``{"method", "url", "headers", "body"}`` redacted, as a native capture header stores it."""
+    body: object
+    """The request body parsed as JSON, else None."""
+    started_wall: float
+    """``time.time()`` when the request arrived (the TUI's clock column)."""
+    t0: float
+    """``time.monotonic()`` when the request was sent upstream (``t`` counts from here)."""
+    record_path: str | None = None
+    status: int | None = None
+    response_headers: dict = field(default_factory=dict)
+    content_type: str = ""
+    linted: bool = False
+    """The response is judged as a stream (see the module docstring)."""
+    session: object = None
+    """The ``Session``; for a response that is not linted, an empty one holding the Q findings."""
+    end: End | None = None
+    first_byte_t: float | None = None
+    bytes_received: int = 0
+    body_excerpt: bytearray = field(default_factory=bytearray)
+    """First ``BODY_EXCERPT`` bytes of a response that is not linted (shown, not judged)."""
+    q_findings: list = field(default_factory=list)
+    continues: int | None = None
+    """Number of the exchange whose answer this request continues (Q rules), if any."""
+    continues_how: str | None = None
+    note: str | None = None
+    """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
+
+    @property
+    def done(self) -> bool:
+        return self.end is not None
+
+    @property
+    def duration_s(self) -> float | None:
+        return None if self.end is None else self.end.t
+
+    @property
+    def model(self) -> str | None:
+        s = self.session
+        if s is not None and getattr(s, "model", None):
+            return s.model
+        if isinstance(self.body, dict) and isinstance(self.body.get("model"), str):
+            return self.body["model"]
+        m = re.search(r"/models/([^/:]+)", self.path)  # Gemini puts the model in the path
+        return m.group(1) if m else None
+
+    @property
+    def findings(self) -> list:
+        return list(self.session.findings) if self.session is not None else list(self.q_findings)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.severity] = out.get(f.severity, 0) + 1
+        return out
+
+    @property
+    def body_text(self) -> str:
+        return bytes(self.body_excerpt).decode("utf-8", "replace")
+
+
+def wants_stream(ex: Exchange) -> bool:
+    """The request asked for a streamed answer (``"stream": true``; Ollama native streams by default)."""
+    body = ex.body if isinstance(ex.body, dict) else {}
+    if body.get("stream") is True:
+        return True
+    if ex.path.endswith(OLLAMA_STREAMING_PATHS) and body.get("stream") is not False and isinstance(ex.body, dict):
+        return True
+    return ":streamGenerateContent" in ex.path
+
+
+def should_lint(ex: Exchange) -> bool:
+    """Judge this response as a stream? (module docstring, "What is linted")."""
+    if ex.status is None or ex.status >= 400:
+        return True
+    if any(t in ex.content_type for t in STREAM_TYPES):
+        return True
+    return wants_stream(ex) and ex.status not in (204, 304) and ex.method != "HEAD"

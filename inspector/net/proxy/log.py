@@ -1,0 +1,147 @@
+"""The exchange log: the exchanges seen so far, their sessions and the Q-rule history checks.
+
+Single-threaded: every call runs on one event loop (``sink.LoopSink`` puts it there), after the
+forwarding step that produced it. It decides which responses are linted (``exchange.should_lint``),
+feeds each linted response's chunks to its ``Session``, runs the Q rules on each request and tells
+listeners (the JSON/text printers, the TUI, tests) when an exchange begins, moves and ends.
+
+Request history (RULES.md section Q): a request that carries history is checked with
+:func:`inspector.session.history.check_request` against the exchange whose answer it continues
+(:func:`pairing.continued_exchange`). With no earlier exchange only the history-only rules are
+kept (Q001, Q002, Q005: Q003 would call every id unknown). **The Q findings belong to the new
+exchange's report** (the request is what is wrong, and the earlier report has already been
+printed); each message starts with ``vs exchange #K (how it was matched)``, ``t`` is 0 (they are
+known when the request arrives) and ``index`` is the block index in exchange K's response.
+
+Imports: ``exchange``, ``pairing``, ``inspector.model.capture``; the session lazily.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Callable
+
+from inspector.model.capture import Capture, Chunk, End
+from inspector.net.proxy.exchange import BODY_EXCERPT, Exchange, should_lint
+from inspector.net.proxy.pairing import HISTORY_KEYS, continued_exchange
+
+HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
+"""Q rules that judge the request alone; the others need the streamed answer it continues."""
+
+
+def _content_type(headers: dict) -> str:
+    for k, v in headers.items():
+        if str(k).lower() == "content-type":
+            return (v[0] if isinstance(v, list) else str(v)).lower()
+    return ""
+
+
+class ExchangeLog:
+    """The exchanges seen so far and their sessions. Single-threaded: every call on one loop.
+
+    Listeners are callables ``f(event, exchange)`` with ``event`` one of ``"begin"``, ``"update"``
+    (head or body bytes arrived), ``"end"``.
+    """
+
+    def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0) -> None:
+        self.dialect = dialect
+        self.stall_s = stall_s
+        self.exchanges: list[Exchange] = []
+        self.by_n: dict[int, Exchange] = {}
+        self.listeners: list[Callable[[str, Exchange], None]] = []
+        self.changed = threading.Condition()
+        """Notified after every end (tests wait on it from another thread)."""
+
+    def _emit(self, event: str, ex: Exchange) -> None:
+        for fn in list(self.listeners):
+            try:
+                fn(event, ex)
+            except Exception as e:  # noqa: BLE001 - a broken listener must not stop the proxy
+                print(f"stream-inspector: proxy: listener failed: {type(e).__name__}: {e}", file=sys.stderr)
+
+    # ---- fed by the endpoint (through a LoopSink)
+    def begin(self, ex: Exchange) -> None:
+        self.exchanges.append(ex)
+        self.by_n[ex.n] = ex
+        try:
+            self._check_history(ex)
+        except Exception as e:  # noqa: BLE001 - Q rules never crash the proxy
+            print(f"stream-inspector: proxy: history check failed on exchange {ex.n}: {e}", file=sys.stderr)
+        self._emit("begin", ex)
+
+    def head(self, n: int, status: int, headers: dict) -> None:
+        ex = self.by_n[n]
+        ex.status = status
+        ex.response_headers = headers
+        ex.content_type = _content_type(headers)
+        ex.linted = should_lint(ex) and ex.note is None
+        response = {"status": status, "headers": headers}
+        self._make_session(ex, response if ex.linted else None)
+        self._emit("update", ex)
+
+    def note(self, n: int, text: str) -> None:
+        self.by_n[n].note = text
+
+    def chunk(self, n: int, chunk: Chunk) -> None:
+        ex = self.by_n[n]
+        if ex.first_byte_t is None and chunk.data:
+            ex.first_byte_t = chunk.t
+        ex.bytes_received += len(chunk.data)
+        if ex.linted:
+            ex.session.feed(chunk)
+        elif len(ex.body_excerpt) < BODY_EXCERPT:
+            ex.body_excerpt += chunk.data[: BODY_EXCERPT - len(ex.body_excerpt)]
+        self._emit("update", ex)
+
+    def finish(self, n: int, end: End) -> None:
+        ex = self.by_n[n]
+        if ex.session is None:  # no response at all: the fault is the whole story
+            ex.linted = True
+            self._make_session(ex, None)
+        ex.end = end
+        if ex.linted:
+            ex.session.close(end)
+        else:
+            if end.kind != "eof":
+                detail = f": {end.error}" if end.error else ""
+                ex.session.report_at("S012", f"transport ended abnormally ({end.kind}){detail}",
+                                     event=None, line=None, t=end.t)
+            # The empty session only holds findings; mark it ended without judging a stream.
+            ex.session.end, ex.session.closed = end, True
+        self._emit("end", ex)
+        with self.changed:
+            self.changed.notify_all()
+
+    # ---- helpers
+    def _make_session(self, ex: Exchange, response: dict | None) -> None:
+        from inspector.feeds.run import session_for
+
+        ex.session = session_for(Capture(request=ex.request, response=response, request_relative=True),
+                                 dialect=self.dialect, stall_s=self.stall_s)
+        ex.session.findings.extend(ex.q_findings)
+
+    def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:
+        """The exchange whose answer ``ex``'s request continues, and how it was matched."""
+        return continued_exchange(ex, self.exchanges)
+
+    def _check_history(self, ex: Exchange) -> None:
+        from inspector.session.history import check_request
+        from inspector.feeds.run import session_for
+
+        if not isinstance(ex.body, dict) or not any(isinstance(ex.body.get(k), list) for k in HISTORY_KEYS):
+            return
+        prev, how = self.previous_for(ex)
+        target = prev.session if prev is not None else session_for(Capture(), dialect=self.dialect)
+        first = len(target.findings)
+        check_request(target, ex.body)
+        found = target.findings[first:]
+        del target.findings[first:]  # they belong to the new exchange's report (module docstring)
+        if prev is None:
+            found = [f for f in found if f.code in HISTORY_ONLY_RULES]
+        else:
+            ex.continues, ex.continues_how = prev.n, how
+            for f in found:
+                f.message = f"vs exchange #{prev.n} ({how}): {f.message}"
+        for f in found:
+            f.event, f.line, f.t = None, None, 0.0
+        ex.q_findings = found

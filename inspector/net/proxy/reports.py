@@ -1,0 +1,88 @@
+"""Report formatting: one report per exchange, ``--format json`` (one line) or ``text``.
+
+A report is the ``check`` report of the exchange's session plus what only the proxy knows
+(exchange number, method, status, upstream URL, whether it was streamed, which exchange it
+continues, the body of an answer that was not linted, a decoding note, the capture file).
+
+Imports: ``exchange``; ``inspector.report`` lazily. Never the endpoint, the log or the TUI.
+"""
+from __future__ import annotations
+
+import orjson
+
+from inspector.net.proxy.exchange import Exchange
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Reports:
+    """Listener printing (or collecting) one report per exchange when it ends.
+
+    ``fmt``: ``"json"`` or ``"text"``; ``out``: a text stream (None: print nothing); ``collect``:
+    keep each JSON report in ``collected``. ``worst`` is the exit status so far: ``EXIT_FINDINGS``
+    once any exchange had an error finding, else ``EXIT_OK``.
+    """
+
+    def __init__(self, fmt: str = "json", out=None, collect: bool = False) -> None:
+        self.fmt = fmt
+        self.out = out
+        self.collected: list[dict] = []
+        self.collect = collect
+        self.worst = EXIT_OK
+
+    def __call__(self, event: str, ex: Exchange) -> None:
+        if event != "end" or (self.out is None and not self.collect):
+            return
+        d = report_for(ex)
+        if any(f["severity"] == "error" for f in d["findings"]):
+            self.worst = EXIT_FINDINGS
+        if self.collect:
+            self.collected.append(d)
+        if self.out is None:
+            return
+        if self.fmt == "json":
+            self.out.write(orjson.dumps(d).decode() + "\n")
+        else:
+            self.out.write(text_for(ex) + "\n\n")
+        self.out.flush()
+
+
+def report_for(ex: Exchange) -> dict:
+    """The ``check --format json`` object for ``ex`` plus ``exchange``, ``method``, ``status``, … (one JSON line)."""
+    from inspector.report.json import report_dict
+
+    d = report_dict(ex.target, ex.session)
+    if not ex.linted:
+        d["duration_s"] = ex.duration_s
+        d["ttfb_s"] = ex.first_byte_t
+    d.update({"exchange": ex.n, "method": ex.method, "path": ex.target, "status": ex.status,
+              "url": ex.url, "content_type": ex.content_type or None, "streamed": ex.linted,
+              "continues": ex.continues})
+    if not ex.linted and ex.status is not None:
+        d["body"] = ex.body_text[:2000]
+    if ex.note:
+        d["note"] = ex.note
+    if ex.record_path:
+        d["record"] = ex.record_path
+    return d
+
+
+def text_for(ex: Exchange) -> str:
+    """Linter text for one exchange: a heading line, then ``check --format text``."""
+    from inspector.report import text
+
+    status = ex.status if ex.status is not None else "no response"
+    dur = f", {ex.duration_s:.3f} s" if ex.duration_s is not None else ""
+    head = f"#{ex.n} {ex.method} {ex.target} -> {status} {ex.content_type or ''}".rstrip() + dur
+    if ex.continues is not None:
+        head += f" (continues #{ex.continues})"
+    lines = [head]
+    if ex.note:
+        lines.append(f"  note: {ex.note}")
+    if ex.linted:
+        lines.append(text.render(f"#{ex.n} {ex.target}", ex.session))
+    else:
+        lines.append(f"  not a stream; body: {ex.body_text[:500]!r}")
+        for f in ex.session.findings:
+            lines.append(f"  {f.code} {f.name} ({f.severity}) {f.message}")
+    return "\n".join(lines)

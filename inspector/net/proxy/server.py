@@ -1,0 +1,82 @@
+"""Starting the proxy: in a background thread (tests, the TUI, the bench) or in the foreground (headless).
+
+Both wire the same parts: an ``ExchangeLog`` with a ``Reports`` listener, a ``LoopSink`` in
+front of it and the ``ProxyEndpoint`` feeding that sink, served by uvicorn (``inspector.net.servers``).
+
+Imports: ``endpoint``, ``log``, ``reports``, ``sink``, ``inspector.net.servers``. Never the TUI.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import time
+
+from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
+from inspector.net.proxy.log import ExchangeLog
+from inspector.net.proxy.reports import Reports
+from inspector.net.proxy.sink import LoopSink
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server
+
+
+def wire(upstream: str, reports: Reports, *, timeout: float, record_dir: str | os.PathLike | None,
+         dialect: str | None, stall_s: float, auto_attach: bool = True) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
+    """The parts of one proxy: the log (``reports`` listening), the sink in front of it, the endpoint
+    feeding the sink. Raises ``ValueError`` for a bad upstream URL."""
+    log = ExchangeLog(dialect=dialect, stall_s=stall_s)
+    log.listeners.append(reports)
+    sink = LoopSink(log, auto_attach=auto_attach)
+    return log, sink, ProxyEndpoint(upstream, sink, timeout=timeout, record_dir=record_dir)
+
+
+def run_foreground(upstream: str, sock: socket.socket, reports: Reports, *, timeout: float,
+                   record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float) -> int:
+    """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
+    loop); closes ``sock``. Returns ``reports.worst`` (0, or 1 after an error finding)."""
+    _, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
+                          stall_s=stall_s)
+    server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return reports.worst
+
+
+class ProxyThread(BackgroundServer):
+    """The proxy in a background thread on loopback (tests, the TUI, the bench).
+
+    ``ProxyThread(upstream).start()``; ``.url`` is ``http://127.0.0.1:PORT``; ``.log`` is the
+    ``ExchangeLog`` (inspection runs on the proxy's loop, or with ``external=True`` on whichever
+    loop calls ``.sink.attach(loop)``, e.g. the TUI's); ``.reports`` collects each exchange's JSON report when it ends
+    (``wait_reports(n)``). Raises ``OSError`` (bind), ``RuntimeError`` (not started in 10 s),
+    ``ValueError`` (bad upstream URL).
+    """
+
+    label = "proxy"
+    date_header = False  # pass the upstream's head through; add nothing of our own
+
+    def __init__(self, upstream: str, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
+                 record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
+                 collect: bool = True, sock: socket.socket | None = None, external: bool = False) -> None:
+        self.reports_listener = Reports(collect=collect)
+        self.log, self.sink, self.endpoint = wire(upstream, self.reports_listener, timeout=timeout,
+                                                  record_dir=record_dir, dialect=dialect, stall_s=stall_s,
+                                                  auto_attach=not external)
+        super().__init__(make_asgi_app(self.endpoint), host, port, sock)
+
+    @property
+    def reports(self) -> list[dict]:
+        return self.reports_listener.collected
+
+    def wait_reports(self, n: int, timeout: float = 10.0) -> list[dict]:
+        """Block until ``n`` exchanges have ended (their reports collected); raises ``TimeoutError``."""
+        deadline = time.monotonic() + timeout
+        with self.log.changed:
+            while len(self.reports) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{len(self.reports)} of {n} exchanges ended within {timeout} s")
+                self.log.changed.wait(min(left, 0.1))
+        return list(self.reports)

@@ -1,0 +1,157 @@
+"""The recording tap: the copy of each forwarded response that is decoded, recorded and inspected.
+
+The endpoint sends every chunk to the client first and only then hands it to a :class:`Tee`,
+which decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
+capture (``--record DIR``: ``NNN-METHOD-path.jsonl``, numbered on from the captures already
+there, redacted) and passes it to the sink. Nothing here can stop the forwarding: a failing disk
+stops the recording, a body that does not decode stops the copy, each with a note.
+
+Imports: ``decode``, ``sink`` (its type), ``inspector.model.capture``, ``inspector.capture.recorder``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from inspector.model.capture import Chunk, End
+from inspector.capture.recorder import Recorder
+from inspector.net.proxy.decode import DecodeError, NotDecodable, decoder_for
+from inspector.net.proxy.sink import LoopSink
+
+
+def safe_name(method: str, path: str) -> str:
+    """``POST``, ``/v1/messages`` -> ``POST-v1-messages`` (file-name safe, at most 80 characters)."""
+    p = re.sub(r"[^A-Za-z0-9._]+", "-", path).strip("-.") or "root"
+    m = re.sub(r"[^A-Za-z0-9]+", "", method) or "REQ"
+    return f"{m}-{p}"[:80]
+
+
+def first_free_number(record_dir: str | os.PathLike | None) -> int:
+    """Exchange numbers continue after the ``NNN-*.jsonl`` captures already in ``record_dir``."""
+    if record_dir is None:
+        return 1
+    best = 0
+    try:
+        for p in Path(record_dir).iterdir():
+            m = re.match(r"^(\d+)-.*\.jsonl$", p.name)
+            if m:
+                best = max(best, int(m.group(1)))
+    except OSError:
+        return 1
+    return best + 1
+
+
+def open_recording(path: str | None, request: dict, response: dict | None) -> Recorder | None:
+    """A ``Recorder`` for ``path`` (None: not recording); on an ``OSError`` one stderr line and None."""
+    if path is None:
+        return None
+    try:
+        return Recorder(path, request, response)
+    except OSError as e:
+        _cannot_write(path, e)
+        return None
+
+
+def record_no_response(path: str | None, request: dict, end: End) -> None:
+    """The capture of an exchange that got no response: ``response: null`` and the end saying why."""
+    if path is None:
+        return
+    try:
+        with Recorder(path, request, None) as rec:
+            rec.write_end(end)
+    except OSError as e:
+        _cannot_write(path, e)
+
+
+def _cannot_write(path: str, e: OSError) -> None:
+    print(f"stream-inspector: proxy: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+
+
+def end_recording(rec: Recorder | None, end: End) -> None:
+    """Write the end line and close; a failing disk is reported, never raised."""
+    if rec is None:
+        return
+    try:
+        rec.write_end(end)
+        rec.close(end.t)
+    except OSError as e:
+        _record_failed(rec, e)
+
+
+def _record_chunk(rec: Recorder, t: float | None, data: bytes) -> Recorder | None:
+    """Write one chunk; a failing disk stops the recording (None), never the forwarding."""
+    try:
+        rec.chunk(t, data)
+        return rec
+    except OSError as e:
+        _record_failed(rec, e)
+        return None
+
+
+def _record_failed(rec: Recorder, e: OSError) -> None:
+    print(f"stream-inspector: proxy: recording {rec.path} stopped: {e.strerror or e}", file=sys.stderr)
+    try:
+        rec.close()  # closes the file even when its end line cannot be written
+    except OSError:
+        pass
+
+
+class Tee:
+    """The inspected copy of one response body: ``chunk`` per forwarded chunk, ``complete`` after a
+    clean end of body, ``close`` exactly once. Times ``t`` are seconds since the request was sent.
+
+    Built before the response head goes to the sink: a ``content-encoding`` nothing here decodes
+    posts its note first, so the exchange is shown as encoded, not inspected (not linted).
+    """
+
+    def __init__(self, n: int, sink: LoopSink, encoding: str, rec: Recorder | None) -> None:
+        self.n = n
+        self.sink = sink
+        self.encoding = encoding
+        self.rec = rec
+        self.copying = True
+        """False once the body stopped decoding: the rest is forwarded, not inspected or recorded."""
+        try:
+            self.decoder = decoder_for(encoding)
+        except NotDecodable as e:
+            self.decoder = None
+            sink.note(n, str(e))
+
+    def chunk(self, t: float, data: bytes) -> None:
+        if self.decoder is not None:
+            try:
+                data = self.decoder.decode(data)
+            except DecodeError as e:  # a corrupt encoding: keep forwarding, stop the copy
+                self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
+                                       "passed through, not inspected")
+                self.decoder, self.copying = None, False
+        if data and self.copying:
+            self._pass(t, data)
+
+    def complete(self, t: float) -> None:
+        """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""
+        if self.decoder is None or not self.copying:
+            return
+        try:
+            tail = self.decoder.flush()
+        except DecodeError as e:
+            self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode its end ({e}); what "
+                                   "came before was inspected")
+            return
+        if tail:
+            self._pass(t, tail)
+        cut = self.decoder.truncated
+        if cut:
+            self.sink.note(self.n, f"content-encoding {self.encoding}: the body ended before the {', '.join(cut)} "
+                                   "end marker (truncated); what arrived was inspected")
+
+    def close(self, end: End) -> None:
+        end_recording(self.rec, end)
+        self.sink.finish(self.n, end)
+
+    def _pass(self, t: float, data: bytes) -> None:
+        if self.rec is not None:
+            self.rec = _record_chunk(self.rec, t, data)
+        self.sink.chunk(self.n, Chunk(t, data))
