@@ -6,7 +6,7 @@ Three processes, so no two parts share a GIL: the upstream is ``serve``'s own AS
 real command (``python -m inspector proxy --format json``: every exchange inspected and its
 report printed, as in CI); the client is this script (httpx, one kept-alive connection).
 
-The upstream's socket is bound with ``inspector.net.proxy.bind_socket`` (``IPPROTO_TCP``, so asyncio
+The upstream's socket is bound with ``inspector.net.servers.listen`` (``IPPROTO_TCP``, so asyncio
 turns Nagle's algorithm off, as on any real provider): otherwise a chunk written right after the
 response head can wait for the client's delayed ACK (up to 40 ms) and swamp what is measured.
 

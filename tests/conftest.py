@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+SHARED = ROOT.parent / "shared"
+SHARED_CORPUS = SHARED / "corpus"
 """The shared corpus (``../shared/corpus`` from the project root), as the brief lays it out."""
 
 

@@ -16,6 +16,7 @@ import binascii
 
 import orjson
 
+from inspector.capture.errors import CaptureError
 from inspector.model.capture import Capture, Chunk
 from inspector.capture.redact import redact_headers, redact_url
 
@@ -33,8 +34,6 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     size) and asks for ``--entry N``. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    from inspector.capture.load import CaptureError
-
     try:
         data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:

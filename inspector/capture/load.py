@@ -12,11 +12,11 @@ import orjson
 
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
 
-NATIVE_FORMAT = "stream-inspector-capture"
+from inspector.capture.errors import NATIVE_FORMAT, CaptureError
+from inspector.capture.har import load_har
+from inspector.capture.text import extract_stream
 
-
-class CaptureError(Exception):
-    """The input cannot be read as any capture; the message is one line for the user."""
+__all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native"]
 
 
 def load_path(path: str | Path, *, entry: int | None = None) -> Capture:
@@ -42,13 +42,9 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
         return load_native(raw, name=name)
     if head[:1] == b"{" and _looks_like_har(head):
-        from inspector.capture.har import load_har
-
         return load_har(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
-    from inspector.capture.text import extract_stream
-
     return extract_stream(raw, name=name)
 
 

@@ -19,12 +19,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import os
-import sys
 from pathlib import Path
 
 from inspector.model.capture import Capture, Chunk, End, Head
-
-EXIT_OK, EXIT_USAGE = 0, 2
+from inspector.net.live import LiveError, check_writable, live_source, prepare
 
 
 def custom_tool(tool) -> bool:
@@ -38,8 +36,6 @@ def eager_variants(body: dict) -> tuple[dict, dict]:
 
     Raises ``inspector.net.live.LiveError`` when the body has no client tool to set it on.
     """
-    from inspector.net.live import LiveError
-
     if not isinstance(body, dict):
         raise LiveError("the request must be a JSON object (the provider's request body)")
     tools = body.get("tools")
@@ -60,19 +56,6 @@ def record_paths(record: str | os.PathLike | None) -> tuple[str | None, str | No
     p = Path(record)
     suffix = p.suffix or ".jsonl"
     return str(p.with_name(f"{p.stem}.eager-off{suffix}")), str(p.with_name(f"{p.stem}.eager-on{suffix}"))
-
-
-def _check_writable(path: str) -> None:
-    from inspector.net.live import LiveError
-
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise LiveError(f"--record {path}: is a directory")
-    if not parent.is_dir():
-        raise LiveError(f"--record {path}: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise LiveError(f"--record {path}: not writable")
 
 
 async def collect(source) -> Capture:
@@ -103,69 +86,14 @@ async def fetch_pair(body: dict, *, base_url: str | None = None, timeout: float 
 
     Raises ``LiveError`` before sending (no tools, no key, bad base URL). ``transport`` is for tests.
     """
-    from inspector.net.live import live_source, prepare
-
     body_on, body_off = eager_variants(body)
     rec_off, rec_on = record_paths(record)
     for r in (rec_off, rec_on):
         if r is not None:
-            _check_writable(r)
+            check_writable(r)
     req_off = prepare("anthropic", body_off, base_url=base_url, api_key=api_key)
     req_on = prepare("anthropic", body_on, base_url=base_url, api_key=api_key)
     sources = [live_source("anthropic", r.body, timeout=timeout, record=rec, prepared=r, transport=transport)
                for r, rec in ((req_off, rec_off), (req_on, rec_on))]
     off, on = await asyncio.gather(*(collect(s) for s in sources))
     return off, on
-
-
-def _failure(cap: Capture) -> str | None:
-    """One line when a run got no response at all (refused, DNS, TLS...), else None."""
-    if cap.response is None:
-        return cap.end.error if cap.end is not None and cap.end.error else "no response"
-    return None
-
-
-def run_compare_eager(args, *, transport=None) -> int:
-    """``live --provider anthropic --request REQ.json --compare-eager [--format tui|json|text]``.
-
-    ``args``: the ``live`` arguments (provider, request, base_url, record, timeout, format,
-    dialect, stall, theme). Exit 0 after showing the comparison, 2 (one line on stderr) when a
-    request could not be sent or got no response.
-    """
-    from inspector.compare import compare_captures, show
-    from inspector.net.live import LiveError, load_request
-
-    def err(message: str) -> int:
-        print(f"stream-inspector: live --compare-eager: {message}", file=sys.stderr)
-        return EXIT_USAGE
-
-    if getattr(args, "provider", "anthropic") != "anthropic":
-        return err("eager_input_streaming is an Anthropic tool flag: use --provider anthropic")
-    fmt = getattr(args, "format", "tui") or "tui"
-    try:
-        body = load_request(args.request)
-        eager_variants(body)
-        if fmt == "tui":
-            print("stream-inspector: sending the request twice (eager_input_streaming false / true); "
-                  "the comparison opens when both streams have ended (ctrl+c stops)", file=sys.stderr, flush=True)
-        off, on = asyncio.run(fetch_pair(body, base_url=getattr(args, "base_url", None),
-                                         timeout=getattr(args, "timeout", 600.0) or 600.0,
-                                         record=getattr(args, "record", None), transport=transport))
-    except LiveError as e:
-        return err(str(e))
-    except KeyboardInterrupt:
-        return err("cancelled before both streams ended")
-    for name, cap in (("eager off", off), ("eager on", on)):
-        problem = _failure(cap)
-        if problem:
-            return err(f"{name}: {problem}")
-    rec_off, rec_on = record_paths(getattr(args, "record", None))
-    label_off = rec_off or "live eager_input_streaming=false"
-    label_on = rec_on or "live eager_input_streaming=true"
-    dialect = getattr(args, "dialect", None)
-    stall = getattr(args, "stall", 10.0) or 10.0
-    try:
-        cmp = compare_captures(off, on, a_label=label_off, b_label=label_on, dialect=dialect, stall_s=stall)
-    except ValueError as e:
-        return err(str(e).splitlines()[0])
-    return show(cmp, off, on, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)

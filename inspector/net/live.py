@@ -34,43 +34,11 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
+from inspector.providers import PROVIDERS
+from inspector.providers.base import Provider
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class Provider:
-    """How to reach one provider's streaming endpoint."""
-
-    name: str
-    default_base: str
-    path: str
-    """Appended to the base URL; ``{model}`` is filled from the body (Gemini)."""
-    key_env: str | None
-    dialect: str
-
-
-PROVIDERS: dict[str, Provider] = {
-    # docs.anthropic.com "Streaming Messages": POST /v1/messages, x-api-key, anthropic-version.
-    "anthropic": Provider("anthropic", "https://api.anthropic.com", "/v1/messages", "ANTHROPIC_API_KEY",
-                          "anthropic-messages"),
-    # platform.openai.com "Chat Completions / Streaming": POST /v1/chat/completions, Bearer key.
-    "openai": Provider("openai", "https://api.openai.com", "/v1/chat/completions", "OPENAI_API_KEY", "openai-chat"),
-    # platform.openai.com "Responses / Streaming": POST /v1/responses.
-    "openai-responses": Provider("openai-responses", "https://api.openai.com", "/v1/responses", "OPENAI_API_KEY",
-                                 "openai-responses"),
-    # ai.google.dev "generateContent / streamGenerateContent": alt=sse gives SSE frames (PROTOCOLS.md).
-    "gemini": Provider("gemini", "https://generativelanguage.googleapis.com",
-                       "/v1beta/models/{model}:streamGenerateContent?alt=sse", "GEMINI_API_KEY", "gemini"),
-    # ollama docs/api.md: POST /api/chat streams NDJSON; a local server needs no key.
-    "ollama": Provider("ollama", "http://localhost:11434", "/api/chat", None, "ollama"),
-}
-
-ANTHROPIC_VERSION = "2023-06-01"
-
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -129,10 +97,10 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
             headers: dict | None = None, env: dict | None = None) -> LiveRequest:
     """Build the URL, headers and body for ``provider`` with streaming switched on.
 
-    ``body`` is not modified. Anthropic/OpenAI/Ollama get ``"stream": true`` (OpenAI Chat also
-    ``stream_options.include_usage``); Gemini's ``model`` moves from the body into the URL.
-    The key comes from ``api_key`` or the provider's env var; it is required unless the base URL is
-    local (``is_local_host``). Raises ``LiveError``.
+    ``body`` is not modified; the provider folder's ``prepare`` (``inspector.providers``) switches
+    streaming on, fills the path and sets its auth headers. The key comes from ``api_key`` or the
+    provider's env var; it is required unless the base URL is local (``is_local_host``).
+    Raises ``LiveError``.
     """
     env = os.environ if env is None else env
     p = PROVIDERS.get(provider)
@@ -140,46 +108,25 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
         raise LiveError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if not isinstance(body, dict):
         raise LiveError("the request must be a JSON object (the provider's request body)")
-    body = dict(body)
-    base = base_url or p.default_base
+    base = base_url or p.endpoint.default_base
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise LiveError(f"--base-url must be an http:// or https:// URL, got {redact_url(base)!r}")
     local = is_local_host(parts.hostname)
-    path = p.path
-    if p.name == "gemini":
-        model = body.pop("model", None)
-        if not isinstance(model, str) or not model.strip():
-            raise LiveError('gemini: the request needs a "model" field (e.g. "gemini-2.5-flash"); it goes in the URL')
-        model = model.strip()
-        path = path.format(model=model.removeprefix("models/"))
-        body.pop("stream", None)
-    else:
-        body["stream"] = True
-        if p.name == "openai":
-            opts = body.get("stream_options")
-            body["stream_options"] = {**(opts if isinstance(opts, dict) else {}), "include_usage": True}
-    url = _join(base, path)
-    hdrs: dict[str, str] = {"content-type": "application/json",
-                            "accept": "application/x-ndjson" if p.name == "ollama" else "text/event-stream",
+    key_env = p.endpoint.key_env
+    key = api_key if api_key is not None else (env.get(key_env) if key_env else None)
+    if key_env and not key and not local:
+        raise LiveError(f"no API key: set {key_env} (or point --base-url at a local server)")
+    try:
+        body, path, auth = p.prepare(body, key or None)
+    except ValueError as e:
+        raise LiveError(str(e)) from None
+    hdrs: dict[str, str] = {"content-type": "application/json", "accept": p.endpoint.accept,
                             # identity: the chunks we time and record are the bytes the stream is made of.
-                            "accept-encoding": "identity"}
-    key = api_key if api_key is not None else (env.get(p.key_env) if p.key_env else None)
-    if p.key_env and not key and not local:
-        raise LiveError(f"no API key: set {p.key_env} (or point --base-url at a local server)")
-    if p.name == "anthropic":
-        hdrs["anthropic-version"] = ANTHROPIC_VERSION
-        if key:
-            hdrs["x-api-key"] = key
-    elif p.name in ("openai", "openai-responses"):
-        if key:
-            hdrs["authorization"] = f"Bearer {key}"
-    elif p.name == "gemini":
-        if key:
-            hdrs["x-goog-api-key"] = key
+                            "accept-encoding": "identity", **auth}
     for k, v in (headers or {}).items():
         hdrs[str(k).lower()] = str(v)
-    return LiveRequest(p, url, hdrs, body, local)
+    return LiveRequest(p, _join(base, path), hdrs, body, local)
 
 
 def _host_port(url: str) -> str:
@@ -376,7 +323,7 @@ def _record_failure(record, sent: dict, end: End) -> None:
         print(f"stream-inspector: cannot write {record}: {e.strerror or e}", file=sys.stderr)
 
 
-# ----------------------------------------------------------------------------------------- CLI
+# ----------------------------------------------------------------------------------------- request files
 def load_request(path: str) -> dict:
     """Read ``--request REQ.json``; raises ``LiveError`` with one line."""
     try:
@@ -394,7 +341,8 @@ def load_request(path: str) -> dict:
     return body
 
 
-def _check_writable(path: str) -> None:
+def check_writable(path: str) -> None:
+    """Raise ``LiveError`` unless ``--record PATH`` can be written."""
     p = Path(path)
     if p.is_dir():
         raise LiveError(f"--record {path}: is a directory")
@@ -403,129 +351,3 @@ def _check_writable(path: str) -> None:
         raise LiveError(f"--record {path}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise LiveError(f"--record {path}: not writable")
-
-
-@dataclass(slots=True)
-class Sink:
-    """Feeds a ``Session`` from a source (what the headless modes do; the TUI does the same)."""
-
-    dialect: str | None = None
-    stall_s: float = 10.0
-    session: object = None
-    head: Head | None = None
-    end: End | None = None
-
-    def take(self, item: SourceItem) -> None:
-        from inspector.feeds.run import session_for
-
-        if isinstance(item, Head):
-            self.head = item
-            response = {"status": item.status, "headers": item.headers} if item.status is not None else None
-            self.session = session_for(Capture(request=item.request, response=response, request_relative=True),
-                                       dialect=self.dialect, stall_s=self.stall_s)
-        elif isinstance(item, Chunk):
-            self.session.feed(item)
-        elif isinstance(item, End):
-            self.end = item
-            if self.session is not None:
-                self.session.close(item)
-
-    def cancel(self) -> None:
-        """Close an unfinished session as cancelled (the source was stopped without an ``End``)."""
-        if self.session is not None and not self.session.closed:
-            t = self.session.last_byte_t
-            self.end = End(t, "cancelled", "cancelled by the user")
-            self.session.close(self.end)
-
-    @property
-    def connected(self) -> bool:
-        return self.head is not None and self.head.status is not None
-
-
-async def consume(source: AsyncIterator[SourceItem], sink: Sink) -> Sink:
-    """Drain ``source`` into ``sink``; a cancellation closes the session as ``cancelled`` and returns."""
-    try:
-        async for item in source:
-            sink.take(item)
-    except asyncio.CancelledError:
-        sink.cancel()
-    return sink
-
-
-def cmd_live(args) -> int:
-    """``stream-inspector live``: see the module docstring. Exit 0 clean, 1 errors found, 2 no stream.
-
-    ``--compare-eager`` is ``inspector.net.eager.run_compare_eager`` (two requests, one comparison).
-    """
-    if getattr(args, "compare_eager", False):
-        from inspector.net.eager import run_compare_eager
-
-        return run_compare_eager(args)
-    try:
-        body = load_request(args.request)
-        req = prepare(args.provider, body, base_url=args.base_url)
-        if args.record is not None:
-            _check_writable(args.record)
-    except LiveError as e:
-        print(f"stream-inspector: live: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req)]
-    labels = [req.label]
-    if args.format == "tui":
-        return _run_tui(args, sources, labels)
-    return _run_headless(args, sources, labels)
-
-
-def _run_headless(args, sources, labels) -> int:
-    from inspector.report import json as json_report, text as text_report
-    from inspector.model.catalog import severity_rank
-
-    sinks = [Sink(dialect=args.dialect, stall_s=args.stall) for _ in sources]
-
-    async def main():
-        await asyncio.gather(*(consume(src, sink) for src, sink in zip(sources, sinks)))
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:  # a second Ctrl+C: close what we have
-        for sink in sinks:
-            sink.cancel()
-    renderer = json_report if args.format == "json" else text_report
-    code = EXIT_OK
-    for label, sink in zip(labels, sinks):
-        if not sink.connected:
-            err = sink.end.error if sink.end else "no response"
-            print(f"stream-inspector: live: {err}", file=sys.stderr)
-            code = EXIT_USAGE
-            continue
-        out = renderer.render(label, sink.session)
-        if out:
-            print(out, flush=True)
-        if code == EXIT_OK and any(severity_rank(f.severity) >= severity_rank("error") for f in sink.session.findings):
-            code = EXIT_FINDINGS
-    return code
-
-
-def _run_tui(args, sources, labels) -> int:
-    """The inspector TUI (``inspector.tui.app.make_app``) over one ``LiveFeed`` per request.
-
-    The feeds get the source iterators themselves, not factories: a live request is never re-sent
-    by a restart key (it would cost a second call and overwrite the recording).
-    """
-    try:
-        from inspector.tui.app import make_app
-        from inspector.feeds.live import LiveFeed
-    except ImportError:
-        print("stream-inspector: live: the TUI is not available in this build; use --format json or text",
-              file=sys.stderr)
-        return EXIT_USAGE
-    feeds = [LiveFeed(src, label=label, dialect=args.dialect, stall_s=args.stall)
-             for src, label in zip(sources, labels)]
-    title = "live: " + " | ".join(labels)
-    try:
-        app = make_app(*feeds, title=title, theme=args.theme)
-    except ValueError as e:  # unknown theme
-        print(f"stream-inspector: live: {str(e).splitlines()[0]}", file=sys.stderr)
-        return EXIT_USAGE
-    result = app.run()
-    return result if isinstance(result, int) else EXIT_OK

@@ -23,8 +23,10 @@ from typing import Callable, Iterable
 
 from inspector.model.capture import Capture
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, listen, is_loopback, url_for, uvicorn_server
+from inspector.capture.load import load_path
+from starlette.applications import Starlette
+from starlette.routing import Route
 
-EXIT_OK, EXIT_USAGE = 0, 2
 
 HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te",
@@ -97,8 +99,6 @@ def load_served(items: Iterable) -> list[Served]:
 
     Raises ``inspector.capture.load.CaptureError`` for an unreadable path.
     """
-    from inspector.capture.load import load_path
-
     out: list[Served] = []
     names: set[str] = set()
     for n, item in enumerate(items):
@@ -227,9 +227,6 @@ class MockProvider:
 def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = False,
                   log: Callable[[str], None] | None = None, on_all_served: Callable[[], None] | None = None):
     """The Starlette app: one catch-all route (every method, every path) answered by ``MockProvider``."""
-    from starlette.applications import Starlette
-    from starlette.routing import Route
-
     provider = MockProvider(served, speed=speed, instant=instant, log=log, on_all_served=on_all_served)
     app = Starlette(routes=[Route("/{path:path}", endpoint=provider)])
     app.state.provider = provider
@@ -271,57 +268,3 @@ class ServerThread(BackgroundServer):
         if name not in self.names:
             raise KeyError(name)
         return f"{self.url}/{name}"
-
-
-def cmd_serve(args) -> int:
-    """``stream-inspector serve CAPTURE...``: exit 0 after Ctrl+C, 2 for unreadable captures or a busy port.
-
-    Several captures rotate (or are picked by path). Without ``--loop`` the server stops by itself
-    once every capture has been answered in full, so a script can run ``serve`` beside one client
-    run and need no cleanup; with ``--loop`` it keeps answering until Ctrl+C.
-    """
-    from inspector.capture.load import CaptureError
-
-    try:
-        served = load_served(args.captures)
-    except CaptureError as e:
-        print(f"stream-inspector: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    host = args.host
-    if not is_loopback(host):
-        print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
-              "machine can read these captures. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
-    sock = listen(host, args.port, "serve")
-    if sock is None:
-        return EXIT_USAGE
-    url = url_for(sock)
-
-    def log(line: str) -> None:
-        print(line, flush=True)
-
-    holder: dict = {}
-
-    def all_served() -> None:
-        log("every capture served once: stopping (--loop keeps serving)")
-        if "server" in holder:
-            holder["server"].should_exit = True
-
-    app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log,
-                        on_all_served=None if args.loop else all_served)
-    n = len(served)
-    print(f"serving {n} capture{'s' if n != 1 else ''} on {url}", flush=True)
-    for s in served:
-        print(f"  {url}/{s.name}/  {s.source}  ({s.describe()})", flush=True)
-    if n > 1:
-        print("  any other path: the captures in turn", flush=True)
-    print("Ctrl+C stops" + ("" if args.loop else "; without --loop, so does answering every capture once"),
-          flush=True)
-    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS)
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
-    print("stopped", flush=True)
-    return EXIT_OK

@@ -11,6 +11,7 @@ import socket
 import sys
 import threading
 import time
+import uvicorn
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -86,8 +87,6 @@ QUIET_ABORTS = QuietAbortFilter()
 
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None):
     """A uvicorn ``Server`` for ``app`` that logs only warnings and adds no ``server`` header."""
-    import uvicorn
-
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:

@@ -18,7 +18,7 @@ from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
 
 DEFAULT_THEME = "inspector-dark"
 """The theme used when ``--theme`` is not given."""
@@ -80,3 +80,16 @@ def resolve_theme_name(name: str, known: list[str]) -> str | None:
         return name
     full = f"inspector-{name}"
     return full if full in known else None
+
+
+def check_theme(name: str | None) -> str | None:
+    """None when ``name`` (or no name) is a usable theme, else the one-line problem."""
+    if name is None:
+        return None
+    try:
+        themes = load_themes()
+    except ThemeError as e:
+        return str(e)
+    if resolve_theme_name(name, list(themes) + list(BUILTIN_THEMES)) is None:
+        return f"unknown theme {name!r}; known: {', '.join(sorted(themes))} (or a Textual theme name)"
+    return None

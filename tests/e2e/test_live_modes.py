@@ -91,7 +91,7 @@ def test_record_into_missing_directory_fails_before_sending(tmp_path, raw_server
 
 def test_tui_format_hands_live_feeds_to_make_app(tmp_path, raw_server, monkeypatch):
     pytest.importorskip("textual")
-    app_mod = pytest.importorskip("inspector.tui.app")
+    app_mod = pytest.importorskip("inspector.cli.live")
     srv = raw_server(_answer)
     seen = {}
 

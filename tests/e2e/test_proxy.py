@@ -16,7 +16,7 @@ import httpx
 import openai
 import pytest
 
-from inspector.net.proxy import ProxyThread
+from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
 from tests.conftest import SHARED_CORPUS
 from tests.e2e.conftest import WAIT_S, report_shape, run_cli

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from inspector.capture.load import load_path
-from inspector.net.proxy import ProxyThread
+from inspector.net.proxy.server import ProxyThread
 from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, run_cli, spawn, sse_event,
                                 wait_for)
 

@@ -13,7 +13,7 @@ import threading
 import httpx
 import pytest
 
-from inspector.net.proxy import ProxyThread
+from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
 from tests.conftest import SHARED_CORPUS
 from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, sse_event

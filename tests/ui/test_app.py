@@ -299,7 +299,7 @@ async def test_enter_on_an_event_focuses_its_block():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         log = app.query_one(EventLog)
-        second = next(i for i, ev in enumerate(pb.session.events) if ev.block is pb.session.blocks[1])
+        second = next(i for i, ev in enumerate(pb.session.events) if ev.block == 1)
         log.focus()
         log.center_on(second)
         await pilot.press("enter")

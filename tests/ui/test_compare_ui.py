@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 
-from inspector.compare import bundled_pair
+from inspector.capture.bundled import bundled_pair
 from inspector.tui.screens.compare import CompareScreen, StatePane, bundled_compare_screen, make_compare_app
 from inspector.tui.widgets.compare_chart import CompareChart
 from tests import eager_pair as built

@@ -5,7 +5,8 @@ import argparse
 
 from inspector.capture.load import load_path
 from inspector.feeds.run import run_capture
-from inspector.tui import run
+from inspector.capture.bundled import bundled_captures
+from inspector.cli import demo, replay
 
 
 def _args(**kw):
@@ -16,7 +17,7 @@ def _args(**kw):
 
 
 def test_replay_missing_file_is_one_line_and_exit_2(capsys, tmp_path):
-    assert run.cmd_replay(_args(capture=str(tmp_path / "nope.jsonl"))) == 2
+    assert replay.run(_args(capture=str(tmp_path / "nope.jsonl"))) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no such file" in err
 
@@ -24,18 +25,18 @@ def test_replay_missing_file_is_one_line_and_exit_2(capsys, tmp_path):
 def test_replay_empty_file_is_exit_2(capsys, tmp_path):
     empty = tmp_path / "empty.sse"
     empty.write_bytes(b"")
-    assert run.cmd_replay(_args(capture=str(empty))) == 2
+    assert replay.run(_args(capture=str(empty))) == 2
     assert "empty capture" in capsys.readouterr().err
 
 
 def test_unknown_theme_is_exit_2(capsys):
-    assert run.cmd_replay(_args(capture=str(run.bundled_captures()[0]), theme="neon")) == 2
+    assert replay.run(_args(capture=str(bundled_captures()[0]), theme="neon")) == 2
     assert "unknown theme 'neon'" in capsys.readouterr().err
-    assert run.cmd_demo(argparse.Namespace(speed=1.0, theme="neon")) == 2
+    assert demo.run(argparse.Namespace(speed=1.0, theme="neon")) == 2
 
 
 def test_bundled_captures_cover_clean_violations_parallel_and_quirks():
-    paths = [p for p in run.bundled_captures() if p.name[:1].isdigit()]  # the demo's own four
+    paths = [p for p in bundled_captures() if p.name[:1].isdigit()]  # the demo's own four
     assert len(paths) == 4
     sessions = {p.name: run_capture(load_path(p)) for p in paths}
     codes = {name: {f.code for f in s.findings} for name, s in sessions.items()}
@@ -49,9 +50,9 @@ def test_bundled_captures_cover_clean_violations_parallel_and_quirks():
 
 
 def test_demo_requests_match_the_capture_provider():
-    caps = [load_path(p) for p in run.bundled_captures() if p.name[:1].isdigit()]
-    providers = [run._provider_for(c) for c in caps]
+    caps = [load_path(p) for p in bundled_captures() if p.name[:1].isdigit()]
+    providers = [demo._provider_for(c) for c in caps]
     assert providers == ["anthropic", "anthropic", "openai", "openai"]
     for cap, provider in zip(caps, providers):
-        body = run._demo_body(cap, provider)
+        body = demo._demo_body(cap, provider)
         assert body["stream"] is True and body["messages"]

@@ -12,10 +12,12 @@ import orjson
 import pytest
 
 from inspector.cli import main
-from inspector.compare import (Pair, StreamAt, ToolTiming, block_at, bundled_pair, compare_captures, eager_setting,
+from inspector.capture.bundled import bundled_pair
+from inspector.compare import (Pair, StreamAt, ToolTiming, block_at, compare_captures, eager_setting,
                                initial_cursor, pair_tools, render_text)
 from inspector.capture.load import load_path
-from inspector.net.eager import eager_variants, record_paths, run_compare_eager
+from inspector.cli.live import run_compare_eager
+from inspector.net.eager import eager_variants, record_paths
 from inspector.net.live import LiveError
 from tests import eager_pair as built
 from tests.helpers import sse, timed

@@ -7,10 +7,11 @@ import sys
 
 from tests.conftest import ROOT
 
-CORE = ["inspector.cli", "inspector.framing.sse", "inspector.framing.ndjson", "inspector.session.session",
-        "inspector.feeds.run", "inspector.providers", "inspector.capture.load", "inspector.report.json",
-        "inspector.report.text", "inspector.report.github", "inspector.compare", "inspector.net.eager",
-        "inspector.net.serve", "inspector.capture.recorder"]
+CORE = ["inspector.cli", "inspector.cli.check", "inspector.cli.rules", "inspector.framing.sse",
+        "inspector.framing.ndjson", "inspector.session.session", "inspector.feeds.run", "inspector.feeds.replay",
+        "inspector.providers", "inspector.capture.load", "inspector.report.json", "inspector.report.text",
+        "inspector.report.github", "inspector.compare", "inspector.net.eager", "inspector.net.serve",
+        "inspector.capture.recorder"]
 
 
 def test_core_modules_do_not_load_textual_or_rich():

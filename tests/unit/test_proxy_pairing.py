@@ -1,4 +1,4 @@
-"""``inspector.net.proxy.pairing.continued_exchange``: which earlier answer a request's history continues.
+"""``inspector.feeds.exchanges.pairing.continued_exchange``: which earlier answer a request's history continues.
 
 Pure: exchanges are built by hand (blocks as plain objects, or a real session from SSE bytes);
 no network, no event loop.
@@ -8,19 +8,19 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from inspector.model.capture import End
-from inspector.net.proxy.pairing import continued_exchange, history_strings
-from inspector.net.proxy.exchange import Exchange
+from inspector.feeds.exchanges.pairing import continued_exchange, history_strings
+from inspector.feeds.exchanges.record import Exchange
 from tests.helpers import check_bytes, sse
 
 PATH = "/v1/messages"
 
 
-def tool(block_id: str, **extra) -> SimpleNamespace:
-    return SimpleNamespace(kind="tool_use", tool=True, id=block_id, extra=extra, content="{}")
+def tool(block_id: str, call_id: str | None = None) -> SimpleNamespace:
+    return SimpleNamespace(kind="tool_use", tool=True, id=block_id, call_id=call_id, content="{}")
 
 
 def text(content: str) -> SimpleNamespace:
-    return SimpleNamespace(kind="text", tool=False, id=None, extra={}, content=content)
+    return SimpleNamespace(kind="text", tool=False, id=None, call_id=None, content=content)
 
 
 def exchange(n: int, blocks=(), *, body=None, path: str = PATH, done: bool = True, linted: bool = True,

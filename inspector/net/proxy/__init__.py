@@ -12,34 +12,11 @@ One job per module; the forwarding path (endpoint → tap → sink) never waits 
 - ``tap``: the inspected copy of a response (decoded, recorded with ``--record``, handed on);
 - ``decode``: ``content-encoding`` decoding for that copy (gzip, deflate, br/zstd if installed);
 - ``sink``: the hand-off of each step onto the inspecting event loop, in order;
-- ``exchange``: one exchange's record and whether its response is linted as a stream;
-- ``log``: the exchanges, their sessions and the Q-rule history checks;
-- ``pairing``: which earlier exchange a request's history continues (pure);
 - ``reports``: one report per exchange (``--format json|text``);
-- ``server``: starting it (background thread, or foreground headless);
-- ``command``: ``cmd_proxy``, the command entry (the only place that imports the TUI, lazily).
+- ``server``: starting it (background thread, or foreground headless).
 
-This module only re-exports the names other code uses; it imports nothing but the package.
+The exchanges themselves (record, log, pairing) are pure and live in ``inspector.feeds.exchanges``.
+
+May import: ``inspector.feeds`` (the exchange log it feeds), ``inspector.report``, the layers below, and
+the other ``inspector.net`` modules; never the TUI (``inspector.cli.proxy`` wires the two).
 """
-from __future__ import annotations
-
-from inspector.net.proxy.command import cmd_proxy
-from inspector.net.proxy.decode import ContentDecoder, DecodeError, NotDecodable, decoder_for
-from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
-from inspector.net.proxy.exchange import (BODY_EXCERPT, OLLAMA_STREAMING_PATHS, STREAM_TYPES, Exchange,
-                                          should_lint, wants_stream)
-from inspector.net.proxy.headers import forward_request_headers, forward_response_headers
-from inspector.net.proxy.log import HISTORY_ONLY_RULES, ExchangeLog
-from inspector.net.proxy.pairing import HISTORY_KEYS, continued_exchange
-from inspector.net.proxy.reports import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Reports, report_for, text_for
-from inspector.net.proxy.server import ProxyThread
-from inspector.net.proxy.sink import LoopSink
-from inspector.net.proxy.tap import first_free_number, safe_name
-
-__all__ = [
-    "BODY_EXCERPT", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "HISTORY_KEYS", "HISTORY_ONLY_RULES",
-    "OLLAMA_STREAMING_PATHS", "STREAM_TYPES", "ContentDecoder", "DecodeError", "Exchange", "ExchangeLog",
-    "LoopSink", "NotDecodable", "ProxyEndpoint", "ProxyThread", "Reports", "cmd_proxy", "continued_exchange",
-    "decoder_for", "first_free_number", "forward_request_headers", "forward_response_headers", "make_asgi_app",
-    "report_for", "safe_name", "should_lint", "text_for", "wants_stream",
-]

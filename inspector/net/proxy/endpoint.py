@@ -34,11 +34,14 @@ import orjson
 from inspector.model.capture import End
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import redact_url
-from inspector.net.proxy.exchange import Exchange
+from inspector.feeds.exchanges.record import Exchange
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
 from inspector.net.proxy.sink import LoopSink
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
+from inspector.net.live import describe_error
+from starlette.applications import Starlette
+from starlette.routing import Route
 
 
 def _error_body(kind: str, message: str) -> bytes:
@@ -152,8 +155,6 @@ class ProxyEndpoint:
             self._fail(n, record_path, request, End(now(), "cancelled", "proxy stopped before the response"))
             raise
         except (httpx.HTTPError, OSError) as e:
-            from inspector.net.live import describe_error
-
             timeout = isinstance(e, httpx.TimeoutException)
             error = describe_error(e, url)
             if isinstance(e, httpx.ReadTimeout):
@@ -178,8 +179,6 @@ class ProxyEndpoint:
         self.sink.finish(n, end)
 
     async def _relay(self, n, ex, resp: httpx.Response, record_path, request, receive, send, now, url) -> None:
-        from inspector.net.live import describe_error
-
         status = resp.status_code
         raw_headers = list(resp.headers.raw)
         response = redact_response({"status": status, "headers": headers_dict(raw_headers)})
@@ -252,9 +251,6 @@ class ProxyEndpoint:
 
 def make_asgi_app(endpoint: ProxyEndpoint):
     """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``."""
-    from starlette.applications import Starlette
-    from starlette.routing import Route
-
     app = Starlette(routes=[Route("/{path:path}", endpoint=endpoint)])
     app.state.endpoint = endpoint
     return app

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import orjson
 
-from inspector.net.proxy.exchange import Exchange
+from inspector.feeds.exchanges.record import Exchange
+from inspector.report import text
+from inspector.report.json import report_dict
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -49,8 +51,6 @@ class Reports:
 
 def report_for(ex: Exchange) -> dict:
     """The ``check --format json`` object for ``ex`` plus ``exchange``, ``method``, ``status``, … (one JSON line)."""
-    from inspector.report.json import report_dict
-
     d = report_dict(ex.target, ex.session)
     if not ex.linted:
         d["duration_s"] = ex.duration_s
@@ -69,8 +69,6 @@ def report_for(ex: Exchange) -> dict:
 
 def text_for(ex: Exchange) -> str:
     """Linter text for one exchange: a heading line, then ``check --format text``."""
-    from inspector.report import text
-
     status = ex.status if ex.status is not None else "no response"
     dur = f", {ex.duration_s:.3f} s" if ex.duration_s is not None else ""
     head = f"#{ex.n} {ex.method} {ex.target} -> {status} {ex.content_type or ''}".rstrip() + dur

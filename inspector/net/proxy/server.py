@@ -12,7 +12,7 @@ import socket
 import time
 
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
-from inspector.net.proxy.log import ExchangeLog
+from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.sink import LoopSink
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server

@@ -12,8 +12,8 @@ import asyncio
 import threading
 
 from inspector.model.capture import Chunk, End
-from inspector.net.proxy.exchange import Exchange
-from inspector.net.proxy.log import ExchangeLog
+from inspector.feeds.exchanges.record import Exchange
+from inspector.feeds.exchanges.log import ExchangeLog
 
 
 class LoopSink:

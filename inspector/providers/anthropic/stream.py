@@ -137,6 +137,8 @@ class AnthropicMessages(Dialect):
             self.tool_use_started = True
         if tool:
             slot.start_input = cb.get("input")
+            if slot.start_input:  # shown: a pre-filled input is the block's whole input, or doubled (A010)
+                self.w.note(block, "start_input", slot.start_input)
             self.A011_invalid_tool_identity(block, cb)
         elif kind == "text" and isinstance(cb.get("text"), str) and cb["text"]:
             self.w.add_text(block, cb["text"])

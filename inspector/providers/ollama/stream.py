@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from inspector.providers.base import Dialect
+from inspector.providers.textcalls import looks_like_tool_call
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -136,8 +137,6 @@ class Ollama(Dialect):
         self.c015_judged = True
         if self.calls or self.text is None:
             return
-        from inspector.providers.textcalls import looks_like_tool_call
-
         why = looks_like_tool_call(self.text.content)
         if why:
             self.w.report("C015", f"{why}, and no structured tool call was streamed: the client shows "

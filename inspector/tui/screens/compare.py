@@ -24,8 +24,12 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
+from inspector.capture.load import load_path
 from inspector.model.capture import Capture
-from inspector.compare import (Comparison, StreamAt, block_at, bundled_pair, chart_series, compare_captures,
+from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
+from inspector.capture.bundled import bundled_pair
+from inspector.compare import (Comparison, StreamAt, block_at, chart_series, compare_captures,
                                initial_cursor)
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.model.jsonprogress import INVALID, TRAILING
@@ -60,8 +64,6 @@ def badge(block) -> tuple[str, str]:
 def _load(source: Capture | str | Path) -> tuple[Capture, str]:
     if isinstance(source, Capture):
         return source, "capture"
-    from inspector.capture.load import load_path
-
     return load_path(source), str(source)
 
 
@@ -323,8 +325,6 @@ class CompareScreen(Screen[None]):
         self.refresh_state()
 
     def action_help(self) -> None:
-        from inspector.tui.screens.help import HelpScreen, key_text
-
         rows = [(key_text(b), b.description) for b in self.BINDINGS]
         self.app.push_screen(HelpScreen([("Comparison (one shared time axis)", rows)]))
 
@@ -363,8 +363,6 @@ class CompareApp(App[int]):
 
     def __init__(self, screen: CompareScreen, *, theme: str | None = None) -> None:
         super().__init__()
-        from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
-
         self._compare = screen
         self.inspector_themes = load_themes()
         for th in self.inspector_themes.values():

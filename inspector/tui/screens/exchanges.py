@@ -33,7 +33,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from inspector.tui.app import InspectorApp
-from inspector.feeds.exchange import ExchangeFeed
+from inspector.feeds.exchanges.feed import ExchangeFeed
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 LIST_FPS = 4

@@ -1,0 +1,1 @@
+"""Widgets of the inspector: one per file."""

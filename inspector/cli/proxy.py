@@ -1,12 +1,7 @@
-"""``stream-inspector proxy --upstream URL``: the command entry.
+"""``stream-inspector proxy --upstream URL``: a pass-through endpoint that inspects every exchange.
 
-Checks the arguments, binds the socket, then runs the proxy headless (``--format json|text``:
-one report per exchange on stdout) or under the TUI (``--format tui``). The only module of the
-package that touches the TUI, and only lazily inside the command, so the package imports
-without Textual (the TUI import will move to a CLI module).
-
-Imports: ``reports``, ``server``, ``inspector.capture.redact``, ``inspector.net.servers``;
-``inspector.tui`` lazily, here only.
+Checks the arguments, binds the socket, then runs the proxy (``inspector.net.proxy``) headless
+(``--format json|text``: one report per exchange on stdout) or under the TUI (``--format tui``).
 """
 from __future__ import annotations
 
@@ -16,9 +11,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
-from inspector.net.proxy.reports import EXIT_OK, EXIT_USAGE, Reports
+from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
-from inspector.net.servers import listen, is_loopback, url_for
+from inspector.net.servers import is_loopback, listen, url_for
+from inspector.tui.screens.exchanges import ProxyApp
+from inspector.tui.themes import check_theme
 
 
 def _check_record_dir(path: str) -> str | None:
@@ -41,7 +39,7 @@ def _warn_exposed(host: str) -> str:
             "Use --host 127.0.0.1 unless you mean it.")
 
 
-def cmd_proxy(args) -> int:
+def run(args) -> int:
     """``stream-inspector proxy --upstream URL``: exit 0 after Ctrl+C (headless: 1 if any exchange had
     an error finding), 2 for a bad upstream URL, an unusable ``--record`` directory or a busy port."""
     upstream = args.upstream
@@ -58,12 +56,7 @@ def cmd_proxy(args) -> int:
             return EXIT_USAGE
     fmt = getattr(args, "format", "tui")
     if fmt == "tui":
-        try:
-            from inspector.tui.run import _check_theme
-
-            problem = _check_theme(getattr(args, "theme", None))
-        except ImportError:
-            problem = None
+        problem = check_theme(args.theme)
         if problem:
             print(f"stream-inspector: {problem}", file=sys.stderr)
             return EXIT_USAGE
@@ -91,12 +84,6 @@ def _run_headless(args, sock, url: str, upstream: str, fmt: str) -> int:
 
 
 def _run_tui(args, sock, url: str, upstream: str, exposed: bool) -> int:
-    try:
-        from inspector.tui.screens.exchanges import ProxyApp
-    except ImportError as e:
-        sock.close()
-        print(f"stream-inspector: proxy: the TUI is not available ({e}); use --format json or text", file=sys.stderr)
-        return EXIT_USAGE
     proxy = ProxyThread(args.upstream, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
                         stall_s=args.stall, collect=False, sock=sock, external=True)
     app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,

@@ -13,7 +13,7 @@ exchange's report** (the request is what is wrong, and the earlier report has al
 printed); each message starts with ``vs exchange #K (how it was matched)``, ``t`` is 0 (they are
 known when the request arrives) and ``index`` is the block index in exchange K's response.
 
-Imports: ``exchange``, ``pairing``, ``inspector.model.capture``; the session lazily.
+Imports: ``record``, ``pairing``, ``inspector.feeds.run`` and the session's Q rules.
 """
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ import sys
 import threading
 from typing import Callable
 
+from inspector.feeds.exchanges.pairing import continued_exchange
+from inspector.feeds.exchanges.record import BODY_EXCERPT, Exchange, should_lint
+from inspector.feeds.run import session_for
 from inspector.model.capture import Capture, Chunk, End
-from inspector.net.proxy.exchange import BODY_EXCERPT, Exchange, should_lint
-from inspector.net.proxy.pairing import HISTORY_KEYS, continued_exchange
+from inspector.session.history import check_request, has_history
 
 HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
 """Q rules that judge the request alone; the others need the streamed answer it continues."""
@@ -114,8 +116,6 @@ class ExchangeLog:
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
-        from inspector.feeds.run import session_for
-
         ex.session = session_for(Capture(request=ex.request, response=response, request_relative=True),
                                  dialect=self.dialect, stall_s=self.stall_s)
         ex.session.findings.extend(ex.q_findings)
@@ -125,10 +125,7 @@ class ExchangeLog:
         return continued_exchange(ex, self.exchanges)
 
     def _check_history(self, ex: Exchange) -> None:
-        from inspector.session.history import check_request
-        from inspector.feeds.run import session_for
-
-        if not isinstance(ex.body, dict) or not any(isinstance(ex.body.get(k), list) for k in HISTORY_KEYS):
+        if not isinstance(ex.body, dict) or not has_history(ex.body):
             return
         prev, how = self.previous_for(ex)
         target = prev.session if prev is not None else session_for(Capture(), dialect=self.dialect)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from inspector.net.proxy.exchange import Exchange
+from inspector.feeds.exchanges.record import Exchange
+from inspector.providers import HISTORY_SHAPES
 
-HISTORY_KEYS = ("messages", "contents", "input")
+HISTORY_KEYS = tuple(dict.fromkeys(shape.key for shape in HISTORY_SHAPES))
 """Where a request carries its history: Anthropic/Chat/Ollama ``messages``, Gemini ``contents``, Responses ``input``."""
 
 _SCAN_BUDGET = 200_000

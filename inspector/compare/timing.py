@@ -60,23 +60,18 @@ Times are rounded to microseconds, ``late_share`` to 4 places.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 
-from inspector.model.capture import Capture, End
+import orjson
+
 from inspector.feeds.run import run_capture, session_for
+from inspector.model.capture import Capture, End
 from inspector.session.session import Session
-
-EXIT_OK, EXIT_USAGE = 0, 2
 
 SAME_S = 0.05
 """Differences shorter than this are stated as "the same time"."""
 LATE_FRACTION = 0.1
 """The final share of a block's lifetime that ``late_share`` looks at (T003's 10 %)."""
-BUNDLED_PAIR = ("eager-off-buffered.jsonl", "eager-on-streamed.jsonl")
-"""The bundled comparison (A: buffered, B: eager), in ``inspector/data/captures``."""
 BETA_HEADER = "fine-grained-tool-streaming-2025-05-14"
 
 
@@ -203,8 +198,6 @@ class Comparison:
 
 
 def _canonical(text: str):
-    import orjson
-
     try:
         return ("json", orjson.loads(text))
     except orjson.JSONDecodeError:
@@ -460,12 +453,6 @@ def compare_captures(a_cap: Capture, b_cap: Capture, *, a_label: str = "A", b_la
     return compare_sessions(a_label, a_cap, sa, b_label, b_cap, sb, stall_s=stall_s)
 
 
-def bundled_pair() -> tuple[Path, Path]:
-    """Paths of the bundled comparison (A: ``eager-off-buffered``, B: ``eager-on-streamed``)."""
-    root = resources.files("inspector") / "data" / "captures"
-    return Path(str(root / BUNDLED_PAIR[0])), Path(str(root / BUNDLED_PAIR[1]))
-
-
 # ---------------------------------------------------------------------------------- scrubbing
 class StreamAt:
     """A capture's session as it was at time ``t``: every chunk that had arrived by then.
@@ -596,60 +583,4 @@ def render_text(cmp: Comparison) -> str:
 
 
 def render_json(cmp: Comparison) -> str:
-    import orjson
-
     return orjson.dumps(cmp.to_dict()).decode()
-
-
-# ---------------------------------------------------------------------------------- command
-def _err(message: str) -> int:
-    print(f"stream-inspector: compare: {message}", file=sys.stderr)
-    return EXIT_USAGE
-
-
-def cmd_compare(args) -> int:
-    """``compare A B [--format tui|json|text] [--dialect D] [--stall S] [--theme T]``.
-
-    Exit 0 after showing the comparison; 2 (one line on stderr) for unreadable input or bad usage.
-    """
-    from inspector.capture.load import CaptureError, load_path
-
-    fmt = getattr(args, "format", "tui") or "tui"
-    dialect = getattr(args, "dialect", None)
-    stall = getattr(args, "stall", 10.0) or 10.0
-    try:
-        a_cap = load_path(args.a)
-        b_cap = load_path(args.b)
-        cmp = compare_captures(a_cap, b_cap, a_label=str(args.a), b_label=str(args.b), dialect=dialect,
-                               stall_s=stall)
-    except CaptureError as e:
-        return _err(str(e))
-    except ValueError as e:  # an unknown dialect
-        return _err(str(e).splitlines()[0])
-    return show(cmp, a_cap, b_cap, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)
-
-
-def show(cmp, a_cap, b_cap, fmt: str, *, theme=None, dialect=None, stall_s: float = 10.0) -> int:
-    """Print the comparison as JSON or text, or open it in the TUI (``fmt`` ``tui``); the exit code."""
-    if fmt == "json":
-        print(render_json(cmp), flush=True)
-        return EXIT_OK
-    if fmt == "text":
-        print(render_text(cmp), flush=True)
-        return EXIT_OK
-    return run_tui(cmp, a_cap, b_cap, theme=theme, dialect=dialect, stall_s=stall_s)
-
-
-def run_tui(cmp: Comparison, a_cap: Capture, b_cap: Capture, *, theme: str | None, dialect: str | None,
-            stall_s: float) -> int:
-    """Open the comparison screen; a bad theme is a one-line error (exit 2)."""
-    try:
-        from inspector.tui.screens.compare import make_compare_app
-    except ImportError as e:  # pragma: no cover - a build without the TUI
-        return _err(f"the TUI is not available ({e}); use --format json or text")
-    try:
-        app = make_compare_app(a_cap, b_cap, comparison=cmp, theme=theme, dialect=dialect, stall_s=stall_s)
-    except ValueError as e:  # an unknown theme
-        return _err(str(e).splitlines()[0])
-    app.run()
-    return EXIT_OK

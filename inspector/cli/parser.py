@@ -1,8 +1,7 @@
-"""Command line: ``stream-inspector COMMAND ...`` (SPEC.md "Commands").
+"""The command line's arguments: every command, its options and their help, nothing else.
 
-Each command's work lives in its own module and is imported only when that command runs, so
-``check`` never loads Textual. Exit codes: 0 clean, 1 findings at or above ``--fail-on``,
-2 unreadable input or bad usage.
+Building the parser imports nothing heavy (the provider registry is pure data and dialect
+classes), so ``--help``, ``check`` and ``rules`` start fast (``bench/bench_startup.py``).
 """
 from __future__ import annotations
 
@@ -10,9 +9,9 @@ import argparse
 import sys
 
 from inspector import __version__
+from inspector.providers import DIALECTS, PROVIDERS
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-PROVIDERS = ("anthropic", "openai", "openai-responses", "gemini", "ollama")
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +31,7 @@ def _positive(value: str) -> float:
 
 
 def _dialect_choices() -> list[str]:
-    return ["anthropic-messages", "openai-chat", "openai-responses", "gemini", "ollama"]
+    return [name for name in DIALECTS if name != "unknown"]
 
 
 def _add_common_lint(p: argparse.ArgumentParser) -> None:
@@ -75,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_theme(p)
 
     p = sub.add_parser("live", help="TUI: send a request to a provider and inspect the streamed answer")
-    p.add_argument("--provider", choices=PROVIDERS, required=True)
+    p.add_argument("--provider", choices=list(PROVIDERS), required=True)
     p.add_argument("--request", required=True, metavar="REQ.json", help="the request body (JSON); streaming is switched on")
     p.add_argument("--base-url", help="provider base URL (default: the provider's public API)")
     p.add_argument("--record", metavar="FILE", help="write the native capture as it arrives")
@@ -119,115 +118,3 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=_positive, default=1.0)
     _add_theme(p)
     return parser
-
-
-def _overrides(items: list[str]) -> dict[str, str]:
-    from inspector.model.catalog import RULES, SEVERITIES
-
-    out = {}
-    for item in items:
-        code, _, level = item.partition("=")
-        code = code.strip().upper()
-        if code not in RULES or level not in SEVERITIES:
-            raise SystemExit(f"stream-inspector: error: --severity wants CODE=error|warning|info with a known code, got {item!r}")
-        out[code] = level
-    return out
-
-
-def cmd_check(args) -> int:
-    from inspector.capture.load import CaptureError, load_path
-    from inspector.report import github, json as json_report, text
-    from inspector.model.catalog import severity_rank
-    from inspector.feeds.run import run_capture
-
-    try:
-        overrides = _overrides(args.severity)
-    except SystemExit as e:
-        print(e, file=sys.stderr)
-        return EXIT_USAGE
-    renderer = {"text": text, "json": json_report, "github": github}[args.format]
-    bar = severity_rank(args.fail_on)
-    worst = EXIT_OK
-    for path in args.captures:
-        try:
-            cap = load_path(path, entry=args.entry)
-            s = run_capture(cap, dialect=args.dialect, stall_s=args.stall, severity_overrides=overrides)
-            if args.request:
-                from inspector.feeds.run import check_request_file
-
-                check_request_file(s, args.request)
-        except CaptureError as e:
-            print(f"stream-inspector: {e}", file=sys.stderr)
-            worst = EXIT_USAGE
-            continue
-        out = renderer.render(path, s)
-        if out:
-            print(out, flush=True)
-        if not s.events and cap.source_format != "native":
-            # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
-            print(f"stream-inspector: {path}: no SSE event or JSON line found: is this a stream capture?",
-                  file=sys.stderr)
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
-            worst = EXIT_FINDINGS
-    return worst
-
-
-def cmd_rules(args) -> int:
-    from inspector.model.catalog import RULES
-
-    wanted = [c.upper() for c in args.codes]
-    unknown = [w for w in wanted if not any(code.startswith(w) for code in RULES)]
-    if unknown:
-        print(f"stream-inspector: no rule matches {' '.join(unknown)} (codes look like J002; families: "
-              f"{' '.join(sorted({c[0] for c in RULES}))})", file=sys.stderr)
-        return EXIT_USAGE
-    rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
-    family = None
-    for r in rows:
-        if r.family != family:
-            family = r.family
-            print(f"\n{r.code[0]} — {family}")
-        print(f"  {r.code} {r.name} ({r.severity}): {r.explain}")
-    return EXIT_OK
-
-
-def _run(name: str, args) -> int:
-    import importlib
-
-    module, _, func = name.partition(":")
-    return importlib.import_module(module).__getattribute__(func)(args) or EXIT_OK
-
-
-COMMANDS = {
-    "replay": "inspector.tui.run:cmd_replay",
-    "live": "inspector.net.live:cmd_live",
-    "proxy": "inspector.net.proxy:cmd_proxy",
-    "serve": "inspector.net.serve:cmd_serve",
-    "compare": "inspector.compare:cmd_compare",
-    "demo": "inspector.tui.run:cmd_demo",
-}
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not args.command:
-        parser.print_help()
-        return EXIT_USAGE
-    try:
-        if args.command == "check":
-            code = cmd_check(args)
-        elif args.command == "rules":
-            code = cmd_rules(args)
-        else:
-            code = _run(COMMANDS[args.command], args)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

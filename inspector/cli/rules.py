@@ -1,0 +1,25 @@
+"""``stream-inspector rules [CODE…]``: the rule catalog."""
+from __future__ import annotations
+
+import sys
+
+from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.model.catalog import RULES
+
+
+def run(args) -> int:
+    """``rules [CODE…]``: print the catalog, or the codes and families asked for."""
+    wanted = [c.upper() for c in args.codes]
+    unknown = [w for w in wanted if not any(code.startswith(w) for code in RULES)]
+    if unknown:
+        print(f"stream-inspector: no rule matches {' '.join(unknown)} (codes look like J002; families: "
+              f"{' '.join(sorted({c[0] for c in RULES}))})", file=sys.stderr)
+        return EXIT_USAGE
+    rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
+    family = None
+    for r in rows:
+        if r.family != family:
+            family = r.family
+            print(f"\n{r.code[0]} — {family}")
+        print(f"  {r.code} {r.name} ({r.severity}): {r.explain}")
+    return EXIT_OK

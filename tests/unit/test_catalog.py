@@ -1,0 +1,27 @@
+"""``inspector.model.catalog`` says exactly what ``shared/RULES.md`` says, plus our documented additions."""
+from __future__ import annotations
+
+import pytest
+
+from inspector.model.catalog import RULES
+from tests.conftest import ROOT
+from tests.rules_md import RULES_MD, rules_md
+
+ADDITIONS = {"S014"}
+"""Project codes at the end of a family, documented in README.md's rule table."""
+
+
+@pytest.mark.skipif(not RULES_MD.is_file(), reason="shared/RULES.md not present")
+def test_catalog_matches_rules_md():
+    md = rules_md()
+    ours = {code: (r.name, r.severity, r.family, r.explain) for code, r in RULES.items() if code not in ADDITIONS}
+    assert sorted(ours) == sorted(md)
+    for code, row in md.items():
+        assert ours[code] == row, code
+
+
+def test_additions_are_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in ADDITIONS:
+        r = RULES[code]
+        assert f"| {code} | {r.name} | {r.severity} |" in readme, code

@@ -1,0 +1,68 @@
+"""The code's shape is the pipeline's shape: layers enforced, no import dodging them, a fast start.
+
+The layers themselves are import-linter contracts in ``pyproject.toml`` (run by
+``test_core_is_headless.test_import_linter_contract_holds``); these tests hold what a contract
+cannot see.
+"""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "inspector"
+OPTIONAL = {"brotli", "brotlicffi", "zstandard"}
+"""Third-party modules imported where they are used because they may be absent (proxy decoding)."""
+HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio")
+
+
+def _function_imports(tree: ast.AST):
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    yield from ((a.name, node.lineno) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    yield (node.module or "", node.lineno)
+
+
+def test_no_module_imports_inside_a_function():
+    """Circles are broken by the layers, not by late imports; only optional libraries are late.
+    (The CLI's ``main`` loads a command's module with ``importlib``: that is the one deferred load.)"""
+    late = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for name, line in _function_imports(ast.parse(path.read_text(), str(path))):
+            if name.split(".")[0] not in OPTIONAL:
+                late.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert late == []
+
+
+def test_every_package_says_what_lives_there_and_what_it_may_import():
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text()))
+        assert doc, f"{init.relative_to(ROOT)} has no docstring"
+        if init.parent.parent == PACKAGE or init.parent.parent.name == "providers":
+            assert "May import" in doc, f"{init.relative_to(ROOT)} does not say what it may import"
+
+
+@pytest.mark.parametrize("argv", [["check", "CAPTURE"], ["check", "--format", "json", "CAPTURE"], ["rules"],
+                                  ["--help"], ["check", "--help"]])
+def test_check_rules_and_help_load_no_ui_or_network_library(argv, tmp_path):
+    cap = tmp_path / "one.sse"
+    cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
+    argv = [str(cap) if a == "CAPTURE" else a for a in argv]
+    code = ("import sys\n"
+            "from inspector.cli import main\n"
+            "try:\n"
+            f"    main({argv!r})\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            f"heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))\n"
+            "print('LOADED', ','.join(heavy), file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    line = [x for x in p.stderr.splitlines() if x.startswith("LOADED")]
+    assert line == ["LOADED "], p.stderr[-2000:]
