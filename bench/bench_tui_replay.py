@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from textual import events  # noqa: E402
 
-from inspector.feeds.replay import Playback  # noqa: E402
+from inspector.feeds.replay import ReplayFeed  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
 from inspector.tui.app import make_app  # noqa: E402
 from tests.ui.capture_factory import big_capture  # noqa: E402
@@ -30,7 +30,7 @@ from tests.ui.capture_factory import big_capture  # noqa: E402
 
 async def _replay(cap, size=(160, 48)) -> tuple[float, list[float], float]:
     t0 = time.perf_counter()
-    pb = Playback(cap, instant=True, label="bench")
+    pb = ReplayFeed(cap, instant=True, label="bench", scan=False)
     prep = time.perf_counter() - t0
     app = make_app(pb)
     latencies: list[float] = []
@@ -79,7 +79,7 @@ def main() -> None:
     print("| what | seconds |")
     print("|---|---|")
     print(f"| check (session only) | {check:.2f} |")
-    print(f"| replay: pre-run to learn event offsets | {prep:.2f} |")
+    print(f"| replay: building the feed | {prep:.2f} |")
     print(f"| replay --instant in the TUI (headless) | {replay:.2f} |")
     print(f"| ratio replay / check | {replay / check:.1f}× |")
     if lats:

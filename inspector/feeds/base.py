@@ -144,3 +144,6 @@ class Feed(Protocol):
 
     async def aseek_event(self, n: int, progress: Progress | None = None) -> None:
         """Show exactly events ``0..n`` (seekable feeds only)."""
+
+    async def ascan(self, progress: Progress | None = None) -> None:
+        """Learn ``total_events`` in the background without changing what is shown (replays)."""

@@ -83,6 +83,9 @@ class LiveFeed:
             self._restarts += 1
             self.error = None
 
+    async def ascan(self, progress: Progress | None = None) -> None:
+        """Nothing to scan ahead of a stream that is still arriving."""
+
     async def aseek_event(self, n: int, progress: Progress | None = None) -> None:
         """Live streams cannot seek."""
 

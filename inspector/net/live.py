@@ -36,7 +36,7 @@ import orjson
 
 from inspector.providers import PROVIDERS
 from inspector.providers.base import Provider
-from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.model.capture import Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
 from inspector.model.capture import Capture
-from inspector.net.servers import QUIET_ABORTS, BackgroundServer, listen, is_loopback, url_for, uvicorn_server
+from inspector.net.servers import BackgroundServer
 from inspector.capture.load import load_path
 from starlette.applications import Starlette
 from starlette.routing import Route

@@ -86,6 +86,9 @@ class ExchangeFeed:
     def restart(self) -> None:
         """An exchange cannot be replayed from here (``serve`` a recording of it instead)."""
 
+    async def ascan(self, progress: Progress | None = None) -> None:
+        """Nothing to scan ahead of a stream that is still arriving."""
+
     async def aseek_event(self, n: int, progress: Progress | None = None) -> None:
         """Exchanges cannot seek."""
 

@@ -1,0 +1,69 @@
+"""Start-up: ``check`` on a one-event capture vs ``python -c "import orjson"`` (the floor), same run.
+
+Each command runs ``--runs`` times, interleaved, as a fresh process with this interpreter; the
+table gives the median wall time and the ratio to the floor. Also lists the heavy libraries the
+``check`` process loaded (it should load none: no textual, rich, httpx, click, uvicorn, starlette).
+
+    uv run python bench/bench_startup.py [--runs 30]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments")
+
+
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""Bytecode is written and used, as after any install (some shells set PYTHONDONTWRITEBYTECODE)."""
+
+
+def timed(argv: list[str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        cap = Path(tmp) / "one.sse"
+        cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
+        commands = {
+            'python -c "import orjson"': [sys.executable, "-c", "import orjson"],
+            "python -m inspector check ONE-EVENT": [sys.executable, "-m", "inspector", "check", str(cap)],
+            "python -m inspector rules": [sys.executable, "-m", "inspector", "rules"],
+            "python -m inspector --help": [sys.executable, "-m", "inspector", "--help"],
+        }
+        times: dict[str, list[float]] = {k: [] for k in commands}
+        for argv in commands.values():
+            timed(argv)  # warm: bytecode written, files in the page cache
+        for _ in range(args.runs):
+            for name, argv in commands.items():
+                times[name].append(timed(argv))
+        probe = ("import sys, runpy\nsys.argv = ['inspector', 'check', %r]\n"
+                 "try:\n    runpy.run_module('inspector', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+                 "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))" % (str(cap), HEAVY))
+        loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=ENV, capture_output=True,
+                                text=True).stdout
+    floor = statistics.median(times['python -c "import orjson"'])
+    print(f"{args.runs} runs each, interleaved; median wall time")
+    print("| command | ms | × floor |")
+    print("|---|---:|---:|")
+    for name, ts in times.items():
+        m = statistics.median(ts)
+        print(f"| `{name}` | {m * 1000:.0f} | {m / floor:.2f}× |")
+    print(f"heavy libraries loaded by check: {loaded.strip().splitlines()[-1] if loaded.strip() else '?'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Every user command of the inspector: its keys, action, footer label, palette and help text.
+
+One table, :data:`COMMANDS`, gives the app its bindings, the command palette (ctrl+p) its
+entries and the help screen (``?``) its rows. ``CommandsMixin`` is the part of ``InspectorApp``
+that serves help, the palette and themes.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+
+from textual.app import SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.event_log import EventLog
+from inspector.tui.widgets.findings_list import FindingsList
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One user command: its keys, action, footer label and palette/help text."""
+
+    keys: str
+    action: str
+    label: str
+    title: str
+    help: str
+    show: bool = True
+    key_display: str | None = None
+
+    def binding(self) -> Binding:
+        return Binding(self.keys, self.action, self.label, show=self.show, key_display=self.key_display,
+                       tooltip=self.help)
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("space", "toggle_pause", "Pause", "Pause / resume", "Stop or continue playback (at the end: play again)"),
+    Command("full_stop,right", "step_forward", "Step", "Step forward", "Show one more event (pauses; replay only)", key_display="."),
+    Command("comma,left", "step_back", "Back", "Step back",
+            "Show one event fewer: the session is rebuilt from the capture (pauses; replay only)", key_display=","),
+    Command("plus,equals_sign", "speed_up", "Faster", "Speed up", "Next faster playback speed", show=False,
+            key_display="+"),
+    Command("minus", "speed_down", "Slower", "Slow down", "Next slower playback speed", show=False, key_display="-"),
+    Command("r", "restart", "Restart", "Restart", "Play the stream again from the start (replay only)", show=False),
+    Command("g", "jump", "Go to", "Go to event…", "Jump to event N, forward or back (replay only)"),
+    Command("f", "toggle_follow", "Follow", "Follow tail", "Keep the newest event in view in the event log",
+            show=False),
+    Command("t", "timeline", "Timeline", "Timeline", "When each block's bytes arrived, on one time axis"),
+    Command("e", "compare_eager", "Eager", "Compare eager vs buffered (bundled example)",
+            "A bundled example: one tool call with and without eager_input_streaming, on one time axis "
+            "(your own pair: stream-inspector compare A B)", show=False),
+    Command("j", "toggle_json", "JSON", "Pretty JSON / raw", "Show tool arguments as pretty partial JSON or raw text"),
+    Command("slash", "search", "Search", "Search events…", "Search the raw event log (n / N: next / previous match)",
+            key_display="/"),
+    Command("x", "filter", "Filter", "Filter findings…", "Show only findings whose code, name or message contains text",
+            show=False),
+    Command("v", "cycle_severity", "Severity", "Cycle severity filter",
+            "Show findings of every severity / warnings and errors / errors only", show=False),
+    Command("i", "explain", "Explain", "Explain finding", "The highlighted finding's rule and what to do", show=False),
+    Command("C", "collapse_all", "Collapse all", "Collapse / expand all blocks", "Fold every block panel or open them all",
+            show=False),
+    Command("1", "focus_pane('blocks')", "Blocks", "Focus blocks", "Move the focus to the block panels", show=False),
+    Command("2", "focus_pane('findings')", "Findings", "Focus findings", "Move the focus to the findings list",
+            show=False),
+    Command("3", "focus_pane('log')", "Events", "Focus event log", "Move the focus to the raw event log", show=False),
+    Command("right_square_bracket", "next_source", "Next", "Next stream", "Switch to the next bundled stream",
+            show=False, key_display="]"),
+    Command("left_square_bracket", "prev_source", "Previous", "Previous stream",
+            "Switch to the previous bundled stream", show=False, key_display="["),
+    Command("question_mark,f1", "help", "Help", "Help", "List every key binding", key_display="?"),
+    Command("ctrl+t", "cycle_theme", "Theme", "Next theme", "Cycle through the inspector's themes", show=False),
+    Command("q", "quit", "Quit", "Quit", "Leave stream-inspector"),
+)
+
+
+class CommandsMixin:
+    """Help (``?``), the command palette and theme cycling for ``InspectorApp``."""
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(HelpScreen(self.help_groups()))
+
+    def action_cycle_theme(self) -> None:
+        names = list(self.inspector_themes)
+        if not names:
+            return
+        i = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(i + 1) % len(names)]
+        self.notify(f"theme: {self.theme}", timeout=1.5)
+
+    def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Every binding, grouped by where it works (built from the binding tables)."""
+        groups = [("Everywhere", [(key_text(c.binding()), c.help) for c in COMMANDS])]
+        groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
+        groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
+        for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
+                                ("Block panel", BlockPanel.BINDINGS)):
+            rows = [(key_text(b), b.tooltip or b.description) for b in bindings]
+            if title == "Findings list":
+                rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows
+            groups.append((title, rows))
+        groups.append(("Search box / filter box", [("enter", "Next match"), ("esc", "Close the box")]))
+        return groups
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for c in COMMANDS:
+            if c.action in ("quit", "help"):
+                if c.action == "help":
+                    yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
+                continue
+            if self.check_action(c.action.split("(")[0], ()) is False:
+                continue
+            yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))

@@ -1,0 +1,189 @@
+"""Feed control of the inspector: play, pause, step, seek, speed, restart, switch streams.
+
+A mixin of ``InspectorApp``: it owns which feed is shown (``feeds``, ``feed_index``) and the
+workers that drive it. Every feed speaks ``inspector.feeds.base.Feed``; what a key can do on it
+is asked (``seekable``, ``restartable``), never read from its type. Feeding runs in exclusive
+workers (``group="feed"``); each batch posts ``ChunksReceived`` (replaceable), the end
+``StreamClosed``.
+"""
+from __future__ import annotations
+
+import gc
+
+from textual import work
+
+from inspector.tui.screens.jump import JumpScreen
+from inspector.tui.widgets.playback_bar import PlaybackBar
+
+SPEEDS = (0.125, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+"""Speed steps for ``+`` / ``-``."""
+
+
+class FeedControl:
+    """The playback keys and the feed workers (see the module docstring)."""
+
+    def _start_feed(self) -> None:
+        gc.freeze()  # what exists now (a replay's pre-run session included) lives as long as the app
+        feed = self.feed
+        self._scan()
+        if self.start_paused and feed.seekable:
+            feed.pause()
+            self._render_frame()
+            return
+        self._play()
+
+    @work(exclusive=True, group="scan")
+    async def _scan(self) -> None:
+        """Learn the total of a replay in small background batches (the seek bar and ``g`` use it)."""
+        feed = self.feed
+        if feed.total_events is None and not feed.instant:
+            await feed.ascan(self._posted)
+
+    def _posted(self) -> None:
+        self.post_message(self.ChunksReceived())
+
+    @work(exclusive=True, group="feed")
+    async def _play(self) -> None:
+        feed = self.feed
+        feed.resume()
+        await feed.play(self._posted)
+        self.post_message(self.StreamClosed())
+
+    @work(exclusive=True, group="feed")
+    async def _seek(self, n: int) -> None:
+        feed = self.feed
+        if not feed.seekable:
+            return
+        feed.pause()
+        self._seeking = True
+        try:
+            await feed.aseek_event(n)
+        finally:
+            self._seeking = False
+        self.post_message(self.StreamClosed())
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("next_source", "prev_source"):
+            return len(self.feeds) > 1
+        if action in ("speed_up", "speed_down"):
+            return True if self.feed.seekable else None
+        return True
+
+    def _replay_only(self) -> bool:
+        """True when the feed can seek; otherwise say why the key does nothing here."""
+        if self.feed.seekable:
+            return True
+        self.notify("Stepping and seeking work in replay: record this stream with --record, then "
+                    "`stream-inspector replay FILE`.", title="live stream", timeout=4)
+        return False
+
+    def action_toggle_pause(self) -> None:
+        feed = self.feed
+        if not feed.seekable:
+            feed.resume() if feed.paused else feed.pause()
+            self._dirty = True
+            self._render_frame()
+            return
+        if feed.finished:
+            self.action_restart()
+        elif feed.paused:
+            self._play()
+        else:
+            feed.pause()
+        self._render_frame()
+
+    def _seek_to(self, n: int) -> None:
+        """Pause and show events 0..n (a worker: a rebuild of a huge capture keeps the app responsive)."""
+        self.feed.pause()
+        self._seek(n)
+
+    def action_step_forward(self) -> None:
+        feed = self.feed
+        if self._replay_only():
+            self._seek_to(feed.event_count)
+
+    def action_step_back(self) -> None:
+        feed = self.feed
+        if self._replay_only():
+            self._seek_to(feed.event_count - 2)
+
+    def action_speed_up(self) -> None:
+        self._change_speed(1)
+
+    def action_speed_down(self) -> None:
+        self._change_speed(-1)
+
+    def _change_speed(self, direction: int) -> None:
+        feed = self.feed
+        if not feed.seekable:
+            return
+        cur = feed.speed
+        if direction > 0:
+            nxt = next((s for s in SPEEDS if s > cur + 1e-9), SPEEDS[-1])
+        else:
+            nxt = next((s for s in reversed(SPEEDS) if s < cur - 1e-9), SPEEDS[0])
+        feed.set_speed(nxt)
+        self._dirty = True
+
+    def action_restart(self) -> None:
+        feed = self.feed
+        if not feed.restartable:
+            return
+        feed.pause()
+        feed.restart()
+        self._render_frame()
+        self._play()
+
+    def action_jump(self) -> None:
+        feed = self.feed
+        if not self._replay_only():
+            return
+
+        def done(n: int | None) -> None:
+            if n is not None:
+                self.jump_to_event(n)
+
+        total = feed.total_events
+        self.push_screen(JumpScreen(None if total is None else total - 1, feed.event_count), done)
+
+    def jump_to_event(self, n: int) -> None:
+        """Pause and show events 0..n, with event n selected in the log."""
+        if not self.feed.seekable:
+            return
+        self._pending_pointer = n
+        self._seek_to(n)
+
+    def action_next_source(self) -> None:
+        self._switch_source(1)
+
+    def action_prev_source(self) -> None:
+        self._switch_source(-1)
+
+    def _switch_source(self, step: int) -> None:
+        if len(self.feeds) < 2:
+            return
+        self.select_feed((self.feed_index + step) % len(self.feeds), restart=True)
+
+    def select_feed(self, index: int, *, restart: bool = False) -> None:
+        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a replay from its start.
+
+        The public way to change streams (``[``/``]``, the proxy's exchange list).
+        """
+        if not 0 <= index < len(self.feeds):
+            return
+        self.feed.pause()
+        self.feed_index = index
+        if restart and self.feed.seekable:
+            self.feed.restart()
+        for p in self._panels:
+            p.remove()
+        self._panels = []
+        self._generation = (-1, -1)  # whatever was shown before, start this frame afresh
+        self._render_frame()
+        self._scan()
+        self._play()
+
+    def on_playback_bar_seek_requested(self, event: PlaybackBar.SeekRequested) -> None:
+        feed = self.feed
+        if feed.seekable and feed.total_events:
+            self.jump_to_event(round(event.fraction * (feed.total_events - 1)))

@@ -1,0 +1,69 @@
+"""The search box (raw event log) and the filter box (findings list) of the inspector.
+
+A mixin of ``InspectorApp``: it owns the two boxes and nothing else; the widgets do the searching
+and filtering (``EventLog.find``, ``FindingsList.set_filter``).
+"""
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from inspector.tui.widgets.event_log import EventLog
+from inspector.tui.widgets.findings_list import FindingsList
+
+
+class SearchControl:
+    """``/`` search events, ``x`` filter findings, ``v`` cycle the severity filter; Esc closes a box."""
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.remove_class("-hidden")
+        box.value = self.query_one(EventLog).search
+        box.focus()
+
+    def action_filter(self) -> None:
+        box = self.query_one("#finding-filter", Input)
+        box.remove_class("-hidden")
+        box.value = self.query_one(FindingsList).text_filter
+        box.focus()
+
+    def action_cycle_severity(self) -> None:
+        self.query_one(FindingsList).action_cycle_severity()
+
+    def on_findings_list_filter_changed(self) -> None:
+        self._update_titles()
+
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        log = self.query_one(EventLog)
+        if not event.value:
+            log.clear_search()
+            self._close_box(event.input)
+            return
+        if log.find(event.value, 1, include_current=log.search != event.value) is None:
+            self.notify(f"no event contains “{event.value}”", severity="warning", timeout=2)
+        self._update_titles()
+
+    def _filter_typed(self, event: Input.Changed) -> None:
+        self.query_one(FindingsList).set_filter(text=event.value)
+
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self._close_box(event.input)
+        self.query_one(FindingsList).focus()
+
+    def _close_box(self, box: Input) -> None:
+        box.add_class("-hidden")
+        (self.query_one(EventLog) if box.id == "search" else self.query_one(FindingsList)).focus()
+
+    def on_key(self, event) -> None:
+        if event.key == "escape" and isinstance(self.focused, Input) and self.focused.id in ("search", "finding-filter"):
+            event.stop()
+            self._close_box(self.focused)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "search":
+            self._search_submitted(event)
+        elif event.input.id == "finding-filter":
+            self._filter_submitted(event)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "finding-filter":
+            self._filter_typed(event)
