@@ -64,7 +64,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from inspector.feeds.run import run_capture, session_for
+from inspector.feeds.base import Driver, Settings
+from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, End
 from inspector.session.session import Session
 
@@ -474,7 +475,8 @@ class StreamAt:
         self._reset()
 
     def _reset(self) -> None:
-        self.session = session_for(self.cap, **self._kw)
+        self._driver = Driver.for_capture(self.cap, Settings(**self._kw))
+        self.session = self._driver.session
         self.fed = 0
         self.t: float | None = None
 
@@ -487,10 +489,10 @@ class StreamAt:
             self._reset()
         chunks = self.cap.chunks
         while self.fed < len(chunks) and (chunks[self.fed].t is None or chunks[self.fed].t <= t):
-            self.session.feed(chunks[self.fed])
+            self._driver.take(chunks[self.fed])
             self.fed += 1
         if not self.session.closed and self.fed == len(chunks) and (self.end_t is None or t >= self.end_t):
-            self.session.close(self.cap.end or End(self.end_t, "eof"))
+            self._driver.close(self.cap.end or End(self.end_t, "eof"))
         self.t = t
         return self.session
 

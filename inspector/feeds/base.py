@@ -52,14 +52,20 @@ class Driver:
     first byte is part of the stream (T001).
     """
 
-    def __init__(self, settings: Settings = Settings()) -> None:
+    def __init__(self, settings: Settings = Settings(), capture: Capture | None = None) -> None:
         self.settings = settings
-        self.session: Session = new_session(Capture(request_relative=True), settings)
-        """The current session (an empty one before the head arrives)."""
+        self.session: Session = new_session(capture or Capture(request_relative=True), settings)
+        """The current session (before a head arrives: an empty one, or ``capture``'s)."""
         self.head: Head | None = None
         self.end: End | None = None
         self.generation = 0
         """Bumped each time a ``Head`` starts a new session."""
+
+    @classmethod
+    def for_capture(cls, cap: Capture, settings: Settings = Settings()) -> "Driver":
+        """A driver whose session is set up for ``cap`` (its head, timing basis, line numbering):
+        feed it ``cap``'s chunks, then ``close(cap.end)``."""
+        return cls(settings, cap)
 
     def take(self, item: SourceItem) -> None:
         """Apply one source item."""
@@ -72,8 +78,13 @@ class Driver:
         elif isinstance(item, Chunk):
             self.session.feed(item)
         elif isinstance(item, End):
-            self.end = item
-            self.session.close(item)
+            self.close(item)
+
+    def close(self, end: End | None = None) -> Session:
+        """End the stream (``None``: a clean end of file at the last byte) and return the session."""
+        self.end = end
+        self.session.close(end)
+        return self.session
 
     def cancel(self, t: float | None = None, reason: str = "cancelled by the user") -> None:
         """Close an unfinished session as ``cancelled`` (the source stopped without an ``End``)."""

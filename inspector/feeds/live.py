@@ -102,8 +102,8 @@ class LiveFeed:
                     progress()
         except Exception as e:  # noqa: BLE001 - a broken source is shown, never a traceback
             self.error = f"{type(e).__name__}: {e}"
-            self.session.close(End(self.now(), "reset", self.error))
+            self._driver.close(End(self.now(), "reset", self.error))
         if not self.session.closed:
-            self.session.close(End(self.now(), "eof"))
+            self._driver.close(End(self.now(), "eof"))
         if progress is not None:
             progress()

@@ -23,7 +23,7 @@ import time
 from array import array
 from collections.abc import AsyncIterator
 
-from inspector.feeds.base import Progress, Settings, new_session
+from inspector.feeds.base import Driver, Progress, Settings
 from inspector.feeds.checkpoints import EVERY, Checkpoint, Checkpoints
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.session.session import Session
@@ -73,7 +73,7 @@ class ReplayFeed:
         self.checkpoints = Checkpoints(every)
         self.generation = 0
         """Bumped every time :attr:`session` is replaced (sinks drop their caches)."""
-        self.session: Session = new_session(capture, self.settings)
+        self._driver = Driver.for_capture(capture, self.settings)
         self.pos = 0
         """Body bytes fed into :attr:`session`."""
         self._clock = self._origin
@@ -85,6 +85,11 @@ class ReplayFeed:
             self.scan()
 
     # ----------------------------------------------------------------- reading
+    @property
+    def session(self) -> Session:
+        """The session shown now."""
+        return self._driver.session
+
     @property
     def final(self) -> Session:
         """The session after the whole capture (runs the scan when no pass reached the end yet)."""
@@ -167,12 +172,12 @@ class ReplayFeed:
             k += 1  # skip empty chunks
         return k, self.capture.chunks[k]
 
-    def _advance(self, session: Session, pos: int, clock: float | None, *, exact: bool) -> tuple[int, float | None]:
-        """Feed ``session`` (at body offset ``pos``) its next slice: one line (``exact``) or at
+    def _advance(self, driver: Driver, pos: int, clock: float | None, *, exact: bool) -> tuple[int, float | None]:
+        """Feed ``driver``'s session (at body offset ``pos``) its next slice: one line (``exact``) or at
         most ``SLICE`` bytes of the current chunk; at the end of the body, close it with the
         capture's end record. Takes a checkpoint when one is due. Returns the new ``(pos, clock)``."""
         if pos >= self._size:
-            session.close(self.capture.end)
+            session = driver.close(self.capture.end)
             if self._final is None:
                 self._final = session
             t = self.duration
@@ -186,21 +191,21 @@ class ReplayFeed:
                 stop = min(stop, cut) if cut >= 0 else stop
             else:
                 stop = min(stop, a + SLICE)
-            session.feed(Chunk(chunk.t, chunk.data[a:stop], chunk.line))
+            driver.take(Chunk(chunk.t, chunk.data[a:stop], chunk.line))
             pos = start + stop
             t = chunk.t
         clock = t if t is not None else clock
-        self.checkpoints.take(session, pos, clock if self._timed else None)
+        self.checkpoints.take(driver.session, pos, clock if self._timed else None)
         return pos, clock
 
     def _feed_next(self, *, exact: bool) -> None:
         """Advance the shown session by one slice (see ``_advance``)."""
-        self.pos, clock = self._advance(self.session, self.pos, self._clock, exact=exact)
+        self.pos, clock = self._advance(self._driver, self.pos, self._clock, exact=exact)
         if self._anchor_wall is None and clock is not None:
             self._clock = clock
 
     def _restore(self, cp: Checkpoint) -> None:
-        self.session = self.checkpoints.restore(cp)
+        self._driver.session = self.checkpoints.restore(cp)
         self.pos = cp.pos
         self._clock = cp.clock if cp.clock is not None else self._origin
         self.generation += 1
@@ -210,21 +215,26 @@ class ReplayFeed:
         :attr:`session`: the total, the final session, and checkpoints all the way."""
         if self._final is not None:
             return
-        cp = self.checkpoints.furthest
-        scout, pos, clock = self.checkpoints.restore(cp), cp.pos, cp.clock
-        while not scout.closed:
+        scout, pos, clock = self._scout()
+        while not scout.session.closed:
             pos, clock = self._advance(scout, pos, clock, exact=False)
+
+    def _scout(self) -> tuple[Driver, int, float | None]:
+        """A driver of its own at the furthest checkpoint, for a scan."""
+        cp = self.checkpoints.furthest
+        scout = Driver.for_capture(self.capture, self.settings)
+        scout.session = self.checkpoints.restore(cp)
+        return scout, cp.pos, cp.clock
 
     async def ascan(self, progress: Progress | None = None, budget_s: float = 0.004, rest_s: float = 0.02) -> None:
         """:meth:`scan` in small time-budgeted batches with rests in between (a background task
         that must not take the event loop from the viewer); ``progress()`` once it is done."""
         if self._final is not None:
             return
-        cp = self.checkpoints.furthest
-        scout, pos, clock = self.checkpoints.restore(cp), cp.pos, cp.clock
-        while not scout.closed and self._final is None:
+        scout, pos, clock = self._scout()
+        while not scout.session.closed and self._final is None:
             started = time.monotonic()
-            while not scout.closed and time.monotonic() - started < budget_s:
+            while not scout.session.closed and time.monotonic() - started < budget_s:
                 pos, clock = self._advance(scout, pos, clock, exact=False)
             await asyncio.sleep(rest_s)
         if progress is not None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from inspector.capture.load import CaptureError
 from inspector.capture.request import load_request_body
-from inspector.feeds.base import Settings, new_session
+from inspector.feeds.base import Driver, Settings, new_session
 from inspector.model.capture import Capture
 from inspector.session.history import check_request, has_history
 from inspector.session.session import Session
@@ -15,13 +15,13 @@ def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
     return new_session(cap, Settings(dialect, stall_s, severity_overrides or {}))
 
 
-def run_capture(cap: Capture, **kw) -> Session:
-    """Feed every chunk of ``cap`` and close the session with its end record (``kw``: ``session_for``)."""
-    s = session_for(cap, **kw)
+def run_capture(cap: Capture, *, dialect: str | None = None, stall_s: float = 10.0,
+                severity_overrides: dict | None = None) -> Session:
+    """Feed every chunk of ``cap`` and close the session with its end record."""
+    driver = Driver.for_capture(cap, Settings(dialect, stall_s, severity_overrides or {}))
     for chunk in cap.chunks:
-        s.feed(chunk)
-    s.close(cap.end)
-    return s
+        driver.take(chunk)
+    return driver.close(cap.end)
 
 
 def check_request_file(session: Session, path) -> None:

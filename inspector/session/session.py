@@ -165,6 +165,11 @@ class Session:
         self.closed = True
         return self.events[first:]
 
+    def close_unjudged(self, end: End) -> None:
+        """End a session that only holds findings (an exchange whose body is not a stream): no
+        framing, dialect or end-of-stream rule runs."""
+        self.end, self.closed = end, True
+
     # ------------------------------------------------- StreamWriter: read back
     @property
     def transport_failed_early(self) -> bool:

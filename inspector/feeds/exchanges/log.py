@@ -23,8 +23,9 @@ from typing import Callable
 
 from inspector.feeds.exchanges.pairing import continued_exchange
 from inspector.feeds.exchanges.record import BODY_EXCERPT, Exchange, should_lint
+from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
-from inspector.model.capture import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End, Head
 from inspector.session.history import check_request, has_history
 
 HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
@@ -48,6 +49,9 @@ class ExchangeLog:
     def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0) -> None:
         self.dialect = dialect
         self.stall_s = stall_s
+        self.settings = Settings(dialect, stall_s)
+        self._drivers: dict[int, Driver] = {}
+        """The driver feeding each exchange still in flight."""
         self.exchanges: list[Exchange] = []
         self.by_n: dict[int, Exchange] = {}
         self.listeners: list[Callable[[str, Exchange], None]] = []
@@ -90,7 +94,7 @@ class ExchangeLog:
             ex.first_byte_t = chunk.t
         ex.bytes_received += len(chunk.data)
         if ex.linted:
-            ex.session.feed(chunk)
+            self._drivers[n].take(chunk)
         elif len(ex.body_excerpt) < BODY_EXCERPT:
             ex.body_excerpt += chunk.data[: BODY_EXCERPT - len(ex.body_excerpt)]
         self._emit("update", ex)
@@ -102,22 +106,26 @@ class ExchangeLog:
             self._make_session(ex, None)
         ex.end = end
         if ex.linted:
-            ex.session.close(end)
+            self._drivers.pop(n).take(end)
         else:
+            self._drivers.pop(n, None)
             if end.kind != "eof":
                 detail = f": {end.error}" if end.error else ""
                 ex.session.report_at("S012", f"transport ended abnormally ({end.kind}){detail}",
                                      event=None, line=None, t=end.t)
-            # The empty session only holds findings; mark it ended without judging a stream.
-            ex.session.end, ex.session.closed = end, True
+            ex.session.close_unjudged(end)
         self._emit("end", ex)
         with self.changed:
             self.changed.notify_all()
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
-        ex.session = session_for(Capture(request=ex.request, response=response, request_relative=True),
-                                 dialect=self.dialect, stall_s=self.stall_s)
+        driver = self._drivers[ex.n] = Driver(self.settings)
+        if response is not None:
+            driver.take(Head(response["status"], response["headers"], ex.request))
+        else:
+            driver.take(Head(None, {}, ex.request))
+        ex.session = driver.session
         ex.session.findings.extend(ex.q_findings)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:

@@ -133,7 +133,7 @@ class BlockPanel(Vertical, can_focus=True):
         if b is None:
             return
         prog = b.progress
-        sig = (b.deltas, prog.length if prog else len(b._parts), prog.state if prog else None,
+        sig = (b.deltas, b.length, prog.state if prog else None,
                b.closed, b.replaced, b.stop_info, b.id, b.name, pretty, self.collapsed)
         if sig == self._sig and self._findings_sig == len(self.findings):
             return
