@@ -13,11 +13,11 @@ Ctrl+C at any moment ends with one line and exit 130: until the command runs, an
 at once (it may land in the middle of an import, where a traceback is all Python could show);
 then it is an ordinary ``KeyboardInterrupt`` the command may use to stop cleanly.
 """
-from __future__ import annotations
 
 import os
-import signal
 import sys
+
+import _signal  # the C module: ``signal`` imports enum first, a window where Ctrl+C shows a traceback
 
 
 def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
@@ -25,30 +25,43 @@ def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handl
     os._exit(130)
 
 
-signal.signal(signal.SIGINT, _interrupted_at_start)
+_signal.signal(_signal.SIGINT, _interrupted_at_start)
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
 from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
+from inspector.tui.terminal import NoTerminal  # noqa: E402
 
 COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo")
+WITHOUT_TERMINAL = {
+    "replay": "for a report without one: stream-inspector check CAPTURE",
+    "live": "--format json or --format text prints the report instead",
+    "proxy": "--format json or --format text prints one report per exchange instead",
+    "compare": "--format json or --format text prints the comparison instead",
+    "demo": "run it in a terminal window",
+}
+"""What to do instead, per TUI command, when there is no terminal."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code."""
-    signal.signal(signal.SIGINT, _interrupted_at_start)
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(f"inspector.cli.{args.command}")
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         return module.run(args) or EXIT_OK
     except KeyboardInterrupt:
         print("stream-inspector: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except NoTerminal as e:
+        print(f"stream-inspector: {args.command} shows a terminal UI but {e} "
+              f"({WITHOUT_TERMINAL.get(args.command, 'run it in a terminal')})", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         # stdout went away (``| head``): stop quietly, and keep Python from complaining at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

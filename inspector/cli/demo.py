@@ -16,6 +16,7 @@ from inspector.net.serve import ServerThread
 from inspector.providers import provider_for_dialect
 from inspector.session import detect
 from inspector.tui.app import make_app
+from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
 
 
@@ -24,6 +25,7 @@ def run(args) -> int:
     problem = check_theme(args.theme)
     if problem:
         return err(problem)
+    require_terminal()  # before the loopback server starts
     paths = bundled_captures()
     if not paths:
         return err("no bundled captures found (inspector/data/captures is empty)")

@@ -21,6 +21,7 @@ from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
 from inspector.report import json as json_report, text as text_report
 from inspector.tui.app import make_app
+from inspector.tui.terminal import require_terminal
 
 
 def run(args) -> int:
@@ -121,6 +122,7 @@ def run_compare_eager(args, *, transport=None) -> int:
         body = load_request(args.request)
         eager_variants(body)
         if fmt == "tui":
+            require_terminal()  # before two requests are paid for
             print("stream-inspector: sending the request twice (eager_input_streaming false / true); "
                   "the comparison opens when both streams have ended (ctrl+c stops)", file=sys.stderr, flush=True)
         off, on = asyncio.run(fetch_pair(body, base_url=getattr(args, "base_url", None),

@@ -16,6 +16,7 @@ from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
 from inspector.net.servers import is_loopback, listen, url_for
 from inspector.tui.screens.exchanges import ProxyApp
+from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
 
 
@@ -60,6 +61,7 @@ def run(args) -> int:
         if problem:
             print(f"stream-inspector: {problem}", file=sys.stderr)
             return EXIT_USAGE
+        require_terminal()  # before the port is bound
     host = args.host
     exposed = not is_loopback(host)
     if exposed:

@@ -43,6 +43,7 @@ from inspector.tui.panel_routing import BlocksPane, PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.search_control import SearchControl
+from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
@@ -56,7 +57,7 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(FeedControl, PanelRouting, SearchControl, CommandsMixin, App[int]):
+class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, CommandsMixin, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"

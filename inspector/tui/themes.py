@@ -1,9 +1,8 @@
 """Themes are data: TOML files in the project's top-level ``themes/`` loaded into Textual ``Theme``s.
 
 Why this module exists: colours belong to files a person can copy and edit, not to code
-(DESIGN.md, "The TUI"). The wheel force-includes ``themes/`` as ``inspector/_themes``
-(pyproject ``[tool.hatch.build.targets.wheel.force-include]``), so an installed package reads
-them from there and a source checkout reads the repository's ``themes/``.
+(DESIGN.md, "The TUI"). Where the files are (the checkout's ``themes/`` or an installed
+package's ``_themes``) is ``inspector.tui.theme_files``'s job.
 
 A theme file holds the ``textual.theme.Theme`` fields (``name``, ``primary``, ``secondary``,
 ``accent``, ``warning``, ``error``, ``success``, ``foreground``, ``background``, ``surface``,
@@ -15,10 +14,11 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import fields
-from importlib import resources
 from pathlib import Path
 
 from textual.theme import BUILTIN_THEMES, Theme
+
+from inspector.tui.theme_files import short_theme_names, theme_files
 
 DEFAULT_THEME = "inspector-dark"
 """The theme used when ``--theme`` is not given."""
@@ -28,18 +28,6 @@ _FIELDS = {f.name for f in fields(Theme)}
 
 class ThemeError(Exception):
     """A theme file is unreadable or names no primary colour; the message is one line."""
-
-
-def theme_dir() -> Path | None:
-    """Where theme files live: the installed package's ``_themes``, else the checkout's ``themes/``."""
-    try:
-        packaged = resources.files("inspector") / "_themes"
-        if packaged.is_dir():
-            return Path(str(packaged))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - namespace oddities
-        pass
-    repo = Path(__file__).resolve().parents[2] / "themes"
-    return repo if repo.is_dir() else None
 
 
 def load_theme_file(path: Path) -> Theme:
@@ -62,15 +50,11 @@ def load_theme_file(path: Path) -> Theme:
 
 
 def load_themes(directory: Path | None = None) -> dict[str, Theme]:
-    """Every theme in ``directory`` (default :func:`theme_dir`), by name, sorted by file name."""
-    directory = directory or theme_dir()
-    if directory is None:
-        return {}
+    """Every theme in ``directory`` (default: the bundled theme folder), by name, sorted by file name."""
     out: dict[str, Theme] = {}
-    for path in sorted(directory.iterdir()):
-        if path.suffix in (".toml", ".json"):
-            theme = load_theme_file(path)
-            out[theme.name] = theme
+    for path in theme_files(directory):
+        theme = load_theme_file(path)
+        out[theme.name] = theme
     return out
 
 
@@ -91,5 +75,5 @@ def check_theme(name: str | None) -> str | None:
     except ThemeError as e:
         return str(e)
     if resolve_theme_name(name, list(themes) + list(BUILTIN_THEMES)) is None:
-        return f"unknown theme {name!r}; known: {', '.join(sorted(themes))} (or a Textual theme name)"
+        return f"unknown theme {name!r}; known: {', '.join(short_theme_names())} (or a Textual theme such as nord)"
     return None

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Label, Static
 from inspector.capture.load import load_path
 from inspector.model.capture import Capture
 from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
 from inspector.capture.bundled import bundled_pair
 from inspector.compare import (Comparison, StreamAt, block_at, chart_series, compare_captures,
@@ -354,7 +355,7 @@ def bundled_compare_screen(**kw) -> CompareScreen:
     return compare_screen(a, b, **kw)
 
 
-class CompareApp(App[int]):
+class CompareApp(TerminalApp, App[int]):
     """A standalone app showing one :class:`CompareScreen` (``compare``, ``live --compare-eager``)."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
