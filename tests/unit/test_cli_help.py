@@ -1,0 +1,54 @@
+"""Every ``--help`` has a description, examples and help for every option, defaults shown (issue 12, item 8)."""
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from inspector.cli import COMMANDS, main
+from inspector.cli.parser import build_parser
+from inspector.tui.theme_files import short_theme_names
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_command_is_in_the_parser():
+    assert set(_subparsers()) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_has_a_description_examples_and_help_for_every_argument(command, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([command, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    sub = _subparsers()[command]
+    assert sub.description and len(sub.description) > 40
+    assert "examples:" in out and f"stream-inspector {command}" in out.split("examples:", 1)[1]
+    for action in sub._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        assert action.help, f"{command}: {action.dest} has no help"
+        if action.option_strings and action.default not in (None, False, []) and action.default is not argparse.SUPPRESS:
+            shown = f"{action.default:g}" if isinstance(action.default, float) else str(action.default)
+            assert f"(default: {shown})" in " ".join(out.split()), f"{command}: default of {action.dest} not shown"
+
+
+def test_default_ports_are_shown(capsys):
+    for command, port in (("proxy", "8787"), ("serve", "8765")):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert f"(default: {port})" in capsys.readouterr().out
+
+
+def test_theme_help_lists_names_that_exist_without_a_checkout(capsys):
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    names = short_theme_names()
+    assert {"dark", "light", "high-contrast"} <= set(names)
+    assert all(n in out for n in names) and "themes/" not in out
