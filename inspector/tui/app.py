@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from textual.app import App, ComposeResult
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -53,6 +54,8 @@ from inspector.tui.widgets.stream_header import StreamHeader
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
+EVERYWHERE = frozenset({"quit", "help", "cycle_theme"})
+"""App actions that work on every screen; every other app binding belongs to the main screen."""
 GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
@@ -113,6 +116,25 @@ class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, Comman
     @property
     def feed(self) -> Feed:
         return self.feeds[self.feed_index]
+
+    # ------------------------------------------------------------------ keys per screen
+    @property
+    def on_main_screen(self) -> bool:
+        """No other screen (help, explain, timeline, compare...) is over the inspector; the
+        command palette does not count (it runs the main screen's commands)."""
+        return all(isinstance(s, CommandPalette) for s in self.screen_stack[1:])
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Each screen owns its keys: the inspector's bindings are off (and out of the footer)
+        while another screen is shown, except :data:`EVERYWHERE`."""
+        if action not in EVERYWHERE and not self.on_main_screen and action in self._main_actions():
+            return False
+        return self.feed_check_action(action)
+
+    def _main_actions(self) -> set[str]:
+        """Actions bound by this class and its inspector bases (not Textual's own app bindings)."""
+        return {b.action.split("(")[0] for cls in type(self).__mro__ if issubclass(cls, InspectorApp)
+                for b in cls.__dict__.get("BINDINGS", ())}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -259,12 +281,12 @@ class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, Comman
         if fl.text_filter:
             filt.append(f"“{fl.text_filter}”")
         total = self._counted
-        sub = f"filter {' '.join(filt)} · {fl.shown}/{total}" if filt else ("i: explain · v: severity" if total
-                                                                             else "no findings")
+        sub = f"filter {' '.join(filt)} · {fl.shown}/{total} · esc clears" if filt else (
+            "i: explain · v: severity" if total else "no findings")
         pane = self.query_one("#findings-pane")
         set_border(pane, title, sub)
         log = self.query_one(EventLog)
-        set_border(self.query_one("#log-pane"), "Events", f"search “{log.search}” n/N" if log.search else "")
+        set_border(self.query_one("#log-pane"), "Events", f"search “{log.search}” · n/N · esc clears" if log.search else "")
 
     def _update_timeline(self, screen: TimelineScreen) -> None:
         feed, s = self.feed, self.feed.session

@@ -77,6 +77,14 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
+def screen_help_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The keys of a screen shown over the inspector (its own bindings, then the ones that work everywhere)."""
+    own = [(key_text(b), b.tooltip or b.description) for b in screen.BINDINGS if isinstance(b, Binding)]
+    everywhere = [(key_text(c.binding()), c.help) for c in COMMANDS if c.action in ("help", "cycle_theme", "quit")]
+    title = getattr(screen, "HELP_TITLE", None) or type(screen).__name__.removesuffix("Screen")
+    return [(title, own), ("Everywhere", everywhere)]
+
+
 class CommandsMixin:
     """Help (``?``), the command palette and theme cycling for ``InspectorApp``."""
 
@@ -84,7 +92,7 @@ class CommandsMixin:
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        self.push_screen(HelpScreen(self.help_groups()))
+        self.push_screen(HelpScreen(self.help_groups() if self.on_main_screen else screen_help_groups(self.screen)))
 
     def action_cycle_theme(self) -> None:
         names = list(self.inspector_themes)
@@ -96,7 +104,7 @@ class CommandsMixin:
 
     def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """Every binding, grouped by where it works (built from the binding tables)."""
-        groups = [("Everywhere", [(key_text(c.binding()), c.help) for c in COMMANDS])]
+        groups = [("Main screen", [(key_text(c.binding()), c.help) for c in COMMANDS])]
         groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
         groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
         for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
@@ -105,7 +113,9 @@ class CommandsMixin:
             if title == "Findings list":
                 rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows
             groups.append((title, rows))
-        groups.append(("Search box / filter box", [("enter", "Next match"), ("esc", "Close the box")]))
+        groups.append(("Search box / filter box", [
+            ("enter", "Next match (search) / close the box (filter)"),
+            ("esc", "Close the box; what it set stays (the pane's border says so): esc on the list or log clears it")]))
         return groups
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

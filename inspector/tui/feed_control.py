@@ -5,6 +5,11 @@ workers that drive it. Every feed speaks ``inspector.feeds.base.Feed``; what a k
 is asked (``seekable``, ``restartable``), never read from its type. Feeding runs in exclusive
 workers (``group="feed"``); each batch posts ``ChunksReceived`` (replaceable), the end
 ``StreamClosed``.
+
+Seeks accumulate: a step, ``g`` or a click sets :attr:`FeedControl.seek_target` and starts a seek
+worker that replaces (cancels) the running one; the next step counts from that target, not from
+what is shown yet, so five quick ``.`` presses from event 2 land on event 7 however long each
+seek takes.
 """
 from __future__ import annotations
 
@@ -49,6 +54,9 @@ class FeedControl:
         await feed.play(self._posted)
         self.post_message(self.StreamClosed())
 
+    seek_target: int | None = None
+    """The newest event asked for by a seek still running (None: no seek pending)."""
+
     @work(exclusive=True, group="feed")
     async def _seek(self, n: int) -> None:
         feed = self.feed
@@ -60,9 +68,12 @@ class FeedControl:
             await feed.aseek_event(n)
         finally:
             self._seeking = False
+        if self.seek_target == n:
+            self.seek_target = None
         self.post_message(self.StreamClosed())
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def feed_check_action(self, action: str) -> bool | None:
+        """``check_action`` for the playback keys: greyed out (None) or hidden (False) when they do nothing."""
         if action in ("next_source", "prev_source"):
             return len(self.feeds) > 1
         if action in ("speed_up", "speed_down"):
@@ -73,9 +84,13 @@ class FeedControl:
         """True when the feed can seek; otherwise say why the key does nothing here."""
         if self.feed.seekable:
             return True
-        self.notify("Stepping and seeking work in replay: record this stream with --record, then "
-                    "`stream-inspector replay FILE`.", title="live stream", timeout=4)
+        self.notify("Stepping and seeking work on a replay: save this stream with s, then open it with o "
+                    "(or `stream-inspector replay FILE`).", title="live stream", timeout=5)
         return False
+
+    def _position(self) -> int:
+        """The newest event shown, or asked for by a pending seek (-1: none)."""
+        return self.seek_target if self.seek_target is not None else self.feed.event_count - 1
 
     def action_toggle_pause(self) -> None:
         feed = self.feed
@@ -87,25 +102,29 @@ class FeedControl:
         if feed.finished:
             self.action_restart()
         elif feed.paused:
+            self.seek_target = None  # playing on replaces a pending seek (the same worker group)
             self._play()
         else:
             feed.pause()
         self._render_frame()
 
     def _seek_to(self, n: int) -> None:
-        """Pause and show events 0..n (a worker: a rebuild of a huge capture keeps the app responsive)."""
+        """Pause and show events 0..n (a worker: a rebuild of a huge capture keeps the app responsive).
+
+        ``n`` is clamped to the capture (-1: before the first event) and becomes :attr:`seek_target`."""
+        total = self.feed.total_events
+        n = max(-1, n if total is None else min(n, total))  # total: everything, the end included
         self.feed.pause()
+        self.seek_target = n
         self._seek(n)
 
     def action_step_forward(self) -> None:
-        feed = self.feed
         if self._replay_only():
-            self._seek_to(feed.event_count)
+            self._seek_to(self._position() + 1)
 
     def action_step_back(self) -> None:
-        feed = self.feed
         if self._replay_only():
-            self._seek_to(feed.event_count - 2)
+            self._seek_to(self._position() - 1)
 
     def action_speed_up(self) -> None:
         self._change_speed(1)
@@ -129,6 +148,7 @@ class FeedControl:
         feed = self.feed
         if not feed.restartable:
             return
+        self.seek_target = None
         feed.pause()
         feed.restart()
         self._render_frame()
@@ -144,7 +164,7 @@ class FeedControl:
                 self.jump_to_event(n)
 
         total = feed.total_events
-        self.push_screen(JumpScreen(None if total is None else total - 1, feed.event_count), done)
+        self.push_screen(JumpScreen(None if total is None else total - 1, self._position() + 1), done)
 
     def jump_to_event(self, n: int) -> None:
         """Pause and show events 0..n, with event n selected in the log."""
@@ -172,6 +192,7 @@ class FeedControl:
         if not 0 <= index < len(self.feeds):
             return
         self.feed.pause()
+        self.seek_target = None
         self.feed_index = index
         if restart and self.feed.seekable:
             self.feed.restart()

@@ -2,6 +2,10 @@
 
 A mixin of ``InspectorApp``: it owns the two boxes and nothing else; the widgets do the searching
 and filtering (``EventLog.find``, ``FindingsList.set_filter``).
+
+Esc is the same everywhere: in a box it closes the box and keeps what it set (the pane's border
+says so: ``filter “C008” · 1/9 · esc clears``); Esc again, on the list or the log, clears it.
+A search without a match says so on the box itself, never in a toast over it.
 """
 from __future__ import annotations
 
@@ -38,8 +42,9 @@ class SearchControl:
             log.clear_search()
             self._close_box(event.input)
             return
-        if log.find(event.value, 1, include_current=log.search != event.value) is None:
-            self.notify(f"no event contains “{event.value}”", severity="warning", timeout=2)
+        found = log.find(event.value, 1, include_current=log.search != event.value) is not None
+        event.input.border_subtitle = None if found else f"no event contains “{event.value}”"
+        event.input.set_class(not found, "-nomatch")
         self._update_titles()
 
     def _filter_typed(self, event: Input.Changed) -> None:
@@ -67,3 +72,9 @@ class SearchControl:
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "finding-filter":
             self._filter_typed(event)
+        elif event.input.id == "search" and event.input.has_class("-nomatch"):
+            event.input.border_subtitle = None
+            event.input.remove_class("-nomatch")
+
+    def on_event_log_search_cleared(self) -> None:
+        self._update_titles()

@@ -58,6 +58,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         Binding("enter", "choose", "Show block", tooltip="Focus the block this event touched"),
         Binding("n", "search_next(1)", "Next match", show=False),
         Binding("N", "search_next(-1)", "Previous match", show=False),
+        Binding("escape", "clear_search", "Clear search", show=False, tooltip="Clear the search highlight (when on)"),
     ]
 
     COMPONENT_CLASSES = {
@@ -81,6 +82,9 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         def __init__(self, index: int) -> None:
             self.index = index
             super().__init__()
+
+    class SearchCleared(Message):
+        """Esc cleared the search (the app updates the pane's title)."""
 
     class FollowChanged(Message):
         """The user scrolled away from the tail (or back to it)."""
@@ -298,6 +302,15 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     def action_choose(self) -> None:
         if self.pointer is not None:
             self.post_message(self.EventChosen(self.pointer))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "clear_search":
+            return bool(self.search)  # nothing to clear: let esc go on to the screen
+        return True
+
+    def action_clear_search(self) -> None:
+        self.clear_search()
+        self.post_message(self.SearchCleared())
 
     def action_search_next(self, direction: int) -> None:
         if self.search:

@@ -37,6 +37,7 @@ class FindingsList(OptionList):
     BINDINGS = [
         Binding("i", "explain", "Explain", tooltip="Show the rule's explanation and what to do"),
         Binding("v", "cycle_severity", "Severity", tooltip="Cycle the minimum severity shown"),
+        Binding("escape", "clear_filter", "Clear filter", tooltip="Show every finding again (when a filter is on)"),
     ]
 
     class Chosen(Message):
@@ -131,6 +132,19 @@ class FindingsList(OptionList):
     def action_cycle_severity(self) -> None:
         nxt = {"info": "warning", "warning": "error", "error": "info"}[self.min_severity]
         self.set_filter(min_severity=nxt)
+
+    @property
+    def filtered(self) -> bool:
+        """A severity or text filter is on."""
+        return self.min_severity != "info" or bool(self.text_filter)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "clear_filter":
+            return self.filtered  # nothing to clear: let esc go on to the screen
+        return True
+
+    def action_clear_filter(self) -> None:
+        self.set_filter(min_severity="info", text="")
 
     def action_explain(self) -> None:
         cur = self.current()
