@@ -7,3 +7,15 @@ NATIVE_FORMAT = "stream-inspector-capture"
 
 class CaptureError(Exception):
     """The input cannot be read as any capture; the message is one line for the user."""
+
+
+class SeveralStreams(CaptureError):
+    """A file holds several streamed responses (a HAR) and none was chosen.
+
+    ``choices`` lists them as ``(entry, description)``, e.g. ``(3, "entry 3: POST https://… 200
+    text/event-stream, 12 kB")``; the TUI offers them in a picker, ``check`` asks for ``--entry N``.
+    """
+
+    def __init__(self, message: str, choices: list[tuple[int, str]]) -> None:
+        super().__init__(message)
+        self.choices = choices

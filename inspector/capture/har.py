@@ -16,7 +16,7 @@ import binascii
 
 import orjson
 
-from inspector.capture.errors import CaptureError
+from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.model.capture import Capture, Chunk
 from inspector.capture.redact import redact_headers, redact_url
 
@@ -30,8 +30,8 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
 
     ``entry`` is the 0-based index in ``log.entries``. Without it, the only streamed entry is
-    used; with several, ``CaptureError`` lists them (method, redacted URL, status, content type,
-    size) and asks for ``--entry N``. Raises ``CaptureError`` for invalid JSON, a missing
+    used; with several, ``SeveralStreams`` (a ``CaptureError``) lists them (method, redacted URL,
+    status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
     try:
@@ -53,16 +53,17 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
             raise CaptureError(f"{name}: no streamed response in the HAR ({len(entries)} entries, none "
                                "text/event-stream or NDJSON); pick one with --entry N")
         if len(cands) > 1:
-            listing = "; ".join(_describe(i, entries[i]) for i in cands)
-            raise CaptureError(f"{name}: {len(cands)} streamed responses in the HAR: {listing}; "
-                               "pick one with --entry N")
+            choices = [(i, _describe(i, entries[i])) for i in cands]
+            listing = "; ".join(d for _, d in choices)
+            raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the HAR: {listing}; "
+                                 "pick one with --entry N", choices)
         chosen = cands[0]
     e = entries[chosen]
     if not isinstance(e, dict):
         raise CaptureError(f"{name}: HAR entry {chosen} is not an object")
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
-    cap = Capture(source_format="har")
+    cap = Capture(source_format="har", entry=_describe(chosen, e))
     cap.request = _request(e.get("request"))
     cap.response = _response(resp, content)
     msgs = _messages(e, content)

@@ -16,28 +16,50 @@ from inspector.capture.errors import NATIVE_FORMAT, CaptureError
 from inspector.capture.har import load_har
 from inspector.capture.text import extract_stream
 
-__all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native"]
+__all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native", "probe_path"]
+
+BLANK = b"\xef\xbb\xbf \t\r\n"
+PROBE_BYTES = 1 << 16
+
+
+def _unreadable(path, e: OSError) -> CaptureError:
+    if isinstance(e, FileNotFoundError):
+        return CaptureError(f"{path}: no such file")
+    if isinstance(e, IsADirectoryError):
+        return CaptureError(f"{path}: is a directory")
+    return CaptureError(f"{path}: cannot read: {e.strerror or e}")
+
+
+def _empty(name) -> CaptureError:
+    return CaptureError(f"{name}: empty capture (no bytes to inspect)")
 
 
 def load_path(path: str | Path, *, entry: int | None = None) -> Capture:
     """Read a capture file. Raises ``CaptureError`` (missing, unreadable, empty, unrecognised)."""
-    p = Path(path)
     try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise CaptureError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CaptureError(f"{path}: is a directory") from None
+        raw = Path(path).read_bytes()
     except OSError as e:
-        raise CaptureError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise _unreadable(path, e) from None
     return load_bytes(raw, name=str(path), entry=entry)
+
+
+def probe_path(path: str | Path) -> None:
+    """Raise the ``CaptureError`` :func:`load_path` would raise for a missing, unreadable or empty
+    file, reading at most its first 64 KiB (cheap enough to run before a UI opens)."""
+    try:
+        with open(path, "rb") as f:
+            blank = not f.read(PROBE_BYTES).strip(BLANK) and not f.read(1)
+    except OSError as e:
+        raise _unreadable(path, e) from None
+    if blank:
+        raise _empty(path)
 
 
 def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
     """Detect the format of ``raw`` and parse it."""
-    if not raw.strip(b"\xef\xbb\xbf \t\r\n"):
-        raise CaptureError(f"{name}: empty capture (no bytes to inspect)")
-    head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not raw.strip(BLANK):
+        raise _empty(name)
+    head = raw.lstrip(BLANK)
     first_line = head.split(b"\n", 1)[0]
     if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
         return load_native(raw, name=name)

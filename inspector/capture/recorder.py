@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
-from inspector.model.capture import END_KINDS, Chunk, End
+from inspector.model.capture import END_KINDS, Capture, Chunk, End
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 
 
@@ -131,3 +131,19 @@ class Recorder:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def write_capture(capture: Capture, path: str | os.PathLike) -> int:
+    """Write ``capture`` to ``path`` as a native capture (request, response head, every chunk, the
+    end), secrets redacted as a recording redacts them. Returns the chunks written; raises
+    ``OSError``. A capture without an end (a stream still arriving) ends ``cancelled`` at its last
+    chunk, saying the save cut it there."""
+    with Recorder(path, capture.request, capture.response) as rec:
+        for chunk in list(capture.chunks):
+            rec.write_chunk(chunk)
+        if capture.end is not None:
+            rec.write_end(capture.end)
+        else:
+            last = next((c.t for c in reversed(capture.chunks) if c.t is not None), None)
+            rec.end("cancelled", last, "saved while the stream was still arriving")
+        return rec.chunks

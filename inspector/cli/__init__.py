@@ -25,7 +25,11 @@ def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handl
     os._exit(130)
 
 
-_signal.signal(_signal.SIGINT, _interrupted_at_start)
+_BEFORE = _signal.getsignal(_signal.SIGINT)
+if os.path.basename(sys.argv[0]).startswith("stream-inspector") or sys.argv[0].endswith(os.path.join("inspector", "__main__.py")):
+    # Started as the command (console script or ``python -m inspector``): the imports below count
+    # too. Imported by a test or another program, its own handler stays until ``main`` runs.
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
@@ -44,7 +48,17 @@ WITHOUT_TERMINAL = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code."""
+    """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code.
+
+    The SIGINT handler found when this module was imported is back in place when ``main`` returns
+    (a test process or a host program keeps its own)."""
+    try:
+        return _main(argv)
+    finally:
+        _signal.signal(_signal.SIGINT, _BEFORE)
+
+
+def _main(argv: list[str] | None) -> int:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
     parser = build_parser()
     args = parser.parse_args(argv)

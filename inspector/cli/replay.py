@@ -1,15 +1,17 @@
 """``stream-inspector replay CAPTURE``: play a capture in the TUI with its recorded timing.
 
-Bad input is a one-line error and exit 2, never a traceback.
+The TUI opens at once and reads the capture in the background (``inspector.feeds.opening``), so
+a big file shows a loading indicator instead of a blank terminal. What can be told before the
+TUI opens (no such file, an empty file, an unknown theme) is a one-line error and exit 2; a file
+that turns out unreadable ends the TUI with the same one line and exit 2. Never a traceback.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from inspector.capture.load import CaptureError, load_path
+from inspector.capture.load import CaptureError, probe_path
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
-from inspector.feeds.replay import ReplayFeed
+from inspector.feeds.opening import OpeningFeed
 from inspector.tui.app import make_app
 from inspector.tui.themes import check_theme
 
@@ -25,12 +27,13 @@ def run(args) -> int:
     if problem:
         return err(problem)
     try:
-        cap = load_path(args.capture, entry=args.entry)
-        feed = ReplayFeed(cap, speed=args.speed, instant=args.instant, dialect=args.dialect, stall_s=args.stall,
-                          label=Path(args.capture).name, scan=False)
+        probe_path(args.capture)
     except CaptureError as e:
         return err(str(e))
-    except ValueError as e:  # e.g. an unknown dialect
-        return err(str(e).splitlines()[0])
-    make_app(feed, theme=args.theme).run()
+    feed = OpeningFeed(args.capture, entry=args.entry, speed=args.speed, instant=args.instant,
+                       dialect=args.dialect, stall_s=args.stall)
+    app = make_app(feed, theme=args.theme, dialect=args.dialect, stall_s=args.stall)
+    app.run()
+    if app.failure:
+        return err(app.failure)
     return EXIT_OK

@@ -52,7 +52,7 @@ class Driver:
     first byte is part of the stream (T001).
     """
 
-    def __init__(self, settings: Settings = Settings(), capture: Capture | None = None) -> None:
+    def __init__(self, settings: Settings = Settings(), capture: Capture | None = None, *, keep: bool = False) -> None:
         self.settings = settings
         self.session: Session = new_session(capture or Capture(request_relative=True), settings)
         """The current session (before a head arrives: an empty one, or ``capture``'s)."""
@@ -60,6 +60,10 @@ class Driver:
         self.end: End | None = None
         self.generation = 0
         """Bumped each time a ``Head`` starts a new session."""
+        self.keep = keep
+        self.tape: Capture | None = None
+        """With ``keep``: the current stream as received (request, response head, chunks, end), for
+        saving it as a native capture; a new one at each ``Head``. The chunks are the ones fed (not copies)."""
 
     @classmethod
     def for_capture(cls, cap: Capture, settings: Settings = Settings()) -> "Driver":
@@ -75,8 +79,13 @@ class Driver:
             self.session = new_session(Capture(request=item.request, response=response, request_relative=True),
                                        self.settings)
             self.generation += 1
+            if self.keep:
+                self.tape = Capture(request=item.request, response=response, source_format="native",
+                                    request_relative=True)
         elif isinstance(item, Chunk):
             self.session.feed(item)
+            if self.tape is not None and item.data:
+                self.tape.chunks.append(item)
         elif isinstance(item, End):
             self.close(item)
 
@@ -84,13 +93,14 @@ class Driver:
         """End the stream (``None``: a clean end of file at the last byte) and return the session."""
         self.end = end
         self.session.close(end)
+        if self.tape is not None and self.tape.end is None:
+            self.tape.end = end or self.session.end
         return self.session
 
     def cancel(self, t: float | None = None, reason: str = "cancelled by the user") -> None:
         """Close an unfinished session as ``cancelled`` (the source stopped without an ``End``)."""
         if not self.session.closed:
-            self.end = End(t if t is not None else self.session.last_byte_t, "cancelled", reason)
-            self.session.close(self.end)
+            self.close(End(t if t is not None else self.session.last_byte_t, "cancelled", reason))
 
     @property
     def connected(self) -> bool:
@@ -113,6 +123,8 @@ class Feed(Protocol):
     instant: bool
     error: str | None
     """Why the source failed (one line), if it did."""
+    loading: bool
+    """The source is still being read (a capture file opening): nothing to play or seek yet."""
 
     @property
     def seekable(self) -> bool:
@@ -158,3 +170,7 @@ class Feed(Protocol):
 
     async def ascan(self, progress: Progress | None = None) -> None:
         """Learn ``total_events`` in the background without changing what is shown (replays)."""
+
+    def recorded(self) -> Capture | None:
+        """The whole stream as received so far (request, response head, chunks, end), what saving
+        writes as a native capture; None when the feed keeps none (nothing arrived yet)."""

@@ -22,13 +22,14 @@ class LiveFeed:
     seekable = False
     total_events = None
     instant = False
+    loading = False
 
     def __init__(self, source: SourceFactory | AsyncIterator, *, label: str = "live",
                  dialect: str | None = None, stall_s: float = 10.0,
                  severity_overrides: dict | None = None) -> None:
         self._source = source
         self.label = label
-        self._driver = Driver(Settings(dialect, stall_s, severity_overrides or {}))
+        self._driver = Driver(Settings(dialect, stall_s, severity_overrides or {}), keep=True)
         self.paused = False
         self.speed = 1.0
         self.started_at: float | None = None
@@ -60,6 +61,10 @@ class LiveFeed:
     def restartable(self) -> bool:
         return callable(self._source)
 
+    def recorded(self):
+        """The stream as received so far (None before its response head)."""
+        return self._driver.tape
+
     def now(self) -> float | None:
         if self.session.closed:
             return self.session.duration_s
@@ -79,7 +84,7 @@ class LiveFeed:
     def restart(self) -> None:
         """A new driver; ``play`` calls the factory again (only when ``restartable``)."""
         if self.restartable:
-            self._driver = Driver(self._driver.settings)
+            self._driver = Driver(self._driver.settings, keep=True)
             self._restarts += 1
             self.error = None
 

@@ -46,6 +46,7 @@ class ReplayFeed:
 
     seekable = True
     restartable = True
+    loading = False
 
     def __init__(self, capture: Capture, *, speed: float = 1.0, instant: bool = False,
                  dialect: str | None = None, stall_s: float = 10.0, severity_overrides: dict | None = None,
@@ -140,6 +141,10 @@ class ReplayFeed:
         if not self._timed:
             return None
         return self._clock_now()
+
+    def recorded(self) -> Capture:
+        """The capture being replayed (all of it, whatever is shown)."""
+        return self.capture
 
     # ----------------------------------------------------------------- the clock
     def _clock_now(self) -> float:

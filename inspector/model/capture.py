@@ -50,6 +50,8 @@ class Capture:
     """Added to body line numbers to give file line numbers (text imported from inside prose)."""
     notes: list[str] = field(default_factory=list)
     """Import notes worth a finding or a line of output (e.g. prose around the stream ignored)."""
+    entry: str | None = None
+    """Which part of a many-stream file this is (HAR: ``entry 3: POST https://… 200 text/event-stream, 12 kB``)."""
 
     @property
     def timed(self) -> bool:

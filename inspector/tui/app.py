@@ -2,9 +2,12 @@
 
 Why this module exists: it is the one place where a session (owned by a feed:
 ``inspector.feeds``) meets the screen. The app is composed of one class per concern:
-``FeedControl`` (which feed, playback keys, feed workers), ``PanelRouting`` (block panels and
-what points at them), ``SearchControl`` (search and filter boxes), ``CommandsMixin`` (help,
-palette, themes); this module keeps the layout, the frame timer and the header and titles.
+``FeedControl`` (which feed, playback keys, feed workers), ``CaptureOpening`` (captures read in
+the background, ``o``, a HAR's stream picker), ``CopySave`` (``y`` copy, ``s`` save),
+``PanelRouting`` (block panels and what points at them), ``SearchControl`` (search and filter
+boxes), ``CommandsMixin`` (help, palette, themes), ``TerminalApp`` (needs a terminal, SIGINT);
+this module keeps the layout, the frame timer, which keys work on which screen, the header and
+titles.
 The flow follows DESIGN.md, "The TUI":
 
 - the session is fed in a worker (``@work(exclusive=True, group="feed")``) in time-budgeted
@@ -39,10 +42,12 @@ from inspector.feeds.replay import ReplayFeed
 from inspector.model.capture import Capture
 from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
+from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
 from inspector.tui.panel_routing import BlocksPane, PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
+from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
@@ -60,7 +65,8 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, CommandsMixin, App[int]):
+class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
+                   App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"
@@ -77,11 +83,13 @@ class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, Comman
         """The worker reached the end of the stream (or stopped at a seek target)."""
 
     def __init__(self, feeds: list[Feed], *, title: str | None = None, theme: str | None = None,
-                 paused: bool = False, pretty: bool = False) -> None:
+                 paused: bool = False, pretty: bool = False, open_options: dict | None = None) -> None:
         super().__init__()
         if not feeds:
             raise ValueError("make_app needs at least one source")
         self.feeds = feeds
+        self.open_options = dict(open_options or {})
+        """``ReplayFeed`` options for captures opened from inside the app (dialect, stall_s, speed)."""
         self.feed_index = 0
         self.start_paused = paused
         self.pretty = pretty
@@ -257,6 +265,8 @@ class InspectorApp(TerminalApp, FeedControl, PanelRouting, SearchControl, Comman
 
     def _state_word(self) -> str:
         feed, s = self.feed, self.feed.session
+        if feed.loading:
+            return self.loading_text(feed)
         if feed.error:
             return "source failed"
         if s.closed:
@@ -387,4 +397,5 @@ def make_app(*sources: Feed | Capture | str | Path | Callable[[], AsyncIterator]
     ``paused``: replays start paused at event 0 (tests seek from there deterministically).
     """
     feeds = [_as_feed(s, dialect=dialect, stall_s=stall_s) for s in sources]
-    return InspectorApp(feeds, title=title, theme=theme, paused=paused, pretty=pretty)
+    return InspectorApp(feeds, title=title, theme=theme, paused=paused, pretty=pretty,
+                        open_options={"dialect": dialect, "stall_s": stall_s})

@@ -30,6 +30,12 @@ class FeedControl:
     def _start_feed(self) -> None:
         gc.freeze()  # what exists now (a replay's pre-run session included) lives as long as the app
         feed = self.feed
+        if any(f.loading for f in self.feeds):
+            self._open_pending()
+        if feed.loading:
+            self._show_blocks_loading(True)
+            self._render_frame()
+            return
         self._scan()
         if self.start_paused and feed.seekable:
             feed.pause()
@@ -184,10 +190,11 @@ class FeedControl:
             return
         self.select_feed((self.feed_index + step) % len(self.feeds), restart=True)
 
-    def select_feed(self, index: int, *, restart: bool = False) -> None:
-        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a replay from its start.
+    def select_feed(self, index: int, *, restart: bool = False, play: bool = True) -> None:
+        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a replay from its start;
+        ``play`` False leaves a replay paused at its start (its total is still scanned).
 
-        The public way to change streams (``[``/``]``, the proxy's exchange list).
+        The public way to change streams (``[``/``]``, the proxy's exchange list, a file opened).
         """
         if not 0 <= index < len(self.feeds):
             return
@@ -200,9 +207,13 @@ class FeedControl:
             p.remove()
         self._panels = []
         self._generation = (-1, -1)  # whatever was shown before, start this frame afresh
+        self._show_blocks_loading(self.feed.loading)
+        if not play:
+            self.feed.pause()
         self._render_frame()
         self._scan()
-        self._play()
+        if play:
+            self._play()
 
     def on_playback_bar_seek_requested(self, event: PlaybackBar.SeekRequested) -> None:
         feed = self.feed

@@ -21,6 +21,7 @@ class ExchangeFeed:
     restartable = False
     total_events = None
     instant = False
+    loading = False
 
     def __init__(self, ex=None, *, waiting: str = "waiting for the first request") -> None:
         self.ex = ex
@@ -73,6 +74,12 @@ class ExchangeFeed:
         if ex.done:
             return ex.duration_s
         return time.monotonic() - ex.t0
+
+    def recorded(self) -> Capture | None:
+        """The exchange's stream as relayed so far, when the log keeps it (``ExchangeLog.keep``);
+        None for an answer that is not a stream (it is shown, not inspected)."""
+        ex = self.ex
+        return ex.tape if ex is not None and ex.linted else None
 
     def pause(self) -> None:
         self.paused = True

@@ -57,6 +57,8 @@ class ExchangeLog:
         self.listeners: list[Callable[[str, Exchange], None]] = []
         self.changed = threading.Condition()
         """Notified after every end (tests wait on it from another thread)."""
+        self.keep = False
+        """Keep each exchange's response as relayed (``Exchange.tape``), so a viewer can save it."""
 
     def _emit(self, event: str, ex: Exchange) -> None:
         for fn in list(self.listeners):
@@ -120,12 +122,13 @@ class ExchangeLog:
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
-        driver = self._drivers[ex.n] = Driver(self.settings)
+        driver = self._drivers[ex.n] = Driver(self.settings, keep=self.keep)
         if response is not None:
             driver.take(Head(response["status"], response["headers"], ex.request))
         else:
             driver.take(Head(None, {}, ex.request))
         ex.session = driver.session
+        ex.tape = driver.tape
         ex.session.findings.extend(ex.q_findings)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:

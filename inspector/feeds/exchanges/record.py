@@ -67,6 +67,8 @@ class Exchange:
     continues_how: str | None = None
     note: str | None = None
     """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
+    tape: object = None
+    """The response as relayed (a ``Capture``), when the log keeps tapes (``ExchangeLog.keep``)."""
 
     @property
     def done(self) -> bool:

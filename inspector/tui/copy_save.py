@@ -1,0 +1,88 @@
+"""Copy what is highlighted (``y``) and save the stream shown as a native capture (``s``).
+
+A mixin of ``InspectorApp``. Copying goes through Textual's ``App.copy_to_clipboard`` (an OSC 52
+escape: the terminal puts the text on the system clipboard, over SSH too; a few terminals need it
+allowed). What is copied follows the focus: a block panel gives its tool arguments (or its text),
+the event log its highlighted event's data, the findings list its highlighted finding.
+
+Saving asks the feed for the stream as received (``Feed.recorded``): the capture being replayed,
+or what a live stream, the demo or a proxy exchange has delivered so far, and writes it with
+``inspector.capture.recorder.write_capture`` (secrets redacted as a recording redacts them).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from inspector.capture.recorder import write_capture
+from inspector.tui.screens.save_file import SaveFileScreen
+from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.event_log import EventLog
+from inspector.tui.widgets.findings_list import FindingsList
+
+
+def finding_text(f) -> str:
+    """A finding as plain text for a bug report: code, name, severity, where, message."""
+    where = " · ".join(f.where())
+    return f"{f.code} {f.name} ({f.severity}){' at ' + where if where else ''}: {f.message}"
+
+
+class CopySave:
+    """See the module docstring."""
+
+    def copy_target(self) -> tuple[str, str] | None:
+        """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
+        focused = self.focused
+        if isinstance(focused, BlockPanel) and focused.block is not None:
+            b = focused.block
+            what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
+                f"the text of block #{b.index}"
+            return what, b.content
+        if isinstance(focused, EventLog) and focused.pointer is not None and focused.pointer < len(focused.events):
+            ev = focused.events[focused.pointer]
+            return f"event {ev.index} ({ev.name})", ev.data
+        if isinstance(focused, FindingsList):
+            cur = focused.current()
+            if cur is not None:
+                f = cur[0]
+                return f"finding {f.code}", finding_text(f)
+        return None
+
+    def action_copy(self) -> None:
+        target = self.copy_target()
+        if target is None:
+            self.notify("Nothing to copy here: highlight a finding (2), an event (3) or focus a block (1), "
+                        "then press y.", title="copy", timeout=4)
+            return
+        what, text = target
+        self.copy_to_clipboard(text)
+        self.notify(f"Copied {what}: {len(text):,} characters (through the terminal: OSC 52).", title="copy",
+                    timeout=3)
+
+    # ------------------------------------------------------------------ s: save
+    def action_save(self) -> None:
+        feed = self.feed
+        capture = feed.recorded()
+        if capture is None:
+            self.notify("Nothing to save yet: no response has arrived on this stream.", title="save", timeout=4)
+            return
+        state = "so far, still arriving" if capture.end is None else "complete"
+        what = f"{feed.label}: {len(capture.chunks):,} chunks ({state})"
+        default = Path.cwd() / f"stream-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.save_capture(capture, path)
+
+        self.push_screen(SaveFileScreen(default, what), chosen)
+
+    def save_capture(self, capture, path: Path) -> bool:
+        """Write ``capture`` to ``path``; tell the user either way. True when written."""
+        try:
+            n = write_capture(capture, path)
+        except OSError as e:
+            self.notify(f"{path}: {e.strerror or e}", title="cannot save", severity="error", timeout=8)
+            return False
+        self.notify(f"Saved {n:,} chunks to {path}: `stream-inspector replay {path}` (or o) replays it.",
+                    title="saved", timeout=6)
+        return True

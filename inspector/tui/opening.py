@@ -1,0 +1,135 @@
+"""Opening captures inside the inspector: read in the background, a HAR's stream chosen in a list.
+
+A mixin of ``InspectorApp``. A capture being read is an ``OpeningFeed`` (``inspector.feeds.opening``):
+the app shows at once, the blocks pane under a loading indicator and the header saying what is
+being read, while a thread parses the file; the ``ReplayFeed`` it yields then takes the
+``OpeningFeed``'s place and plays (its total is learned by the background scan). ``o`` opens
+another capture the same way (``OpenFileScreen``), as one more stream (``[``/``]``). A HAR with
+several streams asks which one (``EntryPickerScreen``); the stream's label then names the entry.
+
+If the capture the app was started with cannot be read, the app ends at once with ``failure``
+set to the one-line reason (the CLI prints it, exit 2); a capture opened later that fails is
+dropped with a notification.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+
+from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.load import probe_path
+from inspector.feeds.opening import OpeningFeed
+from inspector.tui.screens.entry_picker import EntryPickerScreen
+from inspector.tui.screens.open_file import OpenFileScreen
+
+
+def _size_text(n: int | None) -> str:
+    if n is None:
+        return ""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+class CaptureOpening:
+    """See the module docstring."""
+
+    failure: str | None = None
+    """Why the app ended without showing the capture it was started with (one line), if it did."""
+
+    def _open_pending(self) -> None:
+        """Start reading every feed that is still a file being opened."""
+        for feed in self.feeds:
+            if feed.loading:
+                self._read(feed, None)
+
+    def loading_text(self, feed) -> str:
+        """What the header says while ``feed`` is read."""
+        size = _size_text(getattr(feed, "size", None))
+        return f"opening{' ' + size if size else ''}…"
+
+    @work(thread=True, group="open")
+    def _read(self, pending: OpeningFeed, entry: int | None) -> None:
+        """Parse ``pending``'s file off the event loop and hand the result to the app."""
+        try:
+            feed = pending.open(entry)
+        except SeveralStreams as e:
+            self.call_from_thread(self._choose_entry, pending, e)
+        except CaptureError as e:
+            self.call_from_thread(self._open_failed, pending, str(e))
+        except ValueError as e:  # a dialect the settings do not know
+            self.call_from_thread(self._open_failed, pending, str(e).splitlines()[0])
+        else:
+            self.call_from_thread(self._opened, pending, feed)
+
+    def _opened(self, pending: OpeningFeed, feed) -> None:
+        index = self._index_of(pending)
+        if index is None:
+            return
+        self.feeds[index] = feed
+        if index == self.feed_index:
+            self._show_blocks_loading(False)
+            self.select_feed(index, play=not self.start_paused)
+
+    def _open_failed(self, pending: OpeningFeed, message: str) -> None:
+        index = self._index_of(pending)
+        if index is None:
+            return
+        if len(self.feeds) == 1:
+            self.failure = message
+            self.exit(None, 2)
+            return
+        self.notify(message, title="cannot open", severity="error", timeout=8)
+        self._drop_feed(index)
+
+    def _choose_entry(self, pending: OpeningFeed, several: SeveralStreams) -> None:
+        def chosen(entry: int | None) -> None:
+            if entry is not None:
+                pending.entry = entry
+                self._read(pending, entry)
+                return
+            index = self._index_of(pending)
+            if index is None:
+                return
+            if len(self.feeds) == 1:
+                self.failure = f"{pending.path}: no stream chosen (pick one with --entry N)"
+                self.exit(None, 2)
+            else:
+                self._drop_feed(index)
+
+        self.push_screen(EntryPickerScreen(pending.path.name, several.choices), chosen)
+
+    def _index_of(self, feed) -> int | None:
+        return next((i for i, f in enumerate(self.feeds) if f is feed), None)
+
+    def _drop_feed(self, index: int) -> None:
+        del self.feeds[index]
+        self.select_feed(min(self.feed_index, len(self.feeds) - 1) if index != self.feed_index
+                         else max(0, index - 1))
+
+    def _show_blocks_loading(self, loading: bool) -> None:
+        self.query_one("#blocks").loading = loading
+
+    # ------------------------------------------------------------------ o: open another capture
+    def action_open(self) -> None:
+        start = getattr(self.feed, "path", None)
+        self.push_screen(OpenFileScreen(Path(start).parent if start else None), self._open_path)
+
+    def open_capture(self, path: str | Path, *, entry: int | None = None) -> None:
+        """Open ``path`` as one more stream and show it (read in the background)."""
+        self._open_path(Path(path), entry=entry)
+
+    def _open_path(self, path: Path | None, *, entry: int | None = None) -> None:
+        if path is None:
+            return
+        try:
+            probe_path(path)
+        except CaptureError as e:
+            self.notify(str(e), title="cannot open", severity="error", timeout=8)
+            return
+        pending = OpeningFeed(path, entry=entry, **self.open_options)
+        self.feeds.append(pending)
+        self.select_feed(len(self.feeds) - 1)
+        self._read(pending, entry)
