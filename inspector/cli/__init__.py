@@ -26,7 +26,8 @@ def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handl
 
 
 _BEFORE = _signal.getsignal(_signal.SIGINT)
-if os.path.basename(sys.argv[0]).startswith("stream-inspector") or sys.argv[0].endswith(os.path.join("inspector", "__main__.py")):
+if (os.path.basename(sys.argv[0]).startswith("stream-inspector")
+        or sys.argv[0].endswith(os.path.join("inspector", "__main__.py"))):
     # Started as the command (console script or ``python -m inspector``): the imports below count
     # too. Imported by a test or another program, its own handler stays until ``main`` runs.
     _signal.signal(_signal.SIGINT, _interrupted_at_start)

@@ -158,6 +158,7 @@ class ProxyApp(InspectorApp):
     def __init__(self, proxy, *, listen_url: str = "", upstream: str = "", theme: str | None = None,
                  warning: str | None = None, record_dir: str | None = None) -> None:
         self.proxy = proxy
+        proxy.log.keep = True  # each exchange's stream as relayed, so ``s`` can save it
         self.listen_url = listen_url
         self.upstream = upstream
         self.warning = warning
