@@ -10,7 +10,7 @@ from inspector.capture.bundled import bundled_captures
 from inspector.capture.load import CaptureError, load_path
 from inspector.cli.parser import EXIT_OK
 from inspector.cli.replay import err
-from inspector.feeds.live import LiveFeed
+from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.net.live import live_source
 from inspector.net.serve import ServerThread
 from inspector.providers import provider_for_dialect
@@ -47,8 +47,9 @@ def run(args) -> int:
                 # A fixed placeholder key: a real key from the environment never goes anywhere.
                 return live_source(provider, body, base_url=url, api_key="demo-no-key")
 
-            feeds.append(LiveFeed(factory, label=f"{name} (live, loopback)"))
-        make_app(*feeds, theme=args.theme, title=f"stream-inspector demo · {server.url}").run()
+            feeds.append(LiveFeed(factory, label=f"{name} (live, loopback)", threaded=True))
+        with quick_thread_switches():
+            make_app(*feeds, theme=args.theme, title=f"stream-inspector demo · {server.url}").run()
     finally:
         server.stop()
     return EXIT_OK

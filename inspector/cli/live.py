@@ -14,7 +14,7 @@ from inspector.cli.compare import show
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from inspector.compare import compare_captures
 from inspector.feeds.base import Driver, Settings
-from inspector.feeds.live import LiveFeed
+from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.model.capture import Capture
 from inspector.model.catalog import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
@@ -83,9 +83,11 @@ def _run_tui(args, sources, labels) -> int:
     """The inspector TUI over one ``LiveFeed`` per request.
 
     The feeds get the source iterators themselves, not factories: a live request is never re-sent
-    by a restart key (it would cost a second call and overwrite the recording).
+    by a restart key (it would cost a second call and overwrite the recording). Each source is read
+    on a thread of its own (``threaded``), so its chunks are stamped as they come off the socket
+    however busy the screen is.
     """
-    feeds = [LiveFeed(src, label=label, dialect=args.dialect, stall_s=args.stall)
+    feeds = [LiveFeed(src, label=label, dialect=args.dialect, stall_s=args.stall, threaded=True)
              for src, label in zip(sources, labels)]
     title = "live: " + " | ".join(labels)
     try:
@@ -93,7 +95,8 @@ def _run_tui(args, sources, labels) -> int:
     except ValueError as e:  # unknown theme
         print(f"stream-inspector: live: {str(e).splitlines()[0]}", file=sys.stderr)
         return EXIT_USAGE
-    result = app.run()
+    with quick_thread_switches():
+        result = app.run()
     return result if isinstance(result, int) else EXIT_OK
 
 

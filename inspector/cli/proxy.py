@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
+from inspector.feeds.live import quick_thread_switches
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
@@ -90,19 +91,16 @@ def _run_tui(args, sock, url: str, upstream: str, exposed: bool) -> int:
                         stall_s=args.stall, collect=False, sock=sock, external=True)
     app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,
                    warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record)
-    # The proxy thread forwards bytes while the TUI thread renders: hand the GIL over more often
-    # than the default 5 ms so a busy frame never holds a chunk back for long.
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(0.0005)
-    try:
-        proxy.start()
-    except (OSError, RuntimeError) as e:
-        sys.setswitchinterval(old)
-        print(f"stream-inspector: proxy: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        app.run()
-    finally:
-        proxy.stop()
-        sys.setswitchinterval(old)
+    # The proxy thread forwards bytes while the TUI thread renders: a busy frame must never hold a
+    # chunk back for long.
+    with quick_thread_switches():
+        try:
+            proxy.start()
+        except (OSError, RuntimeError) as e:
+            print(f"stream-inspector: proxy: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            app.run()
+        finally:
+            proxy.stop()
     return EXIT_OK

@@ -70,6 +70,11 @@ class Session:
     """S007 fired: framing rules are not judged on this body."""
     json_body: bool = False
     """The body is ``application/json`` from a dialect that streams SSE (part of S007)."""
+    open_stall: Finding | None = None
+    """T001 in progress: the open stream has been silent for at least ``stall_s`` up to the last
+    :meth:`tick`, its message giving the gap so far. Not in ``findings``: when bytes come back or
+    the stream ends, the stall's T001 is appended there as on a recorded capture (same place,
+    same words), and this goes back to None."""
 
     def __post_init__(self) -> None:
         self.dialect: Dialect | None = None
@@ -164,6 +169,13 @@ class Session:
         timing_rules.check_buffered_blocks(self, end)
         self.closed = True
         return self.events[first:]
+
+    def tick(self, now: float) -> None:
+        """The stream's clock reads ``now`` (seconds, the chunks' time base) and no byte arrived
+        since the last chunk: report a stall in progress as :attr:`open_stall` (live sources call
+        this while they wait; a recorded capture never needs it)."""
+        if not self.closed:
+            self._timing.tick(now)
 
     def close_unjudged(self, end: End) -> None:
         """End a session that only holds findings (an exchange whose body is not a stream): no

@@ -105,6 +105,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self._generation: tuple | None = None
         self._findings_routed = 0
         self._counts: dict[str, int] = {}
+        self._shown_counts: dict[str, int] = {}
+        """``_counts`` plus a finding still in progress (a stall while it lasts)."""
         self._counted = 0
         self._all_collapsed = False
         self._frozen_at = 0
@@ -227,12 +229,16 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self._counted = len(s.findings)
         self._sync_panels(s)
         findings = self.query_one(FindingsList)
-        findings.sync(s.findings, hash(gen))
+        findings.sync(s.findings, hash(gen), s.open_stall)
+        counts = dict(self._counts)
+        if s.open_stall is not None:  # a stall in progress counts as found
+            counts[s.open_stall.severity] = counts.get(s.open_stall.severity, 0) + 1
+        self._shown_counts = counts
         self.query_one(EventLog).sync(s.events, s.findings, hash(gen), s.dialect_name if s.dialect else None)
         self._update_titles()
         self.query_one(StreamHeader).show(
             label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
-            stop_reason=s.stop_reason, elapsed=feed.now(), counts=self._counts, state=self._state_word())
+            stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word())
         self.query_one(PlaybackBar).show(
             play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
             total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,
@@ -283,7 +289,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
 
     def _update_titles(self) -> None:
         fl = self.query_one(FindingsList)
-        c = self._counts
+        c = self._shown_counts
         title = f"Findings  ✖ {c.get('error', 0)}  ▲ {c.get('warning', 0)}  ● {c.get('info', 0)}"
         filt = []
         if fl.min_severity != "info":

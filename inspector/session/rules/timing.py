@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.model.findings import Finding
+
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.blocks import Block
@@ -28,8 +30,23 @@ class StallWatch:
         self.last_content_t: float | None = self.last_bytes_t
         self.keepalives = 0
 
+    def tick(self, now: float) -> None:
+        """T001 while it lasts: the stream is silent up to ``now``; a silence ≥ threshold since the
+        last byte (or the request) becomes ``Session.open_stall``, its gap updated at every tick.
+        The stall's own finding is still reported by ``on_bytes``/``on_end``, where a recorded
+        capture reports it, so a live stream ends with exactly the findings ``check`` gives."""
+        last = self.last_bytes_t
+        if last is None or now - last < self.s.stall_s:
+            self.s.open_stall = None
+            return
+        where = "before the first byte" if self.s.first_byte_t is None and self.s.request_relative \
+            else f"after t={_fmt(last)} s"
+        self.s.open_stall = Finding.make("T001", f"no bytes for {_fmt(now - last)} s so far ({where}; still silent)",
+                                         t=now, severity=self.s.severity_overrides.get("T001"))
+
     def on_bytes(self, t: float | None) -> None:
         """T001: a chunk arrived at ``t``; a gap ≥ threshold since the previous one is a stall."""
+        self.s.open_stall = None
         if t is None:
             return
         prev = self.last_bytes_t
@@ -86,6 +103,7 @@ class StallWatch:
 
     def on_end(self, end: "End") -> None:
         """T001 for the wait between the last chunk and the end record; pending stalls; T002 at the end."""
+        self.s.open_stall = None
         self._flush_stall()
         if end.t is not None and self.last_bytes_t is not None and end.t - self.last_bytes_t >= self.s.stall_s:
             self.pending_stall = (self.last_bytes_t, end.t)

@@ -19,13 +19,17 @@ STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
 MARK = {"error": "✖", "warning": "▲", "info": "●"}
 
 
-def finding_prompt(f) -> Content:
-    """Two lines: mark, code, name and where; then the message."""
-    where = f.where(short=True)
+OPEN_ID = "open"
+"""Option id of the finding still in progress (a stall while it lasts)."""
+
+
+def finding_prompt(f, note: str | None = None) -> Content:
+    """Two lines: mark, code, name and where (or ``note``); then the message."""
+    where = [note] if note else f.where(short=True)
     return Content.assemble(
         (f"{MARK[f.severity]} {f.code}", f"bold {STYLE[f.severity]}"),
         (f" {f.name}", ""),
-        (f"  {' · '.join(where)}", "$text-muted"),
+        (f"  {' · '.join(where)}", "$warning" if note else "$text-muted"),
         ("\n  ", ""),
         (f.message, "$text-muted" if f.severity == "info" else ""),
     )
@@ -68,6 +72,8 @@ class FindingsList(OptionList):
         """Case-insensitive substring of code, name or message ('' = all)."""
         self._seen = 0
         self._generation = -1
+        self._open = None
+        """The finding in progress shown last (``OPEN_ID``), if any."""
 
     # ------------------------------------------------------------ feeding
     def matches(self, f) -> bool:
@@ -78,28 +84,46 @@ class FindingsList(OptionList):
             return True
         return any(q in part.lower() for part in (f.code, f.name, f.severity, f.message))
 
-    def sync(self, findings: list, generation: int) -> bool:
-        """Append findings added since the last frame; True when the list changed."""
+    def sync(self, findings: list, generation: int, in_progress=None) -> bool:
+        """Append findings added since the last frame; True when the list changed.
+
+        ``in_progress``: a finding still open (a stall while it lasts, ``Session.open_stall``),
+        shown last and rewritten each frame until it is gone."""
         if generation != self._generation:
             self._generation = generation
             self.findings = findings
             self._seen = 0
+            self._open = None
             self.clear_options()
         self.findings = findings
-        if len(findings) == self._seen:
-            return False
-        new = [Option(finding_prompt(f), id=str(i))
-               for i, f in enumerate(findings[self._seen:], start=self._seen) if self.matches(f)]
-        self._seen = len(findings)
-        if new:
-            self.add_options(new)
-            if self.highlighted is None:
-                self.highlighted = 0
-        return True
+        changed = False
+        if self._open is not None and (in_progress is None or len(findings) != self._seen):
+            self.remove_option(OPEN_ID)
+            self._open, changed = None, True
+        if len(findings) != self._seen:
+            new = [Option(finding_prompt(f), id=str(i))
+                   for i, f in enumerate(findings[self._seen:], start=self._seen) if self.matches(f)]
+            self._seen = len(findings)
+            if new:
+                self.add_options(new)
+            changed = True
+        if in_progress is not None and self.matches(in_progress):
+            prompt = finding_prompt(in_progress, note="still open")
+            if self._open is None:
+                self.add_option(Option(prompt, id=OPEN_ID))
+                changed = True
+            elif in_progress.message != self._open.message:
+                self.replace_option_prompt(OPEN_ID, prompt)
+                changed = True
+            self._open = in_progress
+        if changed and self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        return changed
 
     def refilter(self) -> None:
         """Rebuild the options after a filter change, keeping the highlighted finding when still shown."""
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        self._open = None  # shown again by the next sync when it still matches
         self.clear_options()
         self.add_options(Option(finding_prompt(f), id=str(i))
                          for i, f in enumerate(self.findings[:self._seen]) if self.matches(f))
@@ -122,9 +146,12 @@ class FindingsList(OptionList):
         return self.option_count
 
     def current(self) -> tuple[object, int] | None:
+        """The highlighted finding and its position in the session's findings (-1: the one in progress)."""
         opt = self.highlighted_option
         if opt is None or opt.id is None:
             return None
+        if opt.id == OPEN_ID:
+            return (self._open, -1) if self._open is not None else None
         pos = int(opt.id)
         return self.findings[pos], pos
 
@@ -153,6 +180,6 @@ class FindingsList(OptionList):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option.id is not None:
-            pos = int(event.option.id)
-            self.post_message(self.Chosen(self.findings[pos], pos))
+        cur = self.current()
+        if cur is not None:
+            self.post_message(self.Chosen(*cur))
