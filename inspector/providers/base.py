@@ -192,6 +192,19 @@ class Endpoint:
     """Environment variables the provider's official SDKs read their base URL from."""
 
 
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    """A rule explained to the person looking at one of its findings (the TUI's explain screen).
+
+    Written for users, apart from the implementer's definition in ``inspector.model.catalog``:
+    what happened in their stream, why it breaks clients (the SDKs, agents, proxies they use),
+    and what to do about it. Markdown (backticks for wire names)."""
+
+    happened: str
+    breaks: str
+    todo: str
+
+
 @dataclass(frozen=True)
 class Provider:
     """Everything one provider folder contributes (see the module docstring)."""
@@ -206,6 +219,8 @@ class Provider:
     summarize: Callable[[dict, "EventRecord"], str | None] = field(default=lambda p, ev: None)
     """A one-line summary of an event's parsed payload for the event log, or None for the generic one."""
     advice: dict = field(default_factory=dict)
-    """``{code or family letter: advice text}`` for findings of this provider's rules."""
+    """``{family letter: advice text}`` for findings of this provider's rules (what to do in general)."""
     history: "HistoryShape | None" = None
     """Where this provider's requests carry history (Q rules); None when another shape reads it."""
+    explain: dict = field(default_factory=dict)
+    """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""

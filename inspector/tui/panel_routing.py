@@ -145,9 +145,19 @@ class PanelRouting:
         self.push_screen(FindingDetailScreen(finding, ev), done)
 
     def action_explain(self) -> None:
-        cur = self.query_one(FindingsList).current()
+        findings = self.query_one(FindingsList)
+        cur = findings.current()
         if cur is not None:
             self._explain(*cur)
+            return
+        total = len(self.feed.session.findings)
+        if total:
+            message = f"The filter hides all {total} findings: esc on the findings list clears it."
+        elif self.feed.finished:
+            message = "This stream has no findings: nothing to explain."
+        else:
+            message = "No findings yet: i explains the highlighted one once there is one."
+        self.notify(message, title="explain", timeout=4)
 
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty

@@ -7,6 +7,7 @@ import pytest
 
 from inspector.capture.load import load_path
 from inspector.feeds.replay import Playback
+from inspector.tui.widgets.findings_list import FindingsList
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "inspector" / "data" / "captures"
@@ -32,3 +33,12 @@ async def settle(pilot) -> None:
 @pytest.fixture
 def violations():
     return playback(VIOLATIONS, instant=True)
+
+
+def highlight_finding(app, code: str) -> int:
+    """Focus the findings list and highlight the first finding with ``code``; its position."""
+    findings = app.query_one(FindingsList)
+    findings.focus()
+    pos = next(i for i, f in enumerate(app.feed.session.findings) if f.code == code)
+    findings.highlighted = findings.get_option_index(str(pos))
+    return pos

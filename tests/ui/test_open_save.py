@@ -22,10 +22,9 @@ from inspector.tui.screens.open_file import OpenFileScreen
 from inspector.tui.screens.save_file import SaveFileScreen
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
-from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.stream_header import StreamHeader
 from tests.ui.capture_factory import big_capture
-from tests.ui.conftest import CLEAN, PARALLEL, VIOLATIONS, playback, settle
+from tests.ui.conftest import CLEAN, PARALLEL, VIOLATIONS, highlight_finding, playback, settle
 from tests.unit.test_import_har import CHAT, RESPONSES, entry, har
 
 SIZE = (150, 44)
@@ -196,10 +195,7 @@ async def test_y_copies_the_finding_the_event_or_the_block_in_focus():
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        findings = app.query_one(FindingsList)
-        findings.focus()
-        j002 = next(i for i, f in enumerate(pb.session.findings) if f.code == "J002")
-        findings.highlighted = findings.get_option_index(str(j002))
+        j002 = highlight_finding(app, "J002")
         await pilot.press("y")
         f = pb.session.findings[j002]
         assert app.clipboard.startswith("J002 args-incomplete-at-close (error) at event") and f.message in app.clipboard

@@ -7,10 +7,11 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.anthropic import request
-from inspector.providers.anthropic.advice import ADVICE
+from inspector.providers.anthropic.advice import ADVICE, EXPLAIN
 from inspector.providers.anthropic.history import SHAPE as HISTORY
 from inspector.providers.anthropic.stream import AnthropicMessages
 from inspector.providers.base import Provider
 from inspector.providers.summary import generic as summarize
 
-PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)
+PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
+                    explain=EXPLAIN)

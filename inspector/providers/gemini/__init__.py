@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from inspector.providers.base import Provider
 from inspector.providers.gemini import request
-from inspector.providers.gemini.advice import ADVICE
+from inspector.providers.gemini.advice import ADVICE, EXPLAIN
 from inspector.providers.gemini.history import SHAPE as HISTORY
 from inspector.providers.gemini.stream import Gemini
 from inspector.providers.gemini.summary import summarize
 
-PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)
+PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
+                    explain=EXPLAIN)

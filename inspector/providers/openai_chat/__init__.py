@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from inspector.providers.base import Provider
 from inspector.providers.openai_chat import request
-from inspector.providers.openai_chat.advice import ADVICE
+from inspector.providers.openai_chat.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_chat.history import SHAPE as HISTORY
 from inspector.providers.openai_chat.stream import OpenAIChat
 from inspector.providers.openai_chat.summary import summarize
 
-PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)
+PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
+                    explain=EXPLAIN)

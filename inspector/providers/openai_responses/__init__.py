@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from inspector.providers.base import Provider
 from inspector.providers.openai_responses import request
-from inspector.providers.openai_responses.advice import ADVICE
+from inspector.providers.openai_responses.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_responses.history import SHAPE as HISTORY
 from inspector.providers.openai_responses.stream import OpenAIResponses
 from inspector.providers.summary import generic as summarize
 
-PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY)
+PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
+                    explain=EXPLAIN)

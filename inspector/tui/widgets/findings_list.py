@@ -168,6 +168,8 @@ class FindingsList(OptionList):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "clear_filter":
             return self.filtered  # nothing to clear: let esc go on to the screen
+        if action == "explain":
+            return self.current() is not None  # nothing highlighted: the app's i says why
         return True
 
     def action_clear_filter(self) -> None:
