@@ -38,7 +38,7 @@ from inspector.providers import PROVIDERS
 from inspector.providers.base import Provider
 from inspector.model.capture import Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
-from inspector.capture.redact import redact_url
+from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -126,7 +126,10 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
                             "accept-encoding": "identity", **auth}
     for k, v in (headers or {}).items():
         hdrs[str(k).lower()] = str(v)
-    return LiveRequest(p, _join(base, path), hdrs, body, local)
+    url = _join(base, path)
+    remember_headers(hdrs)  # whatever the server echoes back, these values never reach a file or the screen
+    remember_query_secrets(url)
+    return LiveRequest(p, url, hdrs, body, local)
 
 
 def _host_port(url: str) -> str:

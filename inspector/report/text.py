@@ -1,6 +1,11 @@
-"""Linter-style text: ``path:line: CODE name message``, then the assembled blocks."""
+"""Linter-style text: ``path:line: CODE name message``, then the assembled blocks.
+
+Everything quoted from a stream (names, ids, stop reasons, text, messages) goes through
+``safe``: secrets masked, control characters escaped, so a crafted capture cannot drive the
+terminal the report is read in."""
 from __future__ import annotations
 
+from inspector.capture.redact import printable, scrub_secrets
 from inspector.session.session import Session
 
 
@@ -22,33 +27,38 @@ def _place(path: str, f, several: bool) -> str:
     return where + ":" + (f" [{', '.join(extra)}]" if extra else "")
 
 
+def safe(text: object) -> str:
+    """One line of ``text`` fit for a terminal: secrets masked, control characters escaped."""
+    return printable(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
+
+
 def _short(text: str, n: int = 100) -> str:
-    text = text.replace("\n", "\\n")
+    text = safe(text)
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def render(path: str, s: Session) -> str:
     several = len(s.responses) > 1
-    out = [f"{_place(path, f, several)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
+    out = [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
     n = len(s.events)
-    head = f"{path}: {s.dialect_name or 'unknown'}, {n} event{'' if n == 1 else 's'}"
+    head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {n} event{'' if n == 1 else 's'}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
     if s.stop_reason:
-        head += f", stop_reason {s.stop_reason}"
+        head += f", stop_reason {safe(s.stop_reason)}"
     if several:
         head += f", {len(s.responses)} responses"
     out.append(head)
     for b in s.blocks:
-        label = f"  [{b.index if b.index is not None else '-'}] {b.kind}"
+        label = f"  [{b.index if b.index is not None else '-'}] {safe(b.kind)}"
         if several:
             label = f"  r{b.response}" + label[1:]
         if b.choice not in (None, 0):
             label += f" (choice {b.choice})"
         if b.name:
-            label += f" {b.name}"
+            label += f" {safe(b.name)}"
         if b.id:
-            label += f" id={b.id}"
+            label += f" id={safe(b.id)}"
         if b.tool:
             label += f" status={b.status}"
         label += " closed" if b.closed else " OPEN"

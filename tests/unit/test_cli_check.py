@@ -127,3 +127,22 @@ def test_rules_lists_the_catalog(capsys):
     assert code == 0
     assert "J002 args-incomplete-at-close (error)" in out and "S014 ignored-input (info)" in out
     assert run(capsys, "rules", "Z9")[0] == 2
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_terminal_escapes_and_keys_from_a_stream_are_not_printed(capsys, tmp_path, fmt):
+    """A stream is untrusted input: a tool name carrying an escape sequence or a key must not
+    drive the terminal or leak into CI logs."""
+    key = "sk-ant-api03-" + "Q" * 40
+    p = tmp_path / "hostile.sse"
+    p.write_bytes(sse(MSG_START,
+                      {"type": "content_block_start", "index": 0,
+                       "content_block": {"type": "tool_use", "id": "toolu_1", "name": "x\x1b]0;pwned\x07" + key,
+                                         "input": {}}},
+                      {"type": "content_block_delta", "index": 0,
+                       "delta": {"type": "input_json_delta", "partial_json": '{"k": "' + key + '"'}},
+                      stop(0), reason("tool_use"), STOP))
+    code, out, err = run(capsys, "check", "--format", fmt, str(p))
+    assert code in (0, 1, 2)
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "Q" * 20 not in out + err

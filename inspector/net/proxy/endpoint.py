@@ -33,7 +33,7 @@ import orjson
 
 from inspector.model.capture import End
 from inspector.capture.recorder import redact_request, redact_response
-from inspector.capture.redact import redact_url
+from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.feeds.exchanges.record import Exchange
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
 from inspector.net.proxy.sink import LoopSink
@@ -125,6 +125,8 @@ class ProxyEndpoint:
         path = scope.get("path", "/")
         url = self.upstream_url(raw_path, query)
         headers = forward_request_headers(list(scope.get("headers", [])))
+        remember_headers(headers)  # the credentials forwarded never reach a recording, a report or the screen
+        remember_query_secrets(url)
         n = next(self._numbers)
         parsed = None
         if body:
