@@ -48,7 +48,9 @@ def content_for(case: Case) -> dict:
             "thinking": thinking}
 
 
-def _pieces(text: str, size: int = 48) -> list[str]:
+def _pieces(text: str, size: int | None = None) -> list[str]:
+    """Fragments as a model streams them: a few characters each (longer ones for long texts)."""
+    size = size or (6 if len(text) < 200 else 48)
     return [text[i:i + size] for i in range(0, len(text), size)] or [""]
 
 

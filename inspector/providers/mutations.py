@@ -261,7 +261,8 @@ def reset(codes, reports, where: Where) -> Mutation:
 
 
 def keepalive_only(codes, reports, where: Where) -> Mutation:
-    """After item ``where(stream)`` only keep-alive comments arrive (one a second), then the body ends."""
+    """After item ``where(stream)`` only keep-alive comments arrive for ``param`` seconds (default 12;
+    about one a second, paced even under ``--instant``), then the body ends."""
 
     def apply(stream: Stream, param: float | None) -> Mutated:
         seconds = param if param is not None else 12.0
@@ -272,7 +273,8 @@ def keepalive_only(codes, reports, where: Where) -> Mutation:
         pings = [Ev(None, None, round(t0 + seconds * (k + 1) / n, 6), comment="keep-alive") for k in range(n)]
         items = s.items[: i + 1] + pings
         end = End(round(t0 + seconds + 0.01, 6), "eof")
-        return Mutated(render(s.derive(items, end)), end, where=describe(s, i))
+        pauses = {i + 1 + k: seconds / n for k in range(n)}
+        return Mutated(render(s.derive(items, end)), end, pauses, where=describe(s, i))
 
     return Mutation("keepalive-only",
                     "from the middle of the tool arguments on, only keep-alive comments, then the body ends",
@@ -342,3 +344,34 @@ def edited(stream: Stream, edits: dict[int, "Ev | None"], where: str,
             items.append(new)
         items += (after or {}).get(i, [])
     return unchanged(stream.derive(items), where)
+
+
+def accent_in_arguments(fragments: list[str]) -> tuple[int, str] | None:
+    """Put ``é`` inside the first string *value* (not a key) of the JSON the fragments concatenate
+    to: ``(fragment position, that fragment with it)``, or None when there is no such string."""
+    stack: list[str] = []
+    in_string = escaped = is_value = False
+    prev = ""
+    for k, frag in enumerate(fragments):
+        for i, ch in enumerate(frag):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+                    prev = '"'
+                elif is_value:
+                    return k, frag[:i] + "\u00e9" + frag[i:]
+                continue
+            if ch == '"':
+                in_string = True
+                is_value = prev == ":" or (bool(stack) and stack[-1] == "[" and prev in ("[", ","))
+            elif ch in "{[":
+                stack.append(ch)
+            elif ch in "}]" and stack:
+                stack.pop()
+            if not ch.isspace() and ch != '"':
+                prev = ch
+    return None

@@ -14,7 +14,7 @@ def run(env) -> None:
     client = anthropic.Anthropic(api_key=env["ANTHROPIC_API_KEY"], base_url=env["ANTHROPIC_BASE_URL"],
                                  max_retries=0, timeout=20)
     messages: list = [{"role": "user", "content": "What's the weather in Lisbon and Porto?"}]
-    with client.messages.stream(model="claude-sonnet-4-5", max_tokens=1024, tools=TOOLS, messages=messages) as s:
+    with client.messages.stream(model="claude-test", max_tokens=1024, tools=TOOLS, messages=messages) as s:
         message = s.get_final_message()
     messages.append({"role": "assistant", "content": [b.to_dict() for b in message.content]})
     if message.stop_reason == "tool_use":
@@ -23,7 +23,7 @@ def run(env) -> None:
             for b in message.content if b.type == "tool_use"]})
     else:
         messages.append({"role": "user", "content": "Thanks."})
-    with client.messages.stream(model="claude-sonnet-4-5", max_tokens=1024, tools=TOOLS, messages=messages) as s:
+    with client.messages.stream(model="claude-test", max_tokens=1024, tools=TOOLS, messages=messages) as s:
         s.get_final_message()
 
 

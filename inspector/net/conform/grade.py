@@ -111,11 +111,13 @@ def grade_stream(result: CaseResult, case: Case, conf: Conformance, session: Ses
             result.worsen("fail", f"HTTP {status}{body}")
         return None
     streaming = any(k in content_type for k in ("event-stream", "ndjson", "jsonl"))
-    if not streaming and not session.events:
+    if content_type.startswith("application/json") or not streaming and not session.events:
         result.worsen("fail", f"the server did not stream (content-type {content_type or 'none'}){_body_text(session)}")
         return None
     if not streaming:
         result.notes.append(f"content-type {content_type or 'none'} on a stream")
+    if end_kind == "timeout":
+        result.worsen("fail", f"the stream stopped: {end_error}")
     allowed = set(case.expect.get("allow", ()))
     for f in session.findings:
         d = f.to_dict()
@@ -127,8 +129,6 @@ def grade_stream(result: CaseResult, case: Case, conf: Conformance, session: Ses
         elif f.severity == "warning":
             result.worsen("warn", f"{f.code} {f.name}: {f.message}", listed=False)
     result.findings.sort(key=lambda d: -severity_rank(d["severity"]))
-    if end_kind == "timeout":
-        result.worsen("fail", f"the stream stopped: {end_error}")
     turn = streamed_turn(session)
     result.stop_reason = turn.stop_reason
     result.calls = [c.name or "?" for c in turn.calls]

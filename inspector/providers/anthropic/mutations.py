@@ -137,16 +137,25 @@ def _mid_arguments(stream: Stream) -> int:
 
 
 def _inject_text(stream: Stream) -> Stream:
-    """Append `` — ok`` to the first text delta (for streams without a multi-byte character)."""
+    """Put a multi-byte character in the content (for streams that carry none): append `` — ok`` to
+    the first text delta, else put ``é`` in the first string value of the tool's arguments."""
+    items = list(stream.items)
     for i, ev in enumerate(stream.items):
         p = ev.json()
         if isinstance(p, dict) and p.get("type") == "content_block_delta" and \
                 isinstance(p.get("delta"), dict) and p["delta"].get("type") == "text_delta":
             p["delta"]["text"] = (p["delta"].get("text") or "") + " \u2014 ok"
-            items = list(stream.items)
             items[i] = ev.with_json(p)
             return stream.derive(items)
-    raise NotApplicable("no text_delta to carry a multi-byte character")
+    tool = _with_args(stream)
+    payloads = [stream.items[i].json() for i in tool.deltas]
+    found = m.accent_in_arguments([p["delta"].get("partial_json") or "" for p in payloads])
+    if found is None:
+        raise NotApplicable("no text or string argument to carry a multi-byte character")
+    k, fragment = found
+    payloads[k]["delta"]["partial_json"] = fragment
+    items[tool.deltas[k]] = stream.items[tool.deltas[k]].with_json(payloads[k])
+    return stream.derive(items)
 
 
 MUTATIONS: tuple[Mutation, ...] = (

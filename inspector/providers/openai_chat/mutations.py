@@ -194,28 +194,28 @@ def _mid_arguments(stream: Stream) -> int:
 
 
 def _inject_text(stream: Stream) -> Stream:
-    """Add `` — ok`` to the first content delta, or put it in the first call's arguments' first string."""
+    """Put a multi-byte character in the content (for streams that carry none): append `` — ok`` to
+    the first content delta, else put ``é`` in the first string value of the first call's arguments."""
+    items = list(stream.items)
     for i, ev in enumerate(stream.items):
         p = ev.json()
         choice = _choice0(p)
         delta = choice.get("delta") if choice is not None and isinstance(choice.get("delta"), dict) else {}
         if isinstance(delta.get("content"), str) and delta["content"]:
             delta["content"] += " \u2014 ok"
-            items = list(stream.items)
             items[i] = ev.with_json(p)
             return stream.derive(items)
-    for i in _args_fragments(stream):
-        p = stream.items[i].json()
-        for e in _entries(_choice0(p)):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
-            args = fn.get("arguments")
-            if isinstance(args, str) and '"' in args:
-                k = args.index('"') + 1
-                fn["arguments"] = args[:k] + "\u00e9" + args[k:]
-                items = list(stream.items)
-                items[i] = stream.items[i].with_json(p)
-                return stream.derive(items)
-    raise NotApplicable("no content or argument string to carry a multi-byte character")
+    first_index = _first_index(stream)
+    positions = _args_fragments(stream)
+    payloads = [stream.items[i].json() for i in positions]
+    entries = [next(e for e in _entries(_choice0(p)) if e.get("index") == first_index) for p in payloads]
+    found = m.accent_in_arguments([e["function"]["arguments"] for e in entries])
+    if found is None:
+        raise NotApplicable("no content or string argument to carry a multi-byte character")
+    k, fragment = found
+    entries[k]["function"]["arguments"] = fragment
+    items[positions[k]] = stream.items[positions[k]].with_json(payloads[k])
+    return stream.derive(items)
 
 
 MUTATIONS: tuple[Mutation, ...] = (
