@@ -83,7 +83,7 @@ def run(args) -> int:
         results.append(result)
         text = "\n".join(result.lines())
         if progress is not None:
-            progress.console.print(text, markup=False, highlight=False)
+            progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
             progress.advance(progress.task_ids[0])
         else:
             print(text, file=out, flush=True)

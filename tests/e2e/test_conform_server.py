@@ -4,19 +4,25 @@ mutated ones fail the right cases with the right codes, and a broken server is a
 from __future__ import annotations
 
 import json
+import os
+import pty
 import signal
 import socket
+import subprocess
+import sys
 
 import pytest
 from junitparser import Error, Failure, JUnitXml
 
-from inspector.model.capture import Capture, Chunk, End
+from inspector.capture.recorder import Recorder
+from inspector.model.capture import Capture
 from inspector.net.conform.matrix import load
 from inspector.net.conform.mutate import parse_specs, served_variants
 from inspector.net.serve import ServerThread, load_served, make_asgi_app
 from inspector.net.servers import BackgroundServer
 from inspector.providers import CONFORMANCE
 from tests.conform_reference import captures
+from tests.conftest import ROOT
 from tests.e2e.conftest import run_cli, spawn, wait_for
 from tests.helpers import timed
 
@@ -82,8 +88,6 @@ def test_a_mutated_server_fails_the_cases_it_broke_with_its_codes(provider, name
 
 
 def _check(cap: Capture, tmp_path) -> list[dict]:
-    from inspector.capture.recorder import Recorder
-
     path = tmp_path / "offline.jsonl"
     with Recorder(path, cap.request, cap.response) as rec:
         for c in cap.chunks:
@@ -221,3 +225,28 @@ def test_ctrl_c_prints_the_cases_done_so_far(raw_server):
     assert proc.returncode == 130
     assert "plain-text" in out and "interrupted" in out
     assert "Traceback" not in err
+
+
+def test_on_a_terminal_a_progress_bar_runs_above_the_case_lines():
+    matrix = load("anthropic").only(["plain-text", "one-tool-call"])
+    with ServerThread(captures(matrix), instant=True) as srv:
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "inspector", "conform", "--provider", "anthropic", "--base-url",
+                                 srv.url, "--only", "plain-text,one-tool-call"], stdout=slave, stderr=slave, cwd=ROOT)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            out += data
+        proc.wait(timeout=30)
+        os.close(master)
+    text = out.decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "1/2 plain-text" in text and "2/2 one-tool-call" in text  # the bar names the case being sent
+    assert "\u2501" in text  # rich's bar
+    assert "PASS  plain-text" in text and "2 pass, 0 warn, 0 fail" in text

@@ -173,7 +173,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("finish-stop", "stop_reason end_turn instead of tool_use after a tool call",
              frozenset({"A007"}), ("quarkiverse/quarkus-langchain4j#1778", "BerriAI/litellm#21041"), end_turn),
     Mutation("error-event", "an overloaded_error event in the middle of the tool arguments, then the body ends",
-             frozenset({"S006", "S003", "J005"}), ("TanStack/ai#1172",), error_event),
+             frozenset({"S006", "J005"}), ("TanStack/ai#1172",), error_event),
     m.stall({"T001"}, ("deepseek-ai/DeepSeek-V3#1608", "lbjlaq/Antigravity-Manager#1905"), _mid_arguments),
     m.reset({"S012", "S003", "J005"}, ("konveyor/kai#622", "bytedance/deer-flow#1923"), _mid_arguments),
     m.keepalive_only({"T002", "S003", "J005"}, ("openai/openai-go#227", "decolua/9router#3409"), _mid_arguments),

@@ -102,9 +102,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("malformed-call", "finishReason MALFORMED_FUNCTION_CALL after the function call",
              frozenset({"G001"}), ("googleapis/python-genai#1836", "BerriAI/litellm#21744", "google-gemini/gemini-cli#12674"), malformed_call),
     Mutation("error-event", "an {\"error\": …} frame right after the function call, then the body ends",
-             frozenset({"S006", "S003"}), ("vercel/ai#8186",), error_event),
-    m.stall({"T001"}, ("lbjlaq/Antigravity-Manager#1905",), _after_first_call),
-    m.reset({"S012", "S003"}, ("lbjlaq/Antigravity-Manager#1905",), _after_first_call),
+             frozenset({"S006", "G005", "J005"}), ("vercel/ai#8186",), error_event),
+    m.stall({"T001", "T003"}, ("lbjlaq/Antigravity-Manager#1905",), _after_first_call),
+    m.reset({"S012", "S003", "G005", "J005"}, ("lbjlaq/Antigravity-Manager#1905",), _after_first_call),
     m.bom({"S009"}, ("openai/openai-python#3819",)),
     m.utf8_split(set(), ("librefang/librefang#3448",), _inject),
 )

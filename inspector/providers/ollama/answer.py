@@ -22,8 +22,7 @@ def plain(body: dict) -> tuple[dict, str]:
     return {**body, "stream": False}, ENDPOINT.path
 
 
-__all__ = ["plain", "read", "sent_back", "stop_class"]
-"""``sent_back``: history is Chat-shaped (``tool`` messages name their call by ``tool_name``)."""
+__all__ = ["plain", "read", "sent_back", "stop_class"]  # sent_back: history is Chat-shaped (tool messages by tool_name)
 
 
 def read(answer) -> Turn:

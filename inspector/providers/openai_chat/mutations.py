@@ -235,7 +235,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              frozenset({"C003"}), ("BerriAI/litellm#21041", "googleapis/python-genai#2868", "vllm-project/vllm#48201"),
              finish_stop),
     Mutation("error-event", "an {\"error\": …} chunk in the middle of the tool arguments, then the body ends",
-             frozenset({"S006", "S003", "J005", "C007"}),
+             frozenset({"S006", "J005"}),
              ("damianvtran/local-operator#223", "TanStack/ai#1172"), error_event),
     m.stall({"T001"}, ("deepseek-ai/DeepSeek-V3#1608", "BerriAI/litellm#38926"), _mid_arguments),
     m.reset({"S012", "S003", "J005", "C007"}, ("konveyor/kai#622", "npuichigo/openai_trtllm#31"), _mid_arguments),

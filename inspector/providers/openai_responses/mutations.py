@@ -99,7 +99,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("no-stop-event", "the stream ends without response.completed",
              frozenset({"S003"}), ("djinnos/djinn#1697",), no_completed),
     Mutation("error-event", "an error event right after the function call is announced, then the body ends",
-             frozenset({"S006", "S003", "R004", "J005"}), ("TanStack/ai#1172",), error_event),
+             frozenset({"S006", "R004", "J005"}), ("TanStack/ai#1172",), error_event),
     m.stall({"T001", "T003"}, ("deepseek-ai/DeepSeek-V3#1608",), _after_item_added),
     m.reset({"S012", "S003", "R004", "J005"}, ("konveyor/kai#622",), _after_item_added),
     m.keepalive_only({"T002", "S003", "R004", "J005"}, ("openai/openai-go#227",), _after_item_added),
