@@ -12,7 +12,6 @@ after the last verdict get the closing answer. ``on_verdict`` is called for each
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 
 from inspector.model.capture import Capture, Chunk
@@ -48,8 +47,6 @@ class ExpectNextProvider(MockProvider):
         """``(variant position, the request it answered)`` awaiting the next request."""
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.last_request_t: float | None = None
-        """``time.monotonic()`` of the last request (how long a client has been quiet)."""
 
     @property
     def finished(self) -> bool:
@@ -61,7 +58,6 @@ class ExpectNextProvider(MockProvider):
         return self._pending is not None
 
     def choose(self, scope, body: bytes) -> Served:
-        self.last_request_t = time.monotonic()
         if self._pending is not None:
             k, first = self._pending
             self._pending = None

@@ -134,7 +134,7 @@ def grade_stream(result: CaseResult, case: Case, conf: Conformance, session: Ses
     result.calls = [c.name or "?" for c in turn.calls]
     _expectations(result, case, conf, turn)
     if result.grade == "pass":
-        result.reason = describe(turn, conf)
+        result.reason = describe(turn)
     return turn
 
 
@@ -143,7 +143,8 @@ def _body_text(session: Session) -> str:
     return f": {text[:160]}" if text else ""
 
 
-def describe(turn: Turn, conf: Conformance) -> str:
+def describe(turn: Turn) -> str:
+    """What a passing answer held: ``1 call (get_weather), stop tool_use``."""
     calls = ", ".join(c.name or "?" for c in turn.calls)
     what = f"{len(turn.calls)} call{'s' if len(turn.calls) != 1 else ''} ({calls})" if turn.calls else \
         f"text ({len(turn.text)} characters)"
