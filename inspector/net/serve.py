@@ -125,7 +125,12 @@ def load_served(items: Iterable) -> list[Served]:
 
 
 class MockProvider:
-    """The ASGI endpoint: picks a capture for each request and plays it back."""
+    """The ASGI endpoint: picks a capture for each request and plays it back.
+
+    Subclasses choose by the request itself (``choose(scope, body)``) and hear about each answer
+    (``answered(served, outcome)``): ``serve --expect-next`` grades a client that way
+    (``inspector.net.conform.expect``).
+    """
 
     def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
                  log: Callable[[str], None] | None = None,
