@@ -97,12 +97,49 @@ def build_parser() -> argparse.ArgumentParser:
     _add_theme(p)
 
     p = sub.add_parser("serve", help="a local mock provider answering with captures, re-timed as recorded")
-    p.add_argument("captures", nargs="+", metavar="CAPTURE")
+    p.add_argument("captures", nargs="*", metavar="CAPTURE")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--loop", action="store_true",
                    help="keep serving until Ctrl+C (default: stop once every capture has been answered in full)")
     _add_replay_timing(p)
+    p.add_argument("--mutate", metavar="NAME[=VALUE][,...]",
+                   help="fault injection: answer with the captures broken by these mutations, one after the other "
+                        "(see --mutations; 'all' for every one)")
+    p.add_argument("--mutations", action="store_true", help="list the mutations: what each does, its rule codes, "
+                                                             "the bug reports it reproduces")
+    p.add_argument("--expect-next", action="store_true",
+                   help="with --mutate: wait for the client's next request after each mutated stream, grade it "
+                        "(survived / mis-assembled / crashed) and stop after the last")
+    p.add_argument("--next-timeout", type=_positive, default=30.0, metavar="SECONDS",
+                   help="--expect-next: how long to wait for the next request (default 30)")
+    p.add_argument("--format", choices=("text", "json", "junit"), default="text",
+                   help="--expect-next verdicts and --mutations: text (default), JSON lines or JUnit XML")
+
+    p = sub.add_parser("conform", help="grade a server's streams with a fixed request matrix, or a client "
+                                       "against broken streams (--client)")
+    p.add_argument("--provider", choices=list(PROVIDERS), required=True)
+    p.add_argument("--base-url", metavar="URL", help="the server to grade (its base URL, as the SDKs take it)")
+    p.add_argument("--model", help="the model to ask (default: the matrix file's)")
+    p.add_argument("--matrix", metavar="FILE", help="a matrix file of your own (TOML; default: the bundled one "
+                                                   "for --provider)")
+    p.add_argument("--only", metavar="NAME[,NAME...]", help="run only these cases")
+    p.add_argument("--list", action="store_true", help="list the matrix's cases and exit")
+    p.add_argument("--record", metavar="DIR", help="keep every capture (NN-case.jsonl, NN-case.plain.jsonl)")
+    p.add_argument("--timeout", type=_positive, default=120.0,
+                   help="seconds without a byte before a request is given up (default 120); --client: seconds a "
+                        "client run may take (default 120)")
+    p.add_argument("--fail-on", choices=("fail", "warn"), default="fail",
+                   help="lowest grade that makes the exit code 1 (default fail)")
+    p.add_argument("--format", choices=("text", "json", "junit", "github"), default="text")
+    p.add_argument("--client", metavar="CMD", help="grade a client instead: run CMD once per mutation against a "
+                                                  "mock provider (its SDK base-URL variables point there)")
+    p.add_argument("--mutate", metavar="NAME[,NAME...]", help="--client: the mutations to run (default all of "
+                                                             "--provider's)")
+    p.add_argument("--capture", metavar="FILE", help="--client: the capture to mutate (default the bundled one)")
+    p.add_argument("--next-timeout", type=_positive, default=10.0, metavar="SECONDS",
+                   help="--client: how long to wait for the next request once the stream ended (default 10)")
+    _add_common_lint(p)
 
     p = sub.add_parser("compare", help="TUI: two streams of the same request on one time axis")
     p.add_argument("a", metavar="A")

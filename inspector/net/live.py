@@ -80,7 +80,7 @@ def is_local_host(host: str | None) -> bool:
     return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified
 
 
-def _join(base: str, path: str) -> str:
+def join_url(base: str, path: str) -> str:
     """``base`` + ``path``, without doubling a version segment the base already carries.
 
     OpenAI-compatible servers are usually given as ``http://host:8000/v1`` (the SDK convention);
@@ -126,7 +126,7 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
                             "accept-encoding": "identity", **auth}
     for k, v in (headers or {}).items():
         hdrs[str(k).lower()] = str(v)
-    url = _join(base, path)
+    url = join_url(base, path)
     remember_headers(hdrs)  # whatever the server echoes back, these values never reach a file or the screen
     remember_query_secrets(url)
     return LiveRequest(p, url, hdrs, body, local)
