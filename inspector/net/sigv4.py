@@ -1,6 +1,7 @@
 """SigV4 request signing for AWS providers (Bedrock), through botocore.
 
-Why it exists: ``live --provider bedrock`` must send a request AWS accepts. botocore (the optional
+Why it exists: ``live --provider bedrock`` must send a request AWS accepts, and the proxy must
+forward one: a client signs for the proxy's host, so the proxy signs again for its upstream. botocore (the optional
 ``bedrock`` extra; a dev dependency) resolves credentials the way every AWS tool does (environment,
 ``AWS_PROFILE`` and the shared files, SSO, instance roles) and signs with ``SigV4Auth``. It is
 imported here, late, only when a request is signed: ``check`` and the other commands never load it.
@@ -10,6 +11,7 @@ Raises ``SigningError`` (one line for the user) when botocore is missing or no c
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
 
@@ -69,3 +71,26 @@ def sign(method: str, url: str, headers: Mapping[str, str], body: bytes, *, serv
     req = bc.awsrequest.AWSRequest(method=method, url=url, data=body, headers=dict(headers))
     bc.auth.SigV4Auth(creds, service, region).add_auth(req)
     return {k.lower(): v for k, v in req.headers.items()}
+
+
+_SCOPE = re.compile(r"Credential=[^/,\s]+/\d{8}/([^/,\s]+)/([^/,\s]+)/aws4_request")
+_REPLACED = frozenset({"authorization", "x-amz-date", "x-amz-security-token"})
+
+
+def scope_of(authorization: str) -> tuple[str, str] | None:
+    """``(region, service)`` of a SigV4 ``authorization`` header value, or None for any other scheme."""
+    if not authorization.startswith("AWS4-HMAC-SHA256"):
+        return None
+    m = _SCOPE.search(authorization)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def resign(method: str, url: str, headers: list[tuple[bytes, bytes]], body: bytes, *, region: str, service: str,
+           creds) -> list[tuple[bytes, bytes]]:
+    """A SigV4-signed request's headers signed again for ``url`` (the proxy's upstream): the client
+    signed for the proxy's host, which AWS would reject. Other headers keep their order and values."""
+    kept = [(k, v) for k, v in headers if k.lower().decode("latin-1") not in _REPLACED]
+    plain = {k.decode("latin-1"): v.decode("latin-1") for k, v in kept}
+    signed = sign(method, url, plain, body, service=service, region=region, creds=creds)
+    extra = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in signed.items() if k in _REPLACED]
+    return kept + extra

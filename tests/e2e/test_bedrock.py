@@ -17,11 +17,12 @@ from botocore.exceptions import EventStreamError
 
 from inspector.capture.load import load_path
 from inspector.feeds.run import run_capture
+from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
 from inspector.report.json import report_dict
 from tests import bedrock_frames as f
 from tests.conftest import BEDROCK_CORPUS
-from tests.e2e.conftest import run_cli
+from tests.e2e.conftest import report_shape, run_cli
 
 MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0"
 FAKE = {"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE0000000000", "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
@@ -207,3 +208,29 @@ def test_live_with_a_bedrock_api_key_sends_it_as_a_bearer_token(aws_env, monkeyp
     assert code == 0, err
     ((_, headers, _),) = seen
     assert headers["authorization"] == "Bearer bedrock-api-key-abc123"
+
+
+# --------------------------------------------------------------------------------------------- proxy
+def test_proxy_inspects_a_bedrock_stream_it_passes_to_botocore(aws_env):
+    path = BEDROCK_CORPUS / "converse-tool-clean.jsonl"
+    with ServerThread([path], instant=True) as srv, ProxyThread(srv.url, timeout=10) as px:
+        stream = _client(f"{px.url}/converse-tool-clean").converse_stream(
+            modelId=MODEL, messages=[{"role": "user", "content": [{"text": "Weather in Paris?"}]}])["stream"]
+        events = list(stream)
+        [report] = px.wait_reports(1)
+    assert events[-2]["messageStop"]["stopReason"] == "tool_use"
+    assert report["streamed"] is True and report["dialect"] == "bedrock-converse"
+    assert report_shape(report) == report_shape(report_dict(str(path), run_capture(load_path(path))))
+
+
+def test_proxy_signs_sigv4_requests_again_for_its_upstream(aws_env, upstream):
+    url, seen = upstream
+    with ProxyThread(url, timeout=10) as px:
+        events = list(_client(px.url).converse_stream(
+            modelId=MODEL, messages=[{"role": "user", "content": [{"text": "Hi"}]}])["stream"])
+        px.wait_reports(1)
+    assert [next(iter(e)) for e in events][-1] == "metadata"
+    ((path, headers, sent),) = seen
+    assert headers["host"] == urlsplit(url).netloc  # what AWS checks the signature against
+    ours, theirs = _sigv4("POST", urlsplit(path).path, "", headers, sent, FAKE["AWS_SECRET_ACCESS_KEY"])
+    assert ours == theirs
