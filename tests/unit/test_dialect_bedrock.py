@@ -3,6 +3,7 @@ Anthropic dialect judges (every A rule, on every Anthropic case of the shared co
 Bedrock chunks), detection, exceptions, summaries."""
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -104,3 +105,16 @@ def test_summaries_lead_with_the_block_and_fragment():
     inner = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}}
     chunk_payload = json.loads(f.chunk(inner)[f.chunk(inner).index(b'{"bytes"'):-4])
     assert line("bedrock-anthropic", "chunk", chunk_payload) == 'content_block_delta #0 text_delta "Hi"'
+
+
+def test_a_har_entry_with_a_base64_event_stream_body():
+    body = f.message_start() + f.text(0, "Hi") + f.stop(0) + f.message_stop() + f.metadata()
+    entry = {"request": {"method": "POST", "url": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
+                         "headers": []},
+             "response": {"status": 200, "headers": [{"name": "content-type",
+                                                      "value": "application/vnd.amazon.eventstream"}],
+                          "content": {"mimeType": "application/vnd.amazon.eventstream", "encoding": "base64",
+                                      "text": base64.b64encode(body).decode()}}, "timings": {}}
+    har = {"log": {"version": "1.2", "creator": {"name": "devtools"}, "entries": [entry]}}
+    s = run_capture(load_bytes(json.dumps(har).encode()))
+    assert s.dialect_name == "bedrock-converse" and s.findings == [] and s.blocks[0].content == "Hi"
