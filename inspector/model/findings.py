@@ -23,6 +23,12 @@ class Finding:
     """Arrival time in seconds of the chunk that completed the event, None when untimed."""
     index: int | None
     """Content-block / tool-call index the finding is about, if any."""
+    count: int = 1
+    """How many times this cause was seen (one cause, one finding: RULES.md preamble)."""
+    last_event: int | None = None
+    """The last event where it was seen (the first is ``event``)."""
+    response: int = 0
+    """Which response of the body it belongs to (0-based; SPEC.md "several responses in one body")."""
 
     @classmethod
     def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
@@ -30,7 +36,7 @@ class Finding:
         """A finding for ``code`` with the catalog's name and (unless overridden) severity.
         Raises ``KeyError`` for a code the catalog does not know."""
         rule = RULES[code]
-        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index)
+        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index, 1, event)
 
     def where(self, *, short: bool = False) -> list[str]:
         """Where it fired, for people: ``["event 6", "block #0", "t 12.207 s", "line 19"]``
@@ -47,5 +53,7 @@ class Finding:
         return out
 
     def to_dict(self) -> dict:
+        """SPEC.md ``findings[]`` entry (``response`` is added by reports of several responses)."""
         return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
-                "event": self.event, "line": self.line, "t": self.t, "index": self.index}
+                "event": self.event, "line": self.line, "t": self.t, "index": self.index,
+                "count": self.count, "last_event": self.last_event}

@@ -133,6 +133,7 @@ class Gemini(Dialect):
         else:
             text = str(err)
         self.w.report("S006", f"error inside the stream: {text}"[:400])
+        self.errored = True
 
     def _unknown(self, what: str, value) -> None:
         key = (what, value)
