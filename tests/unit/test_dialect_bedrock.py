@@ -118,3 +118,13 @@ def test_a_har_entry_with_a_base64_event_stream_body():
     har = {"log": {"version": "1.2", "creator": {"name": "devtools"}, "entries": [entry]}}
     s = run_capture(load_bytes(json.dumps(har).encode()))
     assert s.dialect_name == "bedrock-converse" and s.findings == [] and s.blocks[0].content == "Hi"
+
+
+def test_two_converse_responses_glued_are_judged_each_on_its_own():
+    one = [f.message_start(), f.tool_start(0), f.tool_input(0, "{}"), f.stop(0), f.message_stop("tool_use"),
+           f.metadata()]
+    two = [f.message_start(), f.text(0, "Done."), f.stop(0), f.message_stop(), f.metadata()]
+    s = run_capture(load_bytes(b"".join(one + two)))
+    report = report_dict("x", s)
+    assert [x["code"] for x in report["findings"]] == ["S004"]  # no B006/B005 from the second on the first
+    assert [(b["kind"], b["response"]) for b in report["blocks"]] == [("tool_use", 0), ("text", 1)]

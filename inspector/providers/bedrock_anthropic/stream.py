@@ -8,8 +8,9 @@ Messages streaming event as JSON (``message_start`` … ``message_stop``; the la
 ``Dialect.generic_error``).
 
 The dialect *is* the Anthropic one (``inspector.providers.anthropic.stream``): every A rule applies
-unchanged. This subclass only unwraps each chunk into the event the Anthropic dialect reads; the
-findings still point at the chunk (the session's current event).
+unchanged. This subclass only unwraps each chunk into the event the Anthropic dialect reads (for
+``on_event`` and ``next_response``, so glued responses split as they do over SSE); the findings
+still point at the chunk (the session's current event). No hook in the Anthropic dialect is needed.
 """
 from __future__ import annotations
 
@@ -49,6 +50,29 @@ class BedrockAnthropic(AnthropicMessages):
     def sniff(cls, ev: "EventRecord") -> bool:
         return ev.name == CHUNK and isinstance(ev.payload, dict) and isinstance(ev.payload.get("bytes"), str)
 
+    def __init__(self, writer) -> None:
+        super().__init__(writer)
+        self._unwrapped: tuple[EventRecord, EventRecord | None] | None = None
+
+    def unwrap(self, ev: "EventRecord") -> "EventRecord | None":
+        """The Anthropic event a ``chunk`` carries, as the Anthropic dialect reads it (same index, time
+        and place; the inner event's type as its name); None when ``ev`` is no readable chunk.
+        The last answer is kept: the session asks ``next_response`` and then ``on_event``."""
+        if self._unwrapped is not None and self._unwrapped[0] is ev:
+            return self._unwrapped[1]
+        inner = decode_chunk(ev.payload) if ev.name == CHUNK else None
+        out = None
+        if inner is not None:
+            typ = inner.get("type")
+            out = replace(ev, name=typ if isinstance(typ, str) else "message", payload=inner,
+                          data=orjson.dumps(inner).decode(), named=False)
+        self._unwrapped = (ev, out)
+        return out
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        inner = self.unwrap(ev)
+        return inner is not None and super().next_response(inner)
+
     def on_event(self, ev: "EventRecord") -> None:
         if not isinstance(ev.payload, dict):
             return
@@ -58,11 +82,9 @@ class BedrockAnthropic(AnthropicMessages):
         if ev.name != CHUNK:
             self.w.report("S008", f"unknown event type {ev.name!r} (tolerated: botocore drops unknown events)")
             return
-        inner = decode_chunk(ev.payload)
+        inner = self.unwrap(ev)
         if inner is None:
             self.w.report("S002", "chunk.bytes is not base64-encoded JSON of an Anthropic event: "
                           f"{str(ev.payload.get('bytes'))[:80]!r}")
             return
-        typ = inner.get("type")
-        super().on_event(replace(ev, name=typ if isinstance(typ, str) else "message", payload=inner,
-                                 data=orjson.dumps(inner).decode(), named=False))
+        super().on_event(inner)

@@ -73,6 +73,11 @@ class BedrockConverse(Dialect):
     def sniff(cls, ev: "EventRecord") -> bool:
         return ev.named and ev.name in EVENT_TYPES and isinstance(ev.payload, dict)
 
+    def next_response(self, ev: "EventRecord") -> bool:
+        """A second ``messageStart`` starts a new response (glued exchanges after ``messageStop``:
+        S004 from the session; before it, a retry spliced in: the first response is superseded)."""
+        return self.message_started and ev.name == "messageStart"
+
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
         p = ev.payload
