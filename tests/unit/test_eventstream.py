@@ -175,7 +175,13 @@ def test_error_messages_without_a_payload_say_their_code():
 def test_choose_decoder_by_content_type_and_first_byte():
     es = "application/vnd.amazon.eventstream"
     assert isinstance(choose_decoder(es, b"{"), EventStreamDecoder)
-    assert isinstance(choose_decoder("", b"\x00"), EventStreamDecoder)  # one byte decides (any chunking)
+    sniff = choose_decoder("", b"\x00")  # 12 bytes decide, whatever the chunks that bring them
+    body = f.message_start()
+    assert [sniff.feed(body[i:i + 1], 0.0) for i in range(11)] == [[]] * 11
+    assert sniff.feed(body[11:], 1.0)[0].event == "messageStart" and isinstance(sniff.inner, EventStreamDecoder)
+    garbage = choose_decoder("", b"\x00")
+    garbage.feed(bytes(range(40)), 0.0)
+    assert isinstance(garbage.inner, SSEDecoder)
     assert isinstance(choose_decoder("text/event-stream", b"\x00"), SSEDecoder)
     assert isinstance(choose_decoder("", b"{"), NDJSONDecoder)
     assert isinstance(choose_decoder("", b"data: x"), SSEDecoder)
