@@ -68,6 +68,14 @@ class BedrockConverse(Dialect):
         self.stop_event: EventRecord | None = None
         self.stop_seen = False
         self.tool_use_started = False
+        self._handlers = {
+            "messageStart": self._message_start,
+            "contentBlockStart": self._block_start,
+            "contentBlockDelta": self._block_delta,
+            "contentBlockStop": self._block_stop,
+            "messageStop": self._message_stop,
+            "metadata": self._metadata,
+        }
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
@@ -90,14 +98,7 @@ class BedrockConverse(Dialect):
             self.w.after_end(f"{name!r} event after messageStop"
                              f"{' and metadata' if self.metadata_seen else ''} (clients stop reading there)")
         self.B001_missing_message_start(name)
-        handler = {
-            "messageStart": self._message_start,
-            "contentBlockStart": self._block_start,
-            "contentBlockDelta": self._block_delta,
-            "contentBlockStop": self._block_stop,
-            "messageStop": self._message_stop,
-            "metadata": self._metadata,
-        }.get(name)
+        handler = self._handlers.get(name)
         if handler is None:
             self.w.report("S008", f"unknown event type {name!r} (tolerated: botocore drops unknown events)")
             return
