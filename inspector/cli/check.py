@@ -5,7 +5,7 @@ import sys
 
 from inspector.capture.load import CaptureError, load_path
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from inspector.feeds.run import check_request_file, run_capture
+from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, text
 
@@ -41,14 +41,14 @@ def run(args) -> int:
             print(f"stream-inspector: {e}", file=sys.stderr)
             worst = EXIT_USAGE
             continue
+        why = not_a_stream(s, cap)
+        if why:
+            print(f"stream-inspector: {path}: not a stream capture: {why}", file=sys.stderr)
+            worst = EXIT_USAGE
+            continue
         out = renderer.render(path, s)
         if out:
             print(out, flush=True)
-        if not s.events and cap.source_format != "native":
-            # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
-            print(f"stream-inspector: {path}: no SSE event or JSON line found: is this a stream capture?",
-                  file=sys.stderr)
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
+        if worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
             worst = EXIT_FINDINGS
     return worst

@@ -40,7 +40,8 @@ class Finding:
 
     def where(self, *, short: bool = False) -> list[str]:
         """Where it fired, for people: ``["event 6", "block #0", "t 12.207 s", "line 19"]``
-        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``); empty for the whole stream."""
+        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``), and ``"×3, last at event 9"`` when
+        the cause repeated; empty for the whole stream."""
         out = []
         if self.event is not None:
             out.append(f"ev {self.event}" if short else f"event {self.event}")
@@ -50,6 +51,9 @@ class Finding:
             out.append(f"{self.t:.3f}s" if short else f"t {self.t:.3f} s")
         if self.line is not None:
             out.append(f"line {self.line}")
+        if self.count > 1:
+            last = f", last ev {self.last_event}" if short else f", last at event {self.last_event}"
+            out.append(f"×{self.count}" + (last if self.last_event is not None else ""))
         return out
 
     def to_dict(self) -> dict:

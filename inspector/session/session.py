@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.capture.redact import scrub_secrets
-from inspector.framing import Decoder, choose_decoder
+from inspector.framing import Decoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord
@@ -341,6 +341,14 @@ class Session:
             self.current.block = block.pos
 
     # -------------------------------------------------------------- reading
+    @property
+    def framing(self) -> str | None:
+        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), or None
+        before the first non-blank byte."""
+        if self._decoder is None:
+            return None
+        return "sse" if isinstance(self._decoder, SSEDecoder) else "json"
+
     def block_of(self, ev: EventRecord) -> Block | None:
         """The block ``ev`` touched, if any."""
         return self.blocks[ev.block] if ev.block is not None and ev.block < len(self.blocks) else None
@@ -411,7 +419,8 @@ class Session:
             self._begin_response()
         ev.response = self.current_response.index
         if ev.payload is NOT_JSON and not self.http_error:
-            self.report("S002", f"event data is not valid JSON: {ev.data[:120]!r}")
+            why = _json_error(ev.data)
+            self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
         elif ev.payload is DONE and not self.dialect.accepts_done and not self.http_error:
             self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams never send it")
         if self.ended and (ev.payload is NOT_JSON or (ev.payload is DONE and not self.dialect.accepts_done)):
@@ -498,3 +507,12 @@ class Session:
     def body_head(self) -> bytes:
         """The first 4 KiB of the body (shown with S007)."""
         return bytes(self._body_head)
+
+
+def _json_error(data: str) -> str:
+    """Why ``data`` is not JSON, without the position (repeats of one malformed shape are one cause)."""
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        return e.msg
+    return "not JSON"
