@@ -95,7 +95,7 @@ def test_padding_and_unknown_events_are_tolerated():
 
 def test_summaries_lead_with_the_block_and_fragment():
     def line(dialect, name, payload):
-        return summarize(EventRecord(0, name, json.dumps(payload), payload, None, 0, None, True), dialect)
+        return summarize(EventRecord(0, name, json.dumps(payload), payload, None, None, True), dialect)
 
     assert line("bedrock-converse", "contentBlockDelta",
                 {"contentBlockIndex": 1, "delta": {"toolUse": {"input": '{"a"'}}, "p": "abc"}) == '#1 toolUse "{\\"a\\""'

@@ -16,15 +16,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import replace
-from typing import TYPE_CHECKING
-
 import orjson
 
+from inspector.model.events import EventRecord
 from inspector.providers.anthropic.stream import AnthropicMessages
-
-if TYPE_CHECKING:
-    from inspector.model.events import EventRecord
 
 CHUNK = "chunk"
 
@@ -40,6 +35,13 @@ def decode_chunk(payload: object) -> dict | None:
     except (binascii.Error, ValueError):
         return None
     return inner if isinstance(inner, dict) else None
+
+
+def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
+    """The Anthropic event ``inner`` as a record at ``ev``'s place (index, line, time, response)."""
+    typ = inner.get("type")
+    return EventRecord(ev.index, typ if isinstance(typ, str) else "message", orjson.dumps(inner).decode(), inner,
+                       ev.line, ev.t, False, False, ev.block, ev.response)
 
 
 class BedrockAnthropic(AnthropicMessages):
@@ -63,9 +65,7 @@ class BedrockAnthropic(AnthropicMessages):
         inner = decode_chunk(ev.payload) if ev.name == CHUNK else None
         out = None
         if inner is not None:
-            typ = inner.get("type")
-            out = replace(ev, name=typ if isinstance(typ, str) else "message", payload=inner,
-                          data=orjson.dumps(inner).decode(), named=False)
+            out = inner_event(ev, inner)
         self._unwrapped = (ev, out)
         return out
 

@@ -1,10 +1,8 @@
 """Event-log summaries of Bedrock ``chunk`` events: the Anthropic event inside, summarised as such."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from inspector.model.events import EventRecord
-from inspector.providers.bedrock_anthropic.stream import decode_chunk
+from inspector.providers.bedrock_anthropic.stream import decode_chunk, inner_event
 from inspector.providers.summary import generic
 
 
@@ -14,4 +12,4 @@ def summarize(p: dict, ev: EventRecord) -> str | None:
     if inner is None:
         return None
     typ = inner.get("type") if isinstance(inner.get("type"), str) else "?"
-    return f"{typ} {generic(inner, replace(ev, name=typ, payload=inner))}".strip()
+    return f"{typ} {generic(inner, inner_event(ev, inner))}".strip()
