@@ -20,8 +20,9 @@ from inspector.capture.errors import CaptureError
 from inspector.model.capture import Capture, Chunk
 from inspector.capture.redact import redact_headers, redact_url
 
-STREAM_TYPES = ("event-stream", "ndjson", "jsonl")
-"""Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``…)."""
+STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
+"""Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``,
+AWS ``application/vnd.amazon.eventstream``…)."""
 OLLAMA_PATHS = ("/api/chat", "/api/generate")
 """Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
 

@@ -1,11 +1,14 @@
 """Read any capture people have into a ``Capture``: detected from the content, never the file name.
 
 Accepted (SPEC.md "Capture files"): the native JSON Lines capture, raw SSE text as pasted in bug
-reports, NDJSON, HAR, and SSE pasted inside prose or markdown fences.
+reports, NDJSON, HAR, SSE pasted inside prose or markdown fences, and a raw AWS event-stream body
+(Bedrock's binary stream as ``curl -o`` saves it).
 """
 from __future__ import annotations
 
 import base64
+import struct
+import zlib
 from pathlib import Path
 
 import orjson
@@ -37,6 +40,8 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     """Detect the format of ``raw`` and parse it."""
     if not raw.strip(b"\xef\xbb\xbf \t\r\n"):
         raise CaptureError(f"{name}: empty capture (no bytes to inspect)")
+    if _looks_like_eventstream(raw):
+        return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
     head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
     first_line = head.split(b"\n", 1)[0]
     if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
@@ -46,6 +51,15 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
     return extract_stream(raw, name=name)
+
+
+def _looks_like_eventstream(raw: bytes) -> bool:
+    """A raw AWS event-stream body (Bedrock, saved with ``curl -o``): its first 12 bytes are a message
+    prelude (total length, headers length, CRC32 of those 8 bytes; ``inspector.framing.eventstream``)."""
+    if len(raw) < 12 or raw[0] > 1:
+        return False
+    total, hlen, crc = struct.unpack_from("!III", raw, 0)
+    return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 
 
 def _looks_like_har(head: bytes) -> bool:

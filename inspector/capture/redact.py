@@ -22,11 +22,13 @@ REDACTED = "[redacted]"
 
 SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key",
-    "cookie", "set-cookie", "x-auth-token",
+    "cookie", "set-cookie", "x-auth-token", "x-amz-security-token",
 })
-"""Header names (lower case) whose values are secrets (SPEC.md, plus their proxy/cookie twins)."""
+"""Header names (lower case) whose values are secrets (SPEC.md, plus their proxy/cookie twins and
+the AWS session token that rides beside a SigV4 ``authorization``)."""
 
-SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-key", "access_token"})
+SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-key", "access_token",
+                           "x-amz-security-token", "x-amz-signature"})
 """Query parameter names (lower case) whose values are secrets (SPEC.md: ``key=``; the others are
 the same secret under other common spellings)."""
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import Capture
 from inspector.net.servers import BackgroundServer
 from inspector.capture.load import load_path
@@ -90,7 +91,8 @@ def response_headers(cap: Capture) -> list[tuple[bytes, bytes]]:
             except UnicodeEncodeError:
                 continue
     if not any(k == b"content-type" for k, _ in out):
-        ctype = "application/x-ndjson" if cap.source_format == "ndjson" else "text/event-stream"
+        ctype = {"ndjson": "application/x-ndjson", "eventstream": EVENTSTREAM_TYPE}.get(cap.source_format,
+                                                                                      "text/event-stream")
         if cap.response and cap.response.get("headers"):
             ctype = ""  # a recorded head without a content type stays without one
         if ctype:

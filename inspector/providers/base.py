@@ -172,10 +172,17 @@ class Dialect:
 
     # helpers shared by dialects
     def generic_error(self, ev: "EventRecord") -> bool:
-        """S006 for an ``{"error": …}`` payload or ``event: error``; True when it was one."""
+        """S006 for an ``{"error": …}`` payload, ``event: error`` or an AWS event-stream exception
+        (an event named ``…Exception``); True when it was one."""
         p = ev.payload
         if not isinstance(p, dict):
             return False
+        if ev.named and ev.name.endswith("Exception"):
+            # An AWS event-stream exception message (framing.eventstream names it by its
+            # ``:exception-type``; botocore raises EventStreamError with that code).
+            msg = p.get("message") or p.get("Message") or str(p)
+            self.w.report("S006", f"error inside the stream: {ev.name}: {msg}"[:400])
+            return True
         err = p.get("error")
         # An OpenRouter-style chunk can carry both ``error`` and ``choices``: any truthy ``error``
         # is an error (the OpenAI SDK raises APIError on it, PROTOCOLS.md §2).
@@ -213,6 +220,9 @@ class Endpoint:
     accept: str = "text/event-stream"
     base_env: tuple[str, ...] = ()
     """Environment variables the provider's official SDKs read their base URL from."""
+    aws_service: str | None = None
+    """AWS providers (Bedrock): the SigV4 service name. Requests are signed with the AWS credentials
+    when ``key_env`` holds no key (the key is then optional); ``default_base`` has a ``{region}``."""
 
 
 @dataclass(frozen=True)

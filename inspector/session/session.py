@@ -399,7 +399,10 @@ class Session:
         named = frame.named
         name = frame.event if named else (typ or "message")
         line = frame.line
-        line = self._line(line, frame.offset) if self._chunk_starts else line + self.line_base
+        if self._chunk_starts:
+            line = self._line(line, frame.offset)
+        elif line is not None:  # None: a binary body (AWS event-stream) has no lines
+            line += self.line_base
         ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
                          named, name in KEEPALIVE_TYPES)
         if self.dialect is None:

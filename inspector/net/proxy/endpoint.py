@@ -7,6 +7,10 @@ decoded) to the client the moment it arrives. Only then is the chunk teed (``tap
 copy, ``--record`` capture, the sink); the client's bytes are never decoded or delayed. Times
 are seconds since the request was sent upstream (``time.monotonic``).
 
+A SigV4-signed request (boto3 pointed at the proxy with ``endpoint_url``) is signed again for the
+upstream with the proxy's own AWS credentials (``inspector.net.sigv4``): the client's signature
+covers the proxy's host, which AWS would reject.
+
 Upstream faults reach the client as they happened: no connection (refused, DNS, TLS, connect
 timeout) is a ``502`` (``504`` for a timeout) with a JSON error body saying why; a reset or a
 read timeout mid-body aborts the client's connection the same way (the chunked body is never
@@ -15,13 +19,14 @@ S012 for the transport). A client that goes away ends the upstream request too (
 ``cancelled``).
 
 Imports: ``exchange``, ``headers``, ``sink``, ``tap``, ``inspector.capture``,
-``inspector.net.servers``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
+``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -39,9 +44,13 @@ from inspector.net.proxy.headers import forward_request_headers, forward_respons
 from inspector.net.proxy.sink import LoopSink
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
+from inspector.net import sigv4
 from inspector.net.live import describe_error
 from starlette.applications import Starlette
 from starlette.routing import Route
+
+
+_UNSET = object()
 
 
 def _error_body(kind: str, message: str) -> bytes:
@@ -71,6 +80,8 @@ class ProxyEndpoint:
         self._local = is_loopback(parts.hostname)
         self.requests = 0
         """Requests received so far."""
+        self._aws_creds: object = _UNSET
+        """The proxy's own AWS credentials for re-signing SigV4 requests (looked up on the first one)."""
 
     def _client_for_loop(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -124,9 +135,12 @@ class ProxyEndpoint:
         query = scope.get("query_string", b"")
         path = scope.get("path", "/")
         url = self.upstream_url(raw_path, query)
-        headers = forward_request_headers(list(scope.get("headers", [])))
-        remember_headers(headers)  # the credentials forwarded never reach a recording, a report or the screen
+        forwarded = forward_request_headers(list(scope.get("headers", [])))
+        remember_headers(forwarded)  # the credentials forwarded never reach a recording, a report or the screen
         remember_query_secrets(url)
+        headers = self._aws_resigned(method, url, forwarded, body)
+        if headers is not forwarded:
+            remember_headers(headers)
         n = next(self._numbers)
         parsed = None
         if body:
@@ -174,6 +188,28 @@ class ProxyEndpoint:
             self._log(method, path, f"{status} ({error})")
             return
         await self._relay(n, ex, resp, record_path, request, receive, send, now, url)
+
+    def _aws_resigned(self, method: str, url: str, headers: list, body: bytes) -> list:
+        """A SigV4-signed request (Bedrock through boto3) signed again for the upstream: the client signed
+        for the proxy's host, which AWS rejects. Without AWS credentials here it goes on as it came,
+        with one warning on stderr. Any other request is returned untouched."""
+        auth = next((v.decode("latin-1") for k, v in headers if k.lower() == b"authorization"), "")
+        scope = sigv4.scope_of(auth)
+        if scope is None:
+            return headers
+        why = "no AWS credentials in the proxy's environment"
+        if self._aws_creds is _UNSET:
+            try:
+                self._aws_creds = sigv4.credentials()
+            except sigv4.SigningError as e:
+                self._aws_creds, why = None, str(e)
+            if self._aws_creds is None:
+                print(f"stream-inspector: proxy: SigV4 requests are forwarded with the client's signature, made for "
+                      f"the proxy's host; AWS will reject them ({why}): give the proxy AWS credentials to re-sign",
+                      file=sys.stderr)
+        if self._aws_creds is None:
+            return headers
+        return sigv4.resign(method, url, headers, body, region=scope[0], service=scope[1], creds=self._aws_creds)
 
     def _fail(self, n: int, record_path, request: dict, end: End) -> None:
         """No response: the recording (``response: null``) and the exchange say why."""
