@@ -1,13 +1,27 @@
-"""``stream-inspector check CAPTURE…``: headless lint, one report per capture."""
+"""``stream-inspector check CAPTURE…``: headless lint, one report per capture, in argument order.
+
+``CAPTURE`` is a file, ``-`` (standard input), a folder (walked) or a glob (``inspector.cli.inputs``).
+Several files are checked in worker processes (``--jobs N``, default: every CPU this process may
+use); reports are printed in input order whatever order the workers finish in, so the output is
+the same with 1 or 16 jobs. ``--format text`` ends a run over several files with a summary
+(findings by code, worst files) and a total line; ``json`` prints one JSON object per file per
+line (JSON Lines), ``github`` one annotation per finding.
+"""
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import sys
+from dataclasses import dataclass
 
-from inspector.capture.load import CaptureError, load_path
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from inspector.capture.load import CaptureError, load_bytes, load_path
+from inspector.cli.inputs import Input, InputError, expand
+from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
-from inspector.report import github, json as json_report, text
+from inspector.report import github, json as json_report, summary, text
+
+NO_STREAM = "no SSE event or JSON line found: is this a stream capture?"
 
 
 def _overrides(items: list[str]) -> dict[str, str]:
@@ -21,34 +35,110 @@ def _overrides(items: list[str]) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What every file is checked with (picklable: sent to the worker processes)."""
+
+    fmt: str
+    entry: int | None
+    dialect: str | None
+    stall_s: float
+    overrides: dict
+    request: str | None
+
+
+@dataclass(slots=True)
+class Result:
+    """One file's check: its report text, its stderr line, its outcome for the summary."""
+
+    out: str
+    problem: str | None
+    outcome: summary.FileOutcome
+
+
+_RENDERERS = {"text": text, "json": json_report, "github": github}
+
+
+def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
+    """Check one capture (``raw``: its bytes when already read, e.g. standard input). Never raises
+    for bad input: an unreadable capture is a ``Result`` with a problem line."""
+    outcome = summary.FileOutcome(inp.name)
+    try:
+        if raw is not None:
+            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
+        else:
+            cap = load_path(inp.path, entry=opts.entry)
+        s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
+        if opts.request:
+            check_request_file(s, opts.request)
+    except CaptureError as e:
+        if not inp.explicit and "empty capture" in str(e):
+            outcome.status = "skipped"
+            return Result("", f"{inp.name}: skipped (empty file)", outcome)
+        outcome.status = "unreadable"
+        return Result("", str(e), outcome)
+    if not inp.explicit and cap.source_format != "native" and s.dialect_name in (None, "unknown"):
+        # Found by a walk, not named: a file no event identifies as any dialect (a README, a pretty-
+        # printed JSON file beside the captures) is not taken for a broken stream.
+        outcome.status = "skipped"
+        why = "no SSE event or JSON line" if not s.events else "no event of a known dialect"
+        return Result("", f"{inp.name}: skipped ({why}; name the file, or pass --dialect, to check it)", outcome)
+    if not s.events and cap.source_format != "native":
+        # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
+        outcome.status = "unreadable"
+        return Result(_RENDERERS[opts.fmt].render(inp.name, s), f"{inp.name}: {NO_STREAM}", outcome)
+    outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
+    return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome)
+
+
+def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
+    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
+    if jobs <= 1 or len(inputs) <= 1:
+        for inp in inputs:
+            yield check_one(inp, opts, stdin if inp.path is None else None)
+        return
+    files = [inp for inp in inputs if inp.path is not None]
+    # concurrent.futures loads its process pool on first use: a one-file check never pays for it.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+        chunk = max(1, min(32, len(files) // (jobs * 4)))
+        done = pool.map(functools.partial(check_one, opts=opts), files, chunksize=chunk)
+        for inp in inputs:
+            yield check_one(inp, opts, stdin) if inp.path is None else next(done)
+
+
 def run(args) -> int:
     """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input."""
     try:
         overrides = _overrides(args.severity)
+        inputs = expand(args.captures)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
-    renderer = {"text": text, "json": json_report, "github": github}[args.format]
+    except InputError as e:
+        print(f"stream-inspector: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    stdin = None
+    if any(inp.path is None for inp in inputs):
+        if sys.stdin is None or sys.stdin.isatty():
+            print("stream-inspector: check -: standard input is a terminal; pipe a capture in "
+                  "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
+            return EXIT_USAGE
+        stdin = sys.stdin.buffer.read()
+    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request)
+    jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
-    for path in args.captures:
-        try:
-            cap = load_path(path, entry=args.entry)
-            s = run_capture(cap, dialect=args.dialect, stall_s=args.stall, severity_overrides=overrides)
-            if args.request:
-                check_request_file(s, args.request)
-        except CaptureError as e:
-            print(f"stream-inspector: {e}", file=sys.stderr)
+    outcomes = []
+    for r in _results(inputs, opts, jobs, stdin):
+        if r.out:
+            print(r.out, flush=True)
+        if r.problem:
+            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+        outcomes.append(r.outcome)
+        if r.outcome.status == "unreadable":
             worst = EXIT_USAGE
-            continue
-        out = renderer.render(path, s)
-        if out:
-            print(out, flush=True)
-        if not s.events and cap.source_format != "native":
-            # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
-            print(f"stream-inspector: {path}: no SSE event or JSON line found: is this a stream capture?",
-                  file=sys.stderr)
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
+        elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
+    if args.format == "text" and len(outcomes) > 1:
+        print(summary.render(outcomes), flush=True)
     return worst

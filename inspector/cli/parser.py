@@ -6,6 +6,7 @@ classes), so ``--help``, ``check`` and ``rules`` start fast (``bench/bench_start
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from inspector import __version__
@@ -28,6 +29,24 @@ def _positive(value: str) -> float:
     if v <= 0:
         raise argparse.ArgumentTypeError(f"must be > 0: {value!r}")
     return v
+
+
+def _count(value: str) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value!r}")
+    return v
+
+
+def cpu_count() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one): ``check --jobs``'s default."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def _dialect_choices() -> list[str]:
@@ -56,14 +75,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("check", help="lint captures headlessly (findings + assembled blocks)")
-    p.add_argument("captures", nargs="+", metavar="CAPTURE")
-    p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    p.add_argument("captures", nargs="+", metavar="CAPTURE",
+                   help="a capture file, - for standard input, a folder (walked) or a glob ('runs/**/*.jsonl')")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text (default; a summary after several files), json (one JSON object per file per "
+                        "line: JSON Lines) or github (workflow annotations)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default error)")
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
     p.add_argument("--request", metavar="REQ.json", help="lint the history a client sends next against the stream (Q rules)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
+    p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
+                   help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
     _add_common_lint(p)
 
     p = sub.add_parser("replay", help="TUI: play a capture with its recorded timing")
