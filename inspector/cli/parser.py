@@ -135,6 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")
+    p.add_argument("captures", nargs="+", metavar="CAPTURE",
+                   help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")
+    p.add_argument("--to", choices=("html", "har"), required=True,
+                   help="html: one page (blocks, findings explained, timeline, raw events); har: HAR 1.2, "
+                        "per-chunk timing in each entry's _chunks")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
+    _add_common_lint(p)
+
     p = sub.add_parser("rules", help="list the rule catalog: codes, names, severities, when each fires")
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
 
