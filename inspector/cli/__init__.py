@@ -31,7 +31,7 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 
 from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 
-COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "export")
+COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "export", "run")
 
 
 def main(argv: list[str] | None = None) -> int:

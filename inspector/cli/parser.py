@@ -120,6 +120,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = sub.add_parser("run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy")
+    p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
+                   help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
+                        "NAME: anthropic, openai, gemini, ollama; repeatable); a plain URL sends every request there. "
+                        "Default per route: the variable's value in the environment, else the provider's API")
+    p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui (default), or one report per exchange (json: JSON Lines) without a TUI")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="json/text: write the reports here (default standard output, shared with the command's)")
+    p.add_argument("--port", type=int, default=0, help="proxy port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--timeout", type=_positive, default=600.0, help="upstream read timeout in seconds (default 600)")
+    _add_common_lint(p)
+    _add_theme(p)
+    p.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- CMD ARGS",
+                   help="the agent command and its arguments, after --")
+
     p = sub.add_parser("serve", help="a local mock provider answering with captures, re-timed as recorded")
     p.add_argument("captures", nargs="+", metavar="CAPTURE")
     p.add_argument("--host", default="127.0.0.1")

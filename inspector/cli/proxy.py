@@ -5,32 +5,17 @@ Checks the arguments, binds the socket, then runs the proxy (``inspector.net.pro
 """
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
+from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import is_loopback, listen, url_for
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.themes import check_theme
-
-
-def _check_record_dir(path: str) -> str | None:
-    """None when ``--record DIR`` is usable (created if missing), else the one-line problem."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        return f"--record {path}: not a directory"
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        return f"--record {path}: cannot create: {e.strerror or e}"
-    if not os.access(p, os.W_OK):
-        return f"--record {path}: not writable"
-    return None
 
 
 def _warn_exposed(host: str) -> str:
@@ -50,7 +35,7 @@ def run(args) -> int:
         return EXIT_USAGE
     record = getattr(args, "record", None)
     if record:
-        problem = _check_record_dir(record)
+        problem = check_record_dir(record)
         if problem:
             print(f"stream-inspector: proxy: {problem}", file=sys.stderr)
             return EXIT_USAGE
