@@ -17,12 +17,9 @@ from dataclasses import dataclass
 from inspector.capture.load import CaptureError, load_bytes, load_path
 from inspector.cli.inputs import Input, InputError, expand
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
-from inspector.feeds.run import check_request_file, run_capture
+from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
-
-NO_STREAM = "no SSE event or JSON line found: is this a stream capture?"
-
 
 def _overrides(items: list[str]) -> dict[str, str]:
     out = {}
@@ -77,16 +74,15 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
             return Result("", f"{inp.name}: skipped (empty file)", outcome)
         outcome.status = "unreadable"
         return Result("", str(e), outcome)
-    if not inp.explicit and cap.source_format != "native" and s.dialect_name in (None, "unknown"):
-        # Found by a walk, not named: a file no event identifies as any dialect (a README, a pretty-
-        # printed JSON file beside the captures) is not taken for a broken stream.
-        outcome.status = "skipped"
-        why = "no SSE event or JSON line" if not s.events else "no event of a known dialect"
-        return Result("", f"{inp.name}: skipped ({why}; name the file, or pass --dialect, to check it)", outcome)
-    if not s.events and cap.source_format != "native":
-        # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
+    why = not_a_stream(s, cap)
+    if why:
+        # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
+        # captures) is skipped; named one by one, it is an error.
+        if not inp.explicit:
+            outcome.status = "skipped"
+            return Result("", f"{inp.name}: skipped, not a stream capture ({why})", outcome)
         outcome.status = "unreadable"
-        return Result(_RENDERERS[opts.fmt].render(inp.name, s), f"{inp.name}: {NO_STREAM}", outcome)
+        return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
     return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome)
 

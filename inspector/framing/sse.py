@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
 from inspector.model.frames import Comment, Frame, FramingIssue, Item
 
@@ -39,11 +40,13 @@ class _Boundary:
     new_retry: int | None = None
 
 
-_JSON_START = frozenset('{["-0123456789tfn')
+_JSON_START = frozenset("{[")
 
 
 def _is_value(text: str) -> bool:
-    """True when ``text`` is ``[DONE]`` or one complete JSON value (orjson decides)."""
+    """True when ``text`` is ``[DONE]`` or one complete JSON object or array (orjson decides).
+    Scalars (``1``, ``"a"``) do not count: joining such lines is what the SSE spec asks for
+    (RULES.md S013)."""
     if text == "[DONE]":
         return True
     head = text.lstrip(" \t\r\n")[:1]
@@ -73,8 +76,8 @@ class SSEDecoder:
     - S010: at close, a pending event with data is still dispatched (the spec discards it);
       the S010 issue comes right *after* that frame and carries its line and offset. With no
       pending data, an unterminated last line (e.g. ``: ping`` at EOF) gets S010 alone.
-    - S013: a ``data:`` line holding ``[DONE]`` or a complete JSON value that joins a data
-      buffer which is itself ``[DONE]``/complete JSON ends the buffered event first (the
+    - S013: a ``data:`` line holding ``[DONE]`` or a complete JSON object or array that joins a
+      data buffer which is itself ``[DONE]``/a complete object or array ends the buffered event first (the
       spec would join them into one invalid payload). Field lines between the two data lines
       (``event:``, ``id:``, ``retry:``) go with the new event, so the pasted
       ``event:/data:/event:/data:`` form splits too; when a blank line follows instead, they
@@ -96,6 +99,10 @@ class SSEDecoder:
         self._boundary: _Boundary | None = None
         self._undelimited = False
         self._last_t: float | None = None
+        self._raw: list[str] | None = None
+        """Lines of a bare JSON value being read (an error body written without ``data:``)."""
+        self._raw_at = (0, 0)
+        self._raw_scan = ValueScanner()
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
         """Decode the next body chunk, received at ``t`` seconds; return completed items."""
@@ -150,9 +157,12 @@ class SSEDecoder:
             elif tag == "eol":
                 text.eol(entry[1], entry[2], entry[3], t, out)
             elif tag == "bom":
-                out.append(text.bom_issue(t))
+                out.append(text.bom_issue(t, entry[1]))
 
     def _line(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        if self._raw is not None or (text[:1] in ("{", "[") and not self._data and self._start is None):
+            self._bare_json(text, line, offset, t, out)
+            return
         # NOTE: "If the line is empty (a blank line): Dispatch the event" (WHATWG HTML 9.2.6)
         if not text:
             self._dispatch(t, out)
@@ -195,6 +205,30 @@ class SSEDecoder:
                     self._boundary.new_retry = int(value)
                 self._retry = int(value)
         # NOTE: "Otherwise: The field is ignored." (unknown field names)
+
+    def _bare_json(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        """A JSON value written without ``data:`` between events: lines a spec-following client
+        ignores (unknown field names), but Google writes its error bodies this way after the
+        events, and google-genai reads them (PROTOCOLS.md §4). An error object (or a one-element
+        array holding one) becomes an event, so it is shown and judged (S006); anything else is
+        ignored, as the spec says."""
+        if self._raw is None:
+            self._raw, self._raw_at = [], (line, offset)
+            self._raw_scan.reset()
+        self._raw.append(text)
+        stop = self._raw_scan.scan(text)
+        if stop < 0 and not self._raw_scan.in_string:
+            return
+        data, self._raw = "\n".join(self._raw), None
+        if stop < 0:
+            return  # a string cannot cross a line: not a JSON value after all
+        try:
+            value = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return
+        inner = value[0] if isinstance(value, list) and len(value) == 1 else value
+        if isinstance(inner, dict) and "error" in inner:
+            out.append(Frame("message", data, self._id, None, False, self._raw_at[0], self._raw_at[1], t))
 
     def _mark(self, line: int, offset: int) -> None:
         """A field line of the pending event: remember where it starts, and where an

@@ -31,6 +31,8 @@ class Frame:
     """Byte offset in the body of that line's first byte."""
     t: float | None
     """Arrival time (seconds) of the chunk that completed the event; None for untimed input."""
+    payload: object = None
+    """The parsed data when framing already parsed it (a JSON object; None: not parsed yet)."""
 
 
 @dataclass(slots=True)

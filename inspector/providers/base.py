@@ -57,6 +57,10 @@ class StreamWriter(Protocol):
     def transport_failed_early(self) -> bool:
         """The transport failed before any byte arrived (there was no stream to truncate)."""
 
+    @property
+    def request_body(self) -> dict | None:
+        """The body of the request that produced the stream, when the capture recorded it."""
+
     # -- blocks
     def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
                    id: str | None = None, name: str | None = None, tool: bool = False,
@@ -100,8 +104,11 @@ class StreamWriter(Protocol):
 
     # -- findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: "EventRecord | None | bool" = True) -> None:
-        """A finding for ``code`` at ``event``."""
+               event: "EventRecord | None | bool" = True, severity: str | None = None,
+               cause: object = None) -> None:
+        """A finding for ``code`` at ``event``. ``severity``: where the rule itself grades the case
+        (e.g. C014's info case). ``cause``: what the finding is about when the message varies
+        between repeats of one cause (repeats fold into one finding with a count)."""
 
     def after_end(self, what: str, *, event: "EventRecord | None | bool" = True) -> None:
         """S004 event-after-end (reported once per stream)."""
@@ -129,6 +136,11 @@ class Dialect:
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
+    superseded: bool = False
+    """Set by the session when a retry started before this response's end marker (no S003)."""
+    errored: bool = False
+    """An in-band error arrived (S006): it is terminal, so no S003 on top of it."""
+
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer
 
@@ -146,7 +158,14 @@ class Dialect:
         self.generic_error(ev)
 
     def on_end(self, end: "End") -> None:
-        """The body ended: judge what needs the whole stream (S003, never-closed blocks...)."""
+        """This response is over (the body ended, or another response starts): judge what needs
+        the whole response (S003, never-closed blocks...)."""
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        """True when ``ev`` starts a new response (several responses glued in one body, RULES.md
+        S004, A017): the session then ends this response and judges the rest with a fresh
+        instance. A dialect may report what that says (A017) before answering."""
+        return False
 
     # helpers shared by dialects
     def generic_error(self, ev: "EventRecord") -> bool:
@@ -166,13 +185,14 @@ class Dialect:
             else:
                 text = str(detail)
             self.w.report("S006", f"error inside the stream: {text}"[:400])
+            self.errored = True
             return True
         return False
 
     def truncated(self, what: str) -> None:
         """S003 unless the body was already reported as an HTTP error (S007), or no byte ever
         arrived before the transport failed (S012 alone says that: there was no stream to cut)."""
-        if self.w.transport_failed_early or self.w.http_error:
+        if self.w.transport_failed_early or self.w.http_error or self.superseded or self.errored:
             return
         self.w.report("S003", f"stream ended before {what}", event=False)
 

@@ -5,11 +5,17 @@ from __future__ import annotations
 from inspector.session.session import Session
 
 
-def _place(path: str, f) -> str:
+def _place(path: str, f, several: bool) -> str:
     where = f"{path}:{f.line}" if f.line is not None else path
     extra = []
+    if several:
+        extra.append(f"response {f.response}")
     if f.event is not None:
         extra.append(f"event {f.event}")
+        if f.count > 1:
+            extra.append(f"×{f.count}, last at event {f.last_event}")
+    elif f.count > 1:
+        extra.append(f"×{f.count}")
     if f.t is not None:
         extra.append(f"t={f.t:.3f}s")
     if f.index is not None:
@@ -35,17 +41,22 @@ def counts_text(counts: dict[str, int]) -> str:
 
 
 def render(path: str, s: Session) -> str:
+    several = len(s.responses) > 1
     n = len(s.events)
     head = f"{path}: {s.dialect_name or 'unknown'}, {plural(n, 'event')}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
     if s.stop_reason:
         head += f", stop_reason {s.stop_reason}"
+    if several:
+        head += f", {len(s.responses)} responses"
     # The header first, so each file's findings read under its name when several files are checked.
     out = [head]
-    out += [f"{_place(path, f)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
+    out += [f"{_place(path, f, several)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
     for b in s.blocks:
         label = f"  [{b.index if b.index is not None else '-'}] {b.kind}"
+        if several:
+            label = f"  r{b.response}" + label[1:]
         if b.choice not in (None, 0):
             label += f" (choice {b.choice})"
         if b.name:

@@ -63,7 +63,7 @@ def test_a_folder_is_walked_in_name_order_and_non_captures_are_skipped(capsys, f
     heads = [line.split(":")[0] for line in out.splitlines() if line.startswith(str(folder)) and ": " in line
              and "events" in line]
     assert heads == [str(folder / "a-clean.sse"), str(folder / "b" / "c-warn.sse"), str(folder / "b" / "d-cut.sse")]
-    assert "README.md: skipped" in err and "notes.json: skipped (no event of a known dialect" in err
+    assert "README.md: skipped, not a stream capture" in err and "notes.json: skipped, not a stream capture" in err
     assert ".hidden" not in out + err and ".cache" not in out + err
     assert code == 1  # d-cut has errors; skipped files do not make the exit 2
 
@@ -118,7 +118,7 @@ def test_inputs_that_name_nothing_are_one_line_errors(capsys, tmp_path, args, wh
 
 def test_a_named_file_that_is_no_capture_is_still_an_error(capsys, folder):
     code, _, err = run(capsys, "check", str(folder / "README.md"))
-    assert code == 2 and "is this a stream capture?" in err
+    assert code == 2 and "README.md: not a stream capture: no SSE event" in err
 
 
 def test_stdin_dash_reads_the_capture_piped_in():

@@ -37,7 +37,8 @@ def test_json_report_shape(capsys, clean):
     code, out, _ = run(capsys, "check", "--format", "json", str(clean))
     rep = json.loads(out.splitlines()[0])
     assert code == 0
-    assert set(rep) == {"path", "dialect", "events", "duration_s", "ttfb_s", "stop_reason", "blocks", "findings"}
+    assert set(rep) == {"path", "dialect", "events", "duration_s", "ttfb_s", "ttfc_s", "stop_reason", "blocks",
+                        "findings"}
     assert rep["blocks"][1] == {"index": 1, "choice": None, "kind": "tool_use", "id": "toolu_1", "name": "lookup",
                                 "text": None, "arguments": '{"q": "tides"}', "input": {"q": "tides"},
                                 "status": "complete", "closed": True, "deltas": 2, "first_delta_s": None,
@@ -92,9 +93,8 @@ def test_garbage_bytes_are_findings_not_a_crash(capsys, tmp_path):
     p = tmp_path / "garbage.bin"
     p.write_bytes(bytes(range(256)) * 40)
     code, out, err = run(capsys, "check", "--format", "json", str(p))
-    rep = json.loads(out)
-    assert code == 2 and rep["dialect"] == "unknown" and rep["events"] == 0
-    assert "S001" in {f["code"] for f in rep["findings"]} and "no SSE event" in err
+    # SPEC.md: a file that is no stream at all is not linted: exit 2 with "not a stream capture: …".
+    assert code == 2 and out == "" and "not a stream capture: no SSE event" in err
 
 
 def test_truncated_native_capture_keeps_what_arrived(capsys, tmp_path):

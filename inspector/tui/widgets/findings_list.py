@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {"info": 1, "warning": 2, "error": 3}
@@ -61,6 +61,8 @@ class FindingsList(OptionList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.findings: list = []
+        self._counts: dict[int, int] = {}
+        """``count`` of each finding when its prompt was built (repeats fold into one finding)."""
         self.min_severity = "info"
         """Lowest severity shown."""
         self.text_filter = ""
@@ -83,10 +85,12 @@ class FindingsList(OptionList):
             self._generation = generation
             self.findings = findings
             self._seen = 0
+            self._counts = {}
             self.clear_options()
         self.findings = findings
+        recounted = self._recount(findings)
         if len(findings) == self._seen:
-            return False
+            return recounted
         new = [Option(finding_prompt(f), id=str(i))
                for i, f in enumerate(findings[self._seen:], start=self._seen) if self.matches(f)]
         self._seen = len(findings)
@@ -95,6 +99,19 @@ class FindingsList(OptionList):
             if self.highlighted is None:
                 self.highlighted = 0
         return True
+
+    def _recount(self, findings: list) -> bool:
+        """Repeats of a cause fold into one finding (its ``count`` grows): refresh those prompts."""
+        changed = False
+        for i, f in enumerate(findings[: self._seen]):
+            if f.count != self._counts.get(i, 1):
+                self._counts[i] = f.count
+                changed = True
+                try:
+                    self.replace_option_prompt(str(i), finding_prompt(f))
+                except OptionDoesNotExist:
+                    pass  # filtered out of the list
+        return changed
 
     def refilter(self) -> None:
         """Rebuild the options after a filter change, keeping the highlighted finding when still shown."""
