@@ -12,14 +12,17 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import sys
+import time
 from dataclasses import dataclass
 
 from inspector.capture.load import CaptureError, load_bytes, load_path
-from inspector.cli.inputs import Input, InputError, expand
+from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
+from inspector.report.spans import SpanRecord, span_for
 
 def _overrides(items: list[str]) -> dict[str, str]:
     out = {}
@@ -42,6 +45,8 @@ class Options:
     stall_s: float
     overrides: dict
     request: str | None
+    spans: bool = False
+    """Build each file's OpenTelemetry span (``--otlp``)."""
 
 
 @dataclass(slots=True)
@@ -51,6 +56,7 @@ class Result:
     out: str
     problem: str | None
     outcome: summary.FileOutcome
+    span: SpanRecord | None = None
 
 
 _RENDERERS = {"text": text, "json": json_report, "github": github}
@@ -84,7 +90,11 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
         outcome.status = "unreadable"
         return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
-    return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome)
+    span = None
+    if opts.spans:
+        start = recorded_start(inp.path, cap)
+        span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=inp.name)
+    return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome, span)
 
 
 def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
@@ -120,7 +130,11 @@ def run(args) -> int:
                   "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
             return EXIT_USAGE
         stdin = sys.stdin.buffer.read()
-    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request)
+    sender, problem = sender_for(args)
+    if problem:
+        print(f"stream-inspector: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None)
     jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
@@ -131,10 +145,14 @@ def run(args) -> int:
         if r.problem:
             print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
         outcomes.append(r.outcome)
+        if sender is not None and r.span is not None:
+            sender.send(r.span)
         if r.outcome.status == "unreadable":
             worst = EXIT_USAGE
         elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
     if args.format == "text" and len(outcomes) > 1:
         print(summary.render(outcomes), flush=True)
+    if sender is not None:
+        sender.close()
     return worst

@@ -8,30 +8,20 @@ cannot be written (one line on stderr).
 """
 from __future__ import annotations
 
-import os
 import sys
 from datetime import datetime, timezone
 
 from inspector.capture.load import CaptureError, load_path
-from inspector.cli.inputs import InputError, expand
+from inspector.cli.inputs import InputError, expand, recorded_start
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture
 from inspector.report import har, html
 
 
-def _started(path: str, cap: Capture) -> datetime | None:
-    """When the request was sent, as well as a file can tell: its last write (the recorder writes
-    the end line last) minus the recorded duration; None for input with no file time."""
-    try:
-        mtime = os.stat(path).st_mtime
-    except OSError:
-        return None
-    last = cap.end.t if cap.end is not None and cap.end.t is not None else None
-    if last is None:
-        times = [c.t for c in cap.chunks if c.t is not None]
-        last = times[-1] if times else 0.0
-    return datetime.fromtimestamp(mtime - (last if cap.request_relative else 0.0), timezone.utc)
+def _when(path: str, cap: Capture) -> datetime | None:
+    t = recorded_start(path, cap)
+    return None if t is None else datetime.fromtimestamp(t, timezone.utc)
 
 
 def _fail(message: str) -> int:
@@ -60,7 +50,7 @@ def run(args) -> int:
         session = run_capture(cap, dialect=args.dialect, stall_s=args.stall)
         text = html.render(name, session, cap)
     else:
-        text = har.render([(cap, _started(name, cap)) for name, cap in caps])
+        text = har.render([(cap, _when(name, cap)) for name, cap in caps])
     if args.output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.model.capture import Capture
+
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
 
@@ -72,3 +74,19 @@ def expand(args: list[str]) -> list[Input]:
         else:
             out.append(Input(arg, arg, True))
     return out
+
+
+def recorded_start(path: str | None, cap: Capture) -> float | None:
+    """When ``cap``'s request was sent (Unix seconds), as well as its file can tell: the file's last
+    write (a recorder writes the end line last) minus the recorded duration; None without a file."""
+    if path is None:
+        return None
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    last = cap.end.t if cap.end is not None and cap.end.t is not None else None
+    if last is None:
+        times = [c.t for c in cap.chunks if c.t is not None]
+        last = times[-1] if times else 0.0
+    return mtime - (last if cap.request_relative else 0.0)

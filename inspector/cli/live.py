@@ -11,6 +11,7 @@ import asyncio
 import sys
 
 from inspector.cli.compare import show
+from inspector.cli.otel import Warn, sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from inspector.compare import compare_captures
 from inspector.feeds.base import Driver, Settings
@@ -19,6 +20,7 @@ from inspector.model.capture import Capture
 from inspector.model.catalog import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
+from inspector.net.otlp import spans_tap
 from inspector.report import json as json_report, text as text_report
 from inspector.tui.app import make_app
 
@@ -35,11 +37,23 @@ def run(args) -> int:
     except LiveError as e:
         print(f"stream-inspector: live: {e}", file=sys.stderr)
         return EXIT_USAGE
+    warn = Warn()
+    sender, problem = sender_for(args, warn)
+    if problem:
+        print(f"stream-inspector: live: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req)]
     labels = [req.label]
-    if args.format == "tui":
-        return _run_tui(args, sources, labels)
-    return _run_headless(args, sources, labels)
+    if sender is not None:
+        sources = [spans_tap(src, sender, Settings(args.dialect, args.stall), label)
+                   for src, label in zip(sources, labels)]
+    try:
+        if args.format == "tui":
+            return _run_tui(args, sources, labels, warn)
+        return _run_headless(args, sources, labels)
+    finally:
+        if sender is not None:
+            sender.close()
 
 
 async def _drain(source, driver: Driver) -> None:
@@ -78,7 +92,7 @@ def _run_headless(args, sources, labels) -> int:
     return code
 
 
-def _run_tui(args, sources, labels) -> int:
+def _run_tui(args, sources, labels, warn: Warn | None = None) -> int:
     """The inspector TUI over one ``LiveFeed`` per request.
 
     The feeds get the source iterators themselves, not factories: a live request is never re-sent
@@ -92,6 +106,8 @@ def _run_tui(args, sources, labels) -> int:
     except ValueError as e:  # unknown theme
         print(f"stream-inspector: live: {str(e).splitlines()[0]}", file=sys.stderr)
         return EXIT_USAGE
+    if warn is not None:
+        warn.app = app
     result = app.run()
     return result if isinstance(result, int) else EXIT_OK
 

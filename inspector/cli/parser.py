@@ -59,6 +59,13 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
                    help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
 
 
+def _add_otlp(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--otlp", action="store_true",
+                   help="send one OpenTelemetry span per exchange (GenAI conventions, a span event per finding) "
+                        "to the OTLP/HTTP collector in $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), "
+                        "headers from $OTEL_EXPORTER_OTLP_HEADERS; needs the otel extra")
+
+
 def _add_replay_timing(p: argparse.ArgumentParser) -> None:
     p.add_argument("--speed", type=_positive, default=1.0, help="playback speed factor (default 1: as recorded)")
     p.add_argument("--instant", action="store_true", help="no waiting: deliver every chunk at once")
@@ -88,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
     p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
                    help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
+    _add_otlp(p)
     _add_common_lint(p)
 
     p = sub.add_parser("replay", help="TUI: play a capture with its recorded timing")
@@ -107,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui (default), or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
 
@@ -117,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--timeout", type=_positive, default=600.0)
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
 
@@ -132,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="json/text: write the reports here (default standard output, shared with the command's)")
     p.add_argument("--port", type=int, default=0, help="proxy port on 127.0.0.1 (default: a free one)")
     p.add_argument("--timeout", type=_positive, default=600.0, help="upstream read timeout in seconds (default 600)")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
     p.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- CMD ARGS",

@@ -17,8 +17,10 @@ import sys
 import threading
 import time
 
+from inspector.cli.otel import Warn, sender_for
 from inspector.cli.parser import EXIT_USAGE
 from inspector.net.launch import Agent, LaunchError, Plan, parse_upstreams, plan
+from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
@@ -53,13 +55,22 @@ def run(args) -> int:
         problem = check_theme(args.theme)
         if problem:
             return _fail(problem)
+    warn = Warn()
+    sender, problem = sender_for(args, warn)
+    if problem:
+        return _fail(problem)
     sock = listen("127.0.0.1", args.port, "run")
     if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
-    if args.format == "tui":
-        return _run_tui(args, command, the_plan, sock, url)
-    return _run_headless(args, command, the_plan, sock, url)
+    listeners = (ExchangeSpans(sender),) if sender is not None else ()
+    try:
+        if args.format == "tui":
+            return _run_tui(args, command, the_plan, sock, url, listeners, warn)
+        return _run_headless(args, command, the_plan, sock, url, listeners)
+    finally:
+        if sender is not None:
+            sender.close()
 
 
 def banner(the_plan: Plan, url: str) -> str:
@@ -82,7 +93,7 @@ def _drain(proxy: ProxyThread, seconds: float) -> None:
             proxy.log.changed.wait(min(left, 0.1))
 
 
-def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str) -> int:
+def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, listeners: tuple = ()) -> int:
     out = sys.stdout
     if args.output not in (None, "-"):
         try:
@@ -92,6 +103,7 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str) -> i
             return _fail(f"cannot write {args.output}: {e.strerror or e}")
     proxy = ProxyThread(the_plan.routes, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
                         stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out))
+    proxy.log.listeners.extend(listeners)
     try:
         proxy.start()
     except (OSError, RuntimeError) as e:
@@ -148,9 +160,13 @@ def tui_parts(command: list[str], the_plan: Plan, sock, url: str, *, timeout: fl
     return app, Agent(command, the_plan.environment(url, base_env), spool=True), proxy
 
 
-def _run_tui(args, command: list[str], the_plan: Plan, sock, url: str) -> int:
+def _run_tui(args, command: list[str], the_plan: Plan, sock, url: str, listeners: tuple = (),
+             warn: Warn | None = None) -> int:
     app, agent, proxy = tui_parts(command, the_plan, sock, url, timeout=args.timeout, record=args.record,
                                   dialect=args.dialect, stall=args.stall, theme=args.theme)
+    proxy.log.listeners.extend(listeners)
+    if warn is not None:
+        warn.app = app
     old = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)  # as ``proxy``: a busy frame never holds a forwarded chunk back long
     try:

@@ -15,8 +15,8 @@ import pytest
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "inspector"
-OPTIONAL = {"brotli", "brotlicffi", "zstandard"}
-"""Third-party modules imported where they are used because they may be absent (proxy decoding)."""
+OPTIONAL = {"brotli", "brotlicffi", "zstandard", "opentelemetry"}
+"""Third-party modules imported where they are used because they may be absent (proxy decoding, --otlp)."""
 HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio")
 
 

@@ -30,11 +30,14 @@ def wire(upstream: str | Routes, reports: Reports, *, timeout: float, record_dir
 
 
 def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports, *, timeout: float,
-                   record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float) -> int:
+                   record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
+                   listeners: tuple = ()) -> int:
     """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
-    loop); closes ``sock``. Returns ``reports.worst`` (0, or 1 after an error finding)."""
-    _, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
-                          stall_s=stall_s)
+    loop); closes ``sock``. ``listeners``: more exchange-log listeners (e.g. OpenTelemetry spans).
+    Returns ``reports.worst`` (0, or 1 after an error finding)."""
+    log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
+                            stall_s=stall_s)
+    log.listeners.extend(listeners)
     server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
     try:
         server.run(sockets=[sock])
