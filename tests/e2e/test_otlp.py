@@ -101,7 +101,7 @@ def env_for(receiver: Receiver, **extra) -> dict:
 
 def run_cli(argv: list[str], env: dict, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     proc = spawn(argv, env=env)
-    out, err = proc.communicate(timeout=90)
+    out, err = proc.communicate(timeout=180)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 

@@ -19,7 +19,7 @@ import pytest
 from inspector.net.launch import ollama_host_url, parse_upstreams, plan
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
-from tests.e2e.conftest import WAIT_S, spawn
+from tests.e2e.conftest import WAIT_S, run_cli, spawn
 
 AGENT = textwrap.dedent('''
     import sys
@@ -70,7 +70,7 @@ def clean_env(**extra) -> dict:
 
 def finish(proc) -> tuple[str, str]:
     try:
-        return proc.communicate(timeout=60)
+        return proc.communicate(timeout=180)  # generous: the SDK imports are slow on a loaded machine
     except Exception:
         proc.kill()
         raise
@@ -89,42 +89,44 @@ def check_reports(path) -> None:
 
 
 def test_run_points_both_sdks_at_their_own_route(served, agent, tmp_path):
+    """Anthropic's route forwards where ``ANTHROPIC_BASE_URL`` pointed before ``run`` replaced it;
+    OpenAI's where ``--upstream openai=URL`` says. (One agent for both: importing the two SDKs
+    is the slow part of this test.)"""
     reports, record = tmp_path / "reports.jsonl", tmp_path / "rec"
+    env = clean_env(ANTHROPIC_BASE_URL=served.url_for("anthropic-doc-tool-call"))
     proc = spawn(["run", "--format", "json", "-o", str(reports), "--record", str(record),
-                  "--upstream", f"anthropic={served.url_for('anthropic-doc-tool-call')}",
                   "--upstream", f"openai={served.url_for('openai-parallel-indexed')}/v1",
-                  "--", sys.executable, str(agent)], env=clean_env())
+                  "--", sys.executable, str(agent)], env=env)
     out, err = finish(proc)
     assert proc.returncode == 3, err[-3000:]  # the agent's exit status, passed on
     assert out == EXPECTED_STDOUT  # stdout unchanged (the reports went to -o)
     assert "agent: done ✓" in err and "Traceback" not in err
-    assert "ANTHROPIC_BASE_URL" in err and "/anthropic" in err  # the banner says where each variable points
+    banner = {line.split()[0]: line for line in err.splitlines() if line.startswith("  ")}
+    assert banner["ANTHROPIC_BASE_URL"].endswith("/anthropic-doc-tool-call (environment)")
+    assert banner["OPENAI_BASE_URL"].endswith("/openai-parallel-indexed/v1 (--upstream)")
     check_reports(reports)
     assert sorted(p.name for p in record.iterdir()) == ["001-POST-anthropic-v1-messages.jsonl",
                                                          "002-POST-openai-chat-completions.jsonl"]
 
 
-def test_run_forwards_where_the_environment_pointed_the_sdks(served, agent, tmp_path):
-    """No --upstream: each route goes where the variable pointed before ``run`` replaced it."""
-    reports = tmp_path / "reports.jsonl"
-    env = clean_env(ANTHROPIC_BASE_URL=served.url_for("anthropic-doc-tool-call"),
-                    OPENAI_BASE_URL=served.url_for("openai-parallel-indexed") + "/v1")
-    proc = spawn(["run", "--format", "json", "-o", str(reports), "--", sys.executable, str(agent)], env=env)
-    out, err = finish(proc)
-    assert proc.returncode == 3 and out == EXPECTED_STDOUT, err[-3000:]
-    assert "(environment)" in err
-    check_reports(reports)
-
-
-def test_json_reports_share_stdout_with_the_command_when_no_file_is_given(served, agent):
+def test_json_reports_share_stdout_with_the_command_when_no_file_is_given(served, tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text(textwrap.dedent('''
+        import json, os, urllib.request
+        print("before", flush=True)
+        req = urllib.request.Request(os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", method="POST",
+                                     data=json.dumps({"model": "m", "stream": True, "messages": []}).encode(),
+                                     headers={"content-type": "application/json"})
+        urllib.request.urlopen(req, timeout=10).read()
+        print("after", flush=True)
+    '''))
     proc = spawn(["run", "--format", "json", "--upstream", f"anthropic={served.url_for('anthropic-doc-tool-call')}",
-                  "--upstream", f"openai={served.url_for('openai-parallel-indexed')}/v1",
-                  "--", sys.executable, str(agent)], env=clean_env())
+                  "--", sys.executable, str(script)], env=clean_env())
     out, err = finish(proc)
-    assert proc.returncode == 3, err[-3000:]
+    assert proc.returncode == 0, err[-3000:]
     lines = out.splitlines()
-    assert [ln for ln in lines if not ln.startswith("{")] == EXPECTED_STDOUT.splitlines()
-    assert len([ln for ln in lines if ln.startswith("{")]) == 2
+    assert [ln for ln in lines if not ln.startswith("{")] == ["before", "after"]
+    assert [json.loads(ln)["dialect"] for ln in lines if ln.startswith("{")] == ["anthropic-messages"]
 
 
 @pytest.mark.parametrize("argv,code,why", [
@@ -134,17 +136,15 @@ def test_json_reports_share_stdout_with_the_command_when_no_file_is_given(served
     (["--upstream", "ftp://x", "--", "true"], 2, "http:// or https://"),
 ])
 def test_bad_usage_is_one_line(argv, code, why):
-    proc = spawn(["run", "--format", "json", *argv], env=clean_env())
-    out, err = finish(proc)
-    assert proc.returncode == code and why in err and "Traceback" not in err
+    rc, _, err = run_cli(["run", "--format", "json", *argv])
+    assert rc == code and why in err and "Traceback" not in err
 
 
 def test_a_signal_ending_the_command_is_reported_as_a_shell_does(tmp_path):
     script = tmp_path / "die.py"
     script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n")
-    proc = spawn(["run", "--format", "json", "--", sys.executable, str(script)], env=clean_env())
-    finish(proc)
-    assert proc.returncode == 128 + 15
+    rc, _, _ = run_cli(["run", "--format", "json", "--", sys.executable, str(script)])
+    assert rc == 128 + 15
 
 
 def test_plan_routes_each_variable():
