@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 from inspector.cli.compare import show
 from inspector.cli.otel import Warn, sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from inspector.compare import compare_captures
 from inspector.feeds.base import Driver, Settings
+from inspector.feeds.run import run_capture
 from inspector.feeds.live import LiveFeed
 from inspector.model.capture import Capture
 from inspector.model.catalog import severity_rank
@@ -22,6 +24,7 @@ from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
 from inspector.net.otlp import spans_tap
 from inspector.report import json as json_report, text as text_report
+from inspector.report.spans import span_for
 from inspector.tui.app import make_app
 
 
@@ -133,6 +136,9 @@ def run_compare_eager(args, *, transport=None) -> int:
     if getattr(args, "provider", "anthropic") != "anthropic":
         return err("eager_input_streaming is an Anthropic tool flag: use --provider anthropic")
     fmt = getattr(args, "format", "tui") or "tui"
+    sender, problem = sender_for(args)
+    if problem:
+        return err(problem)
     try:
         body = load_request(args.request)
         eager_variants(body)
@@ -159,4 +165,9 @@ def run_compare_eager(args, *, transport=None) -> int:
         cmp = compare_captures(off, on, a_label=label_off, b_label=label_on, dialect=dialect, stall_s=stall)
     except ValueError as e:
         return err(str(e).splitlines()[0])
+    if sender is not None:  # both requests went out together, just now
+        for label, cap in ((label_off, off), (label_on, on)):
+            s = run_capture(cap, dialect=dialect, stall_s=stall)
+            sender.send(span_for(s, start=time.time() - (s.duration_s or 0.0), label=label))
+        sender.close()
     return show(cmp, off, on, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)
