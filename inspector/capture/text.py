@@ -36,6 +36,8 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     An extracted SSE body always ends with a blank line: the end of the pasted block dispatches
     its last event (the paste, not the wire, cut the stream there). Never raises.
     """
+    if _plain_sse(raw):
+        return Capture(chunks=[Chunk(None, raw)], source_format="sse")
     lines = raw.splitlines(keepends=True)
     probe = [_without_boms(ln) if i == 0 else ln for i, ln in enumerate(lines)]
     fenced = _from_fences(lines, probe)
@@ -48,6 +50,19 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     if objs:
         return _cut(lines, probe, objs[0], objs[-1], "ndjson", raw)
     return Capture(chunks=[Chunk(None, raw)], source_format="sse")
+
+
+def _plain_sse(raw: bytes) -> bool:
+    """A body that is SSE from its first line to its last, with no code fence: taken as it is,
+    without splitting a large paste into lines first."""
+    if b"```" in raw or b"~~~" in raw:
+        return False
+    body = raw.strip()
+    while body.startswith(_BOM):
+        body = body[len(_BOM):]
+    first = body.split(b"\n", 1)[0]
+    last = body.rsplit(b"\n", 1)[-1]
+    return bool(_SSE_LINE.match(first) and _SSE_LINE.match(last.lstrip(b"\r")) and b"\ndata:" in b"\n" + body)
 
 
 def _json_after(probe: list[bytes], last: int) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from inspector.capture.load import CaptureError
 from inspector.capture.request import load_request_body
-from inspector.feeds.base import Driver, Settings, new_session
+from inspector.feeds.base import Driver, Settings, new_session, paused_gc
 from inspector.model.capture import Capture
 from inspector.session.history import check_request, has_history
 from inspector.session.session import Session
@@ -17,11 +17,17 @@ def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
 
 def run_capture(cap: Capture, *, dialect: str | None = None, stall_s: float = 10.0,
                 severity_overrides: dict | None = None) -> Session:
-    """Feed every chunk of ``cap`` and close the session with its end record."""
-    driver = Driver.for_capture(cap, Settings(dialect, stall_s, severity_overrides or {}))
-    for chunk in cap.chunks:
-        driver.take(chunk)
-    return driver.close(cap.end)
+    """Feed every chunk of ``cap`` and close the session with its end record.
+
+    The cyclic garbage collector is paused meanwhile: a session holds hundreds of thousands of
+    long-lived, acyclic objects that each full collection would scan again (a third of the run
+    time on a large capture); reference counting frees what dies.
+    """
+    with paused_gc():
+        driver = Driver.for_capture(cap, Settings(dialect, stall_s, severity_overrides or {}))
+        for chunk in cap.chunks:
+            driver.take(chunk)
+        return driver.close(cap.end)
 
 
 def not_a_stream(session: Session, cap: Capture) -> str | None:

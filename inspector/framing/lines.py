@@ -83,6 +83,18 @@ class LineReader:
             self._pos = self._line_start = len(BOM)
         return data
 
+    def at_line_start(self) -> bool:
+        """Nothing held: the next byte fed starts a line (no partial line, no CR waiting for its LF)."""
+        return self._started and not self._partial and not self._after_cr
+
+    def position(self) -> tuple[int, int]:
+        """``(line, offset)`` of the next byte to be fed."""
+        return self._line_no, self._pos
+
+    def skip_to(self, line: int, offset: int) -> None:
+        """Whole lines up to ``offset`` were read elsewhere (a decoder's fast path): continue from there."""
+        self._line_no, self._pos, self._line_start = line, offset, offset
+
     def close(self) -> list[tuple]:
         out: list[tuple] = []
         if not self._started:  # held bytes, all a BOM prefix: plain bytes (after one BOM) after all

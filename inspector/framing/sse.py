@@ -103,13 +103,85 @@ class SSEDecoder:
         """Lines of a bare JSON value being read (an error body written without ``data:``)."""
         self._raw_at = (0, 0)
         self._raw_scan = ValueScanner()
+        self._names: dict[bytes, str] = {b"": ""}
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
         """Decode the next body chunk, received at ``t`` seconds; return completed items."""
         self._last_t = t
         out: list[Item] = []
-        self._handle(self._lines.feed(data), t, out)
+        if not (self._lines.at_line_start() and self._idle()):
+            # Finish what the last chunk left open line by line, up to the next blank line.
+            k = data.find(b"\n\n")
+            if k < 0:
+                self._handle(self._lines.feed(data), t, out)
+                return out
+            self._handle(self._lines.feed(data[:k + 2]), t, out)
+            data = data[k + 2:]
+        if data and self._lines.at_line_start() and self._idle():
+            data = self._fast(data, t, out)
+        if data:
+            self._handle(self._lines.feed(data), t, out)
         return out
+
+    def _idle(self) -> bool:
+        """Between events: no field of a pending event, no bare JSON being read."""
+        return (not self._data and self._start is None and self._raw is None and not self._type
+                and self._retry is None and self._boundary is None)
+
+    def _fast(self, data: bytes, t: float | None, out: list[Item]) -> bytes:
+        """The common case, without the line machinery: whole events of one ``data:`` line, maybe
+        after one ``event:`` line, LF only, valid UTF-8, each ended by one blank line. Emits those
+        frames (exactly what the line-by-line path would) and returns the bytes from the first
+        event that is not of that shape (comments, ``id``/``retry``, several data lines, CR, an
+        event cut by the chunk's end...), for the exact path."""
+        end = data.rfind(b"\n\n")
+        if end < 0 or data.find(b"\r", 0, end) != -1:
+            return data
+        end += 2
+        line, pos = self._lines.position()
+        start = 0
+        ident = self._id
+        names = self._names
+        while start < end:
+            stop = data.find(b"\n\n", start)
+            if data.startswith(b"data:", start):
+                if data.find(b"\n", start, stop) != -1:
+                    break
+                name = b""
+                value = data[start + 5:stop]
+                lines = 2
+            elif data.startswith(b"event:", start):
+                nl = data.find(b"\n", start, stop)
+                if nl < 0 or not data.startswith(b"data:", nl + 1) or data.find(b"\n", nl + 1, stop) != -1:
+                    break
+                name = data[start + 6:nl]
+                value = data[nl + 6:stop]
+                lines = 3
+            else:
+                break
+            try:
+                # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
+                text = value.decode("utf-8")
+                if text[:1] == " ":
+                    text = text[1:]
+                event = names.get(name)
+                if event is None:
+                    event = name.decode("utf-8")
+                    if event[:1] == " ":
+                        event = event[1:]
+                    if len(names) < 256:  # one string per event name, not one per event
+                        names[name] = event
+            except UnicodeDecodeError:
+                break
+            if not start:  # the line path notes each line's terminator (S011): LF, before this frame
+                self._text.eol("LF", line, pos, t, out)
+            out.append(Frame(event or "message", text, ident, None, bool(event), line, pos, t))
+            line += lines
+            pos += stop + 2 - start
+            start = stop + 2
+        if start:
+            self._lines.skip_to(line, pos)
+        return data[start:] if start else data
 
     def close(self, t: float | None = None) -> list[Item]:
         """End of body: flush the last line and any pending event (S010), see the class doc."""

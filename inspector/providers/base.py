@@ -136,6 +136,9 @@ class Dialect:
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
+    starts_response: ClassVar[frozenset] = frozenset()
+    """Payload ``type`` values that may open a new response before this one ended (the session
+    asks ``next_response`` for those, and for every event once this response ended)."""
     superseded: bool = False
     """Set by the session when a retry started before this response's end marker (no S003)."""
     errored: bool = False

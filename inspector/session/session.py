@@ -21,7 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.frames import Comment, Frame, FramingIssue
 from inspector.model.jsonprogress import JsonProgress
@@ -35,6 +35,8 @@ from inspector.session.rules import timing as timing_rules
 __all__ = ["Session", "EventRecord", "DONE", "NOT_JSON"]
 
 _SHARED_ON_COPY = frozenset({"request", "response", "severity_overrides"})
+SLICE = 1 << 16
+"""Largest piece of a chunk handed to the framing at once (chunk boundaries never change a result)."""
 
 
 @dataclass
@@ -135,7 +137,12 @@ class Session:
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
-        self._take(self._decoder.feed(data, chunk.t))
+        if len(data) <= SLICE:
+            self._take(self._decoder.feed(data, chunk.t))
+        else:  # a pasted capture is one huge chunk: never hold all its lines at once
+            view = memoryview(data)
+            for i in range(0, len(data), SLICE):
+                self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
         return self.events[first:]
 
     def close(self, end: End | None = None) -> list[EventRecord]:
@@ -274,9 +281,7 @@ class Session:
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
-        self._arguments.before_fragment(block, fragment)
-        self._delta(block, fragment)
-        self._arguments.after_fragment(block, fragment)
+        self._arguments.fragment(block, fragment)
 
     def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
         """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
@@ -386,49 +391,61 @@ class Session:
     def _on_frame(self, frame: Frame) -> None:
         data = frame.data
         payload = frame.payload
-        if payload is not None:
-            pass
-        elif data == "[DONE]":
-            payload = DONE
-        else:
-            try:
-                payload = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                payload = NOT_JSON
-        name = frame.event if frame.named else (
-            payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "message")
-        ev = EventRecord(index=len(self.events) + len(self._pending), name=name, data=data, payload=payload,
-                         line=self._line(frame.line, frame.offset), offset=frame.offset, t=frame.t, named=frame.named)
-        ev.keepalive = name in KEEPALIVE_TYPES
+        if payload is None:
+            payload = parse_payload(data)
+        typ = payload.get("type") if payload.__class__ is dict else None
+        if typ.__class__ is not str:
+            typ = None
+        named = frame.named
+        name = frame.event if named else (typ or "message")
+        line = frame.line
+        line = self._line(line, frame.offset) if self._chunk_starts else line + self.line_base
+        ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
+                         named, name in KEEPALIVE_TYPES)
         if self.dialect is None:
             detected = detect.from_event(ev)
             if detected is None:
                 self._pending.append(ev)
                 return
             self._set_dialect(detected)
-        self._dispatch(ev)
+        self._dispatch(ev, typ)
 
-    def _dispatch(self, ev: EventRecord) -> None:
+    def _dispatch(self, ev: EventRecord, typ: str | None = None) -> None:
         self.events.append(ev)
         self.current = ev
-        if self.dialect.next_response(ev):
-            if self.current_response.ended:
+        dialect = self.dialect
+        response = self.current_response
+        if (response.ended or typ in dialect.starts_response) and dialect.next_response(ev):
+            if response.ended:
                 self.after_end("a new response starts after the end marker: judged as a response of its own")
-            self._finish_response(End(ev.t, "eof"), superseded=not self.current_response.ended)
+            self._finish_response(End(ev.t, "eof"), superseded=not response.ended)
             self.current = ev
             self._begin_response()
-        ev.response = self.current_response.index
-        if ev.payload is NOT_JSON and not self.http_error:
-            why = _json_error(ev.data)
-            self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
-        elif ev.payload is DONE and not self.dialect.accepts_done and not self.http_error:
-            self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams never send it")
-        if self.ended and (ev.payload is NOT_JSON or (ev.payload is DONE and not self.dialect.accepts_done)):
-            self.after_end(f"{ev.data[:40]!r} after the end marker")
-        stream_rules.check_event_name(self, ev)
-        self._timing.on_event(ev)
-        self.dialect.on_event(ev)
+            dialect, response = self.dialect, self.current_response
+        ev.response = response.index
+        payload = ev.payload
+        if payload is NOT_JSON or payload is DONE:
+            self._not_an_object(ev, payload)
+        elif ev.named and typ is not None and typ != ev.name:
+            stream_rules.check_event_name(self, ev)
+        if ev.t is not None or self._timing.pending_stall is not None:
+            self._timing.on_event(ev)
+        dialect.on_event(ev)
         self.current = None
+        ev.release()
+
+    def _not_an_object(self, ev: EventRecord, payload: object) -> None:
+        """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
+        accepted = payload is DONE and self.dialect.accepts_done
+        if not accepted and not self.http_error:
+            if payload is NOT_JSON:
+                why = _json_error(ev.data)
+                self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
+            else:
+                self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams "
+                            "never send it")
+        if self.ended and not accepted:
+            self.after_end(f"{ev.data[:40]!r} after the end marker")
 
     def _set_dialect(self, name: str) -> None:
         detect.dialect_class(name)  # raises ValueError for an unknown name before anything changes
@@ -463,16 +480,20 @@ class Session:
         self.first_content_t = ev.t
 
     def _delta(self, block: Block, fragment: str) -> None:
+        """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
-        t = ev.t if ev else None
         block.deltas += 1
-        block.append(fragment)
         block.last_fragment = fragment
-        if fragment and self.first_content_t is None and ev is not None:
-            self._first_content(ev)
-        block.fragment_times.append(t, len(fragment.encode("utf-8")) if not fragment.isascii() else len(fragment))
-        if ev is not None:
-            ev.block = block.pos
+        if fragment:
+            block.append(fragment)
+            if self.first_content_t is None and ev is not None:
+                self._first_content(ev)
+        if ev is None:
+            block.fragment_times.append(None, len(fragment.encode("utf-8")))
+            return
+        ev.block = block.pos
+        t = ev.t
+        block.fragment_times.append(t, len(fragment) if fragment.isascii() else len(fragment.encode("utf-8")))
         if t is None:
             return
         if block.first_delta_s is None:

@@ -171,7 +171,7 @@ def test_not_sniffed_when_choices_present():
     from inspector.providers.gemini.stream import Gemini
     from inspector.session.session import EventRecord
 
-    ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, 0, None)
+    ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, None)
     assert not Gemini.sniff(ev)
 
 

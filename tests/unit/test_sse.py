@@ -440,3 +440,13 @@ def test_corpus_captures_recorded_chunking(path: Path):
     assert untimed(items) == untimed(decode(b"".join(c for c, _ in chunks)))
     times = [f.t for f in items if isinstance(f, Frame)]
     assert times == sorted(times) and None not in times
+
+
+def test_fast_path_and_line_path_agree_on_mixed_line_endings():
+    # The fast path takes whole LF events; a CRLF part goes line by line: S011 lands at the same place
+    # whatever the chunking (the chunk holding only LF events is read by the fast path).
+    body = b'data: {"a":1}\r\n\r\n' + b'event: x\ndata: {"b":2}\n\n' * 3 + b'data: {"c":3}\r\n\r\n'
+    whole = decode(body)
+    for cut in range(1, len(body)):
+        assert untimed(decode(body[:cut], body[cut:])) == untimed(whole), cut
+    assert codes(whole) == ["S011"]

@@ -67,6 +67,7 @@ class _Slot:
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
     url_hints = ("api.anthropic.com", "/v1/messages")
+    starts_response = frozenset({"message_start"})
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -121,9 +122,11 @@ class AnthropicMessages(Dialect):
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
         p = ev.payload
-        if not isinstance(p, dict):
+        if p.__class__ is not dict:
             return
-        typ = p.get("type") if isinstance(p.get("type"), str) else ev.name
+        typ = p.get("type")
+        if typ.__class__ is not str:
+            typ = ev.name
         if self.w.ended:
             self.w.after_end(f"{typ!r} event after message_stop (clients stop reading at message_stop)")
         if typ == "ping":
@@ -132,7 +135,8 @@ class AnthropicMessages(Dialect):
             self.errored = True
             self.generic_error(ev)
             return
-        self.A012_missing_message_start(typ)
+        if not self.seen_first:
+            self.A012_missing_message_start(typ)
         handler = self._handlers.get(typ)
         if handler is None:
             self.w.report("S008", f"unknown event type {typ!r} (tolerated; providers add types)", cause=typ)
@@ -217,29 +221,35 @@ class AnthropicMessages(Dialect):
 
     def _block_delta(self, p: dict) -> None:
         idx = p.get("index")
-        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        delta = p.get("delta")
+        if delta.__class__ is not dict:
+            delta = {}
         dtype = delta.get("type")
-        slot = self.slots.get(idx) if isinstance(idx, int) else None
+        slot = self.slots.get(idx) if idx.__class__ is int else None
         if slot is None:
             self.A001_delta_without_start(idx, "content_block_delta")
             return
         block = slot.block
-        self.w.note_event_block(block)
         if block.closed:
+            self.w.note_event_block(block)
             self.A005_delta_after_stop(block, "content_block_delta")
             return
         if dtype not in DELTA_BLOCKS:
-            self.w.report("S008", f"unknown delta type {dtype!r}", index=idx)
+            self.w.note_event_block(block)
+            self.w.report("S008", f"unknown delta type {dtype!r}", index=idx, cause=dtype)
             return
-        if not self.A002_delta_type_mismatch(slot, dtype):
+        if block.kind not in DELTA_BLOCKS[dtype]:
+            self.w.note_event_block(block)
+            self.A002_delta_type_mismatch(slot, dtype)
             return
-        if dtype == "text_delta":
+        if dtype == "input_json_delta":  # the add_* calls link the event to the block
+            if slot.start_input:
+                self.A010_start_input_not_empty(slot)
+            self.w.add_arguments(block, _str(delta.get("partial_json")))
+        elif dtype == "text_delta":
             self.w.add_text(block, _str(delta.get("text")))
         elif dtype == "thinking_delta":
             self.w.add_text(block, _str(delta.get("thinking")))
-        elif dtype == "input_json_delta":
-            self.A010_start_input_not_empty(slot)
-            self.w.add_arguments(block, _str(delta.get("partial_json")))
         elif dtype == "signature_delta":
             self.w.set_signature(block, (block.signature or "") + _str(delta.get("signature")))
             self.w.add_text(block, "")

@@ -181,19 +181,19 @@ class OpenAIChat(Dialect):
         if p is DONE:
             self._on_done()
             return
-        self.s004_event_after_end(ev)
-        if not isinstance(p, dict):
+        if self.w.ended:
+            self.s004_event_after_end(ev)
+        if p.__class__ is not dict:
             self.w.report("S008", f"event data is a JSON {type(p).__name__}, not a chunk object")
             return
-        if self.generic_error(ev) and not isinstance(p.get("choices"), list):
+        if ("error" in p or ev.name == "error" or p.get("type") == "error") and self.generic_error(ev) \
+                and not isinstance(p.get("choices"), list):
             return  # an error object alone; one that also carries choices (OpenRouter) goes on below
-        model = p.get("model")
-        if isinstance(model, str) and model:
-            self.w.set_model(model)
-        if isinstance(p.get("id"), str) and p["id"] and self.chunk_id is None:
-            self.chunk_id = p["id"]
-        if isinstance(p.get("usage"), dict):
-            self.w.set_usage(p["usage"])
+        if self.chunk_id is None:
+            self._first_chunk(p)
+        usage = p.get("usage")
+        if usage is not None and usage.__class__ is dict:
+            self.w.set_usage(usage)
         if p.get("object") == LEGACY_OBJECT and not self.legacy_said:
             self.legacy_said = True
             self.w.report("S008", "legacy text_completion chunks (/v1/completions): choices[].text read as the "
@@ -205,12 +205,22 @@ class OpenAIChat(Dialect):
             self.w.report("S008", f"`choices` is a {type(choices).__name__}, not a list")
             return
         for pos, choice in enumerate(choices):
-            if not isinstance(choice, dict):
+            if choice.__class__ is not dict:
                 self.w.report("S008", f"choices[{pos}] is a {type(choice).__name__}, not an object")
                 continue
             idx = choice.get("index")
-            ch = self._choice(idx if _is_int(idx) else pos)
+            ch = self.choices.get(idx) if idx.__class__ is int else None
+            if ch is None:
+                ch = self._choice(idx if _is_int(idx) else pos)
             self._on_choice(ch, choice)
+
+    def _first_chunk(self, p: dict) -> None:
+        """The model and the ``id`` every chunk of this response should carry."""
+        model = p.get("model")
+        if isinstance(model, str) and model:
+            self.w.set_model(model)
+        if isinstance(p.get("id"), str) and p["id"]:
+            self.chunk_id = p["id"]
 
     def _on_done(self) -> None:
         if self.w.ended:
@@ -229,9 +239,13 @@ class OpenAIChat(Dialect):
             delta = choice["message"]  # a whole (non-streamed) message: treat it as one delta
         if delta is None and isinstance(choice.get("text"), str):
             delta = {"content": choice["text"]}  # legacy text_completion: the text is the content
-        if isinstance(delta, dict):
-            self.c016_delta_after_finish(ch, delta)
-            self._on_delta(ch, delta)
+        if delta.__class__ is dict:
+            if ch.finish is not None:
+                self.c016_delta_after_finish(ch, delta)
+            if len(delta) == 1 and "tool_calls" in delta:  # the common continuation chunk
+                self._on_tool_calls(ch, delta["tool_calls"])
+            else:
+                self._on_delta(ch, delta)
         elif delta is not None:
             self.w.report("S008", f"choice {ch.index}: `delta` is a {type(delta).__name__}, not an object",
                           cause="delta type")
@@ -336,6 +350,14 @@ class OpenAIChat(Dialect):
             self._on_tool_entry(ch, entry, pos)
 
     def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int, *, from_object: bool = False) -> None:
+        if len(entry) == 2 and not from_object:  # the common continuation: {index, function: {arguments}}
+            call = ch.by_index.get(entry.get("index"))
+            fn = entry.get("function")
+            if call is not None and fn.__class__ is dict and len(fn) == 1:
+                args = fn.get("arguments")
+                if args.__class__ is str:
+                    self.w.add_arguments(call.block, args)
+                    return
         fn = entry.get("function")
         fn = fn if isinstance(fn, dict) else {}
         name = _nonempty(fn.get("name"))
