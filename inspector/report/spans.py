@@ -84,6 +84,8 @@ def _usage(s: Session) -> dict:
         return dict(s.usage)
     merged: dict = {}
     for ev in s.events:
+        if "usage" not in ev.data and "eval_count" not in ev.data:
+            continue  # payloads are parsed again on demand: only the events that can hold usage
         p = ev.payload
         if not isinstance(p, dict):
             continue
