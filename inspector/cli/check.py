@@ -10,7 +10,8 @@ line (JSON Lines), ``github`` one annotation per finding.
 from __future__ import annotations
 
 import concurrent.futures
-import functools
+import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -97,6 +98,11 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
     return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome, span)
 
 
+def check_batch(batch: list[Input], opts: Options) -> list[Result]:
+    """``check_one`` for each input of ``batch`` (what one worker process does per task)."""
+    return [check_one(inp, opts) for inp in batch]
+
+
 def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
     if jobs <= 1 or len(inputs) <= 1:
@@ -104,12 +110,27 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None)
             yield check_one(inp, opts, stdin if inp.path is None else None)
         return
     files = [inp for inp in inputs if inp.path is not None]
+    size = max(1, min(32, len(files) // (jobs * 4)))
     # concurrent.futures loads its process pool on first use: a one-file check never pays for it.
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
-        chunk = max(1, min(32, len(files) // (jobs * 4)))
-        done = pool.map(functools.partial(check_one, opts=opts), files, chunksize=chunk)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_quiet_on_ctrl_c)
+    try:
+        # Batches submitted by hand rather than ``pool.map``: map cancels its pending futures when
+        # its consumer stops, and cancelling while Ctrl+C breaks the pool makes the pool's manager
+        # thread raise (InvalidStateError, Python 3.11). Nothing is ever cancelled here.
+        batches = [pool.submit(check_batch, files[i:i + size], opts) for i in range(0, len(files), size)]
+        done = (r for batch in batches for r in batch.result())
         for inp in inputs:
             yield check_one(inp, opts, stdin) if inp.path is None else next(done)
+    except BaseException:  # Ctrl+C (the workers got it too: the pool ends at once), a closed stdout
+        pool.shutdown(wait=False)
+        raise
+    pool.shutdown()
+
+
+def _quiet_on_ctrl_c() -> None:
+    """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
+    the parent says "interrupted" once and exits 130."""
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
 
 
 def run(args) -> int:

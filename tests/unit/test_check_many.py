@@ -6,6 +6,8 @@ processes are the subject) on files written to a temporary folder.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -145,3 +147,21 @@ def test_jobs_give_the_same_output_as_one_process(tmp_path):
     assert one.returncode == many.returncode == 1
     assert one.stdout == many.stdout and b"24 files: 16 with findings" in one.stdout
     assert cli("check", "--jobs", "0", str(tmp_path)).returncode == 2
+
+
+def test_ctrl_c_during_a_parallel_check_is_one_line_and_exit_130(tmp_path):
+    """The Ctrl+C a terminal sends reaches the whole process group: the workers end silently, the
+    parent says it once."""
+    deltas = [{"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "x"}}]
+    big = sse(MSG_START, start(0, "tool_use", id="toolu_1", name="save"), *(deltas * 4000))
+    for i in range(40):
+        (tmp_path / f"{i:02d}.sse").write_bytes(big)
+    proc = subprocess.Popen([sys.executable, "-m", "inspector", "check", "--jobs", "2", str(tmp_path)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert proc.stdout.readline()  # the first report: the workers are busy
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err.decode().strip() == "stream-inspector: interrupted"
