@@ -6,17 +6,17 @@ reports, NDJSON, HAR, SSE pasted inside prose or markdown fences, and a raw AWS 
 """
 from __future__ import annotations
 
-import base64
 import struct
 import zlib
 from pathlib import Path
 
 import orjson
 
-from inspector.model.capture import END_KINDS, Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError
 from inspector.capture.har import load_har
+from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native"]
@@ -96,28 +96,12 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
                 cap.notes.append(f"line {n}: half-written last record ignored (recorder interrupted?)")
                 break
             raise CaptureError(f"{name}:{n}: capture record is not JSON") from None
-        if not isinstance(rec, dict):
-            raise CaptureError(f"{name}:{n}: capture record is not an object")
-        t = rec.get("t")
-        if t is not None and not isinstance(t, (int, float)):
-            raise CaptureError(f"{name}:{n}: 't' must be a number of seconds")
-        t = float(t) if t is not None else None
-        if "end" in rec:
-            kind = rec.get("end")
-            if kind not in END_KINDS:
-                raise CaptureError(f"{name}:{n}: unknown end kind {kind!r} (expected one of {', '.join(END_KINDS)})")
-            cap.end = End(t=t, kind=kind, error=rec.get("error"))
-            continue
-        if "data" in rec:
-            data = rec["data"]
-            if not isinstance(data, str):
-                raise CaptureError(f"{name}:{n}: 'data' must be a string")
-            cap.chunks.append(Chunk(t, data.encode("utf-8", "replace"), n))
-        elif "b64" in rec:
-            try:
-                cap.chunks.append(Chunk(t, base64.b64decode(rec["b64"], validate=True), n))
-            except (ValueError, TypeError):
-                raise CaptureError(f"{name}:{n}: 'b64' is not valid base64") from None
+        try:
+            item = read_record(rec, n)
+        except ValueError as e:
+            raise CaptureError(f"{name}:{n}: {e}") from None
+        if isinstance(item, End):
+            cap.end = item
         else:
-            raise CaptureError(f"{name}:{n}: record has none of 'data', 'b64', 'end'")
+            cap.chunks.append(item)
     return cap

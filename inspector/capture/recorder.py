@@ -8,7 +8,6 @@ the request and response headers and the URL are redacted before anything is wri
 """
 from __future__ import annotations
 
-import base64
 import os
 from pathlib import Path
 
@@ -16,7 +15,8 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Chunk, End
-from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_secrets, scrub_value
+from inspector.capture.records import chunk_record, end_record
+from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
 
 def redact_request(request: dict | None) -> dict | None:
@@ -40,21 +40,6 @@ def redact_response(response: dict | None) -> dict | None:
     out = dict(response)
     out["headers"] = scrub_value(redact_headers(out.get("headers")))
     return out
-
-
-def chunk_record(t: float | None, data: bytes, scrubber: ChunkScrubber | None = None) -> dict:
-    """One chunk line: ``data`` when the chunk is valid UTF-8 on its own, else ``b64``. A key in
-    the body (a server quoting it in a 401, a key a chunk boundary cuts in two) never reaches the
-    file: ``scrubber`` carries what the previous chunk ended with."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return {"t": _t(t), "b64": base64.b64encode(data).decode("ascii")}
-    return {"t": _t(t), "data": scrubber.scrub(text) if scrubber is not None else scrub_secrets(text)}
-
-
-def _t(t: float | None) -> float | None:
-    return None if t is None else round(t, 6)
 
 
 class Recorder:
@@ -106,10 +91,7 @@ class Recorder:
             return
         if kind not in END_KINDS:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
-        rec: dict = {"t": _t(t), "end": kind}
-        if error:
-            rec["error"] = scrub_secrets(error)
-        self._write(rec)
+        self._write(end_record(End(t, kind, error)))
         self.ended = True
 
     def write_end(self, end: End) -> None:

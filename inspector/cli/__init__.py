@@ -3,8 +3,9 @@
 Lives here: ``parser`` (every command's arguments) and one module per command, each with a
 ``run(args) -> exit code``. ``main`` imports a command's module only when that command runs:
 ``check``, ``rules`` and ``--help`` load no Textual, Rich, httpx, click, uvicorn or starlette;
-``replay``, ``live``, ``proxy``, ``serve``, ``compare``, ``demo`` and ``conform`` import the TUI or the network
-when they start (the one place the import-linter contract allows an import inside a function).
+``replay``, ``live``, ``proxy``, ``run``, ``serve``, ``compare``, ``demo`` and ``conform`` import the TUI
+or the network when they start (the one place the import-linter contract allows an import inside a
+function); ``export`` needs neither. Helpers: ``inputs`` (``-``, folders, globs), ``otel`` (``--otlp``).
 Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or bad usage,
 130 interrupted.
 May import: every other layer (it is the top one).
@@ -31,7 +32,7 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 
 from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 
-COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform")
+COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform", "export", "run")
 
 
 def main(argv: list[str] | None = None) -> int:

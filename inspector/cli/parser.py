@@ -6,6 +6,7 @@ classes), so ``--help``, ``check`` and ``rules`` start fast (``bench/bench_start
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from inspector import __version__
@@ -30,6 +31,24 @@ def _positive(value: str) -> float:
     return v
 
 
+def _count(value: str) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value!r}")
+    return v
+
+
+def cpu_count() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one): ``check --jobs``'s default."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def _dialect_choices() -> list[str]:
     return [name for name in DIALECTS if name != "unknown"]
 
@@ -38,6 +57,13 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=_dialect_choices(), help="skip detection and read the stream as this dialect")
     p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
                    help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
+
+
+def _add_otlp(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--otlp", action="store_true",
+                   help="send one OpenTelemetry span per exchange (GenAI conventions, a span event per finding) "
+                        "to the OTLP/HTTP collector in $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), "
+                        "headers from $OTEL_EXPORTER_OTLP_HEADERS; needs the otel extra")
 
 
 def _add_replay_timing(p: argparse.ArgumentParser) -> None:
@@ -56,14 +82,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("check", help="lint captures headlessly (findings + assembled blocks)")
-    p.add_argument("captures", nargs="+", metavar="CAPTURE")
-    p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    p.add_argument("captures", nargs="+", metavar="CAPTURE",
+                   help="a capture file, - for standard input, a folder (walked) or a glob ('runs/**/*.jsonl')")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text (default; a summary after several files), json (one JSON object per file per "
+                        "line: JSON Lines) or github (workflow annotations)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default error)")
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
     p.add_argument("--request", metavar="REQ.json", help="lint the history a client sends next against the stream (Q rules)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
+    p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
+                   help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
+    _add_otlp(p)
     _add_common_lint(p)
 
     p = sub.add_parser("replay", help="TUI: play a capture with its recorded timing")
@@ -83,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui (default), or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
 
@@ -93,8 +126,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--timeout", type=_positive, default=600.0)
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
+
+    p = sub.add_parser("run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy")
+    p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
+                   help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
+                        "NAME: anthropic, openai, gemini, ollama; repeatable); a plain URL sends every request there. "
+                        "Default per route: the variable's value in the environment, else the provider's API")
+    p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui (default), or one report per exchange (json: JSON Lines) without a TUI")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="json/text: write the reports here (default standard output, shared with the command's)")
+    p.add_argument("--port", type=int, default=0, help="proxy port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--timeout", type=_positive, default=600.0, help="upstream read timeout in seconds (default 600)")
+    _add_otlp(p)
+    _add_common_lint(p)
+    _add_theme(p)
+    p.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- CMD ARGS",
+                   help="the agent command and its arguments, after --")
 
     p = sub.add_parser("serve", help="a local mock provider answering with captures, re-timed as recorded")
     p.add_argument("captures", nargs="*", metavar="CAPTURE")
@@ -147,6 +199,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
     _add_common_lint(p)
     _add_theme(p)
+
+    p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")
+    p.add_argument("captures", nargs="+", metavar="CAPTURE",
+                   help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")
+    p.add_argument("--to", choices=("html", "har"), required=True,
+                   help="html: one page (blocks, findings explained, timeline, raw events); har: HAR 1.2, "
+                        "per-chunk timing in each entry's _chunks")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
+    _add_common_lint(p)
 
     p = sub.add_parser("rules", help="list the rule catalog: codes, names, severities, when each fires")
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")

@@ -219,10 +219,18 @@ class Endpoint:
     """Environment variable holding the API key (None: no key, e.g. a local Ollama)."""
     accept: str = "text/event-stream"
     base_env: tuple[str, ...] = ()
-    """Environment variables the provider's official SDKs read their base URL from."""
+    """Environment variables SDKs and agent tools read this provider's base URL from (``run`` points
+    each at the proxy; README "run" lists who reads which)."""
     aws_service: str | None = None
     """AWS providers (Bedrock): the SigV4 service name. Requests are signed with the AWS credentials
     when ``key_env`` holds no key (the key is then optional); ``default_base`` has a ``{region}``."""
+    sdk_base_path: str = ""
+    """The path those variables' default value adds to ``default_base`` (OpenAI's SDK defaults to
+    ``https://api.openai.com/v1``: ``/v1``); requests append the rest of ``path`` to it."""
+    base_env_keeps_path: bool = True
+    """False when some clients drop a path from the variable (older ``ollama`` clients reduce
+    ``OLLAMA_HOST`` to scheme, host and port): ``run`` then routes by this provider's own path
+    prefix at the proxy's root instead of a route prefix of its own."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Linter-style text: ``path:line: CODE name message``, then the assembled blocks.
+"""Linter-style text: a header line, ``path:line: CODE name message`` per finding, the assembled
+blocks, then the counts (``2 errors, 1 warning``).
 
 Everything quoted from a stream (names, ids, stop reasons, text, messages) goes through
 ``safe``: secrets masked, control characters escaped, so a crafted capture cannot drive the
@@ -37,18 +38,31 @@ def _short(text: str, n: int = 100) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 error``, ``2 errors``; the severity ``info`` counts as ``1 info finding``/``2 info findings``."""
+    if word == "info":
+        word = "info finding"
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``{"error": 2, "info": 1}`` -> ``2 errors, 1 info finding`` (``no findings`` when empty)."""
+    return ", ".join(plural(counts[k], k) for k in ("error", "warning", "info") if counts.get(k)) or "no findings"
+
+
 def render(path: str, s: Session) -> str:
     several = len(s.responses) > 1
-    out = [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
     n = len(s.events)
-    head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {n} event{'' if n == 1 else 's'}"
+    head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {plural(n, 'event')}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
     if s.stop_reason:
         head += f", stop_reason {safe(s.stop_reason)}"
     if several:
         head += f", {len(s.responses)} responses"
-    out.append(head)
+    # The header first, so each file's findings read under its name when several files are checked.
+    out = [head]
+    out += [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
     for b in s.blocks:
         label = f"  [{b.index if b.index is not None else '-'}] {safe(b.kind)}"
         if several:
@@ -66,6 +80,5 @@ def render(path: str, s: Session) -> str:
     counts = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
-    out.append("  " + (", ".join(f"{counts[k]} {k}" for k in ("error", "warning", "info") if k in counts)
-                       or "no findings"))
+    out.append("  " + counts_text(counts))
     return "\n".join(out)

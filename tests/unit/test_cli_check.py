@@ -53,7 +53,10 @@ def test_fail_on_levels(capsys, warn):
 
 def test_text_reads_like_a_linter(capsys, warn):
     _, out, _ = run(capsys, "check", str(warn))
-    assert out.splitlines()[0].startswith(f"{warn}:7: [event 2, index 0] A009 empty-text-block (warning)")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{warn}: anthropic-messages, 5 events")  # the header comes first
+    assert lines[1].startswith(f"{warn}:7: [event 2, index 0] A009 empty-text-block (warning)")
+    assert lines[-1] == "  1 warning"
 
 
 def test_github_annotations(capsys, warn):

@@ -16,9 +16,9 @@ from tests import bedrock_frames as f
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "inspector"
-OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore"}
+OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore", "opentelemetry"}
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
-SigV4 signing for Bedrock, the optional ``bedrock`` extra)."""
+SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra)."""
 HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio", "botocore")
 
 
