@@ -11,14 +11,18 @@ SHARED_CORPUS = SHARED / "corpus"
 """The shared corpus (``../shared/corpus`` from the project root), as the brief lays it out."""
 
 
-def corpus_cases() -> list[tuple[str, Path, Path]]:
-    """``(stem, capture path, expect path)`` for every case of the shared corpus."""
-    if not SHARED_CORPUS.is_dir():
+BEDROCK_CORPUS = ROOT / "tests" / "corpus" / "bedrock"
+"""Our Bedrock cases in the shared corpus's format (written by ``tests/corpus/bedrock/build.py``)."""
+
+
+def corpus_cases(directory: Path = SHARED_CORPUS) -> list[tuple[str, Path, Path]]:
+    """``(stem, capture path, expect path)`` for every case of a corpus (default: the shared one)."""
+    if not directory.is_dir():
         return []
     out = []
-    for exp in sorted(SHARED_CORPUS.glob("*.expect.json")):
+    for exp in sorted(directory.glob("*.expect.json")):
         stem = exp.name[: -len(".expect.json")]
-        caps = [p for p in SHARED_CORPUS.iterdir()
+        caps = [p for p in directory.iterdir()
                 if p.name.startswith(stem + ".") and not p.name.endswith(".expect.json")]
         if caps:
             out.append((stem, caps[0], exp))

@@ -7,6 +7,13 @@ streamed response (``text/event-stream`` or NDJSON), takes its body from
 rebuilds it from Chrome's ``_eventSourceMessages`` with their arrival times, and keeps the
 request and response heads with secrets redacted (``inspector.capture.redact``).
 
+A HAR written by ``stream-inspector export --to har`` (``inspector.report.har``) also carries, per
+entry, the body as it arrived: ``_chunks`` (one native capture record per network chunk, with its
+time), ``_end`` (how the body ended) and ``_chunksFromRequest`` (whether times count from the
+request). Such an entry is read back exactly as it was exported: same chunks, times, heads
+(repeated header names as lists, as the native capture keeps them; an empty method means the
+capture had no request, status 0 with no header no response head) and end.
+
 Spec: HAR 1.2 (w3c.github.io/web-performance/specs/HAR/Overview.html, "content", "entries").
 """
 from __future__ import annotations
@@ -17,11 +24,13 @@ import binascii
 import orjson
 
 from inspector.capture.errors import CaptureError, SeveralStreams
-from inspector.model.capture import Capture, Chunk
+from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url
+from inspector.model.capture import Capture, Chunk, End
 
-STREAM_TYPES = ("event-stream", "ndjson", "jsonl")
-"""Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``…)."""
+STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
+"""Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``,
+AWS ``application/vnd.amazon.eventstream``…)."""
 OLLAMA_PATHS = ("/api/chat", "/api/generate")
 """Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
 
@@ -61,6 +70,8 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     e = entries[chosen]
     if not isinstance(e, dict):
         raise CaptureError(f"{name}: HAR entry {chosen} is not an object")
+    if isinstance(e.get("_chunks"), list):
+        return _exported(e, f"{name}: HAR entry {chosen}")
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
     cap = Capture(source_format="har", entry=_describe(chosen, e))
@@ -85,8 +96,9 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
 
 
 # ------------------------------------------------------------------ helpers
-def _headers(items) -> dict:
-    """HAR ``[{name, value}]`` -> ``{name: value}``; repeated names are joined with ``, ``."""
+def _headers(items, *, lists: bool = False) -> dict:
+    """HAR ``[{name, value}]`` -> ``{name: value}``; repeated names are joined with ``, `` (``lists``:
+    kept as a list of values, the native capture's shape)."""
     out: dict = {}
     if not isinstance(items, list):
         return out
@@ -99,6 +111,8 @@ def _headers(items) -> dict:
         if key is None:
             lower[n.lower()] = n
             out[n] = v
+        elif lists:
+            out[key] = (out[key] if isinstance(out[key], list) else [out[key]]) + [v]
         else:
             out[key] = f"{out[key]}, {v}"
     return out
@@ -131,7 +145,7 @@ def _messages(e: dict, content: dict) -> list:
 def _is_stream(e: dict) -> bool:
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
-    if _messages(e, content):
+    if isinstance(e.get("_chunks"), list) or _messages(e, content):
         return True
     ctype = _content_type(e)
     if any(s in ctype for s in STREAM_TYPES):
@@ -178,7 +192,7 @@ def _describe(i: int, e: dict) -> str:
     return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
 
 
-def _request(req) -> dict | None:
+def _request(req, *, lists: bool = False) -> dict | None:
     if not isinstance(req, dict):
         return None
     body = None
@@ -189,7 +203,37 @@ def _request(req) -> dict | None:
         except orjson.JSONDecodeError:
             body = post["text"]
     return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
-            "headers": redact_headers(_headers(req.get("headers"))), "body": body}
+            "headers": redact_headers(_headers(req.get("headers"), lists=lists)), "body": body}
+
+
+def _exported(e: dict, where: str) -> Capture:
+    """An entry ``export --to har`` wrote: the capture exactly as exported (module docstring)."""
+    cap = Capture(source_format="har", request_relative=e.get("_chunksFromRequest") is not False)
+    req = e.get("request")
+    if isinstance(req, dict) and req.get("method"):
+        cap.request = _request(req, lists=True)
+    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    headers = redact_headers(_headers(resp.get("headers"), lists=True))
+    status = resp.get("status")
+    if headers or (isinstance(status, int) and not isinstance(status, bool) and status > 0):
+        cap.response = {"status": status if isinstance(status, int) and status > 0 else None, "headers": headers}
+    for i, rec in enumerate(e["_chunks"]):
+        try:
+            item = read_record(rec)
+        except ValueError as err:
+            raise CaptureError(f"{where}: _chunks[{i}]: {err}") from None
+        if not isinstance(item, Chunk):
+            raise CaptureError(f"{where}: _chunks[{i}]: an end record belongs in _end")
+        cap.chunks.append(item)
+    if e.get("_end") is not None:
+        try:
+            end = read_record(e["_end"])
+        except ValueError as err:
+            raise CaptureError(f"{where}: _end: {err}") from None
+        if not isinstance(end, End):
+            raise CaptureError(f"{where}: _end is not an end record")
+        cap.end = end
+    return cap
 
 
 def _response(resp: dict, content: dict) -> dict:

@@ -1,19 +1,22 @@
 """Read any capture people have into a ``Capture``: detected from the content, never the file name.
 
 Accepted (SPEC.md "Capture files"): the native JSON Lines capture, raw SSE text as pasted in bug
-reports, NDJSON, HAR, and SSE pasted inside prose or markdown fences.
+reports, NDJSON, HAR, SSE pasted inside prose or markdown fences, and a raw AWS event-stream body
+(Bedrock's binary stream as ``curl -o`` saves it).
 """
 from __future__ import annotations
 
-import base64
+import struct
+import zlib
 from pathlib import Path
 
 import orjson
 
-from inspector.model.capture import END_KINDS, Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk, End
 
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError
 from inspector.capture.har import load_har
+from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native", "probe_path"]
@@ -59,6 +62,8 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     """Detect the format of ``raw`` and parse it."""
     if not raw.strip(BLANK):
         raise _empty(name)
+    if _looks_like_eventstream(raw):
+        return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
     head = raw.lstrip(BLANK)
     first_line = head.split(b"\n", 1)[0]
     if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
@@ -68,6 +73,15 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
     return extract_stream(raw, name=name)
+
+
+def _looks_like_eventstream(raw: bytes) -> bool:
+    """A raw AWS event-stream body (Bedrock, saved with ``curl -o``): its first 12 bytes are a message
+    prelude (total length, headers length, CRC32 of those 8 bytes; ``inspector.framing.eventstream``)."""
+    if len(raw) < 12 or raw[0] > 1:
+        return False
+    total, hlen, crc = struct.unpack_from("!III", raw, 0)
+    return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 
 
 def _looks_like_har(head: bytes) -> bool:
@@ -104,28 +118,12 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
                 cap.notes.append(f"line {n}: half-written last record ignored (recorder interrupted?)")
                 break
             raise CaptureError(f"{name}:{n}: capture record is not JSON") from None
-        if not isinstance(rec, dict):
-            raise CaptureError(f"{name}:{n}: capture record is not an object")
-        t = rec.get("t")
-        if t is not None and not isinstance(t, (int, float)):
-            raise CaptureError(f"{name}:{n}: 't' must be a number of seconds")
-        t = float(t) if t is not None else None
-        if "end" in rec:
-            kind = rec.get("end")
-            if kind not in END_KINDS:
-                raise CaptureError(f"{name}:{n}: unknown end kind {kind!r} (expected one of {', '.join(END_KINDS)})")
-            cap.end = End(t=t, kind=kind, error=rec.get("error"))
-            continue
-        if "data" in rec:
-            data = rec["data"]
-            if not isinstance(data, str):
-                raise CaptureError(f"{name}:{n}: 'data' must be a string")
-            cap.chunks.append(Chunk(t, data.encode("utf-8", "replace"), n))
-        elif "b64" in rec:
-            try:
-                cap.chunks.append(Chunk(t, base64.b64decode(rec["b64"], validate=True), n))
-            except (ValueError, TypeError):
-                raise CaptureError(f"{name}:{n}: 'b64' is not valid base64") from None
+        try:
+            item = read_record(rec, n)
+        except ValueError as e:
+            raise CaptureError(f"{name}:{n}: {e}") from None
+        if isinstance(item, End):
+            cap.end = item
         else:
-            raise CaptureError(f"{name}:{n}: record has none of 'data', 'b64', 'end'")
+            cap.chunks.append(item)
     return cap

@@ -8,7 +8,6 @@ the request and response headers and the URL are redacted before anything is wri
 """
 from __future__ import annotations
 
-import base64
 import os
 from pathlib import Path
 
@@ -16,39 +15,31 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
+from inspector.capture.records import chunk_record, end_record
+from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
 
 def redact_request(request: dict | None) -> dict | None:
-    """The request as a capture header stores it: ``{"method", "url", "headers", "body"}``, redacted."""
+    """The request as a capture header stores it: ``{"method", "url", "headers", "body"}``, with
+    secret headers and query values redacted and key shapes or remembered credentials masked
+    anywhere in the other headers and in the body (a tool result can hold a key)."""
     if request is None:
         return None
     out = dict(request)
     out["url"] = redact_url(out.get("url"))
-    out["headers"] = redact_headers(out.get("headers"))
+    out["headers"] = scrub_value(redact_headers(out.get("headers")))
+    if "body" in out:
+        out["body"] = scrub_value(out["body"])
     return out
 
 
 def redact_response(response: dict | None) -> dict | None:
-    """``{"status", "headers"}`` with ``set-cookie`` and friends redacted."""
+    """``{"status", "headers"}`` with ``set-cookie`` and friends redacted, key shapes masked."""
     if response is None:
         return None
     out = dict(response)
-    out["headers"] = redact_headers(out.get("headers"))
+    out["headers"] = scrub_value(redact_headers(out.get("headers")))
     return out
-
-
-def chunk_record(t: float | None, data: bytes) -> dict:
-    """One chunk line: ``data`` when the chunk is valid UTF-8 on its own, else ``b64``."""
-    try:
-        # A key echoed back in a body (some servers quote it in a 401) never reaches the file.
-        return {"t": _t(t), "data": scrub_secrets(data.decode("utf-8"))}
-    except UnicodeDecodeError:
-        return {"t": _t(t), "b64": base64.b64encode(data).decode("ascii")}
-
-
-def _t(t: float | None) -> float | None:
-    return None if t is None else round(t, 6)
 
 
 class Recorder:
@@ -66,6 +57,7 @@ class Recorder:
         self.chunks = 0
         """Chunk records written so far."""
         self.ended = False
+        self._scrubber = ChunkScrubber()
         # buffering=0: each write() below goes straight to the kernel, nothing waits in a Python buffer.
         self._f = open(self.path, "wb", buffering=0)  # noqa: SIM115 (closed in close())
         header = {"format": NATIVE_FORMAT, "version": 1, "request": redact_request(request),
@@ -86,7 +78,7 @@ class Recorder:
         """Record one network chunk exactly as received (empty chunks are skipped)."""
         if self.ended or not data:
             return
-        self._write(chunk_record(t, data))
+        self._write(chunk_record(t, data, self._scrubber))
         self.chunks += 1
 
     def write_chunk(self, chunk: Chunk) -> None:
@@ -99,10 +91,7 @@ class Recorder:
             return
         if kind not in END_KINDS:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
-        rec: dict = {"t": _t(t), "end": kind}
-        if error:
-            rec["error"] = scrub_secrets(error)
-        self._write(rec)
+        self._write(end_record(End(t, kind, error)))
         self.ended = True
 
     def write_end(self, end: End) -> None:

@@ -22,6 +22,8 @@ _SSE_LINE = re.compile(rb"^(?:(?:event|data|id|retry):|:)")
 _DATA_LINE = re.compile(rb"^data:")
 _FENCE = re.compile(rb"^( {0,3})(`{3,}|~{3,})([^\r\n]*)")
 _BOM = b"\xef\xbb\xbf"
+_JSON_LINE_START = (b"{", b"[", b"}", b"]", b" ", b"\t", b'"')
+"""How the lines of a pretty-printed JSON value start."""
 
 
 def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
@@ -34,18 +36,56 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     An extracted SSE body always ends with a blank line: the end of the pasted block dispatches
     its last event (the paste, not the wire, cut the stream there). Never raises.
     """
+    if _plain_sse(raw):
+        return Capture(chunks=[Chunk(None, raw)], source_format="sse")
     lines = raw.splitlines(keepends=True)
-    probe = [ln[len(_BOM):] if i == 0 and ln.startswith(_BOM) else ln for i, ln in enumerate(lines)]
+    probe = [_without_boms(ln) if i == 0 else ln for i, ln in enumerate(lines)]
     fenced = _from_fences(lines, probe)
     if fenced is not None:
         return fenced
     sse = [i for i, ln in enumerate(probe) if _SSE_LINE.match(ln)]
     if any(_DATA_LINE.match(probe[i]) for i in sse):
-        return _cut(lines, probe, sse[0], sse[-1], "sse", raw)
+        return _cut(lines, probe, sse[0], _json_after(probe, sse[-1]), "sse", raw)
     objs = [i for i, ln in enumerate(probe) if ln.lstrip().startswith(b"{")]
     if objs:
         return _cut(lines, probe, objs[0], objs[-1], "ndjson", raw)
     return Capture(chunks=[Chunk(None, raw)], source_format="sse")
+
+
+def _plain_sse(raw: bytes) -> bool:
+    """A body that is SSE from its first line to its last, with no code fence: taken as it is,
+    without splitting a large paste into lines first."""
+    if b"```" in raw or b"~~~" in raw:
+        return False
+    body = raw.strip()
+    while body.startswith(_BOM):
+        body = body[len(_BOM):]
+    first = body.split(b"\n", 1)[0]
+    last = body.rsplit(b"\n", 1)[-1]
+    return bool(_SSE_LINE.match(first) and _SSE_LINE.match(last.lstrip(b"\r")) and b"\ndata:" in b"\n" + body)
+
+
+def _json_after(probe: list[bytes], last: int) -> int:
+    """The last line of the stream: ``last``, or the end of a bare JSON value right after it (an
+    error body written without ``data:``, as Google does after the events), which belongs to it."""
+    i = last + 1
+    while i < len(probe) and _blank(probe[i]):
+        i += 1
+    if i >= len(probe) or probe[i][:1] not in (b"{", b"["):
+        return last
+    end = i
+    while i < len(probe) and (_blank(probe[i]) or probe[i][:1] in _JSON_LINE_START):
+        if not _blank(probe[i]):
+            end = i
+        i += 1
+    return end
+
+
+def _without_boms(line: bytes) -> bytes:
+    """The first line without its leading BOMs (one or more: S009 reports them, the body keeps them)."""
+    while line.startswith(_BOM):
+        line = line[len(_BOM):]
+    return line
 
 
 def _blank(line: bytes) -> bool:

@@ -3,8 +3,9 @@
 Lives here: ``parser`` (every command's arguments) and one module per command, each with a
 ``run(args) -> exit code``. ``main`` imports a command's module only when that command runs:
 ``check``, ``rules`` and ``--help`` load no Textual, Rich, httpx, click, uvicorn or starlette;
-``replay``, ``live``, ``proxy``, ``serve``, ``compare`` and ``demo`` import the TUI and the network
-when they start (the one place the import-linter contract allows an import inside a function).
+``replay``, ``live``, ``proxy``, ``run``, ``serve``, ``compare``, ``demo`` and ``conform`` import the TUI
+or the network when they start (the one place the import-linter contract allows an import inside a
+function); ``export`` needs neither. Helpers: ``inputs`` (``-``, folders, globs), ``otel`` (``--otlp``).
 Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or bad usage,
 130 interrupted.
 May import: every other layer (it is the top one).
@@ -37,13 +38,14 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 from inspector.tui.terminal import NoTerminal  # noqa: E402
 
-COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo")
+COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform", "export", "run")
 WITHOUT_TERMINAL = {
     "replay": "for a report without one: stream-inspector check CAPTURE",
     "live": "--format json or --format text prints the report instead",
     "proxy": "--format json or --format text prints one report per exchange instead",
     "compare": "--format json or --format text prints the comparison instead",
     "demo": "run it in a terminal window",
+    "run": "--format json or --format text prints one report per exchange instead",
 }
 """What to do instead, per TUI command, when there is no terminal."""
 

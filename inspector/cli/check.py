@@ -1,14 +1,29 @@
-"""``stream-inspector check CAPTURE…``: headless lint, one report per capture."""
+"""``stream-inspector check CAPTURE…``: headless lint, one report per capture, in argument order.
+
+``CAPTURE`` is a file, ``-`` (standard input), a folder (walked) or a glob (``inspector.cli.inputs``).
+Several files are checked in worker processes (``--jobs N``, default: every CPU this process may
+use); reports are printed in input order whatever order the workers finish in, so the output is
+the same with 1 or 16 jobs. ``--format text`` ends a run over several files with a summary
+(findings by code, worst files) and a total line; ``json`` prints one JSON object per file per
+line (JSON Lines), ``github`` one annotation per finding.
+"""
 from __future__ import annotations
 
+import concurrent.futures
+import os
+import signal
 import sys
+import time
+from dataclasses import dataclass
 
-from inspector.capture.load import CaptureError, load_path
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from inspector.feeds.run import check_request_file, run_capture
+from inspector.capture.load import CaptureError, load_bytes, load_path
+from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.cli.otel import sender_for
+from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
-from inspector.report import github, json as json_report, text
-
+from inspector.report import github, json as json_report, summary, text
+from inspector.report.spans import SpanRecord, span_for
 
 def _overrides(items: list[str]) -> dict[str, str]:
     out = {}
@@ -21,34 +36,144 @@ def _overrides(items: list[str]) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What every file is checked with (picklable: sent to the worker processes)."""
+
+    fmt: str
+    entry: int | None
+    dialect: str | None
+    stall_s: float
+    overrides: dict
+    request: str | None
+    spans: bool = False
+    """Build each file's OpenTelemetry span (``--otlp``)."""
+
+
+@dataclass(slots=True)
+class Result:
+    """One file's check: its report text, its stderr line, its outcome for the summary."""
+
+    out: str
+    problem: str | None
+    outcome: summary.FileOutcome
+    span: SpanRecord | None = None
+
+
+_RENDERERS = {"text": text, "json": json_report, "github": github}
+
+
+def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
+    """Check one capture (``raw``: its bytes when already read, e.g. standard input). Never raises
+    for bad input: an unreadable capture is a ``Result`` with a problem line."""
+    outcome = summary.FileOutcome(inp.name)
+    try:
+        if raw is not None:
+            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
+        else:
+            cap = load_path(inp.path, entry=opts.entry)
+        s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
+        if opts.request:
+            check_request_file(s, opts.request)
+    except CaptureError as e:
+        if not inp.explicit and "empty capture" in str(e):
+            outcome.status = "skipped"
+            return Result("", f"{inp.name}: skipped (empty file)", outcome)
+        outcome.status = "unreadable"
+        return Result("", str(e), outcome)
+    why = not_a_stream(s, cap)
+    if why:
+        # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
+        # captures) is skipped; named one by one, it is an error.
+        if not inp.explicit:
+            outcome.status = "skipped"
+            return Result("", f"{inp.name}: skipped, not a stream capture ({why})", outcome)
+        outcome.status = "unreadable"
+        return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
+    outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
+    span = None
+    if opts.spans:
+        start = recorded_start(inp.path, cap)
+        span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=inp.name)
+    return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome, span)
+
+
+def check_batch(batch: list[Input], opts: Options) -> list[Result]:
+    """``check_one`` for each input of ``batch`` (what one worker process does per task)."""
+    return [check_one(inp, opts) for inp in batch]
+
+
+def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
+    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
+    if jobs <= 1 or len(inputs) <= 1:
+        for inp in inputs:
+            yield check_one(inp, opts, stdin if inp.path is None else None)
+        return
+    files = [inp for inp in inputs if inp.path is not None]
+    size = max(1, min(32, len(files) // (jobs * 4)))
+    # concurrent.futures loads its process pool on first use: a one-file check never pays for it.
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_quiet_on_ctrl_c)
+    try:
+        # Batches submitted by hand rather than ``pool.map``: map cancels its pending futures when
+        # its consumer stops, and cancelling while Ctrl+C breaks the pool makes the pool's manager
+        # thread raise (InvalidStateError, Python 3.11). Nothing is ever cancelled here.
+        batches = [pool.submit(check_batch, files[i:i + size], opts) for i in range(0, len(files), size)]
+        done = (r for batch in batches for r in batch.result())
+        for inp in inputs:
+            yield check_one(inp, opts, stdin) if inp.path is None else next(done)
+    except BaseException:  # Ctrl+C (the workers got it too: the pool ends at once), a closed stdout
+        pool.shutdown(wait=False)
+        raise
+    pool.shutdown()
+
+
+def _quiet_on_ctrl_c() -> None:
+    """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
+    the parent says "interrupted" once and exits 130."""
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+
+
 def run(args) -> int:
     """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input."""
     try:
         overrides = _overrides(args.severity)
+        inputs = expand(args.captures)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
-    renderer = {"text": text, "json": json_report, "github": github}[args.format]
+    except InputError as e:
+        print(f"stream-inspector: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    stdin = None
+    if any(inp.path is None for inp in inputs):
+        if sys.stdin is None or sys.stdin.isatty():
+            print("stream-inspector: check -: standard input is a terminal; pipe a capture in "
+                  "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
+            return EXIT_USAGE
+        stdin = sys.stdin.buffer.read()
+    sender, problem = sender_for(args)
+    if problem:
+        print(f"stream-inspector: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None)
+    jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
-    for path in args.captures:
-        try:
-            cap = load_path(path, entry=args.entry)
-            s = run_capture(cap, dialect=args.dialect, stall_s=args.stall, severity_overrides=overrides)
-            if args.request:
-                check_request_file(s, args.request)
-        except CaptureError as e:
-            print(f"stream-inspector: {e}", file=sys.stderr)
+    outcomes = []
+    for r in _results(inputs, opts, jobs, stdin):
+        if r.out:
+            print(r.out, flush=True)
+        if r.problem:
+            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+        outcomes.append(r.outcome)
+        if sender is not None and r.span is not None:
+            sender.send(r.span)
+        if r.outcome.status == "unreadable":
             worst = EXIT_USAGE
-            continue
-        out = renderer.render(path, s)
-        if out:
-            print(out, flush=True)
-        if not s.events and cap.source_format != "native":
-            # Bytes with no SSE event and no JSON line in them: not a stream capture at all.
-            print(f"stream-inspector: {path}: no SSE event or JSON line found: is this a stream capture?",
-                  file=sys.stderr)
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(f.severity) >= bar for f in s.findings):
+        elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
+    if args.format == "text" and len(outcomes) > 1:
+        print(summary.render(outcomes), flush=True)
+    if sender is not None:
+        sender.close()
     return worst

@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 from inspector.cli.compare import show
+from inspector.cli.otel import Warn, sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from inspector.compare import compare_captures
 from inspector.feeds.base import Driver, Settings
+from inspector.feeds.run import run_capture
 from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.model.capture import Capture
 from inspector.model.catalog import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
+from inspector.net.otlp import spans_tap
 from inspector.report import json as json_report, text as text_report
+from inspector.report.spans import span_for
 from inspector.tui.app import make_app
 from inspector.tui.terminal import require_terminal
 
@@ -36,11 +41,23 @@ def run(args) -> int:
     except LiveError as e:
         print(f"stream-inspector: live: {e}", file=sys.stderr)
         return EXIT_USAGE
+    warn = Warn()
+    sender, problem = sender_for(args, warn)
+    if problem:
+        print(f"stream-inspector: live: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req)]
     labels = [req.label]
-    if args.format == "tui":
-        return _run_tui(args, sources, labels)
-    return _run_headless(args, sources, labels)
+    if sender is not None:
+        sources = [spans_tap(src, sender, Settings(args.dialect, args.stall), label)
+                   for src, label in zip(sources, labels)]
+    try:
+        if args.format == "tui":
+            return _run_tui(args, sources, labels, warn)
+        return _run_headless(args, sources, labels)
+    finally:
+        if sender is not None:
+            sender.close()
 
 
 async def _drain(source, driver: Driver) -> None:
@@ -79,7 +96,7 @@ def _run_headless(args, sources, labels) -> int:
     return code
 
 
-def _run_tui(args, sources, labels) -> int:
+def _run_tui(args, sources, labels, warn: Warn | None = None) -> int:
     """The inspector TUI over one ``LiveFeed`` per request.
 
     The feeds get the source iterators themselves, not factories: a live request is never re-sent
@@ -95,6 +112,8 @@ def _run_tui(args, sources, labels) -> int:
     except ValueError as e:  # unknown theme
         print(f"stream-inspector: live: {str(e).splitlines()[0]}", file=sys.stderr)
         return EXIT_USAGE
+    if warn is not None:
+        warn.app = app
     with quick_thread_switches():
         result = app.run()
     return result if isinstance(result, int) else EXIT_OK
@@ -121,6 +140,9 @@ def run_compare_eager(args, *, transport=None) -> int:
     if getattr(args, "provider", "anthropic") != "anthropic":
         return err("eager_input_streaming is an Anthropic tool flag: use --provider anthropic")
     fmt = getattr(args, "format", "tui") or "tui"
+    sender, problem = sender_for(args)
+    if problem:
+        return err(problem)
     try:
         body = load_request(args.request)
         eager_variants(body)
@@ -148,4 +170,9 @@ def run_compare_eager(args, *, transport=None) -> int:
         cmp = compare_captures(off, on, a_label=label_off, b_label=label_on, dialect=dialect, stall_s=stall)
     except ValueError as e:
         return err(str(e).splitlines()[0])
+    if sender is not None:  # both requests went out together, just now
+        for label, cap in ((label_off, off), (label_on, on)):
+            s = run_capture(cap, dialect=dialect, stall_s=stall)
+            sender.send(span_for(s, start=time.time() - (s.duration_s or 0.0), label=label))
+        sender.close()
     return show(cmp, off, on, fmt, theme=getattr(args, "theme", None), dialect=dialect, stall_s=stall)

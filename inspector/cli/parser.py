@@ -8,6 +8,7 @@ classes; theme names are file names), so ``--help``, ``check`` and ``rules`` sta
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 
@@ -61,6 +62,24 @@ def _port(value: str) -> int:
     return v
 
 
+def _count(value: str) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value!r}")
+    return v
+
+
+def cpu_count() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one): ``check --jobs``'s default."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def _dialect_choices() -> list[str]:
     return [name for name in DIALECTS if name != "unknown"]
 
@@ -74,6 +93,13 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
                    help=f"skip detection and read the stream as this dialect: {', '.join(_dialect_choices())}")
     p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
                    help="threshold for T001 stall, T002 keepalive-only and T003 buffered arguments")
+
+
+def _add_otlp(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--otlp", action="store_true",
+                   help="send one OpenTelemetry span per exchange (GenAI conventions, a span event per finding) "
+                        "to the OTLP/HTTP collector in $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), "
+                        "headers from $OTEL_EXPORTER_OTLP_HEADERS; needs the otel extra")
 
 
 def _add_replay_timing(p: argparse.ArgumentParser) -> None:
@@ -108,23 +134,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(sub, "check", help="lint captures headlessly (findings + assembled blocks)",
              description="Lint captures without a terminal UI: every finding with its rule code, and each "
-                         "content block as assembled.\nExit 0 clean, 1 findings at or above --fail-on, "
-                         "2 unreadable input or bad usage.",
+                         "content block as assembled; after several files a summary table and a total line.\n"
+                         "Exit 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad usage.",
              examples=(f"{PROG} check capture.jsonl",
                        f"{PROG} check --format github bug-report.sse      # annotations in a CI log",
-                       f"{PROG} check --format json a.jsonl b.jsonl       # one JSON object per line",
-                       f"{PROG} check --fail-on warning --severity C007=info run.jsonl",
+                       f"{PROG} check --format json runs/ > report.jsonl   # JSON Lines: one object per file",
+                       f"curl -sN ... | {PROG} check -                     # standard input",
+                       f"{PROG} check --fail-on warning --severity C007=info 'runs/**/*.jsonl'",
                        f"{PROG} check --request next-request.json run.jsonl   # Q rules on the history"))
     p.add_argument("captures", nargs="+", metavar="CAPTURE",
-                   help="native capture, raw SSE text, NDJSON or HAR (detected from the content)")
+                   help="a capture file (native, raw SSE text, NDJSON or HAR, detected from the content), "
+                        "- for standard input, a folder (walked) or a glob ('runs/**/*.jsonl')")
     p.add_argument("--format", choices=("text", "json", "github"), default="text",
-                   help="text for people, json for scripts, github for workflow annotations")
+                   help="text for people (a summary after several files), json for scripts (one JSON object "
+                        "per file per line: JSON Lines) or github (workflow annotations)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1")
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
     p.add_argument("--request", metavar="REQ.json", help="lint the history a client sends next against the stream (Q rules)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
+    p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
+                   help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
+    _add_otlp(p)
     _add_common_lint(p)
 
     p = _sub(sub, "replay", help="TUI: play a capture with its recorded timing",
@@ -163,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui, or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
 
@@ -181,22 +214,99 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read timeout towards the upstream")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or print one check report per exchange (json: one line each)")
+    _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
+
+    p = _sub(sub, "run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy",
+             description="Start the inspecting proxy on a free loopback port, run your agent with every SDK's "
+                         "base-URL variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ...) pointed at it, and "
+                         "inspect each exchange. The agent's output passes through; its exit status is "
+                         "passed on.",
+             examples=(f"{PROG} run -- python my_agent.py",
+                       f"{PROG} run --record captures/ -- npm start",
+                       f"{PROG} run --format json -o runs.jsonl -- python my_agent.py   # no TUI",
+                       f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"))
+    p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
+                   help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
+                        "NAME: anthropic, openai, gemini, ollama; repeatable); a plain URL sends every request there. "
+                        "Without it, per route: the variable's value in the environment, else the provider's API")
+    p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui, or one report per exchange (json: JSON Lines) without a TUI")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="json/text: write the reports here (otherwise standard output, shared with the command's)")
+    p.add_argument("--port", type=_port, default=0, help="proxy port on 127.0.0.1 (0: a free one)")
+    p.add_argument("--timeout", type=_positive, default=600.0, metavar="SECONDS", help="upstream read timeout")
+    _add_otlp(p)
+    _add_common_lint(p)
+    _add_theme(p)
+    p.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- CMD ARGS",
+                   help="the agent command and its arguments, after --")
 
     p = _sub(sub, "serve", help="a local mock provider answering with captures, re-timed as recorded",
              description="A mock provider on this machine: answers any request with the captures, re-timed "
                          "as recorded, ending the connection the way each capture ended. Several captures "
-                         "rotate, or are picked by path (/NAME/...).",
+                         "rotate, or are picked by path (/NAME/...). --mutate breaks them on purpose to see "
+                         "how a client copes.",
              examples=(f"{PROG} serve run.jsonl                  # answer once, then stop",
                        f"{PROG} serve run.jsonl --loop --instant",
-                       f"ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal"))
-    p.add_argument("captures", nargs="+", metavar="CAPTURE", help="captures to answer with (any readable format)")
+                       f"ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
+                       f"{PROG} serve run.jsonl --mutate all --expect-next --format junit > client.xml",
+                       f"{PROG} serve --mutations                # what each mutation does"))
+    p.add_argument("captures", nargs="*", metavar="CAPTURE",
+                   help="captures to answer with (any readable format; none: the bundled one, with --mutate)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback unless you mean it)")
     p.add_argument("--port", type=_port, default=8765, help="port to listen on (0: any free port)")
     p.add_argument("--loop", action="store_true",
                    help="keep serving until Ctrl+C (without it: stop once every capture has been answered in full)")
     _add_replay_timing(p)
+    p.add_argument("--mutate", metavar="NAME[=VALUE][,...]",
+                   help="fault injection: answer with the captures broken by these mutations, one after the other "
+                        "(see --mutations; 'all' for every one)")
+    p.add_argument("--mutations", action="store_true", help="list the mutations: what each does, its rule codes, "
+                                                             "the bug reports it reproduces")
+    p.add_argument("--expect-next", action="store_true",
+                   help="with --mutate: wait for the client's next request after each mutated stream, grade it "
+                        "(survived / mis-assembled / crashed) and stop after the last")
+    p.add_argument("--next-timeout", type=_positive, default=30.0, metavar="SECONDS",
+                   help="--expect-next: how long to wait for the next request")
+    p.add_argument("--format", choices=("text", "json", "junit"), default="text",
+                   help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
+
+    p = _sub(sub, "conform", help="grade a server's streams with a fixed request matrix, or a client "
+                                  "against broken streams (--client)",
+             description="Grade a server (a gateway, a proxy, a self-hosted model) by sending a fixed matrix of "
+                         "requests, streamed and plain, and checking every answer; or, with --client, grade a "
+                         "client by running it once per mutation against a mock provider that breaks the stream. "
+                         "Each case passes, warns or fails.",
+             examples=(f"{PROG} conform --provider openai --base-url http://127.0.0.1:4000/v1",
+                       f"{PROG} conform --provider anthropic --base-url http://127.0.0.1:8080 --format junit > c.xml",
+                       f"{PROG} conform --provider anthropic --client 'python my_agent.py'",
+                       f"{PROG} conform --provider openai --list"))
+    p.add_argument("--provider", choices=list(PROVIDERS), required=True, metavar="PROVIDER",
+                   help=f"whose API the server speaks (or the client calls): {', '.join(PROVIDERS)}")
+    p.add_argument("--base-url", metavar="URL", help="the server to grade (its base URL, as the SDKs take it)")
+    p.add_argument("--model", help="the model to ask (otherwise the matrix file's)")
+    p.add_argument("--matrix", metavar="FILE", help="a matrix file of your own (TOML; otherwise the bundled one "
+                                                   "for --provider)")
+    p.add_argument("--only", metavar="NAME[,NAME...]", help="run only these cases")
+    p.add_argument("--list", action="store_true", help="list the matrix's cases and exit")
+    p.add_argument("--record", metavar="DIR", help="keep every capture (NN-case.jsonl, NN-case.plain.jsonl)")
+    p.add_argument("--timeout", type=_positive, default=120.0, metavar="SECONDS",
+                   help="seconds without a byte before a request is given up; --client: seconds a client run may take")
+    p.add_argument("--fail-on", choices=("fail", "warn"), default="fail",
+                   help="lowest grade that makes the exit code 1")
+    p.add_argument("--format", choices=("text", "json", "junit", "github"), default="text",
+                   help="text for people, json (JSON Lines), junit (XML for CI) or github (workflow annotations)")
+    p.add_argument("--client", metavar="CMD", help="grade a client instead: run CMD once per mutation against a "
+                                                  "mock provider (its SDK base-URL variables point there)")
+    p.add_argument("--mutate", metavar="NAME[,NAME...]", help="--client: the mutations to run (otherwise all of "
+                                                             "--provider's)")
+    p.add_argument("--capture", metavar="FILE", help="--client: the capture to mutate (otherwise the bundled one)")
+    p.add_argument("--next-timeout", type=_positive, default=10.0, metavar="SECONDS",
+                   help="--client: how long to wait for the next request once the stream ended")
+    _add_common_lint(p)
 
     p = _sub(sub, "compare", help="TUI: two streams of the same request on one time axis",
              description="Two streams of the same request on one time axis, e.g. with and without "
@@ -209,6 +319,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui, or print the comparison for scripts")
     _add_common_lint(p)
     _add_theme(p)
+
+    p = _sub(sub, "export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing",
+             description="Write a capture as one self-contained HTML page (overview, findings explained, blocks, "
+                         "timeline, raw events) to attach to a bug report, or several captures as a HAR 1.2 file "
+                         "that keeps each chunk's timing (read back by replay and check).",
+             examples=(f"{PROG} export --to html run.jsonl -o run.html",
+                       f"{PROG} export --to har runs/ -o runs.har"))
+    p.add_argument("captures", nargs="+", metavar="CAPTURE",
+                   help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")
+    p.add_argument("--to", choices=("html", "har"), required=True,
+                   help="html: one page (blocks, findings explained, timeline, raw events); har: HAR 1.2, "
+                        "per-chunk timing in each entry's _chunks")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (otherwise standard output)")
+    p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
+    _add_common_lint(p)
 
     p = _sub(sub, "rules", help="list the rule catalog: codes, names, severities, when each fires",
              description="The rule catalog: every finding code, its name, default severity and when it fires.",

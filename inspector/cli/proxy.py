@@ -5,34 +5,21 @@ Checks the arguments, binds the socket, then runs the proxy (``inspector.net.pro
 """
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
+from inspector.cli.otel import Warn, sender_for
 from inspector.feeds.live import quick_thread_switches
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
+from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import is_loopback, listen, url_for
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
-
-
-def _check_record_dir(path: str) -> str | None:
-    """None when ``--record DIR`` is usable (created if missing), else the one-line problem."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        return f"--record {path}: not a directory"
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        return f"--record {path}: cannot create: {e.strerror or e}"
-    if not os.access(p, os.W_OK):
-        return f"--record {path}: not writable"
-    return None
 
 
 def _warn_exposed(host: str) -> str:
@@ -52,7 +39,7 @@ def run(args) -> int:
         return EXIT_USAGE
     record = getattr(args, "record", None)
     if record:
-        problem = _check_record_dir(record)
+        problem = check_record_dir(record)
         if problem:
             print(f"stream-inspector: proxy: {problem}", file=sys.stderr)
             return EXIT_USAGE
@@ -67,30 +54,42 @@ def run(args) -> int:
     exposed = not is_loopback(host)
     if exposed:
         print(f"stream-inspector: {_warn_exposed(host)}", file=sys.stderr)
+    warn = Warn()
+    sender, problem = sender_for(args, warn)
+    if problem:
+        print(f"stream-inspector: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     sock = listen(host, args.port, "proxy")
     if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
     safe_upstream = redact_url(upstream)
-    if fmt == "tui":
-        return _run_tui(args, sock, url, safe_upstream, exposed)
-    return _run_headless(args, sock, url, safe_upstream, fmt)
+    listeners = (ExchangeSpans(sender),) if sender is not None else ()
+    try:
+        if fmt == "tui":
+            return _run_tui(args, sock, url, safe_upstream, exposed, listeners, warn)
+        return _run_headless(args, sock, url, safe_upstream, fmt, listeners)
+    finally:
+        if sender is not None:
+            sender.close()
 
 
-def _run_headless(args, sock, url: str, upstream: str, fmt: str) -> int:
+def _run_headless(args, sock, url: str, upstream: str, fmt: str, listeners: tuple) -> int:
     print(f"stream-inspector proxy on {url} -> {upstream}"
           + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
     worst = run_foreground(args.upstream, sock, Reports(fmt, out=sys.stdout), timeout=args.timeout,
-                           record_dir=args.record, dialect=args.dialect, stall_s=args.stall)
+                           record_dir=args.record, dialect=args.dialect, stall_s=args.stall, listeners=listeners)
     print("stream-inspector proxy stopped", file=sys.stderr, flush=True)
     return worst
 
 
-def _run_tui(args, sock, url: str, upstream: str, exposed: bool) -> int:
+def _run_tui(args, sock, url: str, upstream: str, exposed: bool, listeners: tuple, warn: Warn) -> int:
     proxy = ProxyThread(args.upstream, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
                         stall_s=args.stall, collect=False, sock=sock, external=True)
+    proxy.log.listeners.extend(listeners)
     app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,
                    warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record)
+    warn.app = app
     # The proxy thread forwards bytes while the TUI thread renders: a busy frame must never hold a
     # chunk back for long.
     with quick_thread_switches():

@@ -1,26 +1,77 @@
-"""``stream-inspector serve CAPTURE…``: a mock provider on 127.0.0.1 answering with captures."""
+"""``stream-inspector serve CAPTURE…``: a mock provider on 127.0.0.1 answering with captures.
+
+``--mutate`` breaks the captures first (fault injection, ``inspector.net.conform.mutate``);
+``--expect-next`` grades the client's request after each broken stream
+(``inspector.net.conform.expect``); ``--mutations`` lists what can be broken.
+"""
 from __future__ import annotations
 
 import sys
 
+import orjson
+
 from inspector.capture.load import CaptureError
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
-from inspector.net.serve import load_served, make_asgi_app
+from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from inspector.net.conform import report
+from inspector.net.conform.expect import ExpectNextProvider
+from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
+from inspector.net.serve import asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, is_loopback, listen, url_for, uvicorn_server
+from inspector.providers import CONFORMANCE, PROVIDERS
+
+
+def _err(msg: str) -> int:
+    print(f"stream-inspector: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def list_mutations(fmt: str) -> str:
+    """``serve --mutations``: per provider, each mutation's name, what it does, codes and bug reports."""
+    if fmt == "json":
+        return "\n".join(orjson.dumps({"provider": name, "dialect": PROVIDERS[name].dialect.name, "mutation": mu.name,
+                                        "summary": mu.summary, "codes": sorted(mu.codes), "reports": list(mu.reports),
+                                        "param": mu.param, "default": mu.default}).decode()
+                         for name, conf in CONFORMANCE.items() for mu in conf.mutations)
+    lines = []
+    for name, conf in CONFORMANCE.items():
+        lines.append(f"{PROVIDERS[name].dialect.name} (--provider {name})")
+        for mu in conf.mutations:
+            label = mu.name + (f"[={mu.param.upper()}]" if mu.param else "")
+            lines.append(f"  {label:<24} {mu.summary}")
+            codes = " ".join(sorted(mu.codes)) or "none (a legal stream: the client must cope)"
+            lines.append(f"  {'':<24} triggers {codes}; reproduces {', '.join(mu.reports)}")
+        lines.append("")
+    lines.append("--mutate NAME[=VALUE][,NAME...] applies them to any capture of a dialect that has them; "
+                 "--expect-next grades the client's next request.")
+    return "\n".join(lines)
 
 
 def run(args) -> int:
-    """``stream-inspector serve CAPTURE...``: exit 0 after Ctrl+C, 2 for unreadable captures or a busy port.
+    """``serve CAPTURE...``: exit 0 after Ctrl+C or once done, 2 for unreadable captures, a bad
+    ``--mutate`` or a busy port; with ``--expect-next`` 1 when a verdict is not ``survived``.
 
     Several captures rotate (or are picked by path). Without ``--loop`` the server stops by itself
     once every capture has been answered in full, so a script can run ``serve`` beside one client
     run and need no cleanup; with ``--loop`` it keeps answering until Ctrl+C.
     """
+    if args.mutations:
+        print(list_mutations(args.format))
+        return EXIT_OK
+    if not args.captures:
+        return _err("serve: give at least one CAPTURE (or --mutations to list the mutations)")
+    if args.expect_next and not args.mutate:
+        return _err("serve: --expect-next grades a client against broken streams: give --mutate NAME")
+    if args.expect_next and args.loop:
+        return _err("serve: --expect-next stops after the last verdict; --loop does not apply")
     try:
         served = load_served(args.captures)
-    except CaptureError as e:
-        print(f"stream-inspector: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        specs = parse_specs(args.mutate) if args.mutate else []
+        notes: list[str] = []
+        variants = []
+        if specs:
+            served, variants, notes = served_variants(served, specs)
+    except (CaptureError, MutateError) as e:
+        return _err(str(e))
     host = args.host
     if not is_loopback(host):
         print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
@@ -29,33 +80,62 @@ def run(args) -> int:
     if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
+    machine = args.expect_next and args.format != "text"
+    out = sys.stderr if machine else sys.stdout
 
     def log(line: str) -> None:
-        print(line, flush=True)
+        print(line, file=out, flush=True)
 
     holder: dict = {}
 
-    def all_served() -> None:
-        log("every capture served once: stopping (--loop keeps serving)")
+    def stop_server(why: str) -> None:
+        log(why)
         if "server" in holder:
             holder["server"].should_exit = True
 
-    app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log,
-                        on_all_served=None if args.loop else all_served)
+    provider = None
+    if args.expect_next:
+        by_name = {mc.name: mc for mc in variants}
+        pairs = [(s, by_name[s.name]) for s in served if s.name in by_name]
+        provider = ExpectNextProvider(pairs, next_timeout=args.next_timeout, speed=args.speed, instant=args.instant,
+                                      log=log, on_verdict=lambda v: log("verdict: " + report.verdict_line(v)),
+                                      on_finished=lambda vs: stop_server("every mutated stream has a verdict: stopping"))
+        app = asgi_app(provider)
+        served = [s for s, _ in pairs]
+    else:
+        app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log,
+                            on_all_served=None if args.loop else
+                            lambda: stop_server("every capture served once: stopping (--loop keeps serving)"))
     n = len(served)
-    print(f"serving {n} capture{'s' if n != 1 else ''} on {url}", flush=True)
+    log(f"serving {n} capture{'s' if n != 1 else ''} on {url}")
     for s in served:
-        print(f"  {url}/{s.name}/  {s.source}  ({s.describe()})", flush=True)
-    if n > 1:
-        print("  any other path: the captures in turn", flush=True)
-    print("Ctrl+C stops" + ("" if args.loop else "; without --loop, so does answering every capture once"),
-          flush=True)
+        log(f"  {url}/{s.name}/  {s.source}  ({s.describe()})")
+    for note in notes:
+        log(f"  note: {note}")
+    if provider is not None:
+        log("one conversation per mutated stream, in this order: a request gets the stream, the request after it "
+            f"is graded (waited for up to {args.next_timeout:g} s) and gets a short text answer")
+    elif n > 1:
+        log("  any other path: the captures in turn")
+    log("Ctrl+C stops" + ("" if args.loop or provider else "; without --loop, so does answering every capture once"))
     server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS)
+    interrupted = False
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     finally:
         sock.close()
-    print("stopped", flush=True)
-    return EXIT_OK
+    log("stopped")
+    if provider is None:
+        return EXIT_OK
+    verdicts = provider.verdicts
+    if args.format == "json":
+        print(report.verdicts_json(verdicts), flush=True)
+    elif args.format == "junit":
+        print(report.verdicts_junit(verdicts, "stream-inspector.serve"), flush=True)
+    else:
+        print(report.verdicts_text(verdicts, interrupted=interrupted or not provider.finished), flush=True)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if verdicts and all(v.outcome == "survived" for v in verdicts) and provider.finished else EXIT_FINDINGS

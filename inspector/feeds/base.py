@@ -11,7 +11,9 @@ A *feed* is what the TUI shows: one stream with its session and transport state.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,6 +34,18 @@ class Settings:
     """T001/T002/T003 threshold in seconds."""
     severity_overrides: dict = field(default_factory=dict)
     """``{code: severity}``."""
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside the block (restored after, if it was on)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def new_session(cap: Capture, settings: Settings = Settings()) -> Session:

@@ -5,25 +5,66 @@ pure and incremental: ``feed(data: bytes, t) -> list[Frame | Comment | FramingIs
 ``close(t) -> list[...]``; chunk boundaries never change what they return except the times.
 
 Lives here: ``lines`` (line splitting, UTF-8, BOM, line endings), ``sse`` (WHATWG event
-streams), ``ndjson`` (one JSON value per line), and ``choose_decoder``.
+streams), ``ndjson`` (one JSON value per line), ``eventstream`` (AWS binary event-stream
+messages, Bedrock), and ``choose_decoder``.
 May import: ``inspector.model`` and third-party parsing libraries; nothing else of the project.
 """
 from __future__ import annotations
 
+from inspector.framing.eventstream import CONTENT_TYPE as EVENTSTREAM_TYPE
+from inspector.framing.eventstream import PRELUDE, EventStreamDecoder, looks_like_eventstream
 from inspector.framing.ndjson import NDJSONDecoder
 from inspector.framing.sse import SSEDecoder
+from inspector.model.frames import Item
 
-Decoder = SSEDecoder | NDJSONDecoder
+class BinarySniff:
+    """A body that starts with 0x00 or 0x01 and no content type: held until its first 12 bytes say
+    whether they are an event-stream prelude (its CRC right), then decoded as event-stream, else
+    as SSE (binary garbage is then S001, not a corrupt frame). Deciding on the first 12 bytes, not
+    on the chunks that bring them, keeps the result independent of chunking."""
+
+    def __init__(self) -> None:
+        self._held = b""
+        self.inner: EventStreamDecoder | SSEDecoder | None = None
+
+    def _decide(self) -> None:
+        es = len(self._held) >= PRELUDE and looks_like_eventstream(self._held[:PRELUDE])
+        self.inner = EventStreamDecoder() if es else SSEDecoder()
+
+    def feed(self, data: bytes, t: float | None = None) -> list[Item]:
+        if self.inner is None:
+            self._held += data
+            if len(self._held) < PRELUDE:
+                return []
+            self._decide()
+            data, self._held = self._held, b""
+        return self.inner.feed(data, t)
+
+    def close(self, t: float | None = None) -> list[Item]:
+        out: list[Item] = []
+        if self.inner is None:
+            self._decide()
+            out = self.inner.feed(self._held, t)
+        return out + self.inner.close(t)
+
+
+Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff
 
 
 def choose_decoder(content_type: str, probe: bytes) -> Decoder:
     """The decoder for a body: by its content type (lower case, may be empty) when it names a
-    stream format, else by its first non-blank bytes (``probe``): ``{``/``[`` start NDJSON,
-    anything else is read as SSE (pasted bug reports often have no head at all)."""
+    stream format, else by its first non-blank bytes (``probe``): a first byte 0x00 or 0x01 may
+    start an AWS event-stream message (its length's high byte; no text format starts so:
+    ``BinarySniff`` decides on 12 bytes), ``{``/``[`` start NDJSON, anything else is read as SSE
+    (pasted bug reports often have no head at all)."""
+    if EVENTSTREAM_TYPE in content_type:
+        return EventStreamDecoder()
     if "event-stream" in content_type:
         return SSEDecoder()
     if "ndjson" in content_type or "jsonl" in content_type:
         return NDJSONDecoder()
+    if probe[:1] in (b"\x00", b"\x01"):
+        return BinarySniff()
     if probe[:1] in (b"{", b"["):
         return NDJSONDecoder()
     return SSEDecoder()

@@ -23,7 +23,8 @@ _SSE_EOL = re.compile(rb"\r\n|\r|\n")
 _LF = re.compile(rb"\n")
 
 # Line-reader output entries (tuples, to stay cheap on streams of many small lines):
-#   ("bom",)                                  the body started with a UTF-8 BOM (stripped)
+#   ("bom", n)                                the body started with a UTF-8 BOM (stripped); n = 2
+#                                             when a second one follows (kept: only one is stripped)
 #   ("line", content, line, offset, kind)     a terminated line; kind "LF" | "CRLF" | "CR",
 #                                             or None for a CR that ended the fed bytes
 #   ("eol", kind, line, offset)               the terminator kind of that last CR line, once
@@ -49,7 +50,7 @@ class LineReader:
     def __init__(self, *, cr_ends_line: bool = True) -> None:
         self._cr_mode = cr_ends_line
         self._eol = _SSE_EOL if cr_ends_line else _LF
-        self._head = b""  # first bytes, held while they may still be a split BOM
+        self._head = b""  # first bytes, held while they may still be a split BOM (or two)
         self._started = False
         self._partial = bytearray()
         self._pos = 0  # body offset of the next byte to be fed
@@ -62,27 +63,44 @@ class LineReader:
         out: list[tuple] = []
         if not self._started:
             data = self._head + data
-            if len(data) < len(BOM) and BOM.startswith(data):
+            if _maybe_more_bom(data):
                 self._head = data
                 return out
             self._started = True
             self._head = b""
-            # NOTE: "The UTF-8 decode algorithm strips one leading UTF-8 Byte Order Mark
-            # (BOM), if any." (Encoding standard, used by WHATWG HTML 9.2.6 "Streams must be
-            # decoded using the UTF-8 decode algorithm"). Only the first one.
-            if data.startswith(BOM):
-                out.append(("bom",))
-                data = data[len(BOM):]
-                self._pos = self._line_start = len(BOM)
+            data = self._strip_bom(data, out)
         self._split(data, out)
         return out
 
+    def _strip_bom(self, data: bytes, out: list[tuple]) -> bytes:
+        # NOTE: "The UTF-8 decode algorithm strips one leading UTF-8 Byte Order Mark
+        # (BOM), if any." (Encoding standard, used by WHATWG HTML 9.2.6 "Streams must be
+        # decoded using the UTF-8 decode algorithm"). Only the first one: a second stays in
+        # the first line, where it spoils the first field name even for BOM-aware clients.
+        if data.startswith(BOM):
+            out.append(("bom", 2 if data[len(BOM):].startswith(BOM) else 1))
+            data = data[len(BOM):]
+            self._pos = self._line_start = len(BOM)
+        return data
+
+    def at_line_start(self) -> bool:
+        """Nothing held: the next byte fed starts a line (no partial line, no CR waiting for its LF)."""
+        return self._started and not self._partial and not self._after_cr
+
+    def position(self) -> tuple[int, int]:
+        """``(line, offset)`` of the next byte to be fed."""
+        return self._line_no, self._pos
+
+    def skip_to(self, line: int, offset: int) -> None:
+        """Whole lines up to ``offset`` were read elsewhere (a decoder's fast path): continue from there."""
+        self._line_no, self._pos, self._line_start = line, offset, offset
+
     def close(self) -> list[tuple]:
         out: list[tuple] = []
-        if not self._started:  # fewer than 3 bytes, all a BOM prefix: plain bytes after all
+        if not self._started:  # held bytes, all a BOM prefix: plain bytes (after one BOM) after all
             self._started = True
             head, self._head = self._head, b""
-            self._split(head, out)
+            self._split(self._strip_bom(head, out), out)
         if self._after_cr:
             self._after_cr = False
             out.append(("eol", "CR", *self._cr_line))
@@ -142,6 +160,15 @@ class LineReader:
         self._pos += size
 
 
+def _maybe_more_bom(data: bytes) -> bool:
+    """True while ``data`` (the first bytes of a body) could still grow into one or two BOMs:
+    hold them until the next chunk decides."""
+    if len(data) < len(BOM):
+        return BOM.startswith(data)
+    rest = data[len(BOM):]
+    return data.startswith(BOM) and len(rest) < len(BOM) and BOM.startswith(rest)
+
+
 class Utf8Lines:
     """Per-stream bookkeeping shared by the SSE and NDJSON decoders: S001, S009 and S011."""
 
@@ -173,7 +200,14 @@ class Utf8Lines:
         return self._bad_lines
 
     @staticmethod
-    def bom_issue(t: float | None) -> FramingIssue:
+    def bom_issue(t: float | None, count: int = 1) -> FramingIssue:
+        if count > 1:
+            return FramingIssue(
+                "S009",
+                "body starts with two UTF-8 BOMs (EF BB BF EF BB BF): even BOM-aware decoders strip "
+                "only one, so the first field reads as '\\ufeffevent'/'\\ufeffdata' and the first "
+                "event's name or data is lost",
+                1, 0, t)
         return FramingIssue(
             "S009",
             "body starts with a UTF-8 BOM (EF BB BF); stripped as the spec says, but common "

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
 from inspector.model.frames import Comment, Frame, FramingIssue, Item
 
@@ -39,11 +40,13 @@ class _Boundary:
     new_retry: int | None = None
 
 
-_JSON_START = frozenset('{["-0123456789tfn')
+_JSON_START = frozenset("{[")
 
 
 def _is_value(text: str) -> bool:
-    """True when ``text`` is ``[DONE]`` or one complete JSON value (orjson decides)."""
+    """True when ``text`` is ``[DONE]`` or one complete JSON object or array (orjson decides).
+    Scalars (``1``, ``"a"``) do not count: joining such lines is what the SSE spec asks for
+    (RULES.md S013)."""
     if text == "[DONE]":
         return True
     head = text.lstrip(" \t\r\n")[:1]
@@ -73,8 +76,8 @@ class SSEDecoder:
     - S010: at close, a pending event with data is still dispatched (the spec discards it);
       the S010 issue comes right *after* that frame and carries its line and offset. With no
       pending data, an unterminated last line (e.g. ``: ping`` at EOF) gets S010 alone.
-    - S013: a ``data:`` line holding ``[DONE]`` or a complete JSON value that joins a data
-      buffer which is itself ``[DONE]``/complete JSON ends the buffered event first (the
+    - S013: a ``data:`` line holding ``[DONE]`` or a complete JSON object or array that joins a
+      data buffer which is itself ``[DONE]``/a complete object or array ends the buffered event first (the
       spec would join them into one invalid payload). Field lines between the two data lines
       (``event:``, ``id:``, ``retry:``) go with the new event, so the pasted
       ``event:/data:/event:/data:`` form splits too; when a blank line follows instead, they
@@ -96,13 +99,89 @@ class SSEDecoder:
         self._boundary: _Boundary | None = None
         self._undelimited = False
         self._last_t: float | None = None
+        self._raw: list[str] | None = None
+        """Lines of a bare JSON value being read (an error body written without ``data:``)."""
+        self._raw_at = (0, 0)
+        self._raw_scan = ValueScanner()
+        self._names: dict[bytes, str] = {b"": ""}
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
         """Decode the next body chunk, received at ``t`` seconds; return completed items."""
         self._last_t = t
         out: list[Item] = []
-        self._handle(self._lines.feed(data), t, out)
+        if not (self._lines.at_line_start() and self._idle()):
+            # Finish what the last chunk left open line by line, up to the next blank line.
+            k = data.find(b"\n\n")
+            if k < 0:
+                self._handle(self._lines.feed(data), t, out)
+                return out
+            self._handle(self._lines.feed(data[:k + 2]), t, out)
+            data = data[k + 2:]
+        if data and self._lines.at_line_start() and self._idle():
+            data = self._fast(data, t, out)
+        if data:
+            self._handle(self._lines.feed(data), t, out)
         return out
+
+    def _idle(self) -> bool:
+        """Between events: no field of a pending event, no bare JSON being read."""
+        return (not self._data and self._start is None and self._raw is None and not self._type
+                and self._retry is None and self._boundary is None)
+
+    def _fast(self, data: bytes, t: float | None, out: list[Item]) -> bytes:
+        """The common case, without the line machinery: whole events of one ``data:`` line, maybe
+        after one ``event:`` line, LF only, valid UTF-8, each ended by one blank line. Emits those
+        frames (exactly what the line-by-line path would) and returns the bytes from the first
+        event that is not of that shape (comments, ``id``/``retry``, several data lines, CR, an
+        event cut by the chunk's end...), for the exact path."""
+        end = data.rfind(b"\n\n")
+        if end < 0 or data.find(b"\r", 0, end) != -1:
+            return data
+        end += 2
+        line, pos = self._lines.position()
+        start = 0
+        ident = self._id
+        names = self._names
+        while start < end:
+            stop = data.find(b"\n\n", start)
+            if data.startswith(b"data:", start):
+                if data.find(b"\n", start, stop) != -1:
+                    break
+                name = b""
+                value = data[start + 5:stop]
+                lines = 2
+            elif data.startswith(b"event:", start):
+                nl = data.find(b"\n", start, stop)
+                if nl < 0 or not data.startswith(b"data:", nl + 1) or data.find(b"\n", nl + 1, stop) != -1:
+                    break
+                name = data[start + 6:nl]
+                value = data[nl + 6:stop]
+                lines = 3
+            else:
+                break
+            try:
+                # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
+                text = value.decode("utf-8")
+                if text[:1] == " ":
+                    text = text[1:]
+                event = names.get(name)
+                if event is None:
+                    event = name.decode("utf-8")
+                    if event[:1] == " ":
+                        event = event[1:]
+                    if len(names) < 256:  # one string per event name, not one per event
+                        names[name] = event
+            except UnicodeDecodeError:
+                break
+            if not start:  # the line path notes each line's terminator (S011): LF, before this frame
+                self._text.eol("LF", line, pos, t, out)
+            out.append(Frame(event or "message", text, ident, None, bool(event), line, pos, t))
+            line += lines
+            pos += stop + 2 - start
+            start = stop + 2
+        if start:
+            self._lines.skip_to(line, pos)
+        return data[start:] if start else data
 
     def close(self, t: float | None = None) -> list[Item]:
         """End of body: flush the last line and any pending event (S010), see the class doc."""
@@ -150,9 +229,12 @@ class SSEDecoder:
             elif tag == "eol":
                 text.eol(entry[1], entry[2], entry[3], t, out)
             elif tag == "bom":
-                out.append(text.bom_issue(t))
+                out.append(text.bom_issue(t, entry[1]))
 
     def _line(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        if self._raw is not None or (text[:1] in ("{", "[") and not self._data and self._start is None):
+            self._bare_json(text, line, offset, t, out)
+            return
         # NOTE: "If the line is empty (a blank line): Dispatch the event" (WHATWG HTML 9.2.6)
         if not text:
             self._dispatch(t, out)
@@ -195,6 +277,30 @@ class SSEDecoder:
                     self._boundary.new_retry = int(value)
                 self._retry = int(value)
         # NOTE: "Otherwise: The field is ignored." (unknown field names)
+
+    def _bare_json(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:
+        """A JSON value written without ``data:`` between events: lines a spec-following client
+        ignores (unknown field names), but Google writes its error bodies this way after the
+        events, and google-genai reads them (PROTOCOLS.md §4). An error object (or a one-element
+        array holding one) becomes an event, so it is shown and judged (S006); anything else is
+        ignored, as the spec says."""
+        if self._raw is None:
+            self._raw, self._raw_at = [], (line, offset)
+            self._raw_scan.reset()
+        self._raw.append(text)
+        stop = self._raw_scan.scan(text)
+        if stop < 0 and not self._raw_scan.in_string:
+            return
+        data, self._raw = "\n".join(self._raw), None
+        if stop < 0:
+            return  # a string cannot cross a line: not a JSON value after all
+        try:
+            value = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return
+        inner = value[0] if isinstance(value, list) and len(value) == 1 else value
+        if isinstance(inner, dict) and "error" in inner:
+            out.append(Frame("message", data, self._id, None, False, self._raw_at[0], self._raw_at[1], t))
 
     def _mark(self, line: int, offset: int) -> None:
         """A field line of the pending event: remember where it starts, and where an

@@ -64,6 +64,9 @@ class FragmentTimes:
         return f"FragmentTimes({list(self)!r})"
 
 
+_PACK = 256
+"""Fragments joined into one string at a time (see ``Block.append``)."""
+
 _STATUS = {EMPTY: "empty", PARTIAL: "partial", COMPLETE: "complete", TRAILING: "invalid", INVALID: "invalid"}
 
 
@@ -122,6 +125,8 @@ class Block:
     _parts: list = field(default_factory=list)
     _joined: str | None = ""
     _length: int = 0
+    _packed: int = 0
+    """Leading entries of ``_parts`` that are already joined packs of fragments."""
 
     @property
     def content(self) -> str:
@@ -129,6 +134,7 @@ class Block:
         if self._joined is None:
             self._joined = "".join(self._parts)
             self._parts = [self._joined] if self._joined else []
+            self._packed = len(self._parts)
         return self._joined
 
     @property
@@ -139,15 +145,22 @@ class Block:
     def append(self, fragment: str) -> None:
         """Add a fragment to the content (the session's writer calls this, once per delta)."""
         if fragment:
-            self._parts.append(fragment)
+            parts = self._parts
+            parts.append(fragment)
             self._joined = None
             self._length += len(fragment)
+            if len(parts) - self._packed >= _PACK:
+                # Join the newest fragments into one string: a long block keeps a few large
+                # strings, not one small object per delta (and each byte is copied once).
+                parts[self._packed:] = ["".join(parts[self._packed:])]
+                self._packed += 1
 
     def replace(self, text: str) -> None:
         """Set the whole content at once (arguments that arrived whole)."""
         self._parts = [text] if text else []
         self._joined = text
         self._length = len(text)
+        self._packed = len(self._parts)
 
     @property
     def status(self) -> str | None:

@@ -43,7 +43,8 @@ class Capture:
     """``{"status": int, "headers": {name: value}}`` or None (pasted text has none)."""
     end: End | None = None
     source_format: str = "sse"
-    """``native``, ``sse``, ``ndjson``, ``har`` or ``text`` (SSE pasted inside prose)."""
+    """``native``, ``sse``, ``ndjson``, ``eventstream`` (a raw AWS event-stream body), ``har`` or ``text``
+    (SSE pasted inside prose)."""
     request_relative: bool = False
     """True when ``t`` counts from the request (native captures): the wait to the first byte counts."""
     line_base: int = 0

@@ -1,11 +1,17 @@
 """The rule catalog: every finding code, its stable name, default severity and meaning.
 
-Generated from `shared/RULES.md` (the project's rule catalog); codes are stable and never
-renumbered. ``explain`` is the catalog's "fires when" text, shown in the TUI and `--explain`.
+Generated from `shared/RULES.md` (the project's rule catalog), plus the project's additions at the
+end of a family (S014–S016) and the B family (AWS Bedrock ConverseStream), documented in README.md;
+codes are stable and never renumbered. ``explain`` is the catalog's "fires when" text, shown in the
+TUI and `--explain`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+BEDROCK = "AWS Bedrock ConverseStream"
+"""The B family (a project addition, documented in README.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +193,47 @@ RULES: dict[str, Rule] = {r.code: r for r in (
     Rule('S014', 'ignored-input', 'info', 'stream framing (every dialect)',
          'the importer skipped input that is not part of the stream: prose or markdown around pasted SSE, '
          'a half-written last capture record'),
+    Rule('S015', 'frame-corrupt', 'error', 'stream framing (every dialect)',
+         'an AWS event-stream message (`application/vnd.amazon.eventstream`, Bedrock) fails its prelude CRC or '
+         'message CRC, declares impossible lengths, or has headers that do not parse: report the byte offset, '
+         'skip to the next valid prelude and decode the rest (botocore raises on it and the SDK stream ends)'),
+    Rule('S016', 'frame-truncated', 'error', 'stream framing (every dialect)',
+         'the body ends inside an AWS event-stream message: its prelude declares more bytes than arrived (or '
+         'fewer than the 12 prelude bytes arrived); report the byte offset and how much is missing (SDK readers '
+         'stop there without an error)'),
+    Rule('B001', 'missing-message-start', 'warning', BEDROCK,
+         'the first event is not `messageStart` (clients that build the message on it have no role and no message)'),
+    Rule('B002', 'delta-without-start', 'error', BEDROCK,
+         'a `toolUse` delta for a `contentBlockIndex` that no `contentBlockStart` opened: the call has no '
+         '`toolUseId` and no `name`; it creates no block. Text and `reasoningContent` blocks have no start event: '
+         'their first delta opens them'),
+    Rule('B003', 'delta-type-mismatch', 'error', BEDROCK,
+         "a delta's kind does not fit its block: `toolUse` input into a text or reasoning block, `text` or "
+         '`reasoningContent` into a `toolUse` block, or a kind other than the one that opened the block'),
+    Rule('B004', 'delta-after-stop', 'error', BEDROCK,
+         'a `contentBlockDelta` or a second `contentBlockStop` for an index already stopped'),
+    Rule('B005', 'duplicate-start', 'error', BEDROCK,
+         '`contentBlockStart` for an index already started or already written to; the new block takes the slot'),
+    Rule('B006', 'index-out-of-order', 'warning', BEDROCK,
+         'a new `contentBlockIndex` is not the next position (0, 1, 2, …) of the message content'),
+    Rule('B007', 'block-never-stopped', 'warning', BEDROCK,
+         'a text or reasoning block still open at the end (no `contentBlockStop`; tool blocks: J005)'),
+    Rule('B008', 'stop-reason-mismatch', 'error', BEDROCK,
+         'a `toolUse` block was streamed and `stopReason` is `end_turn` or `stop_sequence` (clients keyed on '
+         '`tool_use` never run the tool), or `stopReason` is `tool_use` and no `toolUse` block was started'),
+    Rule('B009', 'truncated-tool-call', 'error', BEDROCK,
+         '`stopReason` `max_tokens` or `model_context_window_exceeded` while a `toolUse` block is open or its '
+         'input incomplete: retry with a higher `maxTokens`'),
+    Rule('B010', 'missing-stop-reason', 'error', BEDROCK,
+         '`messageStop` without a `stopReason` (a required member: clients that read it fail)'),
+    Rule('B011', 'malformed-output', 'error', BEDROCK,
+         '`stopReason` is `malformed_model_output` or `malformed_tool_use`: the model output could not be parsed '
+         'and the turn has no usable tool call'),
+    Rule('B012', 'invalid-tool-identity', 'error', BEDROCK,
+         '`contentBlockStart.start.toolUse` whose `toolUseId` or `name` is missing, empty, longer than 64 '
+         'characters or outside `[a-zA-Z0-9_-]`: the tool result cannot be sent back'),
+    Rule('B013', 'missing-metadata', 'info', BEDROCK,
+         'the stream ended after `messageStop` with no `metadata` event: token usage and latency are unknown'),
 )}
 
 SEVERITIES = ("info", "warning", "error")

@@ -6,7 +6,7 @@ session's ``events`` list is append-only, which lets replay checkpoints share it
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import orjson
 
 
 class _Done:
@@ -40,28 +40,61 @@ KEEPALIVE_TYPES = frozenset({"ping"})
 """Event names/types that only keep a connection alive (Anthropic ``ping``)."""
 
 
-@dataclass(slots=True)
-class EventRecord:
-    """One event as the raw log shows it."""
+_RELEASED = object()
+"""Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on demand)."""
 
-    index: int
-    """0-based position in the stream's events (what findings' ``event`` refers to)."""
-    name: str
-    """The SSE ``event:`` name, else the payload's ``type``, else ``message``."""
-    data: str
-    """The event's data exactly as framed (SSE data lines joined with LF, or the NDJSON line)."""
-    payload: object
-    """Parsed JSON, ``DONE`` or ``NOT_JSON``."""
-    line: int | None
-    """1-based line in the capture file (native captures) or body where the event starts."""
-    offset: int | None
-    """Byte offset in the body of the event's first line."""
-    t: float | None
-    """Arrival time in seconds of the chunk that completed the event; None when untimed."""
-    named: bool = False
-    """The event carried an SSE ``event:`` field."""
-    keepalive: bool = False
-    block: int | None = None
-    """Position in ``Session.blocks`` of the block this event touched (the TUI jumps to it)."""
-    response: int = 0
-    """Which response of the body the event belongs to (0-based; see ``Session.responses``)."""
+
+def parse_payload(data: str) -> object:
+    """An event's payload: parsed JSON, ``DONE`` for ``[DONE]``, or ``NOT_JSON``."""
+    if data == "[DONE]":
+        return DONE
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return NOT_JSON
+
+
+class EventRecord:
+    """One event as the raw log shows it.
+
+    While the event is dispatched, ``payload`` is the parsed value the dialect reads; afterwards the
+    session releases it (``release``) and ``payload`` parses ``data`` again when something asks
+    (the event log, the detail screen): a long stream keeps its events' text, not two copies of it.
+    """
+
+    __slots__ = ("index", "name", "data", "_payload", "line", "t", "named", "keepalive", "block", "response")
+
+    def __init__(self, index: int, name: str, data: str, payload: object, line: int | None, t: float | None,
+                 named: bool = False, keepalive: bool = False, block: int | None = None, response: int = 0) -> None:
+        self.index = index
+        """0-based position in the stream's events (what findings' ``event`` refers to)."""
+        self.name = name
+        """The SSE ``event:`` name, else the payload's ``type``, else ``message``."""
+        self.data = data
+        """The event's data exactly as framed (SSE data lines joined with LF, or the NDJSON line)."""
+        self._payload = payload
+        self.line = line
+        """1-based line in the capture file (native captures) or body where the event starts."""
+        self.t = t
+        """Arrival time in seconds of the chunk that completed the event; None when untimed."""
+        self.named = named
+        """The event carried an SSE ``event:`` field."""
+        self.keepalive = keepalive
+        self.block = block
+        """Position in ``Session.blocks`` of the block this event touched (the TUI jumps to it)."""
+        self.response = response
+        """Which response of the body the event belongs to (0-based; see ``Session.responses``)."""
+
+    @property
+    def payload(self) -> object:
+        """Parsed JSON, ``DONE`` or ``NOT_JSON``."""
+        p = self._payload
+        return parse_payload(self.data) if p is _RELEASED else p
+
+    def release(self) -> None:
+        """Give the parsed payload back (it is parsed again from ``data`` when asked for)."""
+        self._payload = _RELEASED
+
+    def __repr__(self) -> str:
+        return (f"EventRecord(index={self.index}, name={self.name!r}, line={self.line}, t={self.t}, "
+                f"block={self.block}, data={self.data[:60]!r})")

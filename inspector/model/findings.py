@@ -23,6 +23,12 @@ class Finding:
     """Arrival time in seconds of the chunk that completed the event, None when untimed."""
     index: int | None
     """Content-block / tool-call index the finding is about, if any."""
+    count: int = 1
+    """How many times this cause was seen (one cause, one finding: RULES.md preamble)."""
+    last_event: int | None = None
+    """The last event where it was seen (the first is ``event``)."""
+    response: int = 0
+    """Which response of the body it belongs to (0-based; SPEC.md "several responses in one body")."""
 
     @classmethod
     def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
@@ -30,11 +36,12 @@ class Finding:
         """A finding for ``code`` with the catalog's name and (unless overridden) severity.
         Raises ``KeyError`` for a code the catalog does not know."""
         rule = RULES[code]
-        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index)
+        return cls(code, rule.name, severity or rule.severity, message, event, line, t, index, 1, event)
 
     def where(self, *, short: bool = False) -> list[str]:
         """Where it fired, for people: ``["event 6", "block #0", "t 12.207 s", "line 19"]``
-        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``); empty for the whole stream."""
+        (``short``: ``["ev 6", "#0", "12.207s", "line 19"]``), and ``"×3, last at event 9"`` when
+        the cause repeated; empty for the whole stream."""
         out = []
         if self.event is not None:
             out.append(f"ev {self.event}" if short else f"event {self.event}")
@@ -44,8 +51,13 @@ class Finding:
             out.append(f"{self.t:.3f}s" if short else f"t {self.t:.3f} s")
         if self.line is not None:
             out.append(f"line {self.line}")
+        if self.count > 1:
+            last = f", last ev {self.last_event}" if short else f", last at event {self.last_event}"
+            out.append(f"×{self.count}" + (last if self.last_event is not None else ""))
         return out
 
     def to_dict(self) -> dict:
+        """SPEC.md ``findings[]`` entry (``response`` is added by reports of several responses)."""
         return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
-                "event": self.event, "line": self.line, "t": self.t, "index": self.index}
+                "event": self.event, "line": self.line, "t": self.t, "index": self.index,
+                "count": self.count, "last_event": self.last_event}

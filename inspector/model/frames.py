@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(slots=True)
 class Frame:
-    """One SSE event (or NDJSON line), positioned in the body."""
+    """One SSE event (or NDJSON line, or AWS event-stream message), positioned in the body."""
 
     event: str
     """The event type: the ``event:`` field, ``"message"`` when there was none (HTML 9.2.6)."""
@@ -25,12 +25,14 @@ class Frame:
     """A ``retry:`` field given in this event's block, in milliseconds."""
     named: bool
     """True when the event carried an ``event:`` field (S005 compares only named events)."""
-    line: int
-    """1-based body line of the event's first field line."""
+    line: int | None
+    """1-based body line of the event's first field line; None in a binary body (AWS event-stream)."""
     offset: int
     """Byte offset in the body of that line's first byte."""
     t: float | None
     """Arrival time (seconds) of the chunk that completed the event; None for untimed input."""
+    payload: object = None
+    """The parsed data when framing already parsed it (a JSON object; None: not parsed yet)."""
 
 
 @dataclass(slots=True)
@@ -45,7 +47,7 @@ class Comment:
 
 @dataclass(slots=True)
 class FramingIssue:
-    """Something the framing saw that a finding should report (S001, S009, S010, S011, S013)."""
+    """Something the framing saw that a finding should report (S001, S009, S010, S011, S013, S015, S016)."""
 
     code: str
     message: str

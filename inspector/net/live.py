@@ -38,7 +38,8 @@ from inspector.providers import PROVIDERS
 from inspector.providers.base import Provider
 from inspector.model.capture import Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
-from inspector.capture.redact import redact_url
+from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
+from inspector.net import sigv4
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -80,7 +81,7 @@ def is_local_host(host: str | None) -> bool:
     return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified
 
 
-def _join(base: str, path: str) -> str:
+def join_url(base: str, path: str) -> str:
     """``base`` + ``path``, without doubling a version segment the base already carries.
 
     OpenAI-compatible servers are usually given as ``http://host:8000/v1`` (the SDK convention);
@@ -108,14 +109,18 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
         raise LiveError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if not isinstance(body, dict):
         raise LiveError("the request must be a JSON object (the provider's request body)")
-    base = base_url or p.endpoint.default_base
+    aws = p.endpoint.aws_service
+    region = sigv4.region(env) if aws else None
+    if aws and not base_url and not region:
+        raise LiveError("no AWS region: set AWS_REGION (or a region in the AWS profile, or --base-url)")
+    base = base_url or p.endpoint.default_base.format(region=region)
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise LiveError(f"--base-url must be an http:// or https:// URL, got {redact_url(base)!r}")
     local = is_local_host(parts.hostname)
     key_env = p.endpoint.key_env
     key = api_key if api_key is not None else (env.get(key_env) if key_env else None)
-    if key_env and not key and not local:
+    if key_env and not key and not local and not aws:
         raise LiveError(f"no API key: set {key_env} (or point --base-url at a local server)")
     try:
         body, path, auth = p.prepare(body, key or None)
@@ -126,7 +131,35 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
                             "accept-encoding": "identity", **auth}
     for k, v in (headers or {}).items():
         hdrs[str(k).lower()] = str(v)
-    return LiveRequest(p, _join(base, path), hdrs, body, local)
+    url = join_url(base, path)
+    if aws and not key:
+        hdrs = _aws_signed(url, hdrs, body, service=aws, region=region or "us-east-1", local=local, env=env,
+                           key_env=key_env)
+    remember_headers(hdrs)  # whatever the server echoes back, these values never reach a file or the screen
+    remember_query_secrets(url)
+    return LiveRequest(p, url, hdrs, body, local)
+
+
+def _aws_signed(url: str, headers: dict, body: dict, *, service: str, region: str, local: bool, env,
+                key_env: str | None) -> dict:
+    """``headers`` signed with SigV4 over the exact body ``live_source`` sends (``orjson.dumps``).
+
+    No credentials: a local base URL goes unsigned (a mock such as ``serve`` needs none), anything
+    else is a ``LiveError`` saying where credentials come from.
+    """
+    try:
+        creds = sigv4.credentials(env)
+    except sigv4.SigningError as e:
+        if local:
+            return headers
+        raise LiveError(str(e)) from None
+    if creds is None:
+        if local:
+            return headers
+        alt = f", or a Bedrock API key in {key_env}" if key_env else ""
+        raise LiveError("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)"
+                        f"{alt}")
+    return sigv4.sign("POST", url, headers, orjson.dumps(body), service=service, region=region, creds=creds)
 
 
 def _host_port(url: str) -> str:

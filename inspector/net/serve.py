@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import Capture
 from inspector.net.servers import BackgroundServer
 from inspector.capture.load import load_path
@@ -52,6 +53,10 @@ class Served:
     capture: Capture
     status: int
     headers: list[tuple[bytes, bytes]]
+    pauses: dict[int, float] = field(default_factory=dict)
+    """``{chunk index: seconds}`` waited before that chunk even under ``--instant`` (a stall mutation)."""
+    note: str = ""
+    """What was done to the capture (``mutation stall=3: after event 12``), shown in the listing."""
 
     @property
     def end_kind(self) -> str:
@@ -62,7 +67,8 @@ class Served:
         last = max((t for t in [*(c.t for c in cap.chunks), cap.end.t if cap.end else None] if t is not None),
                    default=None)
         span = f", {last:.2f} s" if last is not None else ", untimed"
-        return f"{self.status}, {len(cap.chunks)} chunks, ends {self.end_kind}{span}"
+        note = f"; {self.note}" if self.note else ""
+        return f"{self.status}, {len(cap.chunks)} chunks, ends {self.end_kind}{span}{note}"
 
 
 def response_headers(cap: Capture) -> list[tuple[bytes, bytes]]:
@@ -85,7 +91,8 @@ def response_headers(cap: Capture) -> list[tuple[bytes, bytes]]:
             except UnicodeEncodeError:
                 continue
     if not any(k == b"content-type" for k, _ in out):
-        ctype = "application/x-ndjson" if cap.source_format == "ndjson" else "text/event-stream"
+        ctype = {"ndjson": "application/x-ndjson", "eventstream": EVENTSTREAM_TYPE}.get(cap.source_format,
+                                                                                      "text/event-stream")
         if cap.response and cap.response.get("headers"):
             ctype = ""  # a recorded head without a content type stays without one
         if ctype:
@@ -120,7 +127,12 @@ def load_served(items: Iterable) -> list[Served]:
 
 
 class MockProvider:
-    """The ASGI endpoint: picks a capture for each request and plays it back."""
+    """The ASGI endpoint: picks a capture for each request and plays it back.
+
+    Subclasses choose by the request itself (``choose(scope, body)``) and hear about each answer
+    (``answered(served, outcome)``): ``serve --expect-next`` grades a client that way
+    (``inspector.net.conform.expect``).
+    """
 
     def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
                  log: Callable[[str], None] | None = None,
@@ -151,15 +163,17 @@ class MockProvider:
             return
         loop = asyncio.get_running_loop()
         start = loop.time()
-        served = self.pick(scope.get("path", "/"))
         self.requests += 1
         # Read the request body (clients wait for it to be taken before reading the answer).
+        body = bytearray()
         while True:
             msg = await receive()
             if msg["type"] == "http.disconnect":
                 return
+            body += msg.get("body", b"")
             if not msg.get("more_body"):
                 break
+        served = self.choose(scope, bytes(body))
         gone = asyncio.Event()
 
         async def watch() -> None:
@@ -179,11 +193,19 @@ class MockProvider:
             if self.log:
                 self.log(f"{scope.get('method', '?')} {scope.get('path', '/')} -> {served.name} "
                          f"({served.status}, {outcome})")
-            if "client left" not in outcome and "aborted" not in outcome:
-                self._done.add(served.name)
-                if self.on_all_served is not None and len(self._done) == len(self.served):
-                    self.on_all_served()
-                    self.on_all_served = None
+            self.answered(served, outcome)
+
+    def choose(self, scope, body: bytes) -> Served:
+        """The capture that answers this request (``body``: the request body as received)."""
+        return self.pick(scope.get("path", "/"))
+
+    def answered(self, served: Served, outcome: str) -> None:
+        """Called after each answer; here: count it, and stop once every capture was answered in full."""
+        if "client left" not in outcome and "aborted" not in outcome:
+            self._done.add(served.name)
+            if self.on_all_served is not None and len(self._done) == len(self.served):
+                self.on_all_served()
+                self.on_all_served = None
 
     async def _wait_until(self, loop, start: float, t: float | None, gone: asyncio.Event) -> bool:
         """Sleep until ``start + t / speed``; False if the client went away meanwhile."""
@@ -200,13 +222,24 @@ class MockProvider:
             return True
         return False
 
+    @staticmethod
+    async def _pause(seconds: float, gone: asyncio.Event) -> bool:
+        """Wait ``seconds`` (a mutation's stall, kept under ``--instant``); False if the client left."""
+        try:
+            await asyncio.wait_for(gone.wait(), timeout=seconds)
+        except asyncio.TimeoutError:
+            return True
+        return False
+
     async def _play(self, served: Served, send, start: float, gone: asyncio.Event) -> str:
         loop = asyncio.get_running_loop()
         cap = served.capture
         await send({"type": "http.response.start", "status": served.status, "headers": served.headers})
         no_body = served.status < 200 or served.status in (204, 304)
         sent = 0
-        for chunk in cap.chunks:
+        for i, chunk in enumerate(cap.chunks):
+            if self.instant and i in served.pauses and not await self._pause(served.pauses[i], gone):
+                return f"client left after {sent} chunks"
             if not await self._wait_until(loop, start, chunk.t, gone):
                 return f"client left after {sent} chunks"
             if chunk.data and not no_body:
@@ -226,7 +259,11 @@ class MockProvider:
 def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = False,
                   log: Callable[[str], None] | None = None, on_all_served: Callable[[], None] | None = None):
     """The Starlette app: one catch-all route (every method, every path) answered by ``MockProvider``."""
-    provider = MockProvider(served, speed=speed, instant=instant, log=log, on_all_served=on_all_served)
+    return asgi_app(MockProvider(served, speed=speed, instant=instant, log=log, on_all_served=on_all_served))
+
+
+def asgi_app(provider: MockProvider):
+    """The Starlette app answering every method and path with ``provider`` (``app.state.provider``)."""
     app = Starlette(routes=[Route("/{path:path}", endpoint=provider)])
     app.state.provider = provider
     return app

@@ -1,12 +1,14 @@
 """Providers: one folder per provider, and the registry every other layer reads.
 
-Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``) holds
+Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
+``bedrock_anthropic``, ``bedrock_converse``) holds
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
 ``history``: where requests carry history for the Q rules), its event-log summaries and its
 advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
+``CONFORMANCE`` holds what each gives the conformance tools (``conformance``, ``mutations``).
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
 (the Q-rule helpers), ``summary`` (generic event summaries), ``textcalls`` (tool calls written
-as text).
+as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
 May import: ``inspector.capture`` (redaction) and ``inspector.model``; never the session (dialects
 write through ``StreamWriter``), never a sink.
 """
@@ -14,20 +16,23 @@ from __future__ import annotations
 
 from inspector.capture.redact import scrub_secrets
 from inspector.model.events import EventRecord
-from inspector.providers import anthropic, gemini, ollama, openai_chat, openai_responses
+from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, gemini, ollama, openai_chat,
+                                 openai_responses)
 from inspector.providers.base import Dialect, Provider
+from inspector.providers.conformance import Conformance
 from inspector.providers.history import HistoryShape
 from inspector.providers.summary import generic
 
 PROVIDERS: dict[str, Provider] = {
     p.name: p for p in (anthropic.PROVIDER, openai_chat.PROVIDER, openai_responses.PROVIDER,
-                        gemini.PROVIDER, ollama.PROVIDER)
+                        gemini.PROVIDER, ollama.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER)
 }
 """By ``live --provider`` name, in the order help texts list them."""
 
 DIALECTS: dict[str, type[Dialect]] = {
-    p.dialect.name: p.dialect for p in (anthropic.PROVIDER, openai_responses.PROVIDER, openai_chat.PROVIDER,
-                                        gemini.PROVIDER, ollama.PROVIDER)
+    p.dialect.name: p.dialect for p in (anthropic.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
+                                        openai_responses.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER,
+                                        ollama.PROVIDER)
 }
 """By dialect name (SPEC.md), in detection order: typed-event dialects before the shapes that
 only a key identifies (a Responses event also has fields a Chat sniff could accept)."""
@@ -39,6 +44,12 @@ HISTORY_SHAPES: tuple[HistoryShape, ...] = tuple(
 """Where requests carry history, in claiming order (Anthropic's ``messages`` before Chat's)."""
 
 _BY_DIALECT = {p.dialect.name: p for p in PROVIDERS.values()}
+
+CONFORMANCE: dict[str, Conformance] = {
+    "anthropic": anthropic.CONFORMANCE, "openai": openai_chat.CONFORMANCE,
+    "openai-responses": openai_responses.CONFORMANCE, "gemini": gemini.CONFORMANCE, "ollama": ollama.CONFORMANCE,
+}
+"""By provider name: each provider's mutations (``serve --mutate``) and how ``conform`` reads its answers."""
 
 
 def provider_for_dialect(dialect: str | None) -> Provider | None:

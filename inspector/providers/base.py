@@ -57,6 +57,10 @@ class StreamWriter(Protocol):
     def transport_failed_early(self) -> bool:
         """The transport failed before any byte arrived (there was no stream to truncate)."""
 
+    @property
+    def request_body(self) -> dict | None:
+        """The body of the request that produced the stream, when the capture recorded it."""
+
     # -- blocks
     def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
                    id: str | None = None, name: str | None = None, tool: bool = False,
@@ -100,8 +104,11 @@ class StreamWriter(Protocol):
 
     # -- findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: "EventRecord | None | bool" = True) -> None:
-        """A finding for ``code`` at ``event``."""
+               event: "EventRecord | None | bool" = True, severity: str | None = None,
+               cause: object = None) -> None:
+        """A finding for ``code`` at ``event``. ``severity``: where the rule itself grades the case
+        (e.g. C014's info case). ``cause``: what the finding is about when the message varies
+        between repeats of one cause (repeats fold into one finding with a count)."""
 
     def after_end(self, what: str, *, event: "EventRecord | None | bool" = True) -> None:
         """S004 event-after-end (reported once per stream)."""
@@ -129,6 +136,14 @@ class Dialect:
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
+    starts_response: ClassVar[frozenset] = frozenset()
+    """Payload ``type`` values that may open a new response before this one ended (the session
+    asks ``next_response`` for those, and for every event once this response ended)."""
+    superseded: bool = False
+    """Set by the session when a retry started before this response's end marker (no S003)."""
+    errored: bool = False
+    """An in-band error arrived (S006): it is terminal, so no S003 on top of it."""
+
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer
 
@@ -146,14 +161,28 @@ class Dialect:
         self.generic_error(ev)
 
     def on_end(self, end: "End") -> None:
-        """The body ended: judge what needs the whole stream (S003, never-closed blocks...)."""
+        """This response is over (the body ended, or another response starts): judge what needs
+        the whole response (S003, never-closed blocks...)."""
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        """True when ``ev`` starts a new response (several responses glued in one body, RULES.md
+        S004, A017): the session then ends this response and judges the rest with a fresh
+        instance. A dialect may report what that says (A017) before answering."""
+        return False
 
     # helpers shared by dialects
     def generic_error(self, ev: "EventRecord") -> bool:
-        """S006 for an ``{"error": …}`` payload or ``event: error``; True when it was one."""
+        """S006 for an ``{"error": …}`` payload, ``event: error`` or an AWS event-stream exception
+        (an event named ``…Exception``); True when it was one."""
         p = ev.payload
         if not isinstance(p, dict):
             return False
+        if ev.named and ev.name.endswith("Exception"):
+            # An AWS event-stream exception message (framing.eventstream names it by its
+            # ``:exception-type``; botocore raises EventStreamError with that code).
+            msg = p.get("message") or p.get("Message") or str(p)
+            self.w.report("S006", f"error inside the stream: {ev.name}: {msg}"[:400])
+            return True
         err = p.get("error")
         # An OpenRouter-style chunk can carry both ``error`` and ``choices``: any truthy ``error``
         # is an error (the OpenAI SDK raises APIError on it, PROTOCOLS.md §2).
@@ -166,13 +195,14 @@ class Dialect:
             else:
                 text = str(detail)
             self.w.report("S006", f"error inside the stream: {text}"[:400])
+            self.errored = True
             return True
         return False
 
     def truncated(self, what: str) -> None:
         """S003 unless the body was already reported as an HTTP error (S007), or no byte ever
         arrived before the transport failed (S012 alone says that: there was no stream to cut)."""
-        if self.w.transport_failed_early or self.w.http_error:
+        if self.w.transport_failed_early or self.w.http_error or self.superseded or self.errored:
             return
         self.w.report("S003", f"stream ended before {what}", event=False)
 
@@ -189,7 +219,18 @@ class Endpoint:
     """Environment variable holding the API key (None: no key, e.g. a local Ollama)."""
     accept: str = "text/event-stream"
     base_env: tuple[str, ...] = ()
-    """Environment variables the provider's official SDKs read their base URL from."""
+    """Environment variables SDKs and agent tools read this provider's base URL from (``run`` points
+    each at the proxy; README "run" lists who reads which)."""
+    aws_service: str | None = None
+    """AWS providers (Bedrock): the SigV4 service name. Requests are signed with the AWS credentials
+    when ``key_env`` holds no key (the key is then optional); ``default_base`` has a ``{region}``."""
+    sdk_base_path: str = ""
+    """The path those variables' default value adds to ``default_base`` (OpenAI's SDK defaults to
+    ``https://api.openai.com/v1``: ``/v1``); requests append the rest of ``path`` to it."""
+    base_env_keeps_path: bool = True
+    """False when some clients drop a path from the variable (older ``ollama`` clients reduce
+    ``OLLAMA_HOST`` to scheme, host and port): ``run`` then routes by this provider's own path
+    prefix at the proxy's root instead of a route prefix of its own."""
 
 
 @dataclass(frozen=True, slots=True)

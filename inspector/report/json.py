@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import orjson
 
+from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.session.session import Session
 
 
@@ -11,18 +12,27 @@ def _r(t: float | None) -> float | None:
 
 
 def report_dict(path: str, s: Session) -> dict:
+    """SPEC.md ``check --format json``. With several responses in the body, blocks and findings
+    carry ``response`` (0-based) and the top-level fields describe the first response."""
+    several = len(s.responses) > 1
     blocks = []
     for b in s.blocks:
-        d = b.to_dict()
+        d = scrub_value(b.to_dict())  # what a stream echoes (a key in a tool result) stays masked
         for k in ("first_delta_s", "last_delta_s", "max_gap_s"):
             d[k] = _r(d[k])
+        if several:
+            d["response"] = b.response
         blocks.append(d)
-    findings = [f.to_dict() for f in s.findings]
-    for f in findings:
-        f["t"] = _r(f["t"])
+    findings = []
+    for f in s.findings:
+        d = f.to_dict()
+        d["t"] = _r(d["t"])
+        if several:
+            d["response"] = f.response
+        findings.append(d)
     return {"path": path, "dialect": s.dialect_name or "unknown", "events": len(s.events),
-            "duration_s": _r(s.duration_s), "ttfb_s": _r(s.ttfb_s), "stop_reason": s.stop_reason,
-            "blocks": blocks, "findings": findings}
+            "duration_s": _r(s.duration_s), "ttfb_s": _r(s.ttfb_s), "ttfc_s": _r(s.ttfc_s),
+            "stop_reason": scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
 
 
 def render(path: str, s: Session) -> str:

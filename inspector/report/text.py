@@ -1,14 +1,26 @@
-"""Linter-style text: ``path:line: CODE name message``, then the assembled blocks."""
+"""Linter-style text: a header line, ``path:line: CODE name message`` per finding, the assembled
+blocks, then the counts (``2 errors, 1 warning``).
+
+Everything quoted from a stream (names, ids, stop reasons, text, messages) goes through
+``safe``: secrets masked, control characters escaped, so a crafted capture cannot drive the
+terminal the report is read in."""
 from __future__ import annotations
 
+from inspector.capture.redact import printable, scrub_secrets
 from inspector.session.session import Session
 
 
-def _place(path: str, f) -> str:
+def _place(path: str, f, several: bool) -> str:
     where = f"{path}:{f.line}" if f.line is not None else path
     extra = []
+    if several:
+        extra.append(f"response {f.response}")
     if f.event is not None:
         extra.append(f"event {f.event}")
+        if f.count > 1:
+            extra.append(f"×{f.count}, last at event {f.last_event}")
+    elif f.count > 1:
+        extra.append(f"×{f.count}")
     if f.t is not None:
         extra.append(f"t={f.t:.3f}s")
     if f.index is not None:
@@ -16,28 +28,51 @@ def _place(path: str, f) -> str:
     return where + ":" + (f" [{', '.join(extra)}]" if extra else "")
 
 
+def safe(text: object) -> str:
+    """One line of ``text`` fit for a terminal: secrets masked, control characters escaped."""
+    return printable(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
+
+
 def _short(text: str, n: int = 100) -> str:
-    text = text.replace("\n", "\\n")
+    text = safe(text)
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 error``, ``2 errors``; the severity ``info`` counts as ``1 info finding``/``2 info findings``."""
+    if word == "info":
+        word = "info finding"
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``{"error": 2, "info": 1}`` -> ``2 errors, 1 info finding`` (``no findings`` when empty)."""
+    return ", ".join(plural(counts[k], k) for k in ("error", "warning", "info") if counts.get(k)) or "no findings"
+
+
 def render(path: str, s: Session) -> str:
-    out = [f"{_place(path, f)} {f.code} {f.name} ({f.severity}) {f.message}" for f in s.findings]
+    several = len(s.responses) > 1
     n = len(s.events)
-    head = f"{path}: {s.dialect_name or 'unknown'}, {n} event{'' if n == 1 else 's'}"
+    head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {plural(n, 'event')}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
     if s.stop_reason:
-        head += f", stop_reason {s.stop_reason}"
-    out.append(head)
+        head += f", stop_reason {safe(s.stop_reason)}"
+    if several:
+        head += f", {len(s.responses)} responses"
+    # The header first, so each file's findings read under its name when several files are checked.
+    out = [head]
+    out += [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
     for b in s.blocks:
-        label = f"  [{b.index if b.index is not None else '-'}] {b.kind}"
+        label = f"  [{b.index if b.index is not None else '-'}] {safe(b.kind)}"
+        if several:
+            label = f"  r{b.response}" + label[1:]
         if b.choice not in (None, 0):
             label += f" (choice {b.choice})"
         if b.name:
-            label += f" {b.name}"
+            label += f" {safe(b.name)}"
         if b.id:
-            label += f" id={b.id}"
+            label += f" id={safe(b.id)}"
         if b.tool:
             label += f" status={b.status}"
         label += " closed" if b.closed else " OPEN"
@@ -45,6 +80,5 @@ def render(path: str, s: Session) -> str:
     counts = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
-    out.append("  " + (", ".join(f"{counts[k]} {k}" for k in ("error", "warning", "info") if k in counts)
-                       or "no findings"))
+    out.append("  " + counts_text(counts))
     return "\n".join(out)

@@ -127,6 +127,20 @@ EXPLAIN: dict[str, T] = {
         'events, or the half-written last record of a capture whose recorder was killed.',
         'Nothing on the wire: this only says what the inspector did not read.',
         'Check that the skipped lines really were not part of the stream.'),
+    'S015': T(
+        'An AWS event-stream message (Bedrock) failed its checksum, declared impossible lengths or had '
+        'headers that do not parse; the inspector skipped to the next valid message (the offset is in '
+        'the message).',
+        "botocore raises on it and the SDK's stream ends there: the rest of the answer is lost to the "
+        'client.',
+        'The bytes were altered on the way (a proxy that re-encodes, a text-mode copy of a binary body). '
+        "Capture the body as bytes (curl -o, or this tool's --record) and compare."),
+    'S016': T(
+        'The body ended inside an AWS event-stream message: its prelude announced more bytes than '
+        'arrived.',
+        "botocore's reader ends the stream quietly here: clients see a shorter answer and no error.",
+        'The connection was cut (look for S012) or the capture was truncated. Retry the request; keep '
+        'the capture if it happens again at the same point.'),
     # ------------------------------------------------------------------ T: timing
     'T001': T(
         'No bytes at all arrived for at least the stall threshold (`--stall`, 10 s by default); the '

@@ -32,9 +32,14 @@ def fallback(request: dict | None) -> str:
     return "unknown"
 
 
-def make(name: str, writer: "StreamWriter") -> "Dialect":
-    """A fresh dialect instance writing to ``writer``. Raises ``ValueError`` for an unknown name."""
+def dialect_class(name: str) -> "type[Dialect]":
+    """The dialect registered as ``name``. Raises ``ValueError`` for an unknown name."""
     cls = DIALECTS.get(name)
     if cls is None:
         raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
-    return cls(writer)
+    return cls
+
+
+def make(name: str, writer: "StreamWriter") -> "Dialect":
+    """A fresh dialect instance writing to ``writer``. Raises ``ValueError`` for an unknown name."""
+    return dialect_class(name)(writer)

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.capture.redact import scrub_secrets
-from inspector.framing import Decoder, choose_decoder
+from inspector.framing import Decoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.frames import Comment, Frame, FramingIssue
 from inspector.model.jsonprogress import JsonProgress
@@ -29,11 +29,14 @@ from inspector.providers.base import Dialect
 from inspector.session import detect
 from inspector.session.rules import arguments as argument_rules
 from inspector.session.rules import stream as stream_rules
+from inspector.session.response import ResponseWriter
 from inspector.session.rules import timing as timing_rules
 
 __all__ = ["Session", "EventRecord", "DONE", "NOT_JSON"]
 
 _SHARED_ON_COPY = frozenset({"request", "response", "severity_overrides"})
+SLICE = 1 << 16
+"""Largest piece of a chunk handed to the framing at once (chunk boundaries never change a result)."""
 
 
 @dataclass
@@ -53,14 +56,8 @@ class Session:
 
     events: list[EventRecord] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+    """Every block of every response, in opening order (``Block.response`` says whose)."""
     findings: list[Finding] = field(default_factory=list)
-    stop_reason: str | None = None
-    model: str | None = None
-    """Model name when the stream states one (shown in the TUI header)."""
-    usage: dict | None = None
-    """Token usage as the provider last reported it."""
-    ended: bool = False
-    """The dialect's end marker has been seen (``message_stop``, ``[DONE]``...)."""
     end: End | None = None
     closed: bool = False
     first_byte_t: float | None = None
@@ -75,9 +72,18 @@ class Session:
     :meth:`tick`, its message giving the gap so far. Not in ``findings``: when bytes come back or
     the stream ends, the stall's T001 is appended there as on a recorded capture (same place,
     same words), and this goes back to None."""
+    first_content_t: float | None = None
+    """Arrival time of the first event that carried content or opened a block (``ttfc_s``)."""
 
     def __post_init__(self) -> None:
         self.dialect: Dialect | None = None
+        """The current response's dialect instance (a fresh one per response)."""
+        self.responses: list[ResponseWriter] = []
+        """One writer per response in the body, in order (see ``inspector.session.response``)."""
+        self.current_response: ResponseWriter | None = None
+        """The response being read now."""
+        self._fold: dict[tuple, Finding] = {}
+        """Findings by cause: a repeat of the same cause counts on the first one (RULES.md preamble)."""
         self._decoder: Decoder | None = None
         self._pending: list[EventRecord] = []
         self._sniff = b""
@@ -136,7 +142,12 @@ class Session:
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
-        self._take(self._decoder.feed(data, chunk.t))
+        if len(data) <= SLICE:
+            self._take(self._decoder.feed(data, chunk.t))
+        else:  # a pasted capture is one huge chunk: never hold all its lines at once
+            view = memoryview(data)
+            for i in range(0, len(data), SLICE):
+                self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
         return self.events[first:]
 
     def close(self, end: End | None = None) -> list[EventRecord]:
@@ -161,12 +172,8 @@ class Session:
         stream_rules.decide_json_body(self)
         self.current = None
         self._timing.on_end(end)
-        self.dialect.on_end(end)
+        self._finish_response(end)
         stream_rules.check_end(self, end)
-        for block in self.blocks:
-            if block.tool and not block.closed and not block.replaced:
-                self._arguments.at_end(block)
-        timing_rules.check_buffered_blocks(self, end)
         self.closed = True
         return self.events[first:]
 
@@ -190,18 +197,41 @@ class Session:
 
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: EventRecord | None | bool = True) -> Finding:
-        """Record a finding at ``event`` (default: the event being handled; False: stream-level)."""
+               event: EventRecord | None | bool = True, severity: str | None = None,
+               cause: object = None) -> Finding:
+        """Record a finding at ``event`` (default: the event being handled; False: stream-level).
+
+        ``severity`` replaces the catalog's default where the rule itself grades the case (C014's
+        info case); a ``--severity`` override still wins. ``cause`` names what the finding is about
+        when the message varies between repeats of the same cause (see ``report_at``).
+        """
         ev = self.current if event is True else (event or None)
         return self.report_at(code, message, index=index, event=ev.index if ev else None,
-                              line=ev.line if ev else None, t=ev.t if ev else self._stream_t())
+                              line=ev.line if ev else None, t=ev.t if ev else self._stream_t(),
+                              severity=severity, cause=cause)
 
     def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
-                  t: float | None, index: int | None = None) -> Finding:
-        """Record a finding at an explicit place (framing and timing rules)."""
+                  t: float | None, index: int | None = None, severity: str | None = None,
+                  cause: object = None) -> Finding:
+        """Record a finding at an explicit place (framing and timing rules).
+
+        One cause, one finding (RULES.md preamble): the same code for the same cause in the same
+        response (same ``cause``, else same block index and message) counts on the first finding
+        (``count``, ``last_event``) instead of adding another.
+        """
+        response = self.current_response.index if self.current_response is not None else 0
+        key = (code, response, index, message if cause is None else cause)
+        first = self._fold.get(key)
+        if first is not None:
+            first.count += 1
+            if event is not None:
+                first.last_event = event
+            return first
         # Messages quote stream content (error bodies, in-band errors): never show a key in them.
         f = Finding.make(code, scrub_secrets(message), event=event, line=line, t=t, index=index,
-                         severity=self.severity_overrides.get(code))
+                         severity=self.severity_overrides.get(code) or severity)
+        f.response = response
+        self._fold[key] = f
         self.findings.append(f)
         return f
 
@@ -216,19 +246,26 @@ class Session:
         else:
             self.report("S004", what, event=event)
 
-    # ------------------------------------------------- StreamWriter: the response
-    def mark_ended(self) -> None:
-        self.ended = True
+    # ------------------------------------------------- the responses
+    @property
+    def ended(self) -> bool:
+        """The current response's end marker has been seen (``message_stop``, ``[DONE]``...)."""
+        return self.current_response is not None and self.current_response.ended
 
-    def set_stop_reason(self, reason: str | None) -> None:
-        self.stop_reason = reason
+    @property
+    def stop_reason(self) -> str | None:
+        """The first response's stop reason (SPEC: top-level fields describe the first response)."""
+        return self.responses[0].stop_reason if self.responses else None
 
-    def set_model(self, model: str) -> None:
-        if self.model is None and model:
-            self.model = model
+    @property
+    def model(self) -> str | None:
+        """The first response's model, when the stream states one (shown in the TUI header)."""
+        return self.responses[0].model if self.responses else None
 
-    def set_usage(self, usage: dict) -> None:
-        self.usage = usage
+    @property
+    def usage(self) -> dict | None:
+        """The first response's token usage, as the provider last reported it."""
+        return self.responses[0].usage if self.responses else None
 
     # ------------------------------------------------- StreamWriter: blocks
     def open_block(self, kind: str, *, index: int | None = None, choice: int | None = None,
@@ -239,12 +276,15 @@ class Session:
         b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
                   empty_is_object=empty_is_object, attribution=attribution,
                   opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks))
+                  pos=len(self.blocks), response=self.current_response.index)
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
+        self.current_response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
+            if self.first_content_t is None:
+                self._first_content(ev)
         return b
 
     def add_text(self, block: Block, text: str) -> None:
@@ -253,9 +293,7 @@ class Session:
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
-        self._arguments.before_fragment(block, fragment)
-        self._delta(block, fragment)
-        self._arguments.after_fragment(block, fragment)
+        self._arguments.fragment(block, fragment)
 
     def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
         """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
@@ -320,6 +358,14 @@ class Session:
             self.current.block = block.pos
 
     # -------------------------------------------------------------- reading
+    @property
+    def framing(self) -> str | None:
+        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), or None
+        before the first non-blank byte."""
+        if self._decoder is None:
+            return None
+        return "sse" if isinstance(self._decoder, SSEDecoder) else "json"
+
     def block_of(self, ev: EventRecord) -> Block | None:
         """The block ``ev`` touched, if any."""
         return self.blocks[ev.block] if ev.block is not None and ev.block < len(self.blocks) else None
@@ -356,56 +402,113 @@ class Session:
 
     def _on_frame(self, frame: Frame) -> None:
         data = frame.data
-        if data == "[DONE]":
-            payload = DONE
-        else:
-            try:
-                payload = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                payload = NOT_JSON
-        name = frame.event if frame.named else (
-            payload.get("type") if isinstance(payload, dict) and isinstance(payload.get("type"), str) else "message")
-        ev = EventRecord(index=len(self.events) + len(self._pending), name=name, data=data, payload=payload,
-                         line=self._line(frame.line, frame.offset), offset=frame.offset, t=frame.t, named=frame.named)
-        ev.keepalive = name in KEEPALIVE_TYPES
+        payload = frame.payload
+        if payload is None:
+            payload = parse_payload(data)
+        typ = payload.get("type") if payload.__class__ is dict else None
+        if typ.__class__ is not str:
+            typ = None
+        named = frame.named
+        name = frame.event if named else (typ or "message")
+        line = frame.line
+        if self._chunk_starts:
+            line = self._line(line, frame.offset)
+        elif line is not None:  # None: a binary body (AWS event-stream) has no lines
+            line += self.line_base
+        ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
+                         named, name in KEEPALIVE_TYPES)
         if self.dialect is None:
             detected = detect.from_event(ev)
             if detected is None:
                 self._pending.append(ev)
                 return
             self._set_dialect(detected)
-        self._dispatch(ev)
+        self._dispatch(ev, typ)
 
-    def _dispatch(self, ev: EventRecord) -> None:
+    def _dispatch(self, ev: EventRecord, typ: str | None = None) -> None:
         self.events.append(ev)
         self.current = ev
-        if ev.payload is NOT_JSON and not self.http_error:
-            self.report("S002", f"event data is not valid JSON: {ev.data[:120]!r}")
-        elif ev.payload is DONE and not self.dialect.accepts_done and not self.http_error:
-            self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams never send it")
-        if self.ended and (ev.payload is NOT_JSON or (ev.payload is DONE and not self.dialect.accepts_done)):
-            self.after_end(f"{ev.data[:40]!r} after the end marker")
-        stream_rules.check_event_name(self, ev)
-        self._timing.on_event(ev)
-        self.dialect.on_event(ev)
+        dialect = self.dialect
+        response = self.current_response
+        if (response.ended or typ in dialect.starts_response) and dialect.next_response(ev):
+            if response.ended:
+                self.after_end("a new response starts after the end marker: judged as a response of its own")
+            self._finish_response(End(ev.t, "eof"), superseded=not response.ended)
+            self.current = ev
+            self._begin_response()
+            dialect, response = self.dialect, self.current_response
+        ev.response = response.index
+        payload = ev.payload
+        if payload is NOT_JSON or payload is DONE:
+            self._not_an_object(ev, payload)
+        elif ev.named and typ is not None and typ != ev.name:
+            stream_rules.check_event_name(self, ev)
+        if ev.t is not None or self._timing.pending_stall is not None:
+            self._timing.on_event(ev)
+        dialect.on_event(ev)
         self.current = None
+        ev.release()
+
+    def _not_an_object(self, ev: EventRecord, payload: object) -> None:
+        """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
+        accepted = payload is DONE and self.dialect.accepts_done
+        if not accepted and not self.http_error:
+            if payload is NOT_JSON:
+                why = _json_error(ev.data)
+                self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
+            else:
+                self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams "
+                            "never send it")
+        if self.ended and not accepted:
+            self.after_end(f"{ev.data[:40]!r} after the end marker")
 
     def _set_dialect(self, name: str) -> None:
-        self.dialect = detect.make(name, self)
+        detect.dialect_class(name)  # raises ValueError for an unknown name before anything changes
         self.dialect_name = name
+        self._begin_response()
         pending, self._pending = self._pending, []
         for ev in pending:
             self._dispatch(ev)
 
+    def _begin_response(self) -> None:
+        """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
+        self.current_response = ResponseWriter(self, len(self.responses))
+        self.responses.append(self.current_response)
+        self.dialect = detect.make(self.dialect_name, self.current_response)
+
+    def _finish_response(self, end: End, *, superseded: bool = False) -> None:
+        """The current response is over (the body ended, or another response starts): its dialect's
+        end rules, then J005 and T003 for its tool blocks still open. ``superseded``: a retry
+        started before this response's end marker (the dialect says so, e.g. A017); no S003."""
+        current, self.current = self.current, None
+        self.dialect.superseded = superseded
+        self.dialect.on_end(end)
+        for block in self.current_response.blocks:
+            if block.tool and not block.closed and not block.replaced:
+                self._arguments.at_end(block)
+        timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
+        self.current = current
+
+    def _first_content(self, ev: EventRecord) -> None:
+        """``ev`` is the first event that carried content or opened a block (``ttfc_s``; T002
+        judges the wait before it)."""
+        self.first_content_t = ev.t
+
     def _delta(self, block: Block, fragment: str) -> None:
+        """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
-        t = ev.t if ev else None
         block.deltas += 1
-        block.append(fragment)
         block.last_fragment = fragment
-        block.fragment_times.append(t, len(fragment.encode("utf-8")) if not fragment.isascii() else len(fragment))
-        if ev is not None:
-            ev.block = block.pos
+        if fragment:
+            block.append(fragment)
+            if self.first_content_t is None and ev is not None:
+                self._first_content(ev)
+        if ev is None:
+            block.fragment_times.append(None, len(fragment.encode("utf-8")))
+            return
+        ev.block = block.pos
+        t = ev.t
+        block.fragment_times.append(t, len(fragment) if fragment.isascii() else len(fragment.encode("utf-8")))
         if t is None:
             return
         if block.first_delta_s is None:
@@ -419,7 +522,13 @@ class Session:
     # --------------------------------------------------------------- summary
     @property
     def ttfb_s(self) -> float | None:
+        """Seconds from the request to the first byte (request-relative captures only)."""
         return self.first_byte_t if self.request_relative else None
+
+    @property
+    def ttfc_s(self) -> float | None:
+        """Seconds from the request to the first event that carried content or opened a block."""
+        return self.first_content_t if self.request_relative else None
 
     @property
     def duration_s(self) -> float | None:
@@ -434,3 +543,12 @@ class Session:
     def body_head(self) -> bytes:
         """The first 4 KiB of the body (shown with S007)."""
         return bytes(self._body_head)
+
+
+def _json_error(data: str) -> str:
+    """Why ``data`` is not JSON, without the position (repeats of one malformed shape are one cause)."""
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        return e.msg
+    return "not JSON"

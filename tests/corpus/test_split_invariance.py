@@ -1,5 +1,7 @@
-"""Chunk boundaries never change the result: every corpus capture, split at random byte
-boundaries (each piece keeping its chunk's arrival time), gives identical blocks and findings."""
+"""Chunk boundaries never change the result: every corpus capture (the shared corpus and our Bedrock
+cases), split at random byte boundaries (each piece keeping its chunk's arrival time), gives
+identical blocks and findings. For the binary Bedrock bodies that means splits inside a message's
+prelude, its headers and its payload (pieces of 1 and 3 bytes hit all three in every message)."""
 from __future__ import annotations
 
 import random
@@ -10,9 +12,9 @@ from inspector.capture.load import load_path
 from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
 from inspector.feeds.run import run_capture
-from tests.conftest import corpus_cases
+from tests.conftest import BEDROCK_CORPUS, corpus_cases
 
-CASES = corpus_cases()
+CASES = corpus_cases() + corpus_cases(BEDROCK_CORPUS)
 
 
 def _resplit(cap: Capture, rng: random.Random, max_piece: int) -> Capture:

@@ -1,4 +1,5 @@
-"""Every shared corpus capture (and garbage) opens in the TUI without an error: one app, cycled with ``]``."""
+"""Every shared corpus capture, every Bedrock case (binary event-stream) and garbage opens in the TUI
+without an error: one app, cycled with ``]``."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,6 +9,7 @@ from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from tests.conftest import BEDROCK_CORPUS
 from tests.ui.conftest import settle
 
 CORPUS = Path("/work/shared/corpus")
@@ -16,10 +18,11 @@ GARBAGE = bytes(range(256)) * 8 + b"\xff\xfe data: {oops\n\n"
 
 def _feeds():
     feeds = []
-    if CORPUS.is_dir():
-        for p in sorted(CORPUS.iterdir()):
-            if not p.name.endswith(".expect.json"):
-                feeds.append(Playback(load_bytes(p.read_bytes(), name=p.name), instant=True, label=p.name))
+    paths = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
+    paths += sorted(p for p in BEDROCK_CORPUS.iterdir() if p.suffix in (".jsonl", ".bin"))
+    for p in paths:
+        if not p.name.endswith(".expect.json"):
+            feeds.append(Playback(load_bytes(p.read_bytes(), name=p.name), instant=True, label=p.name))
     feeds.append(Playback(load_bytes(GARBAGE, name="garbage"), instant=True, label="garbage"))
     return feeds
 

@@ -7,8 +7,9 @@ from inspector.model.catalog import RULES
 from tests.conftest import ROOT
 from tests.rules_md import RULES_MD, rules_md
 
-ADDITIONS = {"S014"}
-"""Project codes at the end of a family, documented in README.md's rule table."""
+ADDITIONS = {"S014", "S015", "S016", *(f"B{n:03d}" for n in range(1, 14))}
+"""Project codes at the end of a family (S014–S016) and the B family (Bedrock ConverseStream),
+documented in README.md's rule tables."""
 
 
 @pytest.mark.skipif(not RULES_MD.is_file(), reason="shared/RULES.md not present")
@@ -25,3 +26,15 @@ def test_additions_are_documented_in_the_readme():
     for code in ADDITIONS:
         r = RULES[code]
         assert f"| {code} | {r.name} | {r.severity} |" in readme, code
+
+
+def test_readme_rule_table_lists_every_code_and_rules_prints_them(capsys):
+    from inspector.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [code for code in RULES if f"`{code}`" not in readme and f"| {code} |" not in readme]
+    assert missing == []
+    assert main(["rules", "A017", "C017", "C018", "R009", "R010", "G003", "G004", "G005"]) == 0
+    out = capsys.readouterr().out
+    for code in ("A017", "C017", "C018", "R009", "R010", "G003", "G004", "G005"):
+        assert f"  {code} {RULES[code].name}" in out

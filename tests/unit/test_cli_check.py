@@ -37,7 +37,8 @@ def test_json_report_shape(capsys, clean):
     code, out, _ = run(capsys, "check", "--format", "json", str(clean))
     rep = json.loads(out.splitlines()[0])
     assert code == 0
-    assert set(rep) == {"path", "dialect", "events", "duration_s", "ttfb_s", "stop_reason", "blocks", "findings"}
+    assert set(rep) == {"path", "dialect", "events", "duration_s", "ttfb_s", "ttfc_s", "stop_reason", "blocks",
+                        "findings"}
     assert rep["blocks"][1] == {"index": 1, "choice": None, "kind": "tool_use", "id": "toolu_1", "name": "lookup",
                                 "text": None, "arguments": '{"q": "tides"}', "input": {"q": "tides"},
                                 "status": "complete", "closed": True, "deltas": 2, "first_delta_s": None,
@@ -52,7 +53,10 @@ def test_fail_on_levels(capsys, warn):
 
 def test_text_reads_like_a_linter(capsys, warn):
     _, out, _ = run(capsys, "check", str(warn))
-    assert out.splitlines()[0].startswith(f"{warn}:7: [event 2, index 0] A009 empty-text-block (warning)")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{warn}: anthropic-messages, 5 events")  # the header comes first
+    assert lines[1].startswith(f"{warn}:7: [event 2, index 0] A009 empty-text-block (warning)")
+    assert lines[-1] == "  1 warning"
 
 
 def test_github_annotations(capsys, warn):
@@ -89,9 +93,8 @@ def test_garbage_bytes_are_findings_not_a_crash(capsys, tmp_path):
     p = tmp_path / "garbage.bin"
     p.write_bytes(bytes(range(256)) * 40)
     code, out, err = run(capsys, "check", "--format", "json", str(p))
-    rep = json.loads(out)
-    assert code == 2 and rep["dialect"] == "unknown" and rep["events"] == 0
-    assert "S001" in {f["code"] for f in rep["findings"]} and "no SSE event" in err
+    # SPEC.md: a file that is no stream at all is not linted: exit 2 with "not a stream capture: …".
+    assert code == 2 and out == "" and "not a stream capture: no SSE event" in err
 
 
 def test_truncated_native_capture_keeps_what_arrived(capsys, tmp_path):
@@ -127,3 +130,22 @@ def test_rules_lists_the_catalog(capsys):
     assert code == 0
     assert "J002 args-incomplete-at-close (error)" in out and "S014 ignored-input (info)" in out
     assert run(capsys, "rules", "Z9")[0] == 2
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_terminal_escapes_and_keys_from_a_stream_are_not_printed(capsys, tmp_path, fmt):
+    """A stream is untrusted input: a tool name carrying an escape sequence or a key must not
+    drive the terminal or leak into CI logs."""
+    key = "sk-ant-api03-" + "Q" * 40
+    p = tmp_path / "hostile.sse"
+    p.write_bytes(sse(MSG_START,
+                      {"type": "content_block_start", "index": 0,
+                       "content_block": {"type": "tool_use", "id": "toolu_1", "name": "x\x1b]0;pwned\x07" + key,
+                                         "input": {}}},
+                      {"type": "content_block_delta", "index": 0,
+                       "delta": {"type": "input_json_delta", "partial_json": '{"k": "' + key + '"'}},
+                      stop(0), reason("tool_use"), STOP))
+    code, out, err = run(capsys, "check", "--format", fmt, str(p))
+    assert code in (0, 1, 2)
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "Q" * 20 not in out + err

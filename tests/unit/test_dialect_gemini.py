@@ -138,9 +138,11 @@ def test_blocked_prompt_ends_the_stream():
     assert s.dialect_name == "gemini" and s.stop_reason == "SAFETY" and codes(s) == []
 
 
-def test_S004_content_after_finish_and_usage_only_near_miss():
+def test_content_after_finish_is_G003_not_S004_and_usage_only_near_miss():
+    # RULES.md v2: S004 is not judged for Gemini; an earlier finishReason is not the end (G003), and
+    # the last frame with candidates carries none (S003).
     s = run(chunk(text("a"), finish="STOP"), chunk(text("late")))
-    assert codes(s) == ["S004"]
+    assert codes(s) == ["G003", "S003"]
     ok = run(chunk(text("a"), finish="STOP"), {"usageMetadata": {"totalTokenCount": 4}, "candidates": []})
     assert codes(ok) == []
 
@@ -169,7 +171,7 @@ def test_not_sniffed_when_choices_present():
     from inspector.providers.gemini.stream import Gemini
     from inspector.session.session import EventRecord
 
-    ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, 0, None)
+    ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, None)
     assert not Gemini.sniff(ev)
 
 
@@ -190,6 +192,6 @@ def test_chunk_split_invariance(size):
     raw = body(chunk(text("héllo ", thought=True)), chunk(text("wörld")), chunk(fcall("a", {"k": "v"}), fcall("b", {}, sig="s")),
                chunk(text("", thoughtSignature="z"), finish="STOP"), chunk(text("late")))
     whole = _result(Capture(chunks=[Chunk(None, raw)]))
-    assert {f["code"] for f in whole["findings"]} == {"G002", "S004"}
+    assert {f["code"] for f in whole["findings"]} == {"G002", "G003", "S003"}  # v2: not S004 for Gemini
     split = Capture(chunks=[Chunk(None, raw[i:i + size]) for i in range(0, len(raw), size)])
     assert _result(split) == whole

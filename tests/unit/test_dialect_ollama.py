@@ -120,8 +120,8 @@ def test_not_sniffed_without_done_key():
     from inspector.providers.ollama.stream import Ollama
     from inspector.session.session import EventRecord
 
-    assert not Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}}, 1, 0, None))
-    assert Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}, "done": False}, 1, 0, None))
+    assert not Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}}, 1, None))
+    assert Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}, "done": False}, 1, None))
 
 
 def test_bad_shapes_never_crash():

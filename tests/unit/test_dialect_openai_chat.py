@@ -153,7 +153,7 @@ def test_parallel_indexed_calls():
 
 # --------------------------------------------------------------------------- sniffing
 def _ev(payload) -> EventRecord:
-    return EventRecord(index=0, name="message", data="", payload=payload, line=1, offset=0, t=None)
+    return EventRecord(index=0, name="message", data="", payload=payload, line=1, t=None)
 
 
 @pytest.mark.parametrize("payload, want", [

@@ -171,10 +171,11 @@ def test_R001_event_for_an_unannounced_item():
     assert "R001" not in codes(ok)
 
 
-def test_R001_item_id_unknown_while_index_names_another_item():
+def test_item_id_unknown_while_index_names_another_item_is_R010_not_R001():
+    # RULES.md v2 R010: attributed by output_index, as the official SDK does; no R001.
     s = run(*resp(created(), added(0, fc_item()), delta(0, "{}", "fc_other"), args_done(0, "{}"),
                   item_done(0, fc_item(args="{}")), terminal()))
-    assert codes(s).count("R001") == 1
+    assert codes(s) == ["R010"] and s.blocks[0].input == {}
 
 
 def test_R002_deltas_differ_from_done():

@@ -12,12 +12,14 @@ import sys
 
 import pytest
 
+from tests import bedrock_frames as f
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "inspector"
-OPTIONAL = {"brotli", "brotlicffi", "zstandard"}
-"""Third-party modules imported where they are used because they may be absent (proxy decoding)."""
-HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio")
+OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore", "opentelemetry"}
+"""Third-party modules imported where they are used because they may be absent (proxy decoding;
+SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra)."""
+HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio", "botocore")
 
 
 def _function_imports(tree: ast.AST):
@@ -50,11 +52,14 @@ def test_every_package_says_what_lives_there_and_what_it_may_import():
 
 
 @pytest.mark.parametrize("argv", [["check", "CAPTURE"], ["check", "--format", "json", "CAPTURE"], ["rules"],
-                                  ["--help"], ["check", "--help"]])
+                                  ["--help"], ["check", "--help"], ["check", "BEDROCK"]])
 def test_check_rules_and_help_load_no_ui_or_network_library(argv, tmp_path):
+    """Nor botocore: ``check`` decodes Bedrock's event-stream itself (botocore only signs for ``live``)."""
     cap = tmp_path / "one.sse"
     cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
-    argv = [str(cap) if a == "CAPTURE" else a for a in argv]
+    bedrock = tmp_path / "bedrock.bin"
+    bedrock.write_bytes(f.message_start() + f.text(0, "Hi") + f.stop(0) + f.message_stop() + f.metadata())
+    argv = [str(cap) if a == "CAPTURE" else str(bedrock) if a == "BEDROCK" else a for a in argv]
     code = ("import sys\n"
             "from inspector.cli import main\n"
             "try:\n"

@@ -1,7 +1,7 @@
 """One exchange through the proxy (request, response, inspection state) and whether it is linted.
 
 What is linted: a response whose content type is a stream (``text/event-stream``, NDJSON,
-JSON Lines), any status >= 400 (S007 with its body), a body the request asked to stream
+JSON Lines, AWS ``application/vnd.amazon.eventstream``), any status >= 400 (S007 with its body), a body the request asked to stream
 (``"stream": true``, or Ollama's ``/api/chat`` / ``/api/generate`` which stream by default), and
 every transport fault. A normal JSON answer (a non-streaming call, ``/v1/models``) is shown with
 its status and body but not judged as a stream (no S007 for a 200 ``application/json``).
@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from inspector.model.capture import End
 
 STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
-                "application/json-seq")
-"""Content types that mark a streamed body (SSE per the WHATWG HTML spec section 9.2; NDJSON/JSON Lines)."""
+                "application/json-seq", "application/vnd.amazon.eventstream")
+"""Content types that mark a streamed body (SSE per the WHATWG HTML spec section 9.2; NDJSON/JSON Lines;
+AWS event-stream, which Bedrock answers without a ``stream`` flag in the request)."""
 
 OLLAMA_STREAMING_PATHS = ("/api/chat", "/api/generate")
 """Ollama's native endpoints stream unless the body says ``"stream": false`` (ollama docs/api.md)."""

@@ -8,6 +8,7 @@ same ``Session`` as ``check`` and ``live`` (DESIGN.md, "One direction of flow").
 One job per module; the forwarding path (endpoint → tap → sink) never waits for inspection:
 
 - ``endpoint``: the ASGI app relaying one exchange (bytes untouched, timing, upstream faults);
+- ``routes``: which upstream a path goes to (one for all, or one per prefix: ``run``);
 - ``headers``: which header fields cross the proxy (hop-by-hop fields dropped);
 - ``tap``: the inspected copy of a response (decoded, recorded with ``--record``, handed on);
 - ``decode``: ``content-encoding`` decoding for that copy (gzip, deflate, br/zstd if installed);

@@ -7,6 +7,10 @@ decoded) to the client the moment it arrives. Only then is the chunk teed (``tap
 copy, ``--record`` capture, the sink); the client's bytes are never decoded or delayed. Times
 are seconds since the request was sent upstream (``time.monotonic``).
 
+A SigV4-signed request (boto3 pointed at the proxy with ``endpoint_url``) is signed again for the
+upstream with the proxy's own AWS credentials (``inspector.net.sigv4``): the client's signature
+covers the proxy's host, which AWS would reject.
+
 Upstream faults reach the client as they happened: no connection (refused, DNS, TLS, connect
 timeout) is a ``502`` (``504`` for a timeout) with a JSON error body saying why; a reset or a
 read timeout mid-body aborts the client's connection the same way (the chunked body is never
@@ -14,14 +18,15 @@ terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S00
 S012 for the transport). A client that goes away ends the upstream request too (S012
 ``cancelled``).
 
-Imports: ``exchange``, ``headers``, ``sink``, ``tap``, ``inspector.capture``,
-``inspector.net.servers``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
+Imports: ``exchange``, ``headers``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
+``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -33,15 +38,20 @@ import orjson
 
 from inspector.model.capture import End
 from inspector.capture.recorder import redact_request, redact_response
-from inspector.capture.redact import redact_url
+from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.feeds.exchanges.record import Exchange
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
+from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
+from inspector.net import sigv4
 from inspector.net.live import describe_error
 from starlette.applications import Starlette
 from starlette.routing import Route
+
+
+_UNSET = object()
 
 
 def _error_body(kind: str, message: str) -> bytes:
@@ -50,51 +60,52 @@ def _error_body(kind: str, message: str) -> bytes:
 
 
 class ProxyEndpoint:
-    """The ASGI app: forwards each request to ``upstream`` and tees the response into ``sink``.
+    """The ASGI app: forwards each request to its upstream and tees the response into ``sink``.
 
-    Raises ``ValueError`` for an ``upstream`` that is not an http(s) URL with a host.
+    ``upstream``: one URL for every path, or ``Routes`` (one upstream per path prefix; a request
+    no route matches is answered 404 and not forwarded). Raises ``ValueError`` for an upstream
+    that is not an http(s) URL with a host.
     """
 
-    def __init__(self, upstream: str, sink: LoopSink, *, timeout: float = 600.0,
+    def __init__(self, upstream: str | Routes, sink: LoopSink, *, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, first_number: int | None = None,
                  log: Callable[[str], None] | None = None) -> None:
-        parts = urlsplit(upstream)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"--upstream must be an http:// or https:// URL with a host, not {upstream!r}")
-        self.upstream = upstream.rstrip("/")
+        self.routes = upstream if isinstance(upstream, Routes) else Routes.single(upstream)
+        self.upstream = self.routes.describe()
+        """Where requests go, for people (one URL, or ``/prefix → URL`` per route; secrets redacted)."""
         self.sink = sink
         self.timeout = timeout
         self.record_dir = Path(record_dir) if record_dir is not None else None
         self._numbers = itertools.count(first_number or first_free_number(record_dir))
         self.log = log
-        self._client: httpx.AsyncClient | None = None
-        self._local = is_loopback(parts.hostname)
+        self._clients: dict[bool, httpx.AsyncClient] = {}
         self.requests = 0
         """Requests received so far."""
+        self._aws_creds: object = _UNSET
+        """The proxy's own AWS credentials for re-signing SigV4 requests (looked up on the first one)."""
 
-    def _client_for_loop(self) -> httpx.AsyncClient:
-        if self._client is None:
+    def _client_for(self, url: str) -> httpx.AsyncClient:
+        # trust_env off for a loopback upstream (an environment proxy must not intercept it).
+        trust_env = not is_loopback(urlsplit(url).hostname or "")
+        client = self._clients.get(trust_env)
+        if client is None:
             # No default headers: the request goes out with the client's headers only.
-            # trust_env off for a loopback upstream (an environment proxy must not intercept it).
-            self._client = httpx.AsyncClient(
+            client = self._clients[trust_env] = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 30.0)),
                 limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
-                trust_env=not self._local, follow_redirects=False)
-        return self._client
+                trust_env=trust_env, follow_redirects=False)
+        return client
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
 
-    def upstream_url(self, raw_path: bytes, query: bytes) -> str:
-        base = urlsplit(self.upstream)
+    def upstream_url(self, raw_path: bytes, query: bytes) -> str | None:
+        """The URL a request for ``raw_path`` and ``query`` goes to; None when no route matches."""
         path = raw_path.decode("latin-1") or "/"
-        url = f"{base.scheme}://{base.netloc}{base.path.rstrip('/')}{path}"
-        params = [q for q in (query.decode("latin-1"), base.query) if q]  # --upstream's own query goes last
-        if params:
-            url += "?" + "&".join(params)
-        return url
+        route = self.routes.match(path)
+        return None if route is None else route.url_for(path, query.decode("latin-1"))
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -124,7 +135,15 @@ class ProxyEndpoint:
         query = scope.get("query_string", b"")
         path = scope.get("path", "/")
         url = self.upstream_url(raw_path, query)
-        headers = forward_request_headers(list(scope.get("headers", [])))
+        if url is None:
+            await self._no_route(method, path, send)
+            return
+        forwarded = forward_request_headers(list(scope.get("headers", [])))
+        remember_headers(forwarded)  # the credentials forwarded never reach a recording, a report or the screen
+        remember_query_secrets(url)
+        headers = self._aws_resigned(method, url, forwarded, body)
+        if headers is not forwarded:
+            remember_headers(headers)
         n = next(self._numbers)
         parsed = None
         if body:
@@ -147,7 +166,7 @@ class ProxyEndpoint:
         def now() -> float:
             return round(time.monotonic() - t0, 6)
 
-        client = self._client_for_loop()
+        client = self._client_for(url)
         req = httpx.Request(method, url, headers=headers, content=body)
         try:
             resp = await client.send(req, stream=True)
@@ -163,7 +182,7 @@ class ProxyEndpoint:
             self._fail(n, record_path, request, end)
             status = 504 if timeout else 502
             payload = _error_body("upstream_timeout" if timeout else "upstream_unreachable",
-                                  f"{error} (upstream {redact_url(self.upstream)})")
+                                  f"{error} (upstream {redact_url(url)})")
             await send({"type": "http.response.start", "status": status,
                         "headers": [(b"content-type", b"application/json"),
                                     (b"content-length", str(len(payload)).encode()),
@@ -172,6 +191,38 @@ class ProxyEndpoint:
             self._log(method, path, f"{status} ({error})")
             return
         await self._relay(n, ex, resp, record_path, request, receive, send, now, url)
+
+    def _aws_resigned(self, method: str, url: str, headers: list, body: bytes) -> list:
+        """A SigV4-signed request (Bedrock through boto3) signed again for the upstream: the client signed
+        for the proxy's host, which AWS rejects. Without AWS credentials here it goes on as it came,
+        with one warning on stderr. Any other request is returned untouched."""
+        auth = next((v.decode("latin-1") for k, v in headers if k.lower() == b"authorization"), "")
+        scope = sigv4.scope_of(auth)
+        if scope is None:
+            return headers
+        why = "no AWS credentials in the proxy's environment"
+        if self._aws_creds is _UNSET:
+            try:
+                self._aws_creds = sigv4.credentials()
+            except sigv4.SigningError as e:
+                self._aws_creds, why = None, str(e)
+            if self._aws_creds is None:
+                print(f"stream-inspector: proxy: SigV4 requests are forwarded with the client's signature, made for "
+                      f"the proxy's host; AWS will reject them ({why}): give the proxy AWS credentials to re-sign",
+                      file=sys.stderr)
+        if self._aws_creds is None:
+            return headers
+        return sigv4.resign(method, url, headers, body, region=scope[0], service=scope[1], creds=self._aws_creds)
+
+    async def _no_route(self, method: str, path: str, send) -> None:
+        """A path no route covers: 404 with the routes there are (nothing forwarded, no exchange)."""
+        payload = _error_body("not_found_error", f"no route for {path}: requests go to {self.upstream}")
+        await send({"type": "http.response.start", "status": 404,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(payload)).encode()),
+                                (b"x-stream-inspector", b"no-route")]})
+        await send({"type": "http.response.body", "body": payload, "more_body": False})
+        self._log(method, path, "404 (no route)")
 
     def _fail(self, n: int, record_path, request: dict, end: End) -> None:
         """No response: the recording (``response: null``) and the exchange say why."""

@@ -3,7 +3,7 @@
 Both wire the same parts: an ``ExchangeLog`` with a ``Reports`` listener, a ``LoopSink`` in
 front of it and the ``ProxyEndpoint`` feeding that sink, served by uvicorn (``inspector.net.servers``).
 
-Imports: ``endpoint``, ``log``, ``reports``, ``sink``, ``inspector.net.servers``. Never the TUI.
+Imports: ``endpoint``, ``log``, ``reports``, ``routes``, ``sink``, ``inspector.net.servers``. Never the TUI.
 """
 from __future__ import annotations
 
@@ -14,26 +14,30 @@ import time
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.reports import Reports
+from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server
 
 
-def wire(upstream: str, reports: Reports, *, timeout: float, record_dir: str | os.PathLike | None,
+def wire(upstream: str | Routes, reports: Reports, *, timeout: float, record_dir: str | os.PathLike | None,
          dialect: str | None, stall_s: float, auto_attach: bool = True) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
     """The parts of one proxy: the log (``reports`` listening), the sink in front of it, the endpoint
-    feeding the sink. Raises ``ValueError`` for a bad upstream URL."""
+    feeding the sink. ``upstream``: one URL, or ``Routes``. Raises ``ValueError`` for a bad upstream URL."""
     log = ExchangeLog(dialect=dialect, stall_s=stall_s)
     log.listeners.append(reports)
     sink = LoopSink(log, auto_attach=auto_attach)
     return log, sink, ProxyEndpoint(upstream, sink, timeout=timeout, record_dir=record_dir)
 
 
-def run_foreground(upstream: str, sock: socket.socket, reports: Reports, *, timeout: float,
-                   record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float) -> int:
+def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports, *, timeout: float,
+                   record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
+                   listeners: tuple = ()) -> int:
     """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
-    loop); closes ``sock``. Returns ``reports.worst`` (0, or 1 after an error finding)."""
-    _, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
-                          stall_s=stall_s)
+    loop); closes ``sock``. ``listeners``: more exchange-log listeners (e.g. OpenTelemetry spans).
+    Returns ``reports.worst`` (0, or 1 after an error finding)."""
+    log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
+                            stall_s=stall_s)
+    log.listeners.extend(listeners)
     server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
     try:
         server.run(sockets=[sock])
@@ -50,17 +54,19 @@ class ProxyThread(BackgroundServer):
     ``ProxyThread(upstream).start()``; ``.url`` is ``http://127.0.0.1:PORT``; ``.log`` is the
     ``ExchangeLog`` (inspection runs on the proxy's loop, or with ``external=True`` on whichever
     loop calls ``.sink.attach(loop)``, e.g. the TUI's); ``.reports`` collects each exchange's JSON report when it ends
-    (``wait_reports(n)``). Raises ``OSError`` (bind), ``RuntimeError`` (not started in 10 s),
-    ``ValueError`` (bad upstream URL).
+    (``wait_reports(n)``), or prints them when given ``reports`` (a ``Reports`` with an ``out``).
+    ``upstream`` is one URL or ``Routes``. Raises ``OSError`` (bind), ``RuntimeError`` (not started
+    in 10 s), ``ValueError`` (bad upstream URL).
     """
 
     label = "proxy"
     date_header = False  # pass the upstream's head through; add nothing of our own
 
-    def __init__(self, upstream: str, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
+    def __init__(self, upstream: str | Routes, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
-                 collect: bool = True, sock: socket.socket | None = None, external: bool = False) -> None:
-        self.reports_listener = Reports(collect=collect)
+                 collect: bool = True, sock: socket.socket | None = None, external: bool = False,
+                 reports: Reports | None = None) -> None:
+        self.reports_listener = reports if reports is not None else Reports(collect=collect)
         self.log, self.sink, self.endpoint = wire(upstream, self.reports_listener, timeout=timeout,
                                                   record_dir=record_dir, dialect=dialect, stall_s=stall_s,
                                                   auto_attach=not external)

@@ -28,6 +28,20 @@ def safe_name(method: str, path: str) -> str:
     return f"{m}-{p}"[:80]
 
 
+def check_record_dir(path: str) -> str | None:
+    """None when ``--record DIR`` is usable (created if missing), else the one-line problem."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        return f"--record {path}: not a directory"
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"--record {path}: cannot create: {e.strerror or e}"
+    if not os.access(p, os.W_OK):
+        return f"--record {path}: not writable"
+    return None
+
+
 def first_free_number(record_dir: str | os.PathLike | None) -> int:
     """Exchange numbers continue after the ``NNN-*.jsonl`` captures already in ``record_dir``."""
     if record_dir is None:

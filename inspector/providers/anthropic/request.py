@@ -10,7 +10,7 @@ from inspector.providers.base import Endpoint
 ANTHROPIC_VERSION = "2023-06-01"
 
 ENDPOINT = Endpoint("https://api.anthropic.com", "/v1/messages", "ANTHROPIC_API_KEY",
-                    base_env=("ANTHROPIC_BASE_URL",))
+                    base_env=("ANTHROPIC_BASE_URL", "ANTHROPIC_API_BASE"))
 
 
 def prepare(body: dict, key: str | None) -> tuple[dict, str, dict]:

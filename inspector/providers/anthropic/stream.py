@@ -44,6 +44,11 @@ DELTA_BLOCKS = {
 STOP_REASONS = frozenset({"end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal",
                           "model_context_window_exceeded", "compaction"})
 TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
+REFUSAL = "refusal"
+ERROR_TYPES = frozenset({"invalid_request_error", "authentication_error", "permission_error", "not_found_error",
+                         "rate_limit_error", "timeout_error", "overloaded_error", "api_error", "billing_error"})
+"""``error.type`` values of an Anthropic ``error`` event (PROTOCOLS.md §1): they identify an
+error-only body as Anthropic's."""
 TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -62,6 +67,7 @@ class _Slot:
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
     url_hints = ("api.anthropic.com", "/v1/messages")
+    starts_response = frozenset({"message_start"})
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -72,20 +78,55 @@ class AnthropicMessages(Dialect):
         self.seen_first = False
         self.message_started = False
         self.stop_reason_event: EventRecord | None = None
+        self.stop_reason: str | None = None
         self.errored = False
         self.tool_use_started = False
+        self.open_slots: set[int] = set()
+        """Indexes whose block is started and not stopped (A006 in O(1))."""
+        self.empty_text: list[tuple[Block, EventRecord | None]] = []
+        """Text blocks closed empty, with their closing event: A009 is judged once the stop
+        reason is known (a refusal's empty text block is not A009)."""
+        self._handlers = {
+            "message_start": self._message_start,
+            "content_block_start": self._block_start,
+            "content_block_delta": self._block_delta,
+            "content_block_stop": self._block_stop,
+            "message_delta": self._message_delta,
+            "message_stop": self._message_stop,
+        }
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
         p = ev.payload
-        return isinstance(p, dict) and p.get("type") in IDENTIFYING
+        if not isinstance(p, dict):
+            return False
+        typ = p.get("type")
+        if typ in IDENTIFYING:
+            return True
+        # An error-only body (an overload before any output): Anthropic's error shape and enum.
+        err = p.get("error")
+        return (typ == "error" and "sequence_number" not in p and isinstance(err, dict)
+                and err.get("type") in ERROR_TYPES)
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        """A ``message_start`` after this message's ``message_start`` starts a new response:
+        after ``message_stop`` a glued exchange (S004, reported by the session), before it a
+        retry spliced into the stream (A017)."""
+        p = ev.payload
+        if not (self.message_started and isinstance(p, dict) and p.get("type") == "message_start"):
+            return False
+        if not self.w.ended:
+            self.A017_repeated_message_start()
+        return True
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
         p = ev.payload
-        if not isinstance(p, dict):
+        if p.__class__ is not dict:
             return
-        typ = p.get("type") if isinstance(p.get("type"), str) else ev.name
+        typ = p.get("type")
+        if typ.__class__ is not str:
+            typ = ev.name
         if self.w.ended:
             self.w.after_end(f"{typ!r} event after message_stop (clients stop reading at message_stop)")
         if typ == "ping":
@@ -94,17 +135,11 @@ class AnthropicMessages(Dialect):
             self.errored = True
             self.generic_error(ev)
             return
-        self.A012_missing_message_start(typ)
-        handler = {
-            "message_start": self._message_start,
-            "content_block_start": self._block_start,
-            "content_block_delta": self._block_delta,
-            "content_block_stop": self._block_stop,
-            "message_delta": self._message_delta,
-            "message_stop": self._message_stop,
-        }.get(typ)
+        if not self.seen_first:
+            self.A012_missing_message_start(typ)
+        handler = self._handlers.get(typ)
         if handler is None:
-            self.w.report("S008", f"unknown event type {typ!r} (tolerated; providers add types)")
+            self.w.report("S008", f"unknown event type {typ!r} (tolerated; providers add types)", cause=typ)
             return
         handler(p)
 
@@ -113,6 +148,42 @@ class AnthropicMessages(Dialect):
         msg = p.get("message") if isinstance(p.get("message"), dict) else {}
         if isinstance(msg.get("model"), str):
             self.w.set_model(msg["model"])
+        if isinstance(msg.get("stop_reason"), str):
+            self._set_stop_reason(msg["stop_reason"])
+        content = msg.get("content")
+        if isinstance(content, list):
+            for pos, cb in enumerate(content):
+                self._prefilled(pos, cb)
+
+    def _prefilled(self, pos: int, cb: object) -> None:
+        """A block pre-filled in ``message_start.message.content`` (programmatic and deferred tool
+        calls, RULES.md A013): the message's block at ``pos``, complete and closed, its ``input``
+        the arguments."""
+        if not isinstance(cb, dict):
+            self.w.report("S008", f"message_start.message.content[{pos}] is a {type(cb).__name__}, not a block")
+            return
+        kind = cb.get("type") if isinstance(cb.get("type"), str) else "unknown"
+        if kind not in BLOCK_TYPES:
+            self.w.report("S008", f"unknown content block type {kind!r} in message_start", index=pos, cause=kind)
+        tool = kind in TOOL_BLOCKS
+        block = self.w.open_block(kind, index=pos, id=cb.get("id") if isinstance(cb.get("id"), str) else None,
+                                  name=cb.get("name") if isinstance(cb.get("name"), str) else None,
+                                  tool=tool, empty_is_object=tool)
+        self.slots[pos] = _Slot(block)
+        self.started_order.append(pos)
+        self.w.note(block, "prefilled", "message_start")
+        if kind == "tool_use":
+            self.tool_use_started = True
+        if tool:
+            self.A011_invalid_tool_identity(block, cb)
+            if cb.get("input") is not None:
+                self.w.set_object_arguments(block, cb["input"])
+        elif kind in ("text", "thinking") and isinstance(cb.get(kind), str):
+            self.w.add_text(block, cb[kind])
+        if kind == "thinking" and isinstance(cb.get("signature"), str) and cb["signature"]:
+            self.w.set_signature(block, cb["signature"])
+        self.w.close_block(block, stop_info="pre-filled in message_start")
+        self._after_close(block)
 
     def _block_start(self, p: dict) -> None:
         idx = p.get("index")
@@ -128,6 +199,7 @@ class AnthropicMessages(Dialect):
             self.A004_index_out_of_order(idx)
             self.started_order.append(idx)
         self.A006_overlapping_blocks(idx)
+        self.open_slots.add(idx)
         tool = kind in TOOL_BLOCKS
         block = self.w.open_block(kind, index=idx, id=cb.get("id") if isinstance(cb.get("id"), str) else None,
                                   name=cb.get("name") if isinstance(cb.get("name"), str) else None,
@@ -149,33 +221,41 @@ class AnthropicMessages(Dialect):
 
     def _block_delta(self, p: dict) -> None:
         idx = p.get("index")
-        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        delta = p.get("delta")
+        if delta.__class__ is not dict:
+            delta = {}
         dtype = delta.get("type")
-        slot = self.slots.get(idx) if isinstance(idx, int) else None
+        slot = self.slots.get(idx) if idx.__class__ is int else None
         if slot is None:
             self.A001_delta_without_start(idx, "content_block_delta")
             return
         block = slot.block
-        self.w.note_event_block(block)
         if block.closed:
+            self.w.note_event_block(block)
             self.A005_delta_after_stop(block, "content_block_delta")
             return
         if dtype not in DELTA_BLOCKS:
-            self.w.report("S008", f"unknown delta type {dtype!r}", index=idx)
+            self.w.note_event_block(block)
+            self.w.report("S008", f"unknown delta type {dtype!r}", index=idx, cause=dtype)
             return
-        if not self.A002_delta_type_mismatch(slot, dtype):
+        if block.kind not in DELTA_BLOCKS[dtype]:
+            self.w.note_event_block(block)
+            self.A002_delta_type_mismatch(slot, dtype)
             return
-        if dtype == "text_delta":
+        if dtype == "input_json_delta":  # the add_* calls link the event to the block
+            if slot.start_input:
+                self.A010_start_input_not_empty(slot)
+            self.w.add_arguments(block, _str(delta.get("partial_json")))
+        elif dtype == "text_delta":
             self.w.add_text(block, _str(delta.get("text")))
         elif dtype == "thinking_delta":
             self.w.add_text(block, _str(delta.get("thinking")))
-        elif dtype == "input_json_delta":
-            self.A010_start_input_not_empty(slot)
-            self.w.add_arguments(block, _str(delta.get("partial_json")))
         elif dtype == "signature_delta":
             self.w.set_signature(block, (block.signature or "") + _str(delta.get("signature")))
             self.w.add_text(block, "")
-        else:  # citations_delta, compaction_delta: counted, content kept aside
+        elif dtype == "compaction_delta":  # beta: the summary text is the block's content
+            self.w.add_text(block, _str(delta.get("content")))
+        else:  # citations_delta: counted, the citation kept aside
             self.w.note(block, dtype, [*block.extra.get(dtype, ()), delta])
             self.w.add_text(block, "")
 
@@ -194,27 +274,38 @@ class AnthropicMessages(Dialect):
             # The whole input came in the start event (no deltas): that is the block's input.
             self.w.set_arguments(block, orjson.dumps(slot.start_input).decode(), t=block.opened_t)
         self.w.close_block(block, stop_info="content_block_stop")
-        self.A009_empty_text_block(block)
+        self.open_slots.discard(idx)
+        self._after_close(block)
+
+    def _after_close(self, block: Block) -> None:
+        if block.kind == "text" and not block.length:
+            self.empty_text.append((block, self.w.current))
         self.A015_thinking_without_signature(block)
 
     def _message_delta(self, p: dict) -> None:
         delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
         reason = delta.get("stop_reason")
         if reason is not None:
-            self.w.set_stop_reason(reason)
-            self.stop_reason_event = self.w.current
-            if reason not in STOP_REASONS:
-                self.w.report("S008", f"unknown stop_reason {reason!r}")
+            self._set_stop_reason(reason)
+
+    def _set_stop_reason(self, reason: object) -> None:
+        reason = reason if isinstance(reason, str) else str(reason)
+        self.w.set_stop_reason(reason)
+        self.stop_reason = reason
+        self.stop_reason_event = self.w.current
+        if reason not in STOP_REASONS:
+            self.w.report("S008", f"unknown stop_reason {reason!r}", cause=reason)
 
     def _message_stop(self, p: dict) -> None:
         self.w.mark_ended()
         self.A013_missing_stop_reason()
 
     def on_end(self, end: "End") -> None:
-        if not self.w.ended:
+        if not self.w.ended and not self.errored:  # an error event is terminal (S006 says it)
             self.truncated("message_stop")
         self.A007_stop_reason_mismatch()
         self.A008_truncated_tool_call()
+        self.A009_empty_text_block()
         self.A014_block_never_stopped()
         self.A016_empty_message()
 
@@ -246,6 +337,7 @@ class AnthropicMessages(Dialect):
             return False
         old = slot.block
         self.w.replace_block(old)
+        self.open_slots.discard(idx)
         self.w.report("A003", f"content_block_start for index {idx}, which already holds a {old.kind!r} block "
                       f"({'stopped' if old.closed else 'still open'}); the new block replaces it", index=idx)
         return True
@@ -264,10 +356,9 @@ class AnthropicMessages(Dialect):
 
     def A006_overlapping_blocks(self, idx: int) -> None:
         """A006: a block starts while another is still open."""
-        open_ = [s.block.index for s in self.slots.values()
-                 if not s.block.closed and not s.block.replaced and s.block.index != idx]
-        if open_:
-            self.w.report("A006", f"block {idx} starts while block {open_[0]} is still open", index=idx)
+        if self.open_slots:
+            other = next(iter(self.open_slots))
+            self.w.report("A006", f"block {idx} starts while block {other} is still open", index=idx)
 
     def A007_stop_reason_mismatch(self) -> None:
         """A007: a ``tool_use`` block but a ``stop_reason`` that never runs it, or ``tool_use`` with no block."""
@@ -292,11 +383,14 @@ class AnthropicMessages(Dialect):
                               f"{'open' if not b.closed else b.status}: the call was cut off; retry with a "
                               "higher max_tokens", index=b.index, event=self.stop_reason_event or False)
 
-    def A009_empty_text_block(self, block: Block) -> None:
-        """A009: a ``text`` block closed with zero characters (replaying it is rejected)."""
-        if block.kind == "text" and not block.content:
+    def A009_empty_text_block(self) -> None:
+        """A009: a ``text`` block closed with zero characters (replaying it is rejected), unless
+        the message is a refusal (judged at the end, when the stop reason is known)."""
+        if self.stop_reason == REFUSAL:
+            return
+        for block, ev in self.empty_text:
             self.w.report("A009", f"text block {block.index} closed empty: sending it back in history is "
-                          "rejected (text blocks must be non-empty)", index=block.index)
+                          "rejected (text blocks must be non-empty)", index=block.index, event=ev or False)
 
     def A010_start_input_not_empty(self, slot: _Slot) -> None:
         """A010: the tool block's start carried a non-empty ``input`` and deltas follow (double counting)."""
@@ -325,9 +419,11 @@ class AnthropicMessages(Dialect):
                           "'Unexpected event order')")
 
     def A013_missing_stop_reason(self) -> None:
-        """A013: ``message_stop`` without a ``message_delta`` carrying ``stop_reason``."""
+        """A013: ``message_stop`` without a ``message_delta`` carrying ``stop_reason``, and none in
+        ``message_start`` either."""
         if self.w.stop_reason is None:
-            self.w.report("A013", "message_stop without a message_delta carrying stop_reason")
+            self.w.report("A013", "message_stop without a message_delta carrying stop_reason (and "
+                          "message_start.message.stop_reason was null)")
 
     def A014_block_never_stopped(self) -> None:
         """A014: a non-tool block still open at the end (tool blocks: J005)."""
@@ -343,9 +439,16 @@ class AnthropicMessages(Dialect):
                           "sent back in history", index=block.index)
 
     def A016_empty_message(self) -> None:
-        """A016: the message ended with no content blocks."""
-        if self.message_started and not self.started_order and not self.errored:
+        """A016: the message ended with no content blocks (pre-filled ones count), unless it is a refusal."""
+        if self.message_started and not self.started_order and not self.errored and self.stop_reason != REFUSAL:
             self.w.report("A016", "the message ended with no content blocks", event=False)
+
+    def A017_repeated_message_start(self) -> None:
+        """A017: a second ``message_start`` before ``message_stop``: a retry spliced into one
+        stream. What follows is judged as a response of its own."""
+        self.w.report("A017", "a second message_start before message_stop: a retry was spliced into the "
+                      "stream (clients that keep the first message lose the retry; the rest is judged as "
+                      "a response of its own)")
 
 
 def _str(v) -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from inspector.providers.base import Dialect
+from inspector.providers.gemini.partial_args import VALUE_KEYS, PartialArgs, parse_path
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -34,6 +35,19 @@ FINISH_REASONS = frozenset({
 """google-genai ``FinishReason`` (PROTOCOLS.md §4); other values are S008 info."""
 
 FAILED_CALL = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"})
+
+RESPONSE_KEYS = frozenset({"candidates", "promptFeedback", "usageMetadata", "modelVersion", "responseId",
+                           "createTime", "trafficType", "modelStatus", "automaticFunctionCallingHistory",
+                           "sdkHttpResponse", "parsed"})
+"""Fields of google-genai ``GenerateContentResponse`` (and Vertex's ``createTime``/``trafficType``)."""
+CANDIDATE_KEYS = frozenset({"content", "finishReason", "index", "safetyRatings", "citationMetadata",
+                            "groundingMetadata", "urlContextMetadata", "avgLogprobs", "logprobsResult",
+                            "tokenCount", "finishMessage", "groundingAttributions"})
+"""Fields of google-genai ``types.Candidate``."""
+FUNCTION_CALL_KEYS = frozenset({"name", "args", "id", "partialArgs", "willContinue"})
+"""Fields of google-genai ``types.FunctionCall``."""
+PARTIAL_ARG_KEYS = frozenset({"jsonPath", "willContinue", *VALUE_KEYS})
+"""Fields of google-genai ``types.PartialArg``."""
 """G001: finish reasons that mean the model's function call was rejected."""
 
 KNOWN_PART_KEYS = frozenset({
@@ -48,10 +62,17 @@ _SHOWN_PARTS = ("functionResponse", "inlineData", "fileData", "executableCode", 
 """Part payloads shown as a block of their own (kind = the field name), text = their JSON."""
 
 
-class _Candidate:
-    """Per-candidate state: the open text block, positions, calls, finish."""
+def _carries_content(part: dict) -> bool:
+    """Text, a function call, or a shown payload (code, results, files); a bare signature is not content."""
+    text = part.get("text")
+    return bool(isinstance(text, str) and text) or "functionCall" in part or any(k in part for k in _SHOWN_PARTS)
 
-    __slots__ = ("index", "text_block", "positions", "calls", "finish", "last_block", "early_sig")
+
+class _Candidate:
+    """Per-candidate state: the open text block, positions, calls, the latest finish."""
+
+    __slots__ = ("index", "text_block", "positions", "calls", "finish", "finish_event", "last_block", "early_sig",
+                 "content_seen", "early_finish", "streaming")
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -59,9 +80,16 @@ class _Candidate:
         self.positions = 0
         self.calls: list[Block] = []
         self.finish: str | None = None
+        """The latest ``finishReason`` (the last one is the candidate's; earlier ones: G003/G004)."""
+        self.finish_event: EventRecord | None = None
         self.last_block: Block | None = None
         self.early_sig: str | None = None
         """Kind of the non-call part that carried a signature before any call of the turn."""
+        self.content_seen = False
+        self.early_finish: EventRecord | None = None
+        """A ``finishReason`` on a frame with no parts before any content (G004 if content follows)."""
+        self.streaming: tuple[Block, PartialArgs] | None = None
+        """The streamed function call whose ``partialArgs`` are arriving (G005 if it never ends)."""
 
 
 class Gemini(Dialect):
@@ -75,6 +103,7 @@ class Gemini(Dialect):
         self.cands: dict[int, _Candidate] = {}
         self.blocked: str | None = None
         self.unknown_reported: set = set()
+        self.g003 = False
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
@@ -103,12 +132,16 @@ class Gemini(Dialect):
             return
         if isinstance(p.get("modelVersion"), str):
             self.w.set_model(p["modelVersion"])
+        if isinstance(p.get("usageMetadata"), dict):
+            self.w.set_usage(p["usageMetadata"])
+        for key in p:
+            if key not in RESPONSE_KEYS:
+                self._unknown("response field", key)
         fb = p.get("promptFeedback")
         if isinstance(fb, dict) and isinstance(fb.get("blockReason"), str):
             self.blocked = fb["blockReason"]
             if self.w.stop_reason is None:
                 self.w.set_stop_reason(self.blocked)
-            self.w.mark_ended()
         cands = p.get("candidates")
         if not isinstance(cands, list):
             return
@@ -117,6 +150,13 @@ class Gemini(Dialect):
                 self._candidate(pos, cand)
 
     def on_end(self, end: "End") -> None:
+        """The last ``finishReason`` of each candidate is its end (RULES.md S003, G003): text
+        blocks close here; a streamed call still waiting for its final part is G005."""
+        for c in self.cands.values():
+            if c.streaming is not None:
+                self.G005_streamed_call_unfinished(c)
+            if c.finish is not None:  # without one the text never ended (S003): it stays open
+                self._close_text(c, stop_info=f"finishReason: {c.finish}", event=c.finish_event)
         open_ = [c.index for c in self.cands.values() if c.finish is None]
         if open_:
             which = ", ".join(str(i) for i in open_)
@@ -133,6 +173,7 @@ class Gemini(Dialect):
         else:
             text = str(err)
         self.w.report("S006", f"error inside the stream: {text}"[:400])
+        self.errored = True
 
     def _unknown(self, what: str, value) -> None:
         key = (what, value)
@@ -140,24 +181,34 @@ class Gemini(Dialect):
             self.unknown_reported.add(key)
             self.w.report("S008", f"unknown {what} {value!r} (shown, not judged)")
 
-    def _after_end(self, c: _Candidate, what: str) -> None:
-        self.w.after_end(f"{what} for candidate {c.index} after its finishReason {c.finish!r}")
-
     def _candidate(self, pos: int, cand: dict) -> None:
         idx = cand.get("index", pos)
         idx = idx if isinstance(idx, int) and not isinstance(idx, bool) else pos
         c = self.cands.get(idx)
         if c is None:
             c = self.cands[idx] = _Candidate(idx)
+        for key in cand:
+            if key not in CANDIDATE_KEYS:
+                self._unknown("candidate field", key)
         content = cand.get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
-        if isinstance(parts, list):
-            for part in parts:
-                if isinstance(part, dict):
-                    self._part(c, part)
+        parts = [part for part in parts if isinstance(part, dict)] if isinstance(parts, list) else []
+        if parts and any(_carries_content(part) for part in parts):
+            self._content_follows(c)
+        for part in parts:
+            self._part(c, part)
         finish = cand.get("finishReason")
         if isinstance(finish, str) and finish:
-            self._finish(c, finish, cand)
+            self._finish(c, finish, cand, empty=not parts)
+
+    def _content_follows(self, c: _Candidate) -> None:
+        """Content arrives for ``c``: an earlier ``finishReason`` was not the end (G004, G003)."""
+        if c.early_finish is not None:
+            self.G004_finish_before_content(c)
+        elif c.finish is not None:
+            self.G003_intermediate_finish(c)
+        c.finish = None
+        c.content_seen = True
 
     def _part(self, c: _Candidate, part: dict) -> None:
         sig = part.get("thoughtSignature")
@@ -167,8 +218,6 @@ class Gemini(Dialect):
                 self._unknown("part field", key)
         fc = part.get("functionCall")
         text = part.get("text")
-        if c.finish is not None and (isinstance(fc, dict) or (isinstance(text, str) and text)):
-            self._after_end(c, "content")
         if isinstance(fc, dict):
             self._function_call(c, fc, sig)
             return
@@ -203,22 +252,98 @@ class Gemini(Dialect):
         c.last_block = b
         return b
 
-    def _close_text(self, c: _Candidate, stop_info: str | None = None) -> None:
+    def _close_text(self, c: _Candidate, stop_info: str | None = None, event: "EventRecord | None" = None) -> None:
         b = c.text_block
         if b is not None and not b.closed:
             self.w.close_block(b, stop_info=stop_info)
+            if event is not None:
+                self.w.note(b, "closed by", f"event {event.index}")
         c.text_block = None
 
     def _function_call(self, c: _Candidate, fc: dict, sig: str | None) -> None:
+        """A ``functionCall`` part: a whole call, the start of a streamed one (``willContinue``),
+        or the next part of the streamed call (``partialArgs``; its final part has no
+        ``willContinue``)."""
+        for key in fc:
+            if key not in FUNCTION_CALL_KEYS:
+                self._unknown("functionCall field", key)
+        name = fc.get("name") if isinstance(fc.get("name"), str) and fc.get("name") else None
+        more = fc.get("willContinue") is True
+        if c.streaming is not None and name is None:
+            self._streamed_part(c, fc, more)
+            return
+        if c.streaming is not None:
+            self.G005_streamed_call_unfinished(c)
         self._close_text(c)
-        name = fc.get("name") if isinstance(fc.get("name"), str) else None
         fid = fc.get("id") if isinstance(fc.get("id"), str) and fc.get("id") else None
         # A call with no ``args`` is a call with no parameters: ``{}`` (types.FunctionCall.args is optional).
         b = self._open(c, "function_call", id=fid, name=name, tool=True, empty_is_object=True)
+        c.calls.append(b)
+        self._call_signature(c, b, name, sig)
+        if name is None:
+            self.w.report("S008", "functionCall part with no name and no streamed call open (its arguments "
+                          "belong to no call)", index=b.index, cause="nameless functionCall")
         args = fc.get("args")
         if args is not None:
             self.w.set_object_arguments(b, args)
-        c.calls.append(b)
+        if more and args is None:
+            c.streaming = (b, PartialArgs())
+            self.w.note(b, "streamed", "partialArgs (willContinue)")
+            self._streamed_part(c, fc, more)
+            return
+        self.w.close_block(b, stop_info="functionCall (arrives whole)")
+
+    def _streamed_part(self, c: _Candidate, fc: dict, more: bool) -> None:
+        """``partialArgs`` of the streamed call: written as JSON text as they come (G005 if the
+        final part never arrives)."""
+        block, args = c.streaming
+        entries = fc.get("partialArgs")
+        if entries is not None and not isinstance(entries, list):
+            self.w.report("S008", f"functionCall.partialArgs is a {type(entries).__name__}, not a list",
+                          index=block.index, cause="partialArgs not a list")
+            entries = []
+        text = []
+        for entry in entries or ():
+            fragment = self._partial_arg(block, args, entry)
+            if fragment:
+                text.append(fragment)
+        if not more:
+            text.append(args.finish())
+        if text:
+            self.w.add_arguments(block, "".join(text))
+        else:
+            self.w.note_event_block(block)
+        if more:
+            return
+        c.streaming = None
+        if not args.in_order:
+            self.w.note(block, "assembled", "partialArgs out of document order: written whole at the end")
+            self.w.set_arguments(block, orjson.dumps(args.value).decode())
+        self.w.close_block(block, stop_info="functionCall (streamed, final part)")
+
+    def _partial_arg(self, block: Block, args: PartialArgs, entry: object) -> str:
+        if not isinstance(entry, dict):
+            self.w.report("S008", f"partialArgs entry is a {type(entry).__name__}, not an object",
+                          index=block.index, cause="partialArgs entry")
+            return ""
+        tokens = parse_path(entry.get("jsonPath"))
+        if tokens is None:
+            self.w.report("S008", f"partialArgs jsonPath {entry.get('jsonPath')!r} is not a path like "
+                          "$.a.b[0] (the value is shown in the event, not assembled)", index=block.index,
+                          cause="jsonPath")
+            return ""
+        for key in entry:
+            if key not in PARTIAL_ARG_KEYS:
+                self._unknown("partialArgs field", key)
+        kind = next((k for k in VALUE_KEYS if k in entry), None)
+        if kind is None:
+            self.w.report("S008", f"partialArgs entry for {entry.get('jsonPath')} carries no value "
+                          f"({', '.join(VALUE_KEYS)})", index=block.index, cause="partialArgs value")
+            return ""
+        value = None if kind == "nullValue" else entry[kind]
+        return args.add(tokens, value, is_string=kind == "stringValue", more=entry.get("willContinue") is True)
+
+    def _call_signature(self, c: _Candidate, b: Block, name: str | None, sig: str | None) -> None:
         if sig is None and len(c.calls) == 1 and c.early_sig is not None:
             self.w.report("G002", f"the first function call {name!r} carries no thoughtSignature; one arrived "
                           f"earlier on a {c.early_sig} part: send it back on that part", index=b.index)
@@ -229,7 +354,6 @@ class Gemini(Dialect):
                 self.w.report("G002", f"thoughtSignature on function call #{len(c.calls)} {name!r}, not on the "
                               f"first call of the turn ({first.name!r}): it belongs to this call; send it back "
                               "on this same part", index=b.index)
-        self.w.close_block(b, stop_info="functionCall (arrives whole)")
 
     def _text_signature(self, c: _Candidate, sig: str, kind: str, *, empty: bool) -> None:
         """A signature on a text/thought part: fine on a turn's last part, G002 when it belongs to a call."""
@@ -255,21 +379,20 @@ class Gemini(Dialect):
         if target is not None:
             self.w.set_signature(target, sig, keep=True)
 
-    def _finish(self, c: _Candidate, finish: str, cand: dict) -> None:
-        if c.finish is not None:
-            self._after_end(c, f"a second finishReason {finish!r}")
-            return
+    def _finish(self, c: _Candidate, finish: str, cand: dict, *, empty: bool) -> None:
+        """A ``finishReason``: the candidate's end unless parts follow (G003, G004); blocks stay
+        open until the stream ends, so one candidate's text stays one block."""
         c.finish = finish
-        self._close_text(c, stop_info=f"finishReason: {finish}")
+        c.finish_event = self.w.current
+        if empty and not c.content_seen and c.early_finish is None:
+            c.early_finish = self.w.current
         if c.early_sig is not None and not c.calls:
             # RULES.md G002: a signature on a part other than the first functionCall; with no call in
             # the turn it stays with that part.
             self.w.report("G002", f"thoughtSignature arrived on a {c.early_sig} part and this turn has no function "
-                          "call: send it back with that part")
+                          "call: send it back with that part", cause="signature without call")
         if not self.cands or c.index == min(self.cands):
             self.w.set_stop_reason(finish)
-        if all(x.finish is not None for x in self.cands.values()):
-            self.w.mark_ended()
         if finish not in FINISH_REASONS:
             self._unknown("finishReason", finish)
         if finish in FAILED_CALL:
@@ -277,3 +400,33 @@ class Gemini(Dialect):
             detail = f": {detail}" if isinstance(detail, str) and detail else ""
             self.w.report("G001", f"finishReason {finish}{detail}: the model's function call was rejected "
                           "and no call is returned to execute", index=None)
+
+    # ------------------------------------------------------------------- rules
+    def G003_intermediate_finish(self, c: _Candidate) -> None:
+        """G003 intermediate-finish (info): a ``finishReason`` on a frame followed by more parts
+        (code-execution rounds; older Vertex sends ``STOP`` on every frame). Once per stream."""
+        if self.g003:
+            return
+        self.g003 = True
+        ev = c.finish_event
+        self.w.report("G003", f"finishReason {c.finish!r} on event {ev.index if ev else '?'} is followed by more "
+                      f"parts for candidate {c.index}: clients that stop at the first finishReason lose the rest "
+                      "(reported once per stream)")
+
+    def G004_finish_before_content(self, c: _Candidate) -> None:
+        """G004 finish-before-content (warning): a ``finishReason`` on a frame with no parts,
+        before any content, and content follows: clients end the turn empty."""
+        ev, c.early_finish = c.early_finish, None
+        self.w.report("G004", f"a {c.finish!r} finishReason with no parts arrived before any content (event "
+                      f"{ev.index if ev else '?'}), and content follows: clients that stop at the first "
+                      "finishReason end the turn empty", index=None)
+
+    def G005_streamed_call_unfinished(self, c: _Candidate) -> None:
+        """G005 streamed-call-unfinished (error): a streamed ``functionCall`` (``willContinue``)
+        never received its final part."""
+        block, _ = c.streaming
+        c.streaming = None
+        self.w.report("G005", f"streamed function call {block.name!r} never received its final part (a "
+                      "functionCall without willContinue): its arguments are incomplete; do not execute it",
+                      index=block.index, event=False)
+

@@ -8,7 +8,7 @@ from __future__ import annotations
 from inspector.providers.base import Endpoint
 
 ENDPOINT = Endpoint("http://localhost:11434", "/api/chat", None, accept="application/x-ndjson",
-                    base_env=("OLLAMA_HOST",))
+                    base_env=("OLLAMA_HOST",), base_env_keeps_path=False)
 
 
 def prepare(body: dict, key: str | None) -> tuple[dict, str, dict]:

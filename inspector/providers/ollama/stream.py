@@ -45,9 +45,15 @@ class Ollama(Dialect):
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
+        """A chat or generate line: ``message``/``response`` beside ``created_at``/``model``; the
+        ``done`` key may be missing until the last line (some servers send it only there)."""
         p = ev.payload
-        return (isinstance(p, dict) and "done" in p and ("message" in p or "response" in p)
-                and ("created_at" in p or "model" in p))
+        if not isinstance(p, dict) or not ("created_at" in p or "model" in p) or "choices" in p:
+            return False
+        if "done" in p and ("message" in p or "response" in p):
+            return True
+        msg = p.get("message")
+        return isinstance(msg, dict) and "role" in msg and "type" not in p
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:

@@ -37,13 +37,30 @@ CHUNK_OBJECT = "chat.completion.chunk"
 CALL_FINISH = "tool_calls"
 LEGACY_FINISH = "function_call"
 LENGTH_FINISH = "length"
-CARRYING_KEYS = ("content", "reasoning", "reasoning_content", "refusal", "tool_calls", "function_call")
+CARRYING_KEYS = ("content", "reasoning", "reasoning_content", "refusal", "tool_calls", "function_call", "audio")
 """Delta keys that count as content for C016 (``role`` alone, or ``{}``, does not)."""
+DELTA_KEYS = frozenset({"role", "content", "refusal", "tool_calls", "function_call", "audio", "reasoning",
+                        "reasoning_content", "extra_content", "annotations", "reasoning_details", "thinking_blocks",
+                        "provider_specific_fields", "name"})
+"""Delta fields the dialect reads or knowingly passes over (openai-python ``ChoiceDelta``; the
+``reasoning`` variants of Ollama ``/v1``, DeepSeek, OpenRouter and LiteLLM; Gemini compat's
+``extra_content``). Any other field is S008: shown, never silently dropped."""
+LEGACY_OBJECT = "text_completion"
+"""Chunks of the legacy ``/v1/completions`` stream: ``choices[].text`` instead of a delta."""
 
 
 def _nonempty(value: object) -> str | None:
     """A non-empty string, else None (PROTOCOLS.md L2: empty-string ids/names are ignored)."""
     return value if isinstance(value, str) and value != "" else None
+
+
+def named_tool_choice(body: dict | None) -> str | None:
+    """The function a Chat request forces in ``tool_choice`` (``{"type": "function", "function":
+    {"name": …}}``), else None (RULES.md C003: OpenAI then finishes with ``stop``)."""
+    choice = body.get("tool_choice") if isinstance(body, dict) else None
+    fn = choice.get("function") if isinstance(choice, dict) else None
+    name = fn.get("name") if isinstance(fn, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def _is_int(value: object) -> bool:
@@ -73,6 +90,10 @@ class _Call:
     """How index-less fragments were attributed to this call (``by id``, ``by position``...)."""
     c008: bool = False
     c012: bool = False
+    c002: object = None
+    """The C002 finding of a call opened without a name (its message says when the name came)."""
+    from_object: bool = False
+    """Opened from a ``tool_calls`` that was an object, not a list (C018 says it; no C002)."""
     after_finish: bool = False
     """Opened after its choice's ``finish_reason`` (C016): closed at the end of the stream."""
 
@@ -95,7 +116,7 @@ class _Choice:
     by_index: dict = field(default_factory=dict)
     """Wire index -> the current ``_Call`` for it (a C005 split replaces the entry)."""
     by_id: dict = field(default_factory=dict)
-    seen_indexes: list = field(default_factory=list)
+    seen_indexes: set = field(default_factory=set)
     legacy: "_Call | None" = None
     """The deprecated ``delta.function_call`` (one per choice)."""
     finish: str | None = None
@@ -103,6 +124,8 @@ class _Choice:
     """A standalone thought signature seen before any call: it belongs to the first call."""
     c006: bool = False
     c015_judged: bool = False
+    audio: "Block | None" = None
+    """The ``delta.audio`` transcript (audio output), shown as a block."""
 
 
 class OpenAIChat(Dialect):
@@ -117,6 +140,10 @@ class OpenAIChat(Dialect):
         super().__init__(writer)
         self.choices: dict[int, _Choice] = {}
         self.c001_seen: set = set()
+        self.c018 = False
+        self.chunk_id: str | None = None
+        """The ``id`` every chunk of this response carries (a new one after ``[DONE]``: a new response)."""
+        self.legacy_said = False
 
     # ------------------------------------------------------------------ detection
     @classmethod
@@ -132,11 +159,19 @@ class OpenAIChat(Dialect):
             return True
         if not isinstance(p, dict):
             return False
-        if p.get("object") == CHUNK_OBJECT:
+        if p.get("object") in (CHUNK_OBJECT, LEGACY_OBJECT):
             return True
         if isinstance(p.get("type"), str):
             return False
         return isinstance(p.get("choices"), list)
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        """A chunk with another ``id`` after ``[DONE]`` starts a new response (RULES.md S004)."""
+        p = ev.payload
+        if not self.w.ended or not isinstance(p, dict):
+            return False
+        cid = p.get("id")
+        return isinstance(cid, str) and cid != "" and self.chunk_id is not None and cid != self.chunk_id
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
@@ -146,15 +181,23 @@ class OpenAIChat(Dialect):
         if p is DONE:
             self._on_done()
             return
-        self.s004_event_after_end(ev)
-        if not isinstance(p, dict):
+        if self.w.ended:
+            self.s004_event_after_end(ev)
+        if p.__class__ is not dict:
             self.w.report("S008", f"event data is a JSON {type(p).__name__}, not a chunk object")
             return
-        if self.generic_error(ev) and not isinstance(p.get("choices"), list):
+        if ("error" in p or ev.name == "error" or p.get("type") == "error") and self.generic_error(ev) \
+                and not isinstance(p.get("choices"), list):
             return  # an error object alone; one that also carries choices (OpenRouter) goes on below
-        model = p.get("model")
-        if isinstance(model, str) and model:
-            self.w.set_model(model)
+        if self.chunk_id is None:
+            self._first_chunk(p)
+        usage = p.get("usage")
+        if usage is not None and usage.__class__ is dict:
+            self.w.set_usage(usage)
+        if p.get("object") == LEGACY_OBJECT and not self.legacy_said:
+            self.legacy_said = True
+            self.w.report("S008", "legacy text_completion chunks (/v1/completions): choices[].text read as the "
+                          "text; there are no tool calls in this format", cause="text_completion")
         choices = p.get("choices")
         if choices is None:
             return
@@ -162,12 +205,22 @@ class OpenAIChat(Dialect):
             self.w.report("S008", f"`choices` is a {type(choices).__name__}, not a list")
             return
         for pos, choice in enumerate(choices):
-            if not isinstance(choice, dict):
+            if choice.__class__ is not dict:
                 self.w.report("S008", f"choices[{pos}] is a {type(choice).__name__}, not an object")
                 continue
             idx = choice.get("index")
-            ch = self._choice(idx if _is_int(idx) else pos)
+            ch = self.choices.get(idx) if idx.__class__ is int else None
+            if ch is None:
+                ch = self._choice(idx if _is_int(idx) else pos)
             self._on_choice(ch, choice)
+
+    def _first_chunk(self, p: dict) -> None:
+        """The model and the ``id`` every chunk of this response should carry."""
+        model = p.get("model")
+        if isinstance(model, str) and model:
+            self.w.set_model(model)
+        if isinstance(p.get("id"), str) and p["id"]:
+            self.chunk_id = p["id"]
 
     def _on_done(self) -> None:
         if self.w.ended:
@@ -184,13 +237,22 @@ class OpenAIChat(Dialect):
         delta = choice.get("delta")
         if delta is None and isinstance(choice.get("message"), dict):
             delta = choice["message"]  # a whole (non-streamed) message: treat it as one delta
-        if isinstance(delta, dict):
-            self.c016_delta_after_finish(ch, delta)
-            self._on_delta(ch, delta)
+        if delta is None and isinstance(choice.get("text"), str):
+            delta = {"content": choice["text"]}  # legacy text_completion: the text is the content
+        if delta.__class__ is dict:
+            if ch.finish is not None:
+                self.c016_delta_after_finish(ch, delta)
+            if len(delta) == 1 and "tool_calls" in delta:  # the common continuation chunk
+                self._on_tool_calls(ch, delta["tool_calls"])
+            else:
+                self._on_delta(ch, delta)
         elif delta is not None:
-            self.w.report("S008", f"choice {ch.index}: `delta` is a {type(delta).__name__}, not an object")
+            self.w.report("S008", f"choice {ch.index}: `delta` is a {type(delta).__name__}, not an object",
+                          cause="delta type")
         fr = choice.get("finish_reason")
-        if fr is not None and fr != "":
+        if fr == "":
+            self.c017_empty_finish_reason(ch)
+        elif fr is not None:
             self._on_finish(ch, fr if isinstance(fr, str) else str(fr))
 
     # ------------------------------------------------------------------ deltas
@@ -208,6 +270,13 @@ class OpenAIChat(Dialect):
         refusal = delta.get("refusal")
         if isinstance(refusal, str):
             self._add_channel(ch, "refusal", refusal)
+        audio = delta.get("audio")
+        if isinstance(audio, dict):
+            self._audio(ch, audio)
+        for key in delta:
+            if key not in DELTA_KEYS:
+                self.w.report("S008", f"choice {ch.index}: unknown delta field {key!r} (shown in the event, not "
+                              "assembled)", cause=("delta field", key))
         if "tool_calls" in delta:
             self._on_tool_calls(ch, delta["tool_calls"])
         sig = _signature_of(delta)
@@ -252,12 +321,23 @@ class OpenAIChat(Dialect):
     def _on_tool_calls(self, ch: _Choice, entries: object) -> None:
         if entries is None:
             return
-        if isinstance(entries, dict):
-            self.w.report("S008", f"choice {ch.index}: `tool_calls` is an object, not a list; read as one entry")
-            entries = [entries]
+        from_object = isinstance(entries, dict)
         if not isinstance(entries, list):
-            self.w.report("S008", f"choice {ch.index}: `tool_calls` is a {type(entries).__name__}, not a list")
+            self.c018_tool_calls_not_list(ch, entries)
+            if not from_object:
+                return
+            entries = [entries]  # read the object as one entry, as it was surely meant
+        if not entries:
+            self.c006_empty_tool_calls_array(ch)
             return
+        ch.opening = False
+        for pos, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                self.w.report("S008", f"choice {ch.index}: tool_calls[{pos}] is a {type(entry).__name__}, "
+                              "not an object", cause="tool_calls entry type")
+                continue
+            self._on_tool_entry(ch, entry, pos, from_object=from_object)
+        return
         if not entries:
             self.c006_empty_tool_calls_array(ch)
             return
@@ -269,7 +349,15 @@ class OpenAIChat(Dialect):
                 continue
             self._on_tool_entry(ch, entry, pos)
 
-    def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int) -> None:
+    def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int, *, from_object: bool = False) -> None:
+        if len(entry) == 2 and not from_object:  # the common continuation: {index, function: {arguments}}
+            call = ch.by_index.get(entry.get("index"))
+            fn = entry.get("function")
+            if call is not None and fn.__class__ is dict and len(fn) == 1:
+                args = fn.get("arguments")
+                if args.__class__ is str:
+                    self.w.add_arguments(call.block, args)
+                    return
         fn = entry.get("function")
         fn = fn if isinstance(fn, dict) else {}
         name = _nonempty(fn.get("name"))
@@ -277,7 +365,7 @@ class OpenAIChat(Dialect):
         sig = _signature_of(entry)
         args = fn.get("arguments")
         idx = entry.get("index")
-        has_index = _is_int(idx)
+        has_index = _is_int(idx) and idx >= 0  # a negative index is no index (C001 says "negative")
 
         if sig is not None and name is None and args in (None, ""):
             # A standalone signature delta (PROTOCOLS.md §4): no fragment, only the signature.
@@ -293,13 +381,13 @@ class OpenAIChat(Dialect):
         if has_index:
             call = ch.by_index.get(idx)
             if call is None:
-                call = self._open_call(ch, entry, fn, wire_index=idx)
+                call = self._open_call(ch, entry, fn, wire_index=idx, from_object=from_object)
             else:
                 call = self._continue_indexed(ch, call, entry, fn, eid, name)
         else:
             call, how = self._attribute(ch, eid, name, pos)
             if call is None:
-                call = self._open_call(ch, entry, fn, wire_index=None, attribution=how)
+                call = self._open_call(ch, entry, fn, wire_index=None, attribution=how, from_object=from_object)
             else:
                 self._continuation_checks(call, eid, name)
                 if how not in call.how:
@@ -334,7 +422,7 @@ class OpenAIChat(Dialect):
         return call, how
 
     def _open_call(self, ch: _Choice, entry: dict, fn: dict, *, wire_index: int | None,
-                   attribution: str | None = None, index: int | None = None) -> _Call:
+                   attribution: str | None = None, index: int | None = None, from_object: bool = False) -> _Call:
         """Open a ``tool_call`` block for the first fragment of a call (C002, C011, C013 judged here).
 
         ``index`` is the block's index: the wire index, else (index-less calls) the call's
@@ -347,7 +435,7 @@ class OpenAIChat(Dialect):
         cid = _nonempty(entry.get("id")) or _nonempty(fn.get("id"))
         block = self.w.open_block("tool_call", index=index, choice=ch.index, id=cid, name=name, tool=True,
                                   attribution=attribution)
-        call = _Call(block, wire_index, after_finish=ch.finish is not None)
+        call = _Call(block, wire_index, after_finish=ch.finish is not None, from_object=from_object)
         if attribution:
             call.how.append(attribution)
         if wire_index is not None and not split:
@@ -388,7 +476,8 @@ class OpenAIChat(Dialect):
             self.c012_id_repeated(call)
         if name is not None:
             if call.block.name is None:
-                self.w.set_identity(call.block, name=name)  # a name after a nameless first fragment (C002 already fired)
+                self.w.set_identity(call.block, name=name)  # a name after a nameless first fragment
+                self._late_name(call, name)
             else:
                 self.c008_name_repeated(call, name)
 
@@ -432,7 +521,7 @@ class OpenAIChat(Dialect):
         for call in self._all_calls(ch):
             if not call.block.closed:
                 self.w.close_block(call.block, stop_info=info)
-        for block in (ch.reasoning, ch.text, ch.refusal):
+        for block in (ch.reasoning, ch.text, ch.refusal, ch.audio):
             if block is not None and not block.closed:
                 self.w.close_block(block, stop_info=info)
         self.c015_tool_call_in_content(ch)
@@ -468,7 +557,8 @@ class OpenAIChat(Dialect):
             return
         self.c001_seen.add(key)
         idx = entry.get("index")
-        what = "has no index" if idx is None else f"has a non-integer index {idx!r}"
+        what = ("has no index" if idx is None else f"has a negative index {idx}" if _is_int(idx)
+                else f"has a non-integer index {idx!r}")
         target = (f"call {call.block.index} ({call.block.id or call.block.name or 'no id'})"
                   if call is not None else "no call yet")
         self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} "
@@ -478,10 +568,21 @@ class OpenAIChat(Dialect):
     def c002_fragment_without_start(self, call: _Call, name: str | None) -> None:
         """C002 fragment-without-start (error): "the first fragment seen for an index carries no
         non-empty `function.name` (absent, null or `""`): arguments for a call never opened"."""
-        if name is None:
-            self.w.report("C002", f"first fragment for tool call index {call.block.index} carries no "
-                          "function.name: its arguments belong to a call that was never opened",
-                          index=call.block.index)
+        if name is None and not call.from_object:
+            call.c002 = self.w.report(
+                "C002", f"first fragment for tool call index {call.block.index} carries no function.name "
+                "(absent, null or \"\"): its arguments belong to a call that was never opened",
+                index=call.block.index)
+
+    def _late_name(self, call: _Call, name: str) -> None:
+        """The name arrived after a nameless first fragment: C002's message says exactly that."""
+        finding = call.c002
+        if finding is not None:
+            ev = self.w.current
+            finding.message = (f"first fragment for tool call index {call.block.index} carried an empty "
+                               f"function.name; the real name {name!r} arrived later"
+                               f"{f' (event {ev.index})' if ev is not None else ''}: clients that open a "
+                               "call on its first fragment never see this one")
 
     def c003_finish_not_tool_calls(self, ch: _Choice, fr: str) -> None:
         """C003 finish-not-tool-calls (warning): "tool calls were streamed but `finish_reason` is
@@ -489,11 +590,17 @@ class OpenAIChat(Dialect):
         drop them"."""
         if fr in (CALL_FINISH, LENGTH_FINISH):
             return
+        forced = named_tool_choice(self.w.request_body)
+        severity = "info" if forced else None
+        why = (f"; the request forces {forced!r} in tool_choice, and OpenAI itself then finishes with 'stop'"
+               if forced else "")
         if ch.calls:
             self.w.report("C003", f"choice {ch.index} streamed {len(ch.calls)} tool call(s) but finish_reason "
-                          f"is {fr!r}, not 'tool_calls': clients keyed on finish_reason drop them")
+                          f"is {fr!r}, not 'tool_calls': clients keyed on finish_reason drop them{why}",
+                          severity=severity)
         elif ch.legacy is not None and fr != LEGACY_FINISH:
-            self.w.report("C003", f"choice {ch.index} streamed a function_call but finish_reason is {fr!r}")
+            self.w.report("C003", f"choice {ch.index} streamed a function_call but finish_reason is {fr!r}{why}",
+                          severity=severity)
 
     def c004_tool_calls_without_calls(self, ch: _Choice, fr: str) -> None:
         """C004 tool-calls-without-calls (error): "`finish_reason` `tool_calls` and no tool call
@@ -536,7 +643,7 @@ class OpenAIChat(Dialect):
 
     def c007_missing_done(self) -> None:
         """C007 missing-done (warning): "the stream ended without `data: [DONE]`"."""
-        if not self.w.ended and not self.w.http_error:
+        if not self.w.ended and not self.w.http_error and not self.errored:
             self.w.report("C007", "the stream ended without data: [DONE]", event=False)
 
     def c008_name_repeated(self, call: _Call, name: str) -> None:
@@ -603,17 +710,23 @@ class OpenAIChat(Dialect):
     def c013_index_gap(self, ch: _Choice, index: int) -> None:
         """C013 index-gap (warning): "tool call indexes do not appear as 0, 1, 2, … in order"."""
         expected = len(ch.seen_indexes)
-        if index not in ch.seen_indexes:
-            ch.seen_indexes.append(index)
+        ch.seen_indexes.add(index)  # a set: O(1) per call (a list search went quadratic on many calls)
         if index != expected:
             self.w.report("C013", f"choice {ch.index}: tool call index {index} appeared where {expected} "
                           "was expected (indexes must run 0, 1, 2, … in order)", index=index)
 
     def c014_finish_reason_repeated(self, ch: _Choice, fr: str) -> None:
-        """C014 finish-reason-repeated (error): "a choice gets a second `finish_reason` (clients
-        run the calls twice)"."""
-        self.w.report("C014", f"choice {ch.index} got a second finish_reason {fr!r} (first {ch.finish!r}): "
-                      "clients may run its tool calls twice")
+        """C014 finish-reason-repeated (error): "a choice that streamed tool calls gets a second
+        `finish_reason` (clients run the calls twice). The same value repeated on a choice with no
+        tool calls (some routers repeat it on the usage chunk) is info". A different value on a
+        choice with no tool calls runs nothing twice either: info too."""
+        if ch.calls or ch.legacy is not None:
+            self.w.report("C014", f"choice {ch.index} got a second finish_reason {fr!r} (first {ch.finish!r}) "
+                          "after streaming tool calls: clients may run its tool calls twice")
+        else:
+            same = "the same" if fr == ch.finish else f"another ({fr!r} after {ch.finish!r})"
+            self.w.report("C014", f"choice {ch.index} got {same} finish_reason again; it streamed no tool call, "
+                          "so nothing runs twice (some routers repeat it on the usage chunk)", severity="info")
 
     def c015_tool_call_in_content(self, ch: _Choice, *, at_end: bool = False) -> None:
         """C015 tool-call-in-content (warning): "the assistant text is a tool call written as text
@@ -639,6 +752,36 @@ class OpenAIChat(Dialect):
         if carried:
             self.w.report("C016", f"choice {ch.index} already finished ({ch.finish!r}) but a later delta "
                           f"carries {', '.join(carried)}: clients that stop at finish_reason lose it")
+
+    def c017_empty_finish_reason(self, ch: _Choice) -> None:
+        """C017 empty-finish-reason (warning): "`finish_reason` is `""` (an empty string): clients
+        that test `!= null` end the turn at that chunk and drop the rest. An empty string is not a
+        finish for the other C rules". Repeats fold into one finding per choice."""
+        self.w.report("C017", f"choice {ch.index}: finish_reason is \"\" (an empty string, not null): clients "
+                      "that test finish_reason != null end the turn here and drop the rest", cause=ch.index)
+
+    def c018_tool_calls_not_list(self, ch: _Choice, entries: object) -> None:
+        """C018 tool-calls-not-list (error): "`delta.tool_calls` is present and not an array (an
+        object, a string): the official SDKs fail on it. Once per stream". An object is still read
+        as one entry, so its arguments are shown and judged."""
+        if self.c018:
+            return
+        self.c018 = True
+        how = "read as one entry" if isinstance(entries, dict) else "not read"
+        self.w.report("C018", f"choice {ch.index}: delta.tool_calls is a {type(entries).__name__}, not an array "
+                      f"({how}): the official SDKs fail on it (reported once per stream)")
+
+    def _audio(self, ch: _Choice, audio: dict) -> None:
+        """``delta.audio`` (audio output): its ``transcript`` is shown as an ``audio`` block; the
+        base64 ``data`` is counted, not kept."""
+        transcript = audio.get("transcript")
+        if ch.audio is None:
+            ch.audio = self.w.open_block("audio", index=None, choice=ch.index,
+                                         id=audio.get("id") if isinstance(audio.get("id"), str) else None)
+        if isinstance(audio.get("data"), str):
+            self.w.note(ch.audio, "audio data (base64 characters)",
+                        ch.audio.extra.get("audio data (base64 characters)", 0) + len(audio["data"]))
+        self.w.add_text(ch.audio, transcript if isinstance(transcript, str) else "")
 
     def s004_event_after_end(self, ev: "EventRecord | None") -> None:
         """S004 event-after-end (warning): "bytes or events after the end marker. For Chat the

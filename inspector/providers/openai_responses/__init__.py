@@ -2,11 +2,15 @@
 
 Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
 ``history`` (where requests carry history, Q rules) and ``advice``.
+``mutations`` (``serve --mutate``) and ``answer`` (whole answers and sent-back turns) serve the
+conformance tools (``inspector.providers.conformance``).
 May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
 """
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.conformance import Conformance
+from inspector.providers.openai_responses import answer, mutations
 from inspector.providers.openai_responses import request
 from inspector.providers.openai_responses.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_responses.history import SHAPE as HISTORY
@@ -15,3 +19,7 @@ from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
                     explain=EXPLAIN)
+
+CONFORMANCE = Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
+                          answer.stop_class)
+"""Its mutations (``serve --mutate``) and how ``conform`` reads its answers (``inspector.providers.conformance``)."""

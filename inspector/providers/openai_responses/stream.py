@@ -74,6 +74,14 @@ KNOWN_ITEMS = frozenset({
 """The SDK's ``ResponseOutputItem`` union; other item types are shown and reported as S008 info."""
 
 _LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
+_DONE_OF = {
+    "response.output_text.delta": "response.output_text.done",
+    "response.refusal.delta": "response.refusal.done",
+    "response.reasoning_text.delta": "response.reasoning_text.done",
+    "response.reasoning_summary_text.delta": "response.reasoning_summary_text.done",
+}
+"""Text deltas whose part ends with a ``.done`` event carrying the whole text (R009)."""
+_TEXT_DONE = frozenset(_DONE_OF.values())
 _TEXT_DELTAS = frozenset({
     "response.output_text.delta", "response.refusal.delta", "response.reasoning_summary_text.delta",
     "response.reasoning_text.delta", "response.custom_tool_call_input.delta",
@@ -87,7 +95,7 @@ class _Item:
     """Bookkeeping for one announced output item."""
 
     __slots__ = ("block", "output_index", "item_id", "type", "done", "args_set", "arg_deltas",
-                 "r002", "r006", "incomplete")
+                 "r002", "r006", "r009", "r010", "incomplete", "parts")
 
     def __init__(self, block: "Block", output_index, item_id, typ: str) -> None:
         self.block = block
@@ -99,7 +107,11 @@ class _Item:
         self.arg_deltas = 0
         self.r002 = False
         self.r006 = False
+        self.r009 = False
+        self.r010 = False
         self.incomplete = False
+        self.parts: dict[tuple, list[str]] = {}
+        """Text deltas per part (``(kind, content_index)``), compared with the ``.done`` text (R009)."""
 
 
 class OpenAIResponses(Dialect):
@@ -122,12 +134,21 @@ class OpenAIResponses(Dialect):
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
+        """A ``response.*`` event, or an ``error`` event with a ``sequence_number`` (every
+        Responses event has one, PROTOCOLS.md §3: an error-only body is still this dialect's)."""
         p = ev.payload
         if isinstance(p, dict):
             typ = p.get("type")
             if isinstance(typ, str) and typ.startswith("response."):
                 return True
+            if typ == "error" and isinstance(p.get("sequence_number"), int):
+                return True
         return False
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        """``response.created`` after the terminal event starts a new response (RULES.md S004)."""
+        p = ev.payload
+        return self.terminal is not None and isinstance(p, dict) and p.get("type") == "response.created"
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
@@ -138,7 +159,7 @@ class OpenAIResponses(Dialect):
         typ = p.get("type")
         typ = typ if isinstance(typ, str) else (ev.name if ev.named else None)
         first, self.first = self.first, False
-        if first and typ != "response.created" and not self._is_error(typ, p):
+        if first and typ != "response.created" and not self._is_error(typ, p) and not self._resumed(p):
             self.w.report("R008", f"the first event is {typ!r}, not 'response.created' "
                           "(the SDK raises 'Expected to have received response.created')")
         self._check_sequence(p)
@@ -180,11 +201,16 @@ class OpenAIResponses(Dialect):
                 if typ == "response.refusal.delta":
                     self.w.note(item.block, "refusal", True)
                 self.w.add_text(item.block, delta)
-        elif typ in ("response.output_text.done", "response.reasoning_text.done",
-                     "response.reasoning_summary_text.done", "response.refusal.done"):
+                if typ in _DONE_OF:
+                    item.parts.setdefault(_part_key(typ, p), []).append(delta)
+        elif typ in _TEXT_DONE:
             text = p.get("text", p.get("refusal"))
-            if isinstance(text, str) and text and not item.block.tool and item.block.deltas == 0:
-                self.w.add_text(item.block, text)
+            if isinstance(text, str) and not item.block.tool:
+                if item.block.deltas == 0:
+                    if text:
+                        self.w.add_text(item.block, text)
+                else:
+                    self.R009_text_done_mismatch(item, "".join(item.parts.get(_part_key(typ, p), ())), text, typ)
         elif typ in ("response.content_part.added", "response.content_part.done"):
             part = p.get("part")
             if isinstance(part, dict) and isinstance(part.get("type"), str) and \
@@ -195,6 +221,14 @@ class OpenAIResponses(Dialect):
         if self.terminal is None:
             self._never_done()
             self.truncated("a terminal event (response.completed/failed/incomplete)")
+
+    def _resumed(self, p: dict) -> bool:
+        """A resumed stream may start anywhere (RULES.md R008): ``starting_after`` in the request,
+        or a first ``sequence_number`` above 0."""
+        body = self.w.request_body
+        seq = p.get("sequence_number")
+        return (isinstance(body, dict) and "starting_after" in body) or (
+            isinstance(seq, int) and not isinstance(seq, bool) and seq > 0)
 
     # ---------------------------------------------------------------- helpers
     @staticmethod
@@ -208,6 +242,7 @@ class OpenAIResponses(Dialect):
         param = err.get("param")
         extra = f" (param {param})" if param else ""
         self.w.report("S006", f"error inside the stream: {code}: {msg}{extra}"[:400])
+        self.errored = True
 
     def _unknown(self, what: str, typ) -> None:
         key = (what, typ)
@@ -259,15 +294,19 @@ class OpenAIResponses(Dialect):
         self.items.append(rec)
 
     def _resolve(self, p: dict, typ) -> _Item | None:
-        """Find the item an event addresses: by ``item_id``, else by ``output_index`` (R001, R006)."""
+        """Find the item an event addresses: by ``item_id``, else by ``output_index`` (R001, R006);
+        an ``item_id`` other than the one announced at its ``output_index`` is attributed by the
+        index, as the official SDK does (R010)."""
         iid = p.get("item_id")
         oi = p.get("output_index")
         iid = iid if isinstance(iid, str) and iid else None
         rec = self.by_id.get(iid) if iid is not None else None
         if rec is None:
             by_oi = self.by_index.get(oi) if oi is not None else None
-            if by_oi is not None and (iid is None or by_oi.item_id is None):
+            if by_oi is not None:
                 rec = by_oi
+                if iid is not None and by_oi.item_id is not None:
+                    self.R010_item_id_changed(by_oi, iid, typ)
         if rec is None:
             what = f"item_id {iid!r}" if iid is not None else f"output_index {oi!r}"
             if iid is not None and oi is not None:
@@ -318,6 +357,27 @@ class OpenAIResponses(Dialect):
         if item.args_set and not block.closed:
             self.w.close_block(block, stop_info="response.function_call_arguments.done")
 
+    def R009_text_done_mismatch(self, item: _Item, streamed: str, done: str, where: str) -> None:
+        """R009 text-done-mismatch (warning): the text deltas of a part concatenate to a text that
+        differs from its ``.done`` event or from the item in ``output_item.done``. Once per item."""
+        if item.r009 or streamed == done:
+            return
+        item.r009 = True
+        self.w.report("R009", f"{where}: the text deltas of {item.type} item {item.item_id!r} make "
+                      f"{_clip(streamed)!r} ({len(streamed)} characters) but the final text is {_clip(done)!r} "
+                      f"({len(done)} characters): clients that keep one of them show the wrong text",
+                      index=item.block.index)
+
+    def R010_item_id_changed(self, item: _Item, iid: str, where: object) -> None:
+        """R010 item-id-changed (warning): an event's ``item_id`` differs from the id announced for
+        its ``output_index`` (some gateways rotate ids). Attributed by ``output_index``; once per item."""
+        if item.r010:
+            return
+        item.r010 = True
+        self.w.report("R010", f"{where} names item_id {iid!r} but output_index {item.output_index} was announced "
+                      f"as {item.item_id!r}: attributed by output_index, as the official SDK does (clients that "
+                      "key on item_id lose these events; reported once per item)", index=item.block.index)
+
     def _item_done(self, p: dict) -> None:
         item = p.get("item")
         oi = p.get("output_index")
@@ -347,6 +407,10 @@ class OpenAIResponses(Dialect):
                 text = _item_text(item)
                 if text:
                     self.w.add_text(block, text)
+            elif rec.parts and rec.type in ("message", "reasoning") and _item_text(item):
+                # An item with no text parts at all states no text (some servers leave them out).
+                self.R009_text_done_mismatch(rec, "".join("".join(v) for v in rec.parts.values()),
+                                             _item_text(item), "response.output_item.done")
         if not block.closed and not block.replaced:
             status = item.get("status") if isinstance(item, dict) else None
             self.w.close_block(block, stop_info=f"output_item.done ({status})" if status else "output_item.done")
@@ -395,6 +459,13 @@ class OpenAIResponses(Dialect):
                 self.w.report("R004", f"{which} at output_index {rec.output_index} was announced but never got "
                               "response.output_item.done", index=rec.block.index,
                               event=self.w.current if self.w.current is not None else False)
+
+
+def _part_key(typ: str, p: dict) -> tuple:
+    """Which part a text event is about: its kind (``.delta``/``.done`` of one family share it) and
+    its ``content_index`` (``summary_index`` for reasoning summaries)."""
+    family = typ.rsplit(".", 1)[0]
+    return family, p.get("summary_index", p.get("content_index"))
 
 
 def _int(v) -> int | None:

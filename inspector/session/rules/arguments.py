@@ -21,32 +21,32 @@ if TYPE_CHECKING:
 class ArgumentRules:
     """The J rules of one session; remembers which blocks already got J006 (once per block)."""
 
-    __slots__ = ("s", "_resent", "_before")
+    __slots__ = ("s", "_resent")
 
     def __init__(self, session: "Session") -> None:
         self.s = session
         self._resent: set[int] = set()
         """Positions of blocks J006 already fired for."""
-        self._before = EMPTY
 
-    def before_fragment(self, block: "Block", fragment: str) -> None:
-        """J006 args-resent, judged before the fragment is added."""
+    def fragment(self, block: "Block", fragment: str) -> None:
+        """One argument delta: J006 args-resent judged before it is added; J001 args-invalid or
+        J003 args-trailing-data when it turns the text into one (hot: once per delta)."""
         prog = block.progress
         if prog is None:
             block.progress = prog = JsonProgress()
-        self._before = prog.state
-        if fragment and prog.length and block.pos not in self._resent and self._is_resend(block, fragment):
+        before = prog.state
+        if fragment and prog.length and (len(fragment) >= prog.length or before == COMPLETE) \
+                and block.pos not in self._resent and self._is_resend(block, fragment):
             self._resent.add(block.pos)
             self.s.report("J006", f"fragment of {len(fragment)} characters re-sends the "
                           f"{prog.length} characters already accumulated (cumulative snapshot or "
                           "whole object sent again): naive accumulators double the arguments",
                           index=block.index)
-
-    def after_fragment(self, block: "Block", fragment: str) -> None:
-        """J001 args-invalid / J003 args-trailing-data, when the fragment changed the state to one."""
-        prog = block.progress
-        after = prog.feed(fragment) if fragment else self._before
-        if after == self._before:
+        self.s._delta(block, fragment)
+        if not fragment:
+            return
+        after = prog.feed(fragment)
+        if after == before:
             return
         if after == INVALID:
             self.s.report("J001", f"arguments are no longer a JSON prefix at character {prog.error_offset}: "

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 FRAMING_SILENCED_BY_HTTP_ERROR = frozenset({"S002", "S003", "S010"})
 """RULES.md S010: framing rules are not judged on a body already reported under S007."""
 
-STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl")
+STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
+                "application/vnd.amazon.eventstream")
 OLLAMA_JSON = "application/json"
 """Ollama's native API may answer ``application/json`` for an NDJSON stream (RULES.md S007)."""
 

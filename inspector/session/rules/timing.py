@@ -86,20 +86,22 @@ class StallWatch:
         self.keepalives = 0
 
     def _check_keepalive_only(self, t: float, ev: "EventRecord | None") -> None:
-        """T002: only pings/comments for ≥ threshold while a block is open."""
+        """T002: only pings/comments for ≥ threshold while a block is open, or before the first
+        content event (the wait ``ttfc_s`` measures; keep-alives hide it from ``ttfb_s``)."""
         last = self.last_content_t
         if not self.keepalives or last is None or t - last < self.s.stall_s:
             return
-        open_blocks = [b for b in self.s.blocks if not b.closed and not b.replaced]
-        if not open_blocks:
-            return
-        b = open_blocks[-1]
-        msg = (f"only keepalives ({self.keepalives}) for {_fmt(t - last)} s while block "
-               f"{b.index if b.index is not None else b.kind} was open (t={_fmt(last)} → {_fmt(t)} s)")
-        if ev is not None:
-            self.s.report_at("T002", msg, event=ev.index, line=ev.line, t=t, index=b.index)
+        blocks = self.s.current_response.blocks if self.s.current_response is not None else ()
+        b = next((b for b in reversed(blocks) if not b.closed and not b.replaced), None)
+        if b is not None:
+            where, index = f"while block {b.index if b.index is not None else b.kind} was open", b.index
+        elif self.s.first_content_t is None:
+            where, index = "before the first content (time to first content; keep-alives hide it from the time to first byte)", None
         else:
-            self.s.report_at("T002", msg, event=None, line=None, t=t, index=b.index)
+            return
+        msg = f"only keepalives ({self.keepalives}) for {_fmt(t - last)} s {where} (t={_fmt(last)} → {_fmt(t)} s)"
+        self.s.report_at("T002", msg, event=ev.index if ev is not None else None,
+                         line=ev.line if ev is not None else None, t=t, index=index)
 
     def on_end(self, end: "End") -> None:
         """T001 for the wait between the last chunk and the end record; pending stalls; T002 at the end."""
@@ -151,9 +153,9 @@ def _line_of(session: "Session", event: int | None) -> int | None:
     return session.events[event].line
 
 
-def check_buffered_blocks(session: "Session", end: "End") -> None:
-    """T003 for tool blocks that never closed: their lifetime runs to the end of the stream."""
+def check_buffered_blocks(session: "Session", end: "End", blocks) -> None:
+    """T003 for ``blocks``' tool blocks that never closed: their lifetime runs to ``end``."""
     t = end.t if end.t is not None else session.last_byte_t
-    for b in session.blocks:
+    for b in blocks:
         if b.tool and not b.closed and not b.replaced:
             check_buffered(session, b, t)

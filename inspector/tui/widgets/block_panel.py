@@ -198,12 +198,14 @@ class BlockPanel(Vertical, can_focus=True):
             self._sync_sparks(b)
 
     def _sync_sparks(self, b) -> None:
+        sparks = self.query_one(".block-sparks")
+        labels = list(sparks.query(".spark-label"))
+        if len(labels) < 2:
+            return  # its children are not composed yet: a later frame fills them
         if self.series.update(b.fragment_times):
-            sparks = self.query_one(".block-sparks")
             bars, gaps = self.series.bytes_bars, self.series.gap_bars
             sparks.display = len(bars) > 1 or len(gaps) > 1
             untimed = self.series.timed is False
-            labels = list(sparks.query(".spark-label"))
             labels[0].update("bytes/delta" if untimed else "bytes/time")
             labels[1].display = not untimed
             self.query_one(".spark-gaps", Sparkline).display = not untimed

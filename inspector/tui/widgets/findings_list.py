@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {"info": 1, "warning": 2, "error": 3}
@@ -66,6 +66,8 @@ class FindingsList(OptionList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.findings: list = []
+        self._counts: dict[int, int] = {}
+        """``count`` of each finding when its prompt was built (repeats fold into one finding)."""
         self.min_severity = "info"
         """Lowest severity shown."""
         self.text_filter = ""
@@ -94,9 +96,10 @@ class FindingsList(OptionList):
             self.findings = findings
             self._seen = 0
             self._open = None
+            self._counts = {}
             self.clear_options()
         self.findings = findings
-        changed = False
+        changed = self._recount(findings)
         if self._open is not None and (in_progress is None or len(findings) != self._seen):
             self.remove_option(OPEN_ID)
             self._open, changed = None, True
@@ -118,6 +121,19 @@ class FindingsList(OptionList):
             self._open = in_progress
         if changed and self.highlighted is None and self.option_count:
             self.highlighted = 0
+        return changed
+
+    def _recount(self, findings: list) -> bool:
+        """Repeats of a cause fold into one finding (its ``count`` grows): refresh those prompts."""
+        changed = False
+        for i, f in enumerate(findings[: self._seen]):
+            if f.count != self._counts.get(i, 1):
+                self._counts[i] = f.count
+                changed = True
+                try:
+                    self.replace_option_prompt(str(i), finding_prompt(f))
+                except OptionDoesNotExist:
+                    pass  # filtered out of the list
         return changed
 
     def refilter(self) -> None:

@@ -1,0 +1,125 @@
+"""``check`` against the floor: framing plus one ``orjson.loads`` per event, and nothing else.
+
+Four files: one large tool call of 348 k and 1.4 M argument characters in 8-character deltas, as
+an Anthropic stream and as an OpenAI Chat stream (``bench_large_tool_call.py`` makes them). For
+each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
+
+- end to end: ``python -m inspector check --format json FILE`` vs a floor process that reads the
+  file, cuts it at blank lines, takes each event's ``data:`` line and ``orjson.loads`` it;
+- in-process: ``run_capture`` on the loaded capture vs the same floor function;
+- peak RSS of the ``check`` process per input byte (``ru_maxrss``).
+
+    uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_large_tool_call import (BASE_CHARS, chat_sse, make_arguments, make_chat_chunks,  # noqa: E402
+                                   make_events, to_sse)
+
+from inspector.capture.load import load_path  # noqa: E402
+from inspector.feeds.run import run_capture  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+FLOOR = r'''
+import sys, orjson
+def floor(raw):
+    n = 0
+    for block in raw.split(b"\n\n"):
+        for line in block.split(b"\n"):
+            if line.startswith(b"data: "):
+                data = line[6:]
+                if data != b"[DONE]":
+                    orjson.loads(data)
+                n += 1
+    return n
+floor(open(sys.argv[1], "rb").read())
+'''
+
+
+def floor(raw: bytes) -> int:
+    """Framing plus one ``orjson.loads`` per event (the same code the floor process runs)."""
+    n = 0
+    for block in raw.split(b"\n\n"):
+        for line in block.split(b"\n"):
+            if line.startswith(b"data: "):
+                data = line[6:]
+                if data != b"[DONE]":
+                    orjson.loads(data)
+                n += 1
+    return n
+
+
+def cpu_of(argv: list[str]) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak RSS in bytes of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(p.pid, 0)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, usage.ru_maxrss * 1024
+
+
+def cpu_in_process(fn) -> float:
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--sizes", default="1,4")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for f in (float(x) for x in a.sizes.split(",")):
+            args = make_arguments(int(BASE_CHARS * f))
+            for name, body in (("anthropic", to_sse(make_events(args))), ("chat", chat_sse(make_chat_chunks(args)))):
+                path = Path(tmp) / f"{name}-{f:g}x.sse"
+                path.write_bytes(body)
+                files.append((f"{name} {len(args) // 1000} k", path))
+        floor_script = Path(tmp) / "floor.py"
+        floor_script.write_text(FLOOR)
+        for _, path in files:  # warm: bytecode written, files in the page cache
+            cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
+        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "rss": 0, "size": path.stat().st_size}
+                for label, path in files}
+        for _ in range(a.rounds):
+            for label, path in files:
+                r = rows[label]
+                cpu, rss = cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
+                r["e2e_check"].append(cpu)
+                r["rss"] = max(r["rss"], rss)
+                r["e2e_floor"].append(cpu_of([sys.executable, str(floor_script), str(path)])[0])
+                raw = path.read_bytes()
+                cap = load_path(path)
+                r["in_check"].append(cpu_in_process(lambda: run_capture(cap)))
+                r["in_floor"].append(cpu_in_process(lambda: floor(raw)))
+    print(f"CPU seconds, median of {a.rounds} interleaved rounds")
+    print("| file | bytes | floor e2e | check e2e | × | floor in-process | check in-process | × | peak RSS B/byte |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, r in rows.items():
+        fe, ce = statistics.median(r["e2e_floor"]), statistics.median(r["e2e_check"])
+        fi, ci = statistics.median(r["in_floor"]), statistics.median(r["in_check"])
+        print(f"| {label} | {r['size']:,} | {fe:.3f} | {ce:.3f} | {ce / fe:.2f}× | {fi:.3f} | {ci:.3f} | "
+              f"{ci / fi:.2f}× | {r['rss'] / r['size']:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

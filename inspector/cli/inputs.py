@@ -1,0 +1,92 @@
+"""Which files a command reads: ``CAPTURE`` arguments expanded (``-``, folders, globs).
+
+``check`` takes any mix of: ``-`` (the capture on standard input), a file, a folder (walked
+recursively, in name order, hidden files and folders skipped) and a glob (``'runs/**/*.jsonl'``,
+for shells that pass it unexpanded, e.g. quoted or on Windows). The order is the arguments'
+order, each folder or glob sorted, so the output order never depends on the file system.
+
+Files named one by one are *explicit*: a file that is no stream capture is an error (exit 2).
+Files found by walking a folder or matching a glob are not: one that holds no stream at all (a
+README beside the captures) is skipped with a note.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspector.model.capture import Capture
+
+STDIN = "-"
+GLOB_CHARS = frozenset("*?[")
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One capture to read."""
+
+    name: str
+    """What reports call it: the path as given or found, or ``<stdin>``."""
+    path: str | None
+    """The file to read; None for standard input."""
+    explicit: bool
+    """Named on the command line (not found by walking a folder or matching a glob)."""
+
+
+class InputError(ValueError):
+    """An argument that names nothing to read; ``str(e)`` is the one-line message."""
+
+
+def _walk(root: str) -> list[str]:
+    """Every regular file under ``root``, hidden entries skipped, sorted by path."""
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [os.path.join(folder, f) for f in files if not f.startswith(".")]
+    return sorted((p for p in found if os.path.isfile(p)), key=lambda p: Path(p).parts)
+
+
+def expand(args: list[str]) -> list[Input]:
+    """The captures ``args`` name, in order. Raises ``InputError`` for ``-`` given twice, a glob that
+    matches nothing, or a folder with no file in it."""
+    out: list[Input] = []
+    seen_stdin = False
+    for arg in args:
+        if arg == STDIN:
+            if seen_stdin:
+                raise InputError("'-' (standard input) can be read only once")
+            seen_stdin = True
+            out.append(Input("<stdin>", None, True))
+        elif os.path.isdir(arg):
+            files = _walk(arg)
+            if not files:
+                raise InputError(f"{arg}: no file in this folder")
+            out += [Input(p, p, False) for p in files]
+        elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            files = []
+            for m in matches:
+                files += _walk(m) if os.path.isdir(m) else [m]
+            if not files:
+                raise InputError(f"{arg}: no file matches this pattern")
+            out += [Input(p, p, False) for p in files]
+        else:
+            out.append(Input(arg, arg, True))
+    return out
+
+
+def recorded_start(path: str | None, cap: Capture) -> float | None:
+    """When ``cap``'s request was sent (Unix seconds), as well as its file can tell: the file's last
+    write (a recorder writes the end line last) minus the recorded duration; None without a file."""
+    if path is None:
+        return None
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    last = cap.end.t if cap.end is not None and cap.end.t is not None else None
+    if last is None:
+        times = [c.t for c in cap.chunks if c.t is not None]
+        last = times[-1] if times else 0.0
+    return mtime - (last if cap.request_relative else 0.0)

@@ -1,0 +1,90 @@
+"""Anthropic Messages on AWS Bedrock (``InvokeModelWithResponseStream``, binary event-stream).
+
+Wire facts (botocore ``bedrock-runtime`` ``service-2.json``, ``ResponseStream``; Anthropic's
+"Claude on Amazon Bedrock" docs): each event-stream message is a ``chunk`` event whose payload
+is ``{"bytes": <base64>}`` (plus Bedrock's padding member ``p``); the bytes are one Anthropic
+Messages streaming event as JSON (``message_start`` … ``message_stop``; the last one carries
+``amazon-bedrock-invocationMetrics``). Exceptions arrive as exception messages (S006,
+``Dialect.generic_error``).
+
+The dialect *is* the Anthropic one (``inspector.providers.anthropic.stream``): every A rule applies
+unchanged. This subclass only unwraps each chunk into the event the Anthropic dialect reads (for
+``on_event`` and ``next_response``, so glued responses split as they do over SSE); the findings
+still point at the chunk (the session's current event). No hook in the Anthropic dialect is needed.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import orjson
+
+from inspector.model.events import EventRecord
+from inspector.providers.anthropic.stream import AnthropicMessages
+
+CHUNK = "chunk"
+
+
+def decode_chunk(payload: object) -> dict | None:
+    """The Anthropic event inside a ``chunk`` payload, or None when ``bytes`` is not base64 JSON
+    of an object."""
+    raw = payload.get("bytes") if isinstance(payload, dict) else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        inner = orjson.loads(base64.b64decode(raw, validate=True))
+    except (binascii.Error, ValueError):
+        return None
+    return inner if isinstance(inner, dict) else None
+
+
+def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
+    """The Anthropic event ``inner`` as a record at ``ev``'s place (index, line, time, response)."""
+    typ = inner.get("type")
+    return EventRecord(ev.index, typ if isinstance(typ, str) else "message", orjson.dumps(inner).decode(), inner,
+                       ev.line, ev.t, False, False, ev.block, ev.response)
+
+
+class BedrockAnthropic(AnthropicMessages):
+    name = "bedrock-anthropic"
+    url_hints = ("/invoke-with-response-stream",)
+
+    @classmethod
+    def sniff(cls, ev: "EventRecord") -> bool:
+        return ev.name == CHUNK and isinstance(ev.payload, dict) and isinstance(ev.payload.get("bytes"), str)
+
+    def __init__(self, writer) -> None:
+        super().__init__(writer)
+        self._unwrapped: tuple[EventRecord, EventRecord | None] | None = None
+
+    def unwrap(self, ev: "EventRecord") -> "EventRecord | None":
+        """The Anthropic event a ``chunk`` carries, as the Anthropic dialect reads it (same index, time
+        and place; the inner event's type as its name); None when ``ev`` is no readable chunk.
+        The last answer is kept: the session asks ``next_response`` and then ``on_event``."""
+        if self._unwrapped is not None and self._unwrapped[0] is ev:
+            return self._unwrapped[1]
+        inner = decode_chunk(ev.payload) if ev.name == CHUNK else None
+        out = None
+        if inner is not None:
+            out = inner_event(ev, inner)
+        self._unwrapped = (ev, out)
+        return out
+
+    def next_response(self, ev: "EventRecord") -> bool:
+        inner = self.unwrap(ev)
+        return inner is not None and super().next_response(inner)
+
+    def on_event(self, ev: "EventRecord") -> None:
+        if not isinstance(ev.payload, dict):
+            return
+        if self.generic_error(ev):
+            self.errored = True
+            return
+        if ev.name != CHUNK:
+            self.w.report("S008", f"unknown event type {ev.name!r} (tolerated: botocore drops unknown events)")
+            return
+        inner = self.unwrap(ev)
+        if inner is None:
+            self.w.report("S002", "chunk.bytes is not base64-encoded JSON of an Anthropic event: "
+                          f"{str(ev.payload.get('bytes'))[:80]!r}")
+            return
+        super().on_event(inner)

@@ -1,0 +1,257 @@
+"""OpenAI Chat (and compatible servers) fault injection (``serve --mutate``).
+
+Each mutation edits the ``tool_calls`` fragments of choice 0 (the first call, or every call where
+the reported server does so for all) and keeps everything else as recorded; ``codes`` are what
+``check`` finds on the bundled capture ``3-openai-parallel-tool-calls`` (two interleaved calls)
+once mutated (``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md §2, §4, §5.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.providers import mutations as m
+from inspector.providers.conformance import CLOSING_TEXT, sse
+from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+
+
+@dataclass(slots=True)
+class _Calls:
+    """Where choice 0's tool-call fragments sit: ``{wire index: [item positions]}``, in order."""
+
+    fragments: dict[int, list[int]] = field(default_factory=dict)
+    finish: int | None = None
+    """The item carrying choice 0's ``finish_reason``."""
+    done: int | None = None
+
+
+def _choice0(p) -> dict | None:
+    if not isinstance(p, dict) or not isinstance(p.get("choices"), list):
+        return None
+    return next((c for c in p["choices"] if isinstance(c, dict) and c.get("index", 0) == 0), None)
+
+
+def _entries(choice: dict) -> list:
+    delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+    calls = delta.get("tool_calls")
+    return [e for e in calls if isinstance(e, dict)] if isinstance(calls, list) else []
+
+
+def _scan(stream: Stream) -> _Calls:
+    found = _Calls()
+    for i, ev in enumerate(stream.items):
+        if ev.data == "[DONE]":
+            found.done = i
+            continue
+        choice = _choice0(ev.json())
+        if choice is None:
+            continue
+        for e in _entries(choice):
+            if isinstance(e.get("index"), int):
+                found.fragments.setdefault(e["index"], []).append(i)
+        if choice.get("finish_reason") and found.finish is None:
+            found.finish = i
+    if not found.fragments:
+        raise NotApplicable("no indexed tool_calls fragments in choice 0")
+    return found
+
+
+def _first_call(stream: Stream) -> list[int]:
+    calls = _scan(stream)
+    return calls.fragments[min(calls.fragments)]
+
+
+def _args_fragments(stream: Stream) -> list[int]:
+    """Positions of the first call's fragments that carry argument text (not the opening one)."""
+    out = []
+    for i in _first_call(stream)[1:]:
+        for e in _entries(_choice0(stream.items[i].json())):
+            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+            if fn.get("arguments"):
+                out.append(i)
+                break
+    if not out:
+        raise NotApplicable("the first tool call streams no argument fragments")
+    return out
+
+
+def _rewrite(stream: Stream, positions, change) -> dict[int, Ev]:
+    """``change(entry, wire_index, position)`` applied to choice 0's entries at ``positions``."""
+    edits = {}
+    for i in positions:
+        p = stream.items[i].json()
+        for e in _entries(_choice0(p)):
+            change(e, e.get("index"), i)
+        edits[i] = stream.items[i].with_json(p)
+    return edits
+
+
+# --------------------------------------------------------------------------------- event-level faults
+def drop_index(stream: Stream, param: float | None) -> Mutated:
+    calls = _scan(stream)
+    positions = sorted({i for ps in calls.fragments.values() for i in ps})
+    edits = _rewrite(stream, positions, lambda e, k, i: e.pop("index", None))
+    return m.edited(stream, edits, m.describe(stream, positions[0]))
+
+
+def duplicate_start(stream: Stream, param: float | None) -> Mutated:
+    first = _first_call(stream)[0]
+    return m.edited(stream, {}, m.describe(stream, first), {first: [stream.items[first]]})
+
+
+def repeat_identity(stream: Stream, param: float | None) -> Mutated:
+    positions = _first_call(stream)
+    opening = next(e for e in _entries(_choice0(stream.items[positions[0]].json())) if e.get("index") is not None)
+    fn0 = opening.get("function") if isinstance(opening.get("function"), dict) else {}
+    if not fn0.get("name") or not opening.get("id"):
+        raise NotApplicable("the first fragment carries no id and name to repeat")
+    first_index = opening["index"]
+
+    def change(e: dict, k, i) -> None:
+        if k != first_index:
+            return
+        e["id"], e["type"] = opening["id"], opening.get("type", "function")
+        fn = e.get("function")
+        if not isinstance(fn, dict):
+            fn = e["function"] = {}
+        fn["name"] = fn0["name"]
+
+    edits = _rewrite(stream, positions[1:], change)
+    return m.edited(stream, edits, m.describe(stream, positions[1] if len(positions) > 1 else positions[0]))
+
+
+def cumulative_arguments(stream: Stream, param: float | None) -> Mutated:
+    positions = _args_fragments(stream)
+    first_index = _first_index(stream)
+    so_far = [""]
+
+    def change(e: dict, k, i) -> None:
+        fn = e.get("function") if isinstance(e.get("function"), dict) else None
+        if k == first_index and fn is not None and isinstance(fn.get("arguments"), str):
+            so_far[0] += fn["arguments"]
+            fn["arguments"] = so_far[0]
+
+    return m.edited(stream, _rewrite(stream, positions, change), m.describe(stream, positions[0]))
+
+
+def _first_index(stream: Stream) -> int:
+    return min(_scan(stream).fragments)
+
+
+def close_early(stream: Stream, param: float | None) -> Mutated:
+    calls = _scan(stream)
+    positions = _args_fragments(stream)
+    if len(positions) < 2 or calls.finish is None:
+        raise NotApplicable("the first tool call needs two argument fragments and a finish_reason")
+    cut = positions[(len(positions) - 1) // 2]
+    first_index = min(calls.fragments)
+    edits: dict[int, Ev | None] = {}
+    for i in calls.fragments[first_index]:
+        if i <= cut:
+            continue
+        p = stream.items[i].json()
+        choice = _choice0(p)
+        rest = [e for e in _entries(choice) if e.get("index") != first_index]
+        if rest:
+            choice["delta"]["tool_calls"] = rest
+            edits[i] = stream.items[i].with_json(p)
+        else:
+            edits[i] = None
+    return m.edited(stream, edits, m.describe(stream, cut))
+
+
+def no_done(stream: Stream, param: float | None) -> Mutated:
+    done = _scan(stream).done
+    if done is None:
+        raise NotApplicable("the stream has no data: [DONE]")
+    return m.edited(stream, {done: None}, m.describe(stream, done - 1))
+
+
+def finish_stop(stream: Stream, param: float | None) -> Mutated:
+    calls = _scan(stream)
+    if calls.finish is None:
+        raise NotApplicable("choice 0 has no finish_reason")
+    p = stream.items[calls.finish].json()
+    choice = _choice0(p)
+    if choice.get("finish_reason") != "tool_calls":
+        raise NotApplicable("choice 0 does not finish with tool_calls")
+    choice["finish_reason"] = "stop"
+    return m.edited(stream, {calls.finish: stream.items[calls.finish].with_json(p)}, m.describe(stream, calls.finish))
+
+
+MIDSTREAM_ERROR = {"error": {"message": "Provider returned error", "code": 502,
+                             "metadata": {"raw": "upstream connection closed"}}}
+"""OpenRouter's documented mid-stream error chunk shape (damianvtran/local-operator#223)."""
+
+
+def error_event(stream: Stream, param: float | None) -> Mutated:
+    at = m.middle(_args_fragments(stream))
+    error = Ev(None, None, stream.items[at].t).with_json(MIDSTREAM_ERROR)
+    return m.unchanged(stream.derive(stream.items[: at + 1] + [error]), m.describe(stream, at))
+
+
+def _mid_arguments(stream: Stream) -> int:
+    return m.middle(_args_fragments(stream))
+
+
+def _inject_text(stream: Stream) -> Stream:
+    """Put a multi-byte character in the content (for streams that carry none): append `` — ok`` to
+    the first content delta, else put ``é`` in the first string value of the first call's arguments."""
+    items = list(stream.items)
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        choice = _choice0(p)
+        delta = choice.get("delta") if choice is not None and isinstance(choice.get("delta"), dict) else {}
+        if isinstance(delta.get("content"), str) and delta["content"]:
+            delta["content"] += " \u2014 ok"
+            items[i] = ev.with_json(p)
+            return stream.derive(items)
+    first_index = _first_index(stream)
+    positions = _args_fragments(stream)
+    payloads = [stream.items[i].json() for i in positions]
+    entries = [next(e for e in _entries(_choice0(p)) if e.get("index") == first_index) for p in payloads]
+    found = m.accent_in_arguments([e["function"]["arguments"] for e in entries])
+    if found is None:
+        raise NotApplicable("no content or string argument to carry a multi-byte character")
+    k, fragment = found
+    entries[k]["function"]["arguments"] = fragment
+    items[positions[k]] = stream.items[positions[k]].with_json(payloads[k])
+    return stream.derive(items)
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("drop-index", "tool_calls entries carry no index (parallel calls told apart by nothing but order)",
+             frozenset({"C001", "J001", "J007"}), ("openai/openai-python#2806", "THU-MAIC/OpenMAIC#1556"), drop_index),
+    Mutation("duplicate-start", "the first call's opening fragment (id, type, name) is sent twice",
+             frozenset({"C008", "C012"}), ("brainlid/langchain#174", "mudler/LocalAI#9722"), duplicate_start),
+    Mutation("repeat-identity", "every continuation fragment repeats the call's id, type and function.name",
+             frozenset({"C008", "C012"}), ("ggml-org/llama.cpp#13774", "BerriAI/litellm#20480", "langchain4j/langchain4j#4544"), repeat_identity),
+    Mutation("cumulative-arguments", "each arguments fragment repeats all the arguments so far",
+             frozenset({"J006", "J001"}), ("decolua/9router#2869", "vllm-project/vllm#10395"), cumulative_arguments),
+    Mutation("close-early", "the call's remaining argument fragments never arrive before finish_reason",
+             frozenset({"J002"}), ("earendil-works/pi#8501",), close_early),
+    Mutation("no-stop-event", "the stream ends without data: [DONE]",
+             frozenset({"C007"}), ("djinnos/djinn#1697",), no_done),
+    Mutation("finish-stop", "finish_reason stop instead of tool_calls after tool calls",
+             frozenset({"C003"}), ("BerriAI/litellm#21041", "googleapis/python-genai#2868", "vllm-project/vllm#48201"),
+             finish_stop),
+    Mutation("error-event", "an {\"error\": …} chunk in the middle of the tool arguments, then the body ends",
+             frozenset({"S006", "J005"}),
+             ("damianvtran/local-operator#223", "TanStack/ai#1172"), error_event),
+    m.stall({"T001"}, ("deepseek-ai/DeepSeek-V3#1608", "BerriAI/litellm#38926"), _mid_arguments),
+    m.reset({"S012", "S003", "J005", "C007"}, ("konveyor/kai#622", "npuichigo/openai_trtllm#31"), _mid_arguments),
+    m.keepalive_only({"T002", "S003", "J005", "C007"}, ("openai/openai-go#227", "theopenco/llmgateway#1541"), _mid_arguments),
+    m.bom({"S009"}, ("openai/openai-python#3819",)),
+    m.utf8_split(set(), ("api7/aisix#111", "danielmiessler/Fabric#2203"), _inject_text),
+)
+"""In the order ``serve --mutations`` lists them."""
+
+
+def closing() -> bytes:
+    """A short, clean text answer (``stop``, ``[DONE]``): what ``serve --expect-next`` sends the next request."""
+    head = {"id": "chatcmpl-si-closing", "object": "chat.completion.chunk", "created": 0, "model": "stream-inspector"}
+    return sse([
+        (None, {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}),
+        (None, {**head, "choices": [{"index": 0, "delta": {"content": CLOSING_TEXT}, "finish_reason": None}]}),
+        (None, {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+        (None, "[DONE]"),
+    ])

@@ -1,0 +1,137 @@
+"""HAR 1.2 export: captures as entries any HAR viewer opens, with per-chunk timing kept.
+
+Why it exists: a HAR is what browsers, proxies and bug trackers already exchange. Its standard
+fields hold the request, the response head and the whole body (``content.text``, base64 when it
+is not UTF-8) with ``timings`` (``wait`` = time to first byte, ``receive`` = the rest); the
+stream's shape lives in custom fields (HAR 1.2 allows fields starting with ``_``):
+
+- ``_chunks``: one native capture record per network chunk, ``{"t": seconds, "data": text}`` or
+  ``{"t": seconds, "b64": base64}`` (SPEC.md "Capture files");
+- ``_end``: how the body ended, ``{"t", "end": "eof"|"reset"|"timeout"|"cancelled", "error"?}`` or null;
+- ``_chunksFromRequest``: true when ``t`` counts from the request (native captures), false when
+  from the first byte.
+
+``inspector.capture.har`` reads such an entry back exactly (round trip: same chunks, times, heads,
+end). A capture with no request gets an empty method and URL; one with no response head status 0
+(HAR's "no response"). Secrets are redacted on the way out (``inspector.capture.redact``), also
+in bodies. Spec: HAR 1.2 (w3c.github.io/web-performance/specs/HAR/Overview.html).
+"""
+from __future__ import annotations
+
+import base64
+from datetime import datetime, timezone
+from http import HTTPStatus
+from urllib.parse import parse_qsl, urlsplit
+
+import orjson
+
+from inspector import __version__
+from inspector.capture.recorder import redact_request, redact_response
+from inspector.capture.records import chunk_record, end_record
+from inspector.capture.redact import scrub_secrets
+from inspector.model.capture import Capture
+
+HTTP_VERSION = "HTTP/1.1"
+
+
+def _pairs(headers: dict) -> list[dict]:
+    """``{name: value | [values]}`` -> HAR ``[{name, value}]`` (one pair per value)."""
+    out = []
+    for k, v in (headers or {}).items():
+        for one in v if isinstance(v, list) else [v]:
+            out.append({"name": str(k), "value": str(one)})
+    return out
+
+
+def _header(headers: dict, name: str) -> str:
+    for k, v in (headers or {}).items():
+        if str(k).lower() == name:
+            return str(v[0] if isinstance(v, list) and v else v)
+    return ""
+
+
+def _ms(t: float | None) -> float:
+    return 0.0 if t is None else round(max(t, 0.0) * 1000, 3)
+
+
+def _request(request: dict | None) -> dict:
+    if request is None:
+        return {"method": "", "url": "", "httpVersion": HTTP_VERSION, "cookies": [], "headers": [],
+                "queryString": [], "headersSize": -1, "bodySize": 0}
+    url = request.get("url") or ""
+    out = {"method": request.get("method") or "", "url": url, "httpVersion": HTTP_VERSION, "cookies": [],
+           "headers": _pairs(request.get("headers") or {}),
+           "queryString": [{"name": k, "value": v} for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)],
+           "headersSize": -1, "bodySize": 0}
+    body = request.get("body")
+    if body is not None:
+        text = body if isinstance(body, str) else orjson.dumps(body).decode()
+        text = scrub_secrets(text)
+        out["postData"] = {"mimeType": _header(request.get("headers") or {}, "content-type") or "application/json",
+                           "text": text}
+        out["bodySize"] = len(text.encode())
+    return out
+
+
+def _content(body: bytes, mime: str) -> dict:
+    content: dict = {"size": len(body), "mimeType": mime}
+    try:
+        content["text"] = scrub_secrets(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        content["text"] = base64.b64encode(body).decode("ascii")
+        content["encoding"] = "base64"
+    return content
+
+
+def _sniffed_type(body: bytes) -> str:
+    """``content.mimeType`` for a capture with no response head (pasted text): NDJSON when the body
+    starts with a JSON value, else SSE (the two bodies a pasted stream can be)."""
+    return "application/x-ndjson" if body.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "text/event-stream"
+
+
+def _response(response: dict | None, body: bytes) -> dict:
+    status = response.get("status") if response else None
+    headers = (response or {}).get("headers") or {}
+    mime = _header(headers, "content-type") or (_sniffed_type(body) if response is None and body else "")
+    try:
+        phrase = HTTPStatus(status).phrase if status else ""
+    except ValueError:
+        phrase = ""
+    return {"status": status or 0, "statusText": phrase, "httpVersion": HTTP_VERSION, "cookies": [],
+            "headers": _pairs(headers), "content": _content(body, mime),
+            "redirectURL": "", "headersSize": -1, "bodySize": len(body)}
+
+
+def entry(cap: Capture, *, started: datetime | None = None) -> dict:
+    """One HAR entry for ``cap`` (secrets redacted). ``started``: when the request was sent
+    (``startedDateTime``; default the Unix epoch, as a capture does not record wall time)."""
+    timed = [c.t for c in cap.chunks if c.t is not None]
+    first = timed[0] if timed else None
+    last = cap.end.t if cap.end is not None and cap.end.t is not None else (timed[-1] if timed else None)
+    wait = _ms(first) if cap.request_relative else 0.0
+    receive = round(max(_ms(last) - (_ms(first) if cap.request_relative else 0.0), 0.0), 3) \
+        if last is not None and first is not None else 0.0
+    when = started or datetime.fromtimestamp(0, timezone.utc)
+    return {
+        "startedDateTime": when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "time": round(wait + receive, 3),
+        "request": _request(redact_request(cap.request)),
+        "response": _response(redact_response(cap.response), cap.body),
+        "cache": {},
+        "timings": {"send": 0, "wait": wait, "receive": receive},
+        # Times as the capture holds them, not rounded again: the round trip is exact.
+        "_chunks": [{**chunk_record(c.t, c.data), "t": c.t} for c in cap.chunks],
+        "_end": {**end_record(cap.end), "t": cap.end.t} if cap.end is not None else None,
+        "_chunksFromRequest": cap.request_relative,
+    }
+
+
+def document(entries: list[dict]) -> dict:
+    """The HAR object (``{"log": {...}}``) holding ``entries``."""
+    return {"log": {"version": "1.2", "creator": {"name": "stream-inspector", "version": __version__},
+                    "entries": entries}}
+
+
+def render(caps: list[tuple[Capture, datetime | None]]) -> str:
+    """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started)``."""
+    return orjson.dumps(document([entry(c, started=t) for c, t in caps]), option=orjson.OPT_INDENT_2).decode()

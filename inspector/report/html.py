@@ -1,0 +1,280 @@
+"""HTML export: one self-contained page per capture, to attach to a bug report.
+
+Why it exists: the person who has to fix a stream (a provider, a gateway's maintainer, a
+colleague without this tool) opens a page, not a terminal. The page holds everything ``check``
+knows: the overview (dialect, status, model, usage, timing, stop reason), the findings with their
+explanation (``inspector.session.advice``), every content block with its text or arguments (raw,
+and parsed when complete), a timeline (SVG: events, each block's fragments, the findings), the
+raw events and the request/response heads.
+
+Self-contained: inline CSS and a few lines of inline JavaScript (a filter over the raw events);
+no font, script, style sheet or image is fetched, so it opens offline and leaks nothing. Every
+text is HTML-escaped; secrets are redacted (heads through ``inspector.capture.redact``, anything
+key-shaped in bodies, events and messages masked).
+
+Stable hooks for tools and tests: ``#overview``, ``#findings`` (rows ``tr.finding`` with
+``data-code``, ``data-event``, ``data-index``), ``#blocks`` (``article.block`` with ``data-pos``),
+``#timeline`` (an ``svg``), ``#events`` (rows ``tr.event`` with ``id="event-N"``), ``#heads``.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+import orjson
+
+from inspector import __version__
+from inspector.capture.recorder import redact_request, redact_response
+from inspector.capture.redact import scrub_secrets
+from inspector.model.capture import Capture
+from inspector.providers import summarize
+from inspector.session.advice import advice_for
+from inspector.session.session import Session
+
+TIMELINE_WIDTH = 1000
+"""Plot width in SVG user units; ticks are binned to this many columns at most."""
+ROW = 18
+
+
+def _e(text) -> str:
+    """Escaped, secrets masked."""
+    return html.escape(scrub_secrets("" if text is None else str(text)), quote=True)
+
+
+def _pretty(value) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:
+        return repr(value)
+
+
+def _advice_html(text: str) -> str:
+    """Advice paragraphs (blank-line separated), with ``code`` spans; nothing else is markup."""
+    paras = []
+    for para in text.split("\n\n"):
+        escaped = _e(para)
+        paras.append("<p>" + re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped) + "</p>")
+    return "".join(paras)
+
+
+def _s(t: float | None) -> str:
+    return "—" if t is None else f"{t:.3f} s"
+
+
+# ---------------------------------------------------------------- sections
+def _overview(name: str, cap: Capture | None, s: Session) -> str:
+    counts: dict[str, int] = {}
+    for f in s.findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    status = (s.response or {}).get("status") if s.response else None
+    rows = [("dialect", s.dialect_name or "unknown"), ("HTTP status", status if status is not None else "—"),
+            ("model", s.model or "—"), ("stop reason", s.stop_reason or "—"),
+            ("events", len(s.events)), ("content blocks", len(s.blocks)),
+            ("time to first byte", _s(s.ttfb_s)), ("duration", _s(s.duration_s)),
+            ("ended", (s.end.kind + (f": {s.end.error}" if s.end.error else "")) if s.end else "—"),
+            ("usage", orjson.dumps(s.usage).decode() if s.usage else "—")]
+    if cap is not None and cap.request:
+        req = redact_request(cap.request)
+        rows.insert(0, ("request", f"{req.get('method') or ''} {req.get('url') or ''}".strip() or "—"))
+    badges = "".join(f'<span class="badge {k}">{counts[k]} {k}</span>' for k in ("error", "warning", "info")
+                     if counts.get(k)) or '<span class="badge ok">no findings</span>'
+    cells = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
+    return (f'<section id="overview"><h1>{_e(name)}</h1><p class="badges">{badges}</p>'
+            f'<table class="kv">{cells}</table></section>')
+
+
+def _findings(s: Session) -> str:
+    if not s.findings:
+        return '<section id="findings"><h2>Findings</h2><p class="muted">No findings.</p></section>'
+    rows = []
+    for i, f in enumerate(s.findings):
+        where = ", ".join(f.where())
+        count = getattr(f, "count", 1) or 1
+        times = f' <span class="muted">×{count}</span>' if count > 1 else ""
+        event = f'<a href="#event-{f.event}">event {f.event}</a>' if f.event is not None else ""
+        rows.append(
+            f'<tr class="finding {f.severity}" id="finding-{i}" data-code="{_e(f.code)}" '
+            f'data-event="{"" if f.event is None else f.event}" data-index="{"" if f.index is None else f.index}">'
+            f'<td><span class="badge {f.severity}">{_e(f.severity)}</span></td>'
+            f'<td><code>{_e(f.code)}</code> {_e(f.name)}{times}</td>'
+            f'<td>{_e(f.message)}<details><summary>what to do</summary>{_advice_html(advice_for(f.code))}</details></td>'
+            f'<td class="where">{event}<br><span class="muted">{_e(where)}</span></td></tr>')
+    return ('<section id="findings"><h2>Findings</h2><table class="grid"><thead><tr><th>severity</th>'
+            '<th>rule</th><th>what happened</th><th>where</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></section>")
+
+
+def _block(b) -> str:
+    d = b.to_dict()
+    title = f"#{b.index if b.index is not None else '-'} {b.kind}"
+    if b.choice not in (None, 0):
+        title += f" (choice {b.choice})"
+    facts = [("name", b.name), ("id", b.id), ("call id", b.call_id), ("status", d["status"]),
+             ("closed", "yes" if b.closed else "no (still open at the end)"), ("deltas", b.deltas),
+             ("first delta", _s(b.first_delta_s)), ("last delta", _s(b.last_delta_s)),
+             ("largest gap", _s(b.max_gap_s)), ("stop", b.stop_info), ("attribution", b.attribution)]
+    kv = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts if v not in (None, ""))
+    body = b.content
+    label = "arguments (raw)" if b.tool else "text"
+    parts = [f'<h3>{_e(title)}</h3><table class="kv">{kv}</table>',
+             f'<h4>{label}</h4><pre class="content">{_e(body) if body else "<span class=muted>(empty)</span>"}</pre>']
+    if b.tool and d["input"] is not None:
+        parts.append(f'<h4>arguments (parsed)</h4><pre class="content">{_e(_pretty(d["input"]))}</pre>')
+    if b.tool and b.progress is not None and d["status"] == "invalid":
+        reason = getattr(b.progress, "error_reason", None)
+        at = getattr(b.progress, "error_offset", None)
+        why = f"not valid JSON at character {at}: {reason}" if reason and at is not None else "not valid JSON"
+        parts.append(f'<p class="bad">{_e(why)}</p>')
+    return (f'<article class="block{" tool" if b.tool else ""}" id="block-{b.pos}" data-pos="{b.pos}" '
+            f'data-index="{"" if b.index is None else b.index}">' + "".join(parts) + "</article>")
+
+
+def _blocks(s: Session) -> str:
+    inner = "".join(_block(b) for b in s.blocks) or '<p class="muted">No content block.</p>'
+    return f'<section id="blocks"><h2>Content blocks</h2>{inner}</section>'
+
+
+def _bins(xs: list[float], lo: float, hi: float) -> list[tuple[float, int]]:
+    """``xs`` binned into at most ``TIMELINE_WIDTH`` columns: ``(x in plot units, how many)``."""
+    span = (hi - lo) or 1.0
+    cols: dict[int, int] = {}
+    for x in xs:
+        c = min(TIMELINE_WIDTH - 1, max(0, int((x - lo) / span * TIMELINE_WIDTH)))
+        cols[c] = cols.get(c, 0) + 1
+    return sorted((float(c), n) for c, n in cols.items())
+
+
+def _timeline(s: Session) -> str:
+    timed = any(ev.t is not None for ev in s.events)
+    if timed:
+        pos = [ev.t for ev in s.events if ev.t is not None]
+        lo, hi = 0.0 if s.request_relative else min(pos), max(pos + [s.duration_s or 0.0])
+        unit = "seconds"
+
+        def x_of_event(ev):
+            return ev.t
+    else:
+        lo, hi = 0.0, float(max(len(s.events) - 1, 1))
+        unit = "event number"
+
+        def x_of_event(ev):
+            return float(ev.index)
+    span = (hi - lo) or 1.0
+    scale = TIMELINE_WIDTH / span
+    label_w, rows, svg = 180, [], []
+    rows.append(("events", [x for x in (x_of_event(ev) for ev in s.events) if x is not None]))
+    for b in s.blocks:
+        if timed:
+            xs = [t for t, _ in b.fragment_times if t is not None]
+        else:
+            xs = [float(e) for e in (b.opened_event, b.closed_event) if e is not None]
+        rows.append((f"#{b.index if b.index is not None else '-'} {b.kind} {b.name or ''}".strip(), xs))
+    height = ROW * (len(rows) + 2) + 10
+    for r, (label, xs) in enumerate(rows):
+        y = ROW * r + 4
+        svg.append(f'<text x="0" y="{y + 12}" class="lbl">{_e(label[:28])}</text>')
+        if xs:
+            a, z = (min(xs) - lo) * scale, (max(xs) - lo) * scale
+            svg.append(f'<rect x="{label_w + a:.1f}" y="{y + 6}" width="{max(z - a, 1):.1f}" height="2" class="span"/>')
+        for c, n in _bins(xs, lo, hi):
+            svg.append(f'<rect x="{label_w + c:.1f}" y="{y + 2}" width="1.5" height="10" class="tick">'
+                       f"<title>{n} {'fragment' if r else 'event'}{'s' if n > 1 else ''}</title></rect>")
+    y = ROW * len(rows) + 4
+    svg.append(f'<text x="0" y="{y + 12}" class="lbl">findings</text>')
+    for f in s.findings:
+        x = f.t if timed else (float(f.event) if f.event is not None else None)
+        if x is None:
+            continue
+        px = label_w + min(TIMELINE_WIDTH, max(0.0, (x - lo) * scale))
+        svg.append(f'<path d="M{px:.1f},{y + 2} l5,10 l-10,0 z" class="mark {f.severity}">'
+                   f"<title>{_e(f.code)} {_e(f.name)}: {_e(f.message)}</title></path>")
+    y = ROW * (len(rows) + 1) + 4
+    for frac in (0.0, 0.5, 1.0):
+        v = lo + span * frac
+        svg.append(f'<text x="{label_w + TIMELINE_WIDTH * frac:.1f}" y="{y + 12}" class="axis" '
+                   f'text-anchor="{"start" if frac == 0 else "end" if frac == 1 else "middle"}">'
+                   f'{v:.3f}{" s" if timed else ""}</text>')
+    return (f'<section id="timeline"><h2>Timeline</h2><p class="muted">x: {unit}; a tick per event or '
+            f'fragment (binned), a triangle per finding.</p><svg viewBox="0 0 {label_w + TIMELINE_WIDTH + 10} '
+            f'{height}" role="img" aria-label="timeline">{"".join(svg)}</svg></section>')
+
+
+def _events(s: Session) -> str:
+    rows = []
+    for ev in s.events:
+        cls = "event keepalive" if ev.keepalive else "event"
+        rows.append(f'<tr class="{cls}" id="event-{ev.index}" data-event="{ev.index}">'
+                    f"<td>{ev.index}</td><td>{'' if ev.t is None else f'{ev.t:.3f}'}</td>"
+                    f"<td>{'' if ev.line is None else ev.line}</td><td>{_e(ev.name)}</td>"
+                    f"<td><div class=\"sum\">{_e(summarize(ev, s.dialect_name))}</div>"
+                    f'<details><summary>data</summary><pre>{_e(ev.data)}</pre></details></td></tr>')
+    table = ('<table class="grid" id="event-table"><thead><tr><th>#</th><th>t (s)</th><th>line</th><th>event</th>'
+             '<th>summary / data</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>") if rows else \
+        '<p class="muted">No event.</p>'
+    return ('<section id="events"><h2>Raw events</h2><p><input id="filter" type="search" '
+            'placeholder="filter events (name or data)" aria-label="filter events"> '
+            '<label><input id="pings" type="checkbox" checked> keep-alives</label></p>' + table + "</section>")
+
+
+def _heads(cap: Capture | None) -> str:
+    if cap is None or (cap.request is None and cap.response is None):
+        return ""
+    parts = ['<section id="heads"><h2>Request and response</h2>']
+    req = redact_request(cap.request)
+    if req is not None:
+        headers = "\n".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items())
+        parts.append(f"<h3>request</h3><pre>{_e((req.get('method') or '') + ' ' + (req.get('url') or ''))}\n"
+                     f"{_e(headers)}</pre>")
+        if req.get("body") is not None:
+            parts.append(f"<h4>body</h4><pre>{_e(_pretty(req['body']) if not isinstance(req['body'], str) else req['body'])}</pre>")
+    resp = redact_response(cap.response)
+    if resp is not None:
+        headers = "\n".join(f"{k}: {v}" for k, v in (resp.get("headers") or {}).items())
+        parts.append(f"<h3>response</h3><pre>{_e(resp.get('status'))}\n{_e(headers)}</pre>")
+    return "".join(parts) + "</section>"
+
+
+CSS = """
+:root{color-scheme:light dark;--fg:#1d2330;--bg:#fbfbfd;--muted:#6b7280;--line:#d9dce3;--panel:#f1f3f7;
+--error:#c62828;--warning:#b26a00;--info:#1f63c6;--ok:#2e7d32;--tick:#4b5563}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e8ee;--bg:#14161b;--muted:#9aa1ad;--line:#2c313a;
+--panel:#1c1f26;--error:#ef6b6b;--warning:#e0a43a;--info:#6ea8ff;--ok:#6cc070;--tick:#aab2bf}}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);
+margin:0 auto;max-width:1200px;padding:1rem 1.5rem}
+h1{font-size:1.3rem;word-break:break-all}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
+pre,code{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{background:var(--panel);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:.3rem 0}
+table{border-collapse:collapse}.grid{width:100%}.grid td,.grid th{border-top:1px solid var(--line);padding:.3rem .5rem;
+vertical-align:top;text-align:left}.kv th{text-align:left;color:var(--muted);font-weight:normal;padding-right:1rem}
+.badge{display:inline-block;border-radius:.6rem;padding:0 .5rem;color:#fff;font-size:12px;margin-right:.3rem}
+.badge.error{background:var(--error)}.badge.warning{background:var(--warning)}.badge.info{background:var(--info)}
+.badge.ok{background:var(--ok)}.muted{color:var(--muted)}.bad{color:var(--error)}
+.block{border:1px solid var(--line);border-radius:.4rem;padding:.2rem .8rem .6rem;margin:.8rem 0}
+.block h3{margin:.4rem 0}.block h4{margin:.5rem 0 0;color:var(--muted);font-weight:normal}
+svg{width:100%;height:auto}svg .lbl,svg .axis{font:11px ui-monospace,monospace;fill:var(--muted)}
+svg .tick{fill:var(--tick)}svg .span{fill:var(--line)}svg .mark.error{fill:var(--error)}
+svg .mark.warning{fill:var(--warning)}svg .mark.info{fill:var(--info)}
+tr.event:target,tr.finding:target{background:var(--panel)}.sum{font:12.5px ui-monospace,monospace;word-break:break-all}
+details summary{cursor:pointer;color:var(--muted)}#filter{width:20rem}.where{white-space:nowrap}
+footer{margin:3rem 0 1rem;color:var(--muted);font-size:12px}
+"""
+
+JS = """
+(function(){var f=document.getElementById('filter'),p=document.getElementById('pings');
+if(!f)return;var rows=[].slice.call(document.querySelectorAll('tr.event'));
+function apply(){var q=f.value.toLowerCase();rows.forEach(function(r){
+var hide=(!p.checked&&r.classList.contains('keepalive'))||(q&&r.textContent.toLowerCase().indexOf(q)<0);
+r.style.display=hide?'none':'';});}
+f.addEventListener('input',apply);p.addEventListener('change',apply);})();
+"""
+
+
+def render(name: str, s: Session, cap: Capture | None = None) -> str:
+    """The page for session ``s`` of the capture called ``name`` (``cap`` adds the request and
+    response heads). Returns the whole HTML document as text."""
+    body = "".join([_overview(name, cap, s), _findings(s), _blocks(s), _timeline(s), _events(s), _heads(cap)])
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{_e(name)} · stream-inspector</title><style>{CSS}</style></head><body>{body}"
+            f"<footer>stream-inspector {_e(__version__)} · a self-contained page: nothing here is fetched "
+            f"from the network</footer><script>{JS}</script></body></html>\n")

@@ -1,0 +1,219 @@
+"""``--otlp``: spans reach a real OTLP/HTTP receiver on 127.0.0.1, decoded with ``opentelemetry-proto``.
+
+The receiver is a plain HTTP server that accepts ``POST /v1/traces`` (protobuf, as the official
+exporter sends it) and decodes each body as an ``ExportTraceServiceRequest``. ``check``, ``live``,
+``proxy`` and ``run`` send through the official SDK (the ``otel`` extra, a dev dependency). A
+collector that is down costs one warning line, never the inspection.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+pytest.importorskip("opentelemetry.sdk")
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: E402
+    ExportTraceServiceRequest, ExportTraceServiceResponse)
+
+from inspector.net.otlp import ExchangeSpans, OtlpSender, traces_endpoint  # noqa: E402
+from inspector.net.proxy.server import ProxyThread  # noqa: E402
+from inspector.net.serve import ServerThread  # noqa: E402
+from tests.conftest import ROOT  # noqa: E402
+from tests.e2e.conftest import LOOPBACK, WAIT_S, spawn, wait_for  # noqa: E402
+
+BUNDLED = ROOT / "inspector" / "data" / "captures"
+
+
+def _value(v):
+    kind = v.WhichOneof("value")
+    if kind == "array_value":
+        return [_value(x) for x in v.array_value.values]
+    return getattr(v, kind) if kind else None
+
+
+def attrs(items) -> dict:
+    return {kv.key: _value(kv.value) for kv in items}
+
+
+class Receiver:
+    """An OTLP/HTTP traces endpoint on 127.0.0.1: ``spans`` holds every decoded span as a dict."""
+
+    def __init__(self) -> None:
+        self.spans: list[dict] = []
+        self.requests: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                outer.requests.append({"path": self.path, "headers": dict(self.headers)})
+                req = ExportTraceServiceRequest()
+                req.ParseFromString(body)
+                for rs in req.resource_spans:
+                    resource = attrs(rs.resource.attributes)
+                    for ss in rs.scope_spans:
+                        for sp in ss.spans:
+                            outer.spans.append({
+                                "name": sp.name, "kind": sp.kind, "attributes": attrs(sp.attributes),
+                                "resource": resource, "start": sp.start_time_unix_nano, "end": sp.end_time_unix_nano,
+                                "status": sp.status.code,
+                                "events": [{"name": e.name, "t": e.time_unix_nano, "attributes": attrs(e.attributes)}
+                                           for e in sp.events]})
+                out = ExportTraceServiceResponse().SerializeToString()
+                self.send_response(200)
+                self.send_header("content-type", "application/x-protobuf")
+                self.send_header("content-length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer((LOOPBACK, 0), Handler)
+        self.url = f"http://{LOOPBACK}:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "Receiver":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    with Receiver() as r:
+        yield r
+
+
+def env_for(receiver: Receiver, **extra) -> dict:
+    return {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_EXPORTER_OTLP_HEADERS": "x-team=agents", **extra}
+
+
+def run_cli(argv: list[str], env: dict, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    proc = spawn(argv, env=env)
+    out, err = proc.communicate(timeout=180)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_check_sends_one_span_per_file_with_genai_attributes_and_finding_events(receiver):
+    files = [BUNDLED / "1-anthropic-tool-call.jsonl", BUNDLED / "2-anthropic-stall-and-early-stop.jsonl",
+             BUNDLED / "3-openai-parallel-tool-calls.jsonl"]
+    p = run_cli(["check", "--otlp", "--format", "json", "--jobs", "2", *map(str, files)], env_for(receiver))
+    assert p.returncode in (0, 1) and "Traceback" not in p.stderr, p.stderr
+    reports = [json.loads(line) for line in p.stdout.splitlines()]
+    wait_for(lambda: len(receiver.spans) == 3, "3 spans")
+    assert receiver.requests[0]["path"] == "/v1/traces" and receiver.requests[0]["headers"].get("x-team") == "agents"
+    by_source = {s["attributes"]["stream_inspector.source"]: s for s in receiver.spans}
+    assert set(by_source) == {str(f) for f in files}
+    first = by_source[str(files[0])]
+    a = first["attributes"]
+    assert first["name"] == "chat claude-sonnet-4-5" and first["kind"] == 3  # SPAN_KIND_CLIENT
+    assert first["resource"]["service.name"] == "stream-inspector"
+    assert (a["gen_ai.operation.name"], a["gen_ai.provider.name"], a["gen_ai.system"]) == ("chat", "anthropic", "anthropic")
+    assert a["gen_ai.request.model"] == "claude-sonnet-4-5" and a["gen_ai.request.max_tokens"] == 1024
+    assert a["gen_ai.response.finish_reasons"] == [reports[0]["stop_reason"]]
+    assert a["gen_ai.usage.input_tokens"] > 0 and a["gen_ai.usage.output_tokens"] > 0
+    assert a["gen_ai.response.time_to_first_chunk"] == pytest.approx(reports[0]["ttfc_s"])
+    assert a["server.address"] == "api.anthropic.com" and a["server.port"] == 443
+    assert first["end"] - first["start"] == pytest.approx(reports[0]["duration_s"] * 1e9, rel=1e-6)
+    # One span event per finding: code, name, severity, event, block index, at the time it fired.
+    second, rep = by_source[str(files[1])], reports[1]
+    assert rep["findings"]
+    events = [e for e in second["events"] if e["name"] == "stream_inspector.finding"]
+    assert [e["attributes"]["stream_inspector.finding.code"] for e in events] == [f["code"] for f in rep["findings"]]
+    for e, f in zip(events, rep["findings"]):
+        ea = e["attributes"]
+        assert (ea["stream_inspector.finding.name"], ea["stream_inspector.finding.severity"]) == (f["name"], f["severity"])
+        assert ea.get("stream_inspector.finding.event") == f["event"]
+        assert ea.get("stream_inspector.finding.block_index") == f["index"]
+        if f["t"] is not None:
+            assert e["t"] - second["start"] == pytest.approx(f["t"] * 1e9, abs=2e3)
+    assert second["attributes"]["stream_inspector.findings.error"] == sum(f["severity"] == "error" for f in rep["findings"])
+    chat = by_source[str(files[2])]["attributes"]
+    assert chat["gen_ai.provider.name"] == "openai" and chat["gen_ai.response.finish_reasons"] == ["tool_calls"]
+
+
+def test_proxy_exchanges_become_spans_and_an_http_error_is_an_error_span(receiver, corpus):
+    sender = OtlpSender(traces_endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}))
+    with ServerThread([corpus / "anthropic-doc-tool-call.sse", corpus / "http-429-json-body.jsonl"], instant=True) as srv:
+        with ProxyThread(srv.url) as px:
+            px.log.listeners.append(ExchangeSpans(sender))
+            with httpx.Client(timeout=WAIT_S) as client:
+                client.post(f"{px.url}/anthropic-doc-tool-call/v1/messages",
+                            json={"model": "claude-proxy", "max_tokens": 50, "temperature": 0.5, "stream": True,
+                                  "messages": []})
+                client.post(f"{px.url}/http-429-json-body/v1/messages", json={"model": "claude-proxy", "stream": True,
+                                                                               "messages": []})
+            px.wait_reports(2)
+    sender.close()
+    wait_for(lambda: len(receiver.spans) == 2, "2 spans")
+    ok, limited = sorted(receiver.spans, key=lambda s: s["attributes"]["stream_inspector.source"])
+    assert ok["attributes"]["gen_ai.request.temperature"] == 0.5 and ok["attributes"]["gen_ai.request.stream"] is True
+    assert ok["attributes"]["http.response.status_code"] == 200 and "error.type" not in ok["attributes"]
+    assert ok["attributes"]["server.address"] == LOOPBACK and ok["status"] != 2
+    assert limited["attributes"]["error.type"] == "429" and limited["status"] == 2  # STATUS_CODE_ERROR
+    assert "S007" in [e["attributes"]["stream_inspector.finding.code"] for e in limited["events"]]
+
+
+def test_live_and_run_send_their_exchanges(receiver, corpus, tmp_path):
+    with ServerThread([corpus / "anthropic-doc-tool-call.sse"], instant=True) as srv:
+        req = tmp_path / "req.json"
+        req.write_text(json.dumps({"model": "claude-live", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}))
+        p = run_cli(["live", "--provider", "anthropic", "--request", str(req), "--base-url", srv.url_for("anthropic-doc-tool-call"),
+                     "--format", "json", "--otlp"], env_for(receiver, ANTHROPIC_API_KEY="sk-ant-otlp-test-000000"))
+        assert p.returncode == 0, p.stderr
+        agent = tmp_path / "agent.py"
+        agent.write_text(textwrap.dedent('''
+            import anthropic
+            c = anthropic.Anthropic(api_key="sk-ant-otlp-test-000000", max_retries=0, timeout=10)
+            with c.messages.stream(model="claude-run", max_tokens=64, messages=[{"role": "user", "content": "x"}]) as s:
+                s.get_final_message()
+        '''))
+        p = run_cli(["run", "--format", "json", "--otlp", "--upstream", f"anthropic={srv.url_for('anthropic-doc-tool-call')}",
+                     "--", sys.executable, str(agent)], env_for(receiver))
+        assert p.returncode == 0, p.stderr
+    wait_for(lambda: len(receiver.spans) == 2, "2 spans")
+    models = sorted(s["attributes"]["gen_ai.request.model"] for s in receiver.spans)
+    assert models == ["claude-live", "claude-run"]
+    assert all(s["attributes"]["gen_ai.response.finish_reasons"] == ["tool_use"] for s in receiver.spans)
+
+
+def test_a_collector_that_is_down_is_one_warning_and_the_check_goes_on():
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        down = s.getsockname()[1]  # closed again: nothing listens there
+    p = run_cli(["check", "--otlp", str(BUNDLED / "1-anthropic-tool-call.jsonl")],
+                {"OTEL_EXPORTER_OTLP_ENDPOINT": f"http://{LOOPBACK}:{down}", "OTEL_EXPORTER_OTLP_TIMEOUT": "1"})
+    assert p.returncode == 0 and "1-anthropic-tool-call.jsonl: anthropic-messages" in p.stdout
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "warning: OTLP: could not send" in lines[0] and "the inspection goes on" in lines[0]
+
+
+def test_without_the_sdk_otlp_is_a_one_line_error():
+    code = ("import sys\n"
+            "sys.modules['opentelemetry.sdk.trace'] = None\n"  # as if the otel extra were not installed
+            "from inspector.cli import main\n"
+            f"sys.exit(main(['check', '--otlp', {str(BUNDLED / '1-anthropic-tool-call.jsonl')!r}]))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "stream-inspector: --otlp needs the OpenTelemetry SDK and OTLP exporter: "
+        "pip install 'stream-inspector[otel]' (from a checkout: uv sync --extra otel)"]
+
+
+def test_the_endpoint_follows_the_standard_variables():
+    assert traces_endpoint({}) == "http://localhost:4318/v1/traces"
+    assert traces_endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/"}) == "http://c:4318/v1/traces"
+    assert traces_endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318",
+                            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://t.example/otlp/traces"}) == \
+        "https://t.example/otlp/traces"
