@@ -33,7 +33,7 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from inspector.capture.load import load_path
 from inspector.feeds.base import Feed
@@ -44,6 +44,7 @@ from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
 from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
+from inspector.tui.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane
 from inspector.tui.panel_routing import BlocksPane, PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
@@ -72,6 +73,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
     CSS_PATH = "app.tcss"
     TITLE = "stream-inspector"
     BINDINGS = [c.binding() for c in COMMANDS]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     class ChunksReceived(Message):
         """The worker fed more of the stream into the session (replaces any queued copy)."""
@@ -153,14 +156,14 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         with Horizontal(id="main"):
             yield BlocksPane(id="blocks")
             with Vertical(id="side"):
-                with Vertical(id="findings-pane"):
+                with Pane(id="findings-pane"):
                     yield Input(placeholder="filter findings: code, name or text (esc closes)", id="finding-filter",
                                 classes="-hidden")
                     yield FindingsList(id="findings")
-                with Vertical(id="log-pane"):
+                with Pane(id="log-pane"):
                     yield EventLog(id="log")
                     yield Input(placeholder="search events (enter: next, esc: close)", id="search", classes="-hidden")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#findings-pane").border_title = "Findings"
@@ -330,6 +333,14 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         log.set_follow(not log.follow)
         self._render_frame()
 
+
+    def action_maximize_pane(self) -> None:
+        """Give the focused pane the whole screen, or put it back."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif self.focused is None or not screen.maximize(self.focused):
+            self.notify("Focus a pane first (1 blocks, 2 findings, 3 events), then z.", timeout=3)
 
     def action_compare_eager(self) -> None:
         if isinstance(self.screen, CompareScreen):

@@ -38,6 +38,8 @@ class Command:
 
 
 COMMANDS: tuple[Command, ...] = (
+    # help first: the footer cuts at the right edge of a narrow terminal
+    Command("question_mark,f1", "help", "Help", "Help", "List every key binding", key_display="?"),
     Command("space", "toggle_pause", "Pause", "Pause / resume", "Stop or continue playback (at the end: play again)"),
     Command("full_stop,right", "step_forward", "Step", "Step forward", "Show one more event (pauses; replay only)", key_display="."),
     Command("comma,left", "step_back", "Back", "Step back",
@@ -50,6 +52,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("f", "toggle_follow", "Follow", "Follow tail", "Keep the newest event in view in the event log",
             show=False),
     Command("t", "timeline", "Timeline", "Timeline", "When each block's bytes arrived, on one time axis"),
+    Command("z", "maximize_pane", "Max", "Maximise pane", "Give the focused pane the whole screen (z again: back)"),
     Command("e", "compare_eager", "Eager", "Compare eager vs buffered (bundled example)",
             "A bundled example: one tool call with and without eager_input_streaming, on one time axis "
             "(your own pair: stream-inspector compare A B)", show=False),
@@ -76,7 +79,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("s", "save", "Save", "Save stream…", "Save the stream shown as a native capture (any mode, live included)",
             show=False),
     Command("o", "open", "Open", "Open capture…", "Open another capture file as one more stream", show=False),
-    Command("question_mark,f1", "help", "Help", "Help", "List every key binding", key_display="?"),
     Command("ctrl+t", "cycle_theme", "Theme", "Next theme", "Cycle through the inspector's themes", show=False),
     Command("q", "quit", "Quit", "Quit", "Leave stream-inspector"),
 )

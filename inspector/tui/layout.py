@@ -4,11 +4,14 @@ Textual sets a class on the screen for the width and the height it has (``App``'
 ``HORIZONTAL_BREAKPOINTS`` / ``VERTICAL_BREAKPOINTS``); ``app.tcss`` lays the panes out per class:
 below ``MEDIUM`` columns they stack, from ``WIDE`` the side column widens. Widgets that format
 their own lines (the header, the event log, the findings, the exchange list) read their width
-instead. A :class:`Pane` can be maximised to the whole screen (``z``).
+instead. A :class:`Pane` can be maximised to the whole screen (``z``); :class:`FittedFooter`
+fits more keys into a narrow terminal.
 """
 from __future__ import annotations
 
+from textual import events
 from textual.containers import Vertical
+from textual.widgets import Footer
 
 MEDIUM = 110
 """Columns from which the panes sit side by side."""
@@ -25,3 +28,15 @@ class Pane(Vertical):
     """A bordered pane of the main screen that ``z`` can maximise."""
 
     ALLOW_MAXIMIZE = True
+
+
+class FittedFooter(Footer):
+    """The footer, compact and without the palette hint below ``MEDIUM`` columns so that more
+    keys fit at 80 columns (ctrl+p still opens the palette; ``?`` lists every key)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = event.size.width < MEDIUM
+        if self.compact != narrow:
+            self.compact = narrow
+            self.show_command_palette = not narrow
+            self.refresh(recompose=True)

@@ -19,6 +19,8 @@ from inspector.tui.widgets.findings_list import FindingsList
 class BlocksPane(VerticalScroll, inherit_bindings=False):
     """The scrolling column of block panels (no left/right bindings: those step the playback)."""
 
+    ALLOW_MAXIMIZE = True
+
     BINDINGS = [
         Binding("up", "scroll_up", "Scroll up", show=False),
         Binding("down", "scroll_down", "Scroll down", show=False),

@@ -21,7 +21,7 @@ from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, sse_event
 pytest.importorskip("textual")
 
 from inspector.tui.screens.exchanges import ExchangeDetailScreen, ProxyApp  # noqa: E402
-from inspector.tui.widgets.exchange_list import ExchangeList  # noqa: E402
+from inspector.tui.widgets.exchange_list import COLUMNS, ExchangeList  # noqa: E402
 
 SECRET = "sk-ant-TUISECRET77"
 SIZE = (160, 48)
@@ -36,8 +36,8 @@ async def until(pilot, pred, what: str):
     pytest.fail(f"timed out waiting for {what}")
 
 
-def row(table: ExchangeList, n: int) -> list[str]:
-    return [str(c) for c in table.get_row(str(n))]
+def row(table: ExchangeList, n: int) -> dict[str, str]:
+    return {key: str(table.get_cell(str(n), key)) for key, _ in COLUMNS}
 
 
 @pytest.fixture
@@ -69,9 +69,11 @@ async def test_exchange_list_follows_new_exchanges_and_shows_q_findings(served):
             app.refresh_now()
             await pilot.pause()
             first, second = row(table, 1), row(table, 2)
-            assert first[0] == "1" and first[2] == "POST" and first[3] == "/anthropic-doc-tool-call/v1/messages"
-            assert first[4] == "claude-case" and first[5] == "200" and first[7].startswith("✖0 ▲0 ●0")
-            assert second[3] == "/openai-parallel-indexed/v1/chat/completions" and second[4] == "m-case"
+            assert first["n"] == "1" and first["method"] == "POST"
+            assert first["path"] == "/anthropic-doc-tool-call/v1/messages"
+            assert first["model"] == "claude-case" and first["status"] == "200"
+            assert first["findings"].startswith("✖0 ▲0 ●0")
+            assert second["path"] == "/openai-parallel-indexed/v1/chat/completions" and second["model"] == "m-case"
             # Following the newest: the inspector shows exchange 2.
             assert app.feed_index == 1 and app.feed.session.dialect_name == "openai-chat"
             assert len(app._panels) == 2
@@ -95,7 +97,7 @@ async def test_exchange_list_follows_new_exchanges_and_shows_q_findings(served):
         app.refresh_now()
         await pilot.pause()
         assert app.feed_index == 0
-        assert row(table, 3)[7].startswith("✖0 ▲1 ●0")
+        assert row(table, 3)["findings"].startswith("✖0 ▲1 ●0")
         # ...until `a` follows the newest again.
         await pilot.press("a")
         await pilot.pause()
@@ -145,7 +147,7 @@ async def test_a_stream_is_shown_live_while_it_arrives(raw_server):
                     await pilot.pause()
                     ex = app.exchanges[0]
                     assert not ex.done and app.feed.session.blocks[0].status == "partial"
-                    assert row(app.query_one(ExchangeList), 1)[6].endswith("s…")  # duration still running
+                    assert row(app.query_one(ExchangeList), 1)["duration"].endswith("s…")  # duration still running
                     release.set()
                     async for _ in it:
                         pass
@@ -153,7 +155,7 @@ async def test_a_stream_is_shown_live_while_it_arrives(raw_server):
             app.refresh_now()
             await pilot.pause()
             assert app.feed.session.blocks[0].input == {"body": "paris"}
-            assert row(app.query_one(ExchangeList), 1)[6].endswith(" s")
+            assert row(app.query_one(ExchangeList), 1)["duration"].endswith(" s")
     finally:
         release.set()
         proxy.stop()

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from inspector.capture.load import load_path
 from inspector.model.capture import Capture
@@ -35,6 +35,8 @@ from inspector.compare import (Comparison, StreamAt, block_at, chart_series, com
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.widgets.compare_chart import EAGER_WORDS, CompareChart
+from inspector.tui.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter
+from inspector.tui.widgets.hanging import bulleted
 
 STEP = 0.01
 """Left/right move the cursor by this share of the axis (shift: ten times as far)."""
@@ -216,6 +218,13 @@ class CompareScreen(Screen[None]):
         height: 1fr;
         min-height: 8;
     }
+    /* a short terminal (24 rows): the panes at the cursor keep room for their arguments */
+    CompareScreen.-short #compare-chart-pane {
+        max-height: 40%;
+    }
+    CompareScreen.-short #compare-summary-pane {
+        max-height: 4;
+    }
     """
 
     BINDINGS = [
@@ -261,16 +270,14 @@ class CompareScreen(Screen[None]):
         with Horizontal(id="compare-states"):
             yield StatePane("A", id="state-a")
             yield StatePane("B", id="state-b")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         pane = self.query_one("#compare-chart-pane")
         pane.border_title = "Tool blocks on one time axis"
         pane.border_subtitle = "░▒▓█ argument bytes · first byte in green · ├ opened ┤ closed · │ cursor"
-        parts = []
-        for i, s in enumerate(self.cmp.summary):
-            parts += [("• ", "$primary"), (s, "")] + ([("\n", "")] if i < len(self.cmp.summary) - 1 else [])
-        self.query_one("#compare-summary", Static).update(Content.assemble(*parts))
+        self.query_one("#compare-summary", Static).update(
+            bulleted([Content(s) for s in self.cmp.summary], Content.styled("• ", "$primary")))
         self.call_after_refresh(self.refresh_state)
 
     # ------------------------------------------------------------ state
@@ -291,8 +298,9 @@ class CompareScreen(Screen[None]):
             pane.border_subtitle = f"at {t:.2f} s"
             pane.show(t=t, side=side, session=session, tool=tool, block=block_at(session, tool),
                       pretty=self.pretty, missing="no tool blocks in either stream" if pair is None else None)
-        title = (f" Compare · A {Path(self.cmp.a.path).name} vs B {Path(self.cmp.b.path).name} · "
-                 f"cursor {t:.2f} s of {self.end:.2f} s")
+        # the cursor first: a narrow terminal cuts the file names, not the time
+        title = (f" Compare · cursor {t:.2f} s of {self.end:.2f} s · A {Path(self.cmp.a.path).name} "
+                 f"vs B {Path(self.cmp.b.path).name}")
         self.query_one("#compare-title", Label).update(title)
 
     def set_cursor(self, t: float) -> None:
@@ -361,6 +369,8 @@ class CompareApp(TerminalApp, App[int]):
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
     TITLE = "stream-inspector compare"
     BINDINGS = [Binding("ctrl+t", "cycle_theme", "Theme", show=False)]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     def __init__(self, screen: CompareScreen, *, theme: str | None = None) -> None:
         super().__init__()

@@ -147,6 +147,9 @@ class ProxyApp(InspectorApp):
         scrollbar-size-vertical: 1;
         &:focus { border: round $primary; }
     }
+    Screen.-short #exchanges {
+        height: 7;
+    }
     """
     BINDINGS = [
         Binding("0", "focus_exchanges", "Exchanges", show=False, tooltip="Move the focus to the exchange list"),

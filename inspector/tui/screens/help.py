@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from inspector.tui.widgets.hanging import Rows
+
 KEY_NAMES = {
     "full_stop": ".", "comma": ",", "plus": "+", "equals_sign": "=", "minus": "-", "slash": "/",
     "question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]", "space": "space",
@@ -46,8 +48,8 @@ class HelpScreen(ModalScreen[None]):
             for title, rows in self.groups:
                 yield Label(title, classes="help-group")
                 width = max((len(k) for k, _ in rows), default=4) + 2
-                lines = [Content.assemble((k.ljust(width), "bold $accent"), (d, "")) for k, d in rows]
-                yield Static(Content("\n").join(lines), classes="help-rows")
+                yield Static(Rows([(Content.styled(k.ljust(width), "bold $accent"), Content(d)) for k, d in rows]),
+                             classes="help-rows")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label
+from textual.widgets import Label
 
 from inspector.tui.widgets.timeline_chart import TimelineChart
+from inspector.tui.layout import FittedFooter
 
 
 class TimelineScreen(Screen[None]):
@@ -25,7 +26,7 @@ class TimelineScreen(Screen[None]):
             yield TimelineChart(id="timeline-chart")
         yield Label("░▒▓█ bytes in that slice of time (darker = more)   ─ block open, no bytes   ━ stall (no bytes ≥ --stall)   │ playhead",
                     id="timeline-legend")
-        yield Footer()
+        yield FittedFooter()
 
     def update_from(self, session, *, label: str, start: float, end: float, now: float | None) -> None:
         n = len(session.blocks)

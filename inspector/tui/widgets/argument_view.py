@@ -35,10 +35,23 @@ _CONTROL_ALL = {c: 0x2400 + c for c in range(32)}
 _CONTROL_KEEP_NL = {c: 0x2400 + c for c in range(32) if c != 10}
 
 
+def _word_end(text: str, i: int, cut: int) -> int:
+    """Where a line from ``i`` that must end by ``cut`` ends at a word boundary: just after the last
+    space before ``cut`` (so a word is never split), or ``cut`` for a word longer than the line."""
+    if cut >= len(text):
+        return cut
+    if text[cut] == " ":
+        return cut + 1  # the space ends this line (drawn past the edge: cropped, invisible)
+    space = text.rfind(" ", i, cut)
+    return space + 1 if space >= i and space + 1 > i else cut
+
+
 def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[int, int]]:
     """Line spans ``(start, end)`` of ``text[start:]`` cut at ``width`` cells (and at ``\\n`` if ``newlines``).
 
-    The last span is the open line (possibly empty). End offsets exclude the newline itself.
+    Lines break after a space when there is one (word wrap); a word longer than the line is cut.
+    The spans cover the text without gaps (a space that ends a line stays on it). The last span is
+    the open line (possibly empty). End offsets exclude the newline itself.
     """
     width = max(1, width)
     out: list[tuple[int, int]] = []
@@ -57,8 +70,9 @@ def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[
                 i = i + nl + 1
                 continue
             if limit - i == width and limit < n:
-                out.append((i, limit))
-                i = limit
+                end = _word_end(text, i, limit)
+                out.append((i, end))
+                i = end
                 continue
             if limit == n:
                 out.append((i, n))
@@ -76,8 +90,9 @@ def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[
                 break
             w = get_character_cell_size(c)
             if cells + w > width:
-                out.append((i, j if j > i else j + 1))
-                i = j if j > i else j + 1
+                end = _word_end(text, i, j) if j > i else j + 1
+                out.append((i, end))
+                i = end
                 broke = True
                 break
             cells += w

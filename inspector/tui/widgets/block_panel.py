@@ -142,11 +142,11 @@ class BlockPanel(Vertical, can_focus=True):
         where = f"#{b.index}" if b.index is not None else "#?"
         if b.choice is not None:
             where = f"choice {b.choice} · {where}"
-        parts = [where, b.kind]
+        # The tool name first and the id last: a narrow panel cuts the title from the right.
+        parts = [b.name] if b.name else []
+        parts += [where, b.kind]
         if b.id:
             parts.append(b.id)
-        if b.name:
-            parts.append(b.name)
         title = " · ".join(parts)
         if b.attribution:
             title += f"  (keyed {b.attribution})"

@@ -112,6 +112,9 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=2000)
         self._max_width = 0
         self._styles: dict[str, Style] = {}
+        self._name_w = 4
+        """Width of the name column: the longest name shown so far, at most ``NAME_W`` (a
+        stream of unnamed ``data`` events leaves the room to the payloads)."""
 
     # ------------------------------------------------------------ feeding
     def sync(self, events: list, findings: list, generation: int, dialect: str | None = None) -> None:
@@ -139,13 +142,27 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self._findings_seen = len(findings)
             self.refresh()
         n = len(events)
+        if n > self.count:
+            widest = max((len(short_name(ev)) for ev in events[self.count:n]), default=0)
+            if widest > self._name_w:
+                self._name_w = widest
+                self._cache.clear()
         if n != self.count:
             grew = n > self.count
             self.count = n
             self._update_virtual_size()
             if self.follow and grew:
-                self.scroll_to(y=max(0, n - self.scrollable_content_region.height), animate=False, force=True)
+                self._scroll_tail()
             self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A pane resized (a breakpoint, a maximise, a findings pane growing) keeps the tail in view."""
+        self._update_virtual_size()
+        if self.follow:
+            self.call_after_refresh(self._scroll_tail)
+
+    def _scroll_tail(self) -> None:
+        self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
 
     def _update_virtual_size(self) -> None:
         set_virtual_size(self, Size(max(self._max_width, self.scrollable_content_region.width), self.count))
@@ -176,7 +193,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         if ev.t is not None:
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
         name = short_name(ev)
-        text.append(f"{name:<{NAME_W}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
+        text.append(f"{name:<{self._name_w}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
         data = summarize(ev, self.dialect)
         if len(data) > MAX_DATA_CHARS:
             data = data[:MAX_DATA_CHARS] + "…"
@@ -263,7 +280,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self.follow = follow
         if follow:
             self.pointer = None
-            self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
+            self._scroll_tail()
 
     # ------------------------------------------------------------ actions
     def action_cursor(self, delta: int) -> None:
@@ -297,7 +314,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         if self.count:
             self.pointer = self.count - 1
             self._set_follow(True)
-            self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
+            self._scroll_tail()
 
     def action_choose(self) -> None:
         if self.pointer is not None:

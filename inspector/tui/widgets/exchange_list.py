@@ -2,8 +2,8 @@
 
 Why this module exists: an agent makes many requests; the person debugging it needs to see at a
 glance which one failed, which is still streaming and which one raised findings, then pick one
-to inspect. A ``DataTable`` (one row per exchange: time, method, path, model, status, duration,
-findings by severity) synced from the ``ExchangeLog`` on a timer: rows are appended, and a
+to inspect. A ``DataTable`` (one row per exchange: time, method, status, duration, findings by
+severity, model, path) synced from the ``ExchangeLog`` on a timer: rows are appended, and a
 cell is rewritten only when its text changed, so a long session costs nothing per frame.
 """
 from __future__ import annotations
@@ -16,8 +16,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
-COLUMNS = (("n", "#"), ("time", "time"), ("method", "method"), ("path", "path"), ("model", "model"),
-           ("status", "status"), ("duration", "duration"), ("findings", "findings"))
+COLUMNS = (("n", "#"), ("time", "time"), ("method", "method"), ("status", "status"), ("duration", "duration"),
+           ("findings", "findings"), ("model", "model"), ("path", "path"))
+"""Status, duration and findings before the model and the path: at 80 columns what is cut is the
+end of the path (the table scrolls sideways to it)."""
 PATH_WIDTH = 44
 
 
@@ -153,5 +155,5 @@ class ExchangeList(DataTable):
         for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●")):
             k = counts.get(sev, 0)
             findings.append(f"{mark}{k} ", style=f"bold {colors.get(sev, '')}" if k else "dim")
-        return (str(ex.n), clock, ex.method, _middle(ex.target, PATH_WIDTH), ex.model or "—", status, duration,
-                findings)
+        return (str(ex.n), clock, ex.method, status, duration, findings, ex.model or "—",
+                _middle(ex.target, PATH_WIDTH))

@@ -13,6 +13,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from inspector.tui.widgets.hanging import Hanging
+
 SEVERITIES = ("info", "warning", "error")
 RANK = {"info": 1, "warning": 2, "error": 3}
 STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
@@ -23,16 +25,15 @@ OPEN_ID = "open"
 """Option id of the finding still in progress (a stall while it lasts)."""
 
 
-def finding_prompt(f, note: str | None = None) -> Content:
-    """Two lines: mark, code, name and where (or ``note``); then the message."""
+def finding_prompt(f, note: str | None = None) -> Hanging:
+    """Mark, code, name and where (or ``note``); then the message, wrapped under itself."""
     where = [note] if note else f.where(short=True)
-    return Content.assemble(
+    head = Content.assemble(
         (f"{MARK[f.severity]} {f.code}", f"bold {STYLE[f.severity]}"),
         (f" {f.name}", ""),
         (f"  {' · '.join(where)}", "$warning" if note else "$text-muted"),
-        ("\n  ", ""),
-        (f.message, "$text-muted" if f.severity == "info" else ""),
     )
+    return Hanging(head, Content.styled(f.message, "$text-muted" if f.severity == "info" else ""))
 
 
 class FindingsList(OptionList):

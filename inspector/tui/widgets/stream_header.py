@@ -2,7 +2,9 @@
 
 Why this module exists: dialect, model, stop_reason, elapsed stream time and the finding counts
 by severity answer "is this stream OK?" before any panel is read. One line of styled text,
-repainted (never re-laid out) only when one of those values changes.
+repainted (never re-laid out) only when one of those values changes. When the line is wider than
+the terminal (80 columns), what matters most stays: the counts, the model, the stop reason and
+the state; the file name is shortened and the dialect and elapsed time go first.
 """
 from __future__ import annotations
 
@@ -10,13 +12,20 @@ from textual.content import Content
 
 from inspector.tui.widgets.text_line import TextLine
 
+SEP = ("  ·  ", "$text-muted")
+TIGHT = (" · ", "$text-muted")
+
 
 class StreamHeader(TextLine):
-    """``capture.jsonl  ✖ 2 ▲ 1 ● 0  ·  anthropic-messages · claude-… · stop tool_use · t 3.9 s · ended``."""
+    """``capture.jsonl  ✖ 2 ▲ 1 ● 0  ·  anthropic-messages · claude-… · stop tool_use · t 3.9 s · ended``.
+
+    ``content`` is the full line; a narrow terminal shows :meth:`compact` instead."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._sig: tuple | None = None
+        self._compact = Content("")
+        self._label = ""
 
     def show(self, *, label: str, dialect: str | None, model: str | None, stop_reason: str | None,
              elapsed: float | None, counts: dict[str, int], state: str) -> None:
@@ -26,15 +35,40 @@ class StreamHeader(TextLine):
             return
         self._sig = sig
         parts: list = [(label, "bold $primary"), ("  ", "")]
+        tight: list = []
         for sev, mark, style in (("error", "✖", "$error"), ("warning", "▲", "$warning"), ("info", "●", "$primary")):
             n = counts.get(sev, 0)
             parts.append((f" {mark} {n} ", f"bold {style}" if n else "$text-muted"))
-        parts.append(("  ·  ", "$text-muted"))
-        parts.append((dialect or "detecting…", "$secondary" if dialect else "$text-muted"))
+            tight.append((f"{mark}{n} ", f"bold {style}" if n else "$text-muted"))
+        parts += [SEP, (dialect or "detecting…", "$secondary" if dialect else "$text-muted")]
+        stop = [("stop ", "$text-muted"), (stop_reason or "—", "bold" if stop_reason else "$text-muted")]
         if model:
-            parts += [("  ·  ", "$text-muted"), (model, "")]
-        parts += [("  ·  stop ", "$text-muted"), (stop_reason or "—", "bold" if stop_reason else "$text-muted")]
+            parts += [SEP, (model, "")]
+            tight += [TIGHT, (model, "")]
+        parts += [SEP, *stop]
+        tight += [TIGHT, *stop]
         if elapsed is not None:
             parts += [("  ·  t ", "$text-muted"), (f"{elapsed:.1f} s", "")]
-        parts += [("  ·  ", "$text-muted"), (state, "$text-muted")]
+        parts += [SEP, (state, "$text-muted")]
+        tight += [TIGHT, (state, "$text-muted")]
+        self._label = label
+        self._compact = Content.assemble(*tight)
         self.set(Content.assemble(*parts))
+
+    def compact(self, width: int) -> Content:
+        """The line in ``width`` cells: counts, model, stop reason and state, after as much of the
+        file name as fits (the model is shortened only when nothing else is left to give)."""
+        rest = self._compact
+        room = width - rest.cell_length
+        if room >= 8:
+            name = Content.styled(self._label, "bold $primary")
+            if name.cell_length > room - 1:
+                name = name.truncate(room - 1, ellipsis=True)
+            return Content.assemble(name, " ", rest)
+        return rest.truncate(max(0, width), ellipsis=True)
+
+    def render(self) -> Content:
+        width = self.size.width
+        if width and self._content.cell_length > width:
+            return self.compact(width)
+        return self._content

@@ -1,0 +1,172 @@
+"""Every size readable (issue 12, item 4): the main screen, compare, the proxy list and explain at
+80×24, 120×40 and 200×60, as SVG snapshots and as Pilot checks of what must stay on screen.
+
+At 80 columns the panes stack; the header keeps the model, the stop reason and the state; block
+titles start with the tool name; the event log keeps the payload; the proxy list keeps status,
+duration and findings; ``z`` maximises the focused pane. The proxy list is fed through the
+``ExchangeLog`` with the bundled captures' own chunk times and a fixed clock, so its snapshot is
+the same on every run.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.feeds.exchanges.record import Exchange
+from inspector.net.proxy.server import ProxyThread
+from inspector.tui.app import make_app
+from inspector.tui.screens.compare import make_compare_app
+from inspector.tui.screens.exchanges import ProxyApp
+from inspector.tui.screens.finding_detail import FindingDetailScreen
+from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.event_log import EventLog
+from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.stream_header import StreamHeader
+from inspector.capture.bundled import bundled_pair
+from tests.ui.conftest import CLEAN, PARALLEL, VIOLATIONS, playback, settle
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+SIZE_IDS = ["80x24", "120x40", "200x60"]
+CLOCK = 1_767_225_600.0
+"""2026-01-01 00:00:00 UTC: the proxy list's clock column in the snapshots."""
+
+
+def _finished(path):
+    return make_app(playback(path, instant=True))
+
+
+def _strip_text(app, widget) -> str:
+    """What ``widget`` shows on screen, as text."""
+    return "\n".join(widget.render_line(y).text for y in range(widget.size.height))
+
+
+# ------------------------------------------------------------------ the proxy list, fed by hand
+def _feed_exchange(log, n: int, path, target: str) -> None:
+    cap = load_path(path)
+    ex = Exchange(n=n, method="POST", path=target, target=target, url=f"http://127.0.0.1:9/{target}",
+                  request={"method": "POST", "url": target, "headers": {}, "body": None},
+                  body={"model": "from-request"}, started_wall=CLOCK + 60 * n, t0=0.0)
+    log.begin(ex)
+    log.head(n, cap.response["status"] if cap.response else 200,
+             cap.response["headers"] if cap.response else {"content-type": "text/event-stream"})
+    for chunk in cap.chunks:
+        log.chunk(n, chunk)
+    log.finish(n, cap.end)
+
+
+def _proxy_app(monkeypatch) -> ProxyApp:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    proxy = ProxyThread("http://127.0.0.1:9", external=True)
+    return ProxyApp(proxy, listen_url="http://127.0.0.1:8787", upstream="http://127.0.0.1:9")
+
+
+async def _fill(pilot) -> None:
+    app = pilot.app
+    await pilot.pause()
+    log = app.proxy.log
+    _feed_exchange(log, 1, CLEAN, "/v1/messages")
+    _feed_exchange(log, 2, VIOLATIONS, "/v1/messages")
+    _feed_exchange(log, 3, PARALLEL, "/v1/chat/completions")
+    app._sync_list()
+    for _ in range(3):  # the feeds switch to the newest exchange (their workers may be cancelled)
+        await pilot.pause()
+        app.refresh_now()
+    await pilot.pause()
+
+
+# ------------------------------------------------------------------ snapshots
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_main_screen(snap_compare, size):
+    assert snap_compare(_finished(VIOLATIONS), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_explain(snap_compare, size):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("2", "down", "i")  # the second finding
+        await pilot.pause()
+
+    assert snap_compare(_finished(VIOLATIONS), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_compare(snap_compare, size):
+    a, b = bundled_pair()
+    assert snap_compare(make_compare_app(a, b, cursor=6.0), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_proxy_list(snap_compare, size, monkeypatch):
+    assert snap_compare(_proxy_app(monkeypatch), terminal_size=size, run_before=_fill)
+
+
+# ------------------------------------------------------------------ what must stay visible
+async def test_at_80x24_the_panes_stack_and_the_key_fields_stay():
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.has_class("-narrow", "-short")
+        blocks, findings, log = (app.query_one(q).region for q in ("#blocks", "#findings-pane", "#log-pane"))
+        assert blocks.x == findings.x == log.x and blocks.width == 80
+        assert blocks.bottom <= findings.y and findings.bottom <= log.y
+        assert log.height >= 5
+        session = app.feed.session
+        header = app.query_one(StreamHeader)
+        shown = header.render().plain
+        assert len(shown) <= header.size.width
+        for part in (session.model, f"stop {session.stop_reason}", "ended"):
+            assert part in shown, part
+        tool = next(p for p in app.query(BlockPanel) if p.block.name)
+        assert _strip_text(app, tool.query_one(".block-head")).lstrip().startswith(f"▾ {tool.block.name} ·")
+        # the event log keeps the payload: a delta line shows its text after the name column
+        text = _strip_text(app, app.query_one(EventLog))
+        assert "content_block_delta" in text and "text_delta" in text or "input_json_delta" in text
+        assert app.query_one(EventLog).styles.overflow_x == "hidden"
+
+
+async def test_wide_terminals_put_the_panes_side_by_side():
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        assert app.screen.has_class("-wide", "-tall")
+        blocks, side = app.query_one("#blocks").region, app.query_one("#side").region
+        assert blocks.y == side.y and blocks.right <= side.x and side.width > blocks.width
+
+
+async def test_z_maximises_the_focused_pane_and_z_again_puts_it_back():
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "z")
+        await pilot.pause()
+        pane = app.query_one("#log-pane")
+        assert app.screen.maximized is pane and pane.region.height >= 20
+        await pilot.press("z")
+        await pilot.pause()
+        assert app.screen.maximized is None and app.query_one("#blocks").region.height > 0
+
+
+async def test_explain_fits_80_columns():
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "i")
+        await pilot.pause()
+        assert isinstance(app.screen, FindingDetailScreen)
+        assert app.screen.query_one("#detail-body").region.right <= 80
+
+
+async def test_proxy_list_keeps_status_duration_and_findings_at_80_columns(monkeypatch):
+    app = _proxy_app(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fill(pilot)
+        table = app.query_one(ExchangeList)
+        text = _strip_text(app, table)
+        for header in ("status", "duration", "findings"):
+            assert header in text, header
+        assert "✖" in text and " s " in text and "200" in text
