@@ -241,12 +241,13 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self._update_titles()
         self.query_one(StreamHeader).show(
             label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
-            stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word())
+            stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word(),
+            http_status=http_error_status(s))
         self.query_one(PlaybackBar).show(
             play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
             total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,
             sources=len(self.feeds), source_index=self.feed_index, live=not feed.seekable,
-            silence=self._silence(feed, s), stall=s.stall_s)
+            silence=self._silence(feed, s), stall=s.stall_s, ended=s.closed)
         if isinstance(self.screen, TimelineScreen):
             self._update_timeline(self.screen)
 
@@ -286,7 +287,9 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         feed = self.feed
         if feed.finished:
             return "■ ended"
-        return "‖ paused" if feed.paused else "▶ playing"
+        if feed.paused:
+            return "‖ paused"
+        return "▶ playing" if feed.seekable else "● live"
 
 
 
@@ -400,6 +403,12 @@ def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:
     if hasattr(source, "session") and hasattr(source, "play"):
         return source  # already a feed
     raise TypeError(f"not a stream source: {source!r}")
+
+
+def http_error_status(session) -> int | None:
+    """The response's HTTP status when it is an error (400 and up), else None."""
+    status = (session.response or {}).get("status")
+    return status if isinstance(status, int) and status >= 400 else None
 
 
 def make_app(*sources: Feed | Capture | str | Path | Callable[[], AsyncIterator] | AsyncIterator,

@@ -67,8 +67,17 @@ class PanelRouting:
                 p.sync(self.pretty, throttle=moving)
             else:
                 self._dirty = True  # not composed yet: fill it on the next frame
-        set_border(pane, "Blocks · " + ("pretty JSON" if self.pretty else "raw"), "no content blocks yet" if not blocks
-                    else f"{len(blocks)} block{'s' if len(blocks) != 1 else ''}")
+        set_border(pane, "Blocks · " + ("pretty JSON" if self.pretty else "raw"),
+                   f"{len(blocks)} block{'s' if len(blocks) != 1 else ''}" if blocks else self._no_blocks(s))
+
+    @staticmethod
+    def _no_blocks(s) -> str:
+        if not s.closed:
+            return "no content blocks yet"
+        status = (s.response or {}).get("status")
+        if isinstance(status, int) and status >= 400:
+            return f"no content blocks: the answer was HTTP {status} (see the findings)"
+        return "no content blocks"
 
     def _block_position(self, s, f) -> int | None:
         """Which panel a finding belongs on: the block its event touched, else the last block with its index."""

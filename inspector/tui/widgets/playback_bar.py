@@ -29,7 +29,8 @@ class PlaybackBar(Widget):
 
     def show(self, **state) -> None:
         """``state``: play (str), speed, instant, events, total, now, duration, follow, sources, source_index,
-        live, silence (seconds without bytes so far, or None), stall (the stall threshold)."""
+        live, silence (seconds without bytes so far, or None), stall (the stall threshold), ended (the
+        stream is over: no events then means none came)."""
         rounded = {k: round(v, 1) if isinstance(v, float) else v for k, v in state.items()}
         if rounded != {k: round(v, 1) if isinstance(v, float) else v for k, v in self._state.items()}:
             self._state = state
@@ -47,7 +48,9 @@ class PlaybackBar(Widget):
         total = s.get("total")
         shown = s["events"]
         # The newest event shown, numbered from 0 as in findings and the log; then how many of how many.
-        ev = (f"event {shown - 1}" if shown else "no event yet") + (
+        waiting = "no events" if s.get("ended") else (
+            "waiting for the first event" if s.get("live") else "no event yet")
+        ev = (f"event {shown - 1}" if shown else waiting) + (
             f"  ({shown} of {total})" if total is not None else "")
         left.append((ev, "bold"))
         now, dur = s.get("now"), s.get("duration")

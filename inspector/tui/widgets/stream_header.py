@@ -28,9 +28,11 @@ class StreamHeader(TextLine):
         self._label = ""
 
     def show(self, *, label: str, dialect: str | None, model: str | None, stop_reason: str | None,
-             elapsed: float | None, counts: dict[str, int], state: str) -> None:
+             elapsed: float | None, counts: dict[str, int], state: str, http_status: int | None = None) -> None:
+        """``http_status``: an error status (400 and up) shown instead of the dialect and the stop
+        reason, which such a response does not have."""
         sig = (label, dialect, model, stop_reason, None if elapsed is None else round(elapsed, 1),
-               tuple(sorted(counts.items())), state)
+               tuple(sorted(counts.items())), state, http_status)
         if sig == self._sig:
             return
         self._sig = sig
@@ -40,12 +42,18 @@ class StreamHeader(TextLine):
             n = counts.get(sev, 0)
             parts.append((f" {mark} {n} ", f"bold {style}" if n else "$text-muted"))
             tight.append((f"{mark}{n} ", f"bold {style}" if n else "$text-muted"))
-        parts += [SEP, (dialect or "detecting…", "$secondary" if dialect else "$text-muted")]
-        stop = [("stop ", "$text-muted"), (stop_reason or "—", "bold" if stop_reason else "$text-muted")]
+        if http_status is not None:
+            parts += [SEP, (f"HTTP {http_status}", "bold $error")]
+            stop = [("no stream", "$text-muted")]
+        else:
+            parts += [SEP, (dialect or "detecting…", "$secondary" if dialect else "$text-muted")]
+            stop = [("stop ", "$text-muted"), (stop_reason or "—", "bold" if stop_reason else "$text-muted")]
         if model:
             parts += [SEP, (model, "")]
             tight += [TIGHT, (model, "")]
         parts += [SEP, *stop]
+        if http_status is not None:
+            tight += [TIGHT, (f"HTTP {http_status}", "bold $error")]
         tight += [TIGHT, *stop]
         if elapsed is not None:
             parts += [("  ·  t ", "$text-muted"), (f"{elapsed:.1f} s", "")]
