@@ -30,6 +30,11 @@ from inspector.session.session import Session
 
 BATCH_BUDGET_S = 0.008
 """How long one batch of feeding may hold the event loop before yielding (keeps keys responsive)."""
+INSTANT_BUDGET_S = 0.004
+"""The same for ``instant``, which feeds without a pause: a key travels through several message
+queues (app, screen, widget), and each hop waits for the batch in progress."""
+INSTANT_YIELD_S = 0.0005
+"""Pause after each ``instant`` batch (see ``play``)."""
 TICK_S = 0.05
 """Longest single sleep while waiting for a chunk's time, so pause and speed changes apply fast."""
 SLICE = 1 << 16
@@ -81,6 +86,10 @@ class ReplayFeed:
         self._anchor_wall: float | None = None
         """Monotonic time when the clock last started running (None: the clock stands still)."""
         self._final: Session | None = None
+        self.defer_checkpoints = False
+        """True while an ``instant`` play feeds the shown session: it takes no checkpoints (the
+        viewer sees only the end; issue 16: per-event pieces are built on step or seek). The
+        first seek back after it feeds from the start and takes them on its way."""
         self.checkpoints.take(self.session, 0, self._clock, force=True)
         if scan:
             self.scan()
@@ -200,7 +209,8 @@ class ReplayFeed:
             pos = start + stop
             t = chunk.t
         clock = t if t is not None else clock
-        self.checkpoints.take(driver.session, pos, clock if self._timed else None)
+        if not (self.defer_checkpoints and driver is self._driver):
+            self.checkpoints.take(driver.session, pos, clock if self._timed else None)
         return pos, clock
 
     def _feed_next(self, *, exact: bool) -> None:
@@ -324,11 +334,15 @@ class ReplayFeed:
             self._start_clock()
 
     # ----------------------------------------------------------------- pacing
-    async def play(self, progress: Progress | None = None, budget_s: float = BATCH_BUDGET_S) -> None:
+    async def play(self, progress: Progress | None = None, budget_s: float | None = None) -> None:
         """Feed the rest with recorded timing (or at once when ``instant``) until the end or
-        :meth:`pause`. ``progress()`` after every batch; a batch holds the loop at most ``budget_s``."""
+        :meth:`pause`. ``progress()`` after every batch; a batch holds the loop at most ``budget_s``
+        (default ``BATCH_BUDGET_S``, ``INSTANT_BUDGET_S`` when instant)."""
         if self.paused or self.finished:
             return
+        if budget_s is None:
+            budget_s = INSTANT_BUDGET_S if self.instant else BATCH_BUDGET_S
+        self.defer_checkpoints = self.instant
         self._start_clock()
         try:
             while not self.finished and not self.paused:
@@ -350,11 +364,16 @@ class ReplayFeed:
                 if self.finished or self.paused:
                     break
                 due = self._next_t()
-                if self.instant or due is None or due <= self._clock_now():
+                if self.instant:
+                    # A real sleep, however short, lets every queued message hop through the
+                    # app's queues before the next batch (``sleep(0)`` lets one hop in per batch).
+                    await asyncio.sleep(INSTANT_YIELD_S)
+                elif due is None or due <= self._clock_now():
                     await asyncio.sleep(0)
                 else:
                     await asyncio.sleep(min(TICK_S, (due - self._clock_now()) / self.speed))
         finally:
+            self.defer_checkpoints = False
             self._stop_clock()
             if self.finished and self.duration is not None:
                 self._clock = self.duration

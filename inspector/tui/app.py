@@ -205,6 +205,14 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         if feed.paused and not feed.seekable:
             return
         moving = not feed.paused and not feed.finished
+        if self._reading_instant():
+            # --instant: the final state is drawn once, when the stream has ended (StreamClosed);
+            # meanwhile only the count moves, so the feeding is not slowed by frames nobody reads.
+            self.query_one(PlaybackBar).show(
+                play="⟳ reading", speed=feed.speed, instant=True, events=len(feed.session.events),
+                total=feed.total_events, now=None, duration=None, follow=False,
+                sources=len(self.feeds), source_index=self.feed_index, live=False)
+            return
         if self._dirty or moving:
             self._render_frame()
 
@@ -213,7 +221,15 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         """Bring every widget up to date with the session right away (tests and seeks)."""
         self._render_frame()
 
+    def _reading_instant(self) -> bool:
+        """``--instant`` is feeding the stream: the final state is drawn once, when it has ended."""
+        feed = self.feed
+        return feed.instant and not feed.paused and not feed.finished and not feed.loading
+
     def _render_frame(self) -> None:
+        if self._reading_instant():
+            self._dirty = True  # a key meanwhile (follow, json...) shows in the final frame
+            return
         self._dirty = False
         feed = self.feed
         s = feed.session

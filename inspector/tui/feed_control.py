@@ -57,7 +57,18 @@ class FeedControl:
     async def _play(self) -> None:
         feed = self.feed
         feed.resume()
-        await feed.play(self._posted)
+        # --instant reads the whole stream at once: a full garbage collection over tens of
+        # thousands of new event records would hold every key for a fifth of a second, so the
+        # collector waits until the end (as ``check`` does); the records then live on, frozen.
+        paused_gc = feed.instant and gc.isenabled()
+        if paused_gc:
+            gc.disable()
+        try:
+            await feed.play(self._posted)
+        finally:
+            if paused_gc:
+                gc.enable()
+                gc.freeze()
         self.post_message(self.StreamClosed())
 
     seek_target: int | None = None

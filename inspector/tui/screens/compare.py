@@ -15,6 +15,7 @@ finding detail) can push it; :func:`bundled_compare_screen` does so for the bund
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from textual.app import App, ComposeResult
@@ -357,10 +358,21 @@ def compare_screen(a: Capture | str | Path, b: Capture | str | Path, *, comparis
     return CompareScreen(comparison, a_cap, b_cap, dialect=dialect, stall_s=stall_s, cursor=cursor, pretty=pretty)
 
 
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[Capture, Capture, Comparison]:
+    """The bundled pair read and compared once per process (``e`` may open it many times)."""
+    a, b = bundled_pair()
+    a_cap, b_cap = load_path(a), load_path(b)
+    return a_cap, b_cap, compare_captures(a_cap, b_cap, a_label=str(a), b_label=str(b))
+
+
 def bundled_compare_screen(**kw) -> CompareScreen:
     """The bundled pair (A: buffered, B: eager) as a screen, for ``demo`` and the T003 detail."""
-    a, b = bundled_pair()
-    return compare_screen(a, b, **kw)
+    if kw.get("dialect") is not None or kw.get("stall_s", 10.0) != 10.0:
+        a, b = bundled_pair()
+        return compare_screen(a, b, **kw)
+    a_cap, b_cap, comparison = _bundled()
+    return compare_screen(a_cap, b_cap, comparison=comparison, **kw)
 
 
 class CompareApp(TerminalApp, App[int]):

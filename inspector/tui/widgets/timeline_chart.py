@@ -33,6 +33,7 @@ class TimelineChart(Widget):
         self.end = 1.0
         self.now: float | None = None
         self._sig: tuple | None = None
+        self._rendered: tuple[tuple, Content] | None = None
 
     def show(self, session, *, start: float, end: float, now: float | None) -> None:
         sig = (id(session), len(session.events), sum(b.deltas for b in session.blocks), start, end,
@@ -81,6 +82,13 @@ class TimelineChart(Widget):
         return min(columns - 1, max(0, int((self.now - self.start) / span * columns)))
 
     def render(self) -> Content:
+        # Layout and paint both ask; on 50 000 events the rows cost tens of milliseconds each.
+        key = (self._sig, self.size.width)
+        if self._rendered is None or self._rendered[0] != key:
+            self._rendered = (key, self._render_rows())
+        return self._rendered[1]
+
+    def _render_rows(self) -> Content:
         s = self.session
         if s is None:
             return Content("")

@@ -1,0 +1,198 @@
+"""The TUI as people use it (issue 12, items 3 and 9; issue 16, item 5), headless under ``App.run_test``.
+
+On a capture file written to a temporary folder, opened the way ``replay`` opens it (an
+``OpeningFeed``: the app shows at once and the file is read in the background):
+
+1. ``replay --instant`` of the 50 000-delta tool call: wall time until the last frame is drawn,
+   against ``check`` on the same file (load + session, in this process); then again with a key
+   posted every ~30 ms while it plays, and the time until each one's action ran (p50, p99, max);
+2. after it ended: how long help (``?``), the timeline (``t``), the compare screen (``e``) and the
+   next theme (``ctrl+t``) take to open, from the key to the new screen drawn (median and worst
+   of ``--opens``);
+3. ``replay`` (recorded timing) of a 30 000-event capture: time to the first frame (the loading
+   indicator), to the first frame of the capture read (header and total, playing) and to the
+   first frame that shows events (which waits for the first chunk's recorded time).
+
+    uv run python bench/bench_tui.py [--deltas 50000] [--first 30000] [--runs 3] [--opens 5]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from textual import events  # noqa: E402
+
+from inspector.capture.load import load_path  # noqa: E402
+from inspector.capture.recorder import write_capture  # noqa: E402
+from inspector.feeds.opening import OpeningFeed  # noqa: E402
+from inspector.feeds.run import run_capture  # noqa: E402
+from inspector.tui.app import make_app  # noqa: E402
+from inspector.tui.screens.compare import CompareScreen  # noqa: E402
+from inspector.tui.screens.help import HelpScreen  # noqa: E402
+from inspector.tui.screens.timeline import TimelineScreen  # noqa: E402
+from tests.ui.capture_factory import big_capture  # noqa: E402
+
+SIZE = (160, 48)
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.0f}"
+
+
+def _frames(app) -> list[tuple[float, int, bool]]:
+    """Record ``(time, events shown, still loading)`` at every frame the app draws."""
+    seen: list[tuple[float, int, bool]] = []
+    original = app._render_frame
+
+    def timed() -> None:
+        original()
+        seen.append((time.perf_counter(), len(app.feed.session.events), app.feed.loading))
+
+    app._render_frame = timed  # type: ignore[method-assign]
+    return seen
+
+
+async def replay_instant(path: Path, keys: bool = True) -> tuple[float, list[float], float]:
+    """Seconds until the last frame of ``replay --instant``; key latencies (``keys``: one posted
+    every ~30 ms, else none); seconds to the first frame."""
+    t0 = time.perf_counter()
+    feed = OpeningFeed(path, instant=True)
+    app = make_app(feed)
+    frames = _frames(app)
+    latencies: list[float] = []
+    async with app.run_test(size=SIZE):
+        sent = [0.0]
+        original = app.action_toggle_follow
+
+        def timed() -> None:
+            latencies.append(time.perf_counter() - sent[0])
+            original()
+
+        app.action_toggle_follow = timed  # type: ignore[method-assign]
+        while not (app.feed.finished and frames and frames[-1][1] == len(app.feed.session.events)
+                   and not frames[-1][2]):
+            if not keys:
+                await asyncio.sleep(0.005)
+                continue
+            sent[0] = time.perf_counter()
+            n = len(latencies)
+            app.post_message(events.Key("f", "f"))
+            while len(latencies) == n:
+                await asyncio.sleep(0.001)
+            await asyncio.sleep(0.03)
+        total = frames[-1][0] - t0
+        first = frames[0][0] - t0
+    return total, latencies, first
+
+
+async def opening_times(path: Path, opens: int) -> dict[str, list[float]]:
+    """Seconds from a key to its screen drawn, per screen, on the ended replay of ``path``."""
+    app = make_app(OpeningFeed(path, instant=True))
+    out: dict[str, list[float]] = {"help (?)": [], "timeline (t)": [], "compare (e)": [], "theme (ctrl+t)": []}
+    async with app.run_test(size=SIZE) as pilot:
+        while not app.feed.finished or app.feed.loading:
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+        for _ in range(opens):
+            for name, key, kind in (("help (?)", "question_mark", HelpScreen),
+                                    ("timeline (t)", "t", TimelineScreen),
+                                    ("compare (e)", "e", CompareScreen)):
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                while not isinstance(app.screen, kind):
+                    await asyncio.sleep(0.001)
+                await pilot.pause()  # composed, laid out and drawn
+                out[name].append(time.perf_counter() - t0)
+                await pilot.press("escape")
+                await pilot.pause()
+            t0 = time.perf_counter()
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            out["theme (ctrl+t)"].append(time.perf_counter() - t0)
+    return out
+
+
+async def first_frame(path: Path) -> tuple[float, float, float]:
+    """Seconds to the first frame (loading indicator), to the first frame of the capture read
+    (header, playing) and to the first frame showing events; and the first chunk's recorded time."""
+    t0 = time.perf_counter()
+    app = make_app(OpeningFeed(path))
+    frames = _frames(app)
+    async with app.run_test(size=SIZE) as pilot:
+        while not any(n for _, n, _ in frames):
+            await pilot.pause(0.005)
+    read = next(t for t, _, loading in frames if not loading)
+    return frames[0][0] - t0, read - t0, next(t for t, n, _ in frames if n) - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deltas", type=int, default=50_000)
+    ap.add_argument("--first", type=int, default=30_000, help="events of the first-frame capture")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--opens", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.jsonl"
+        write_capture(big_capture(args.deltas), big)
+        first_path = Path(tmp) / "first.jsonl"
+        first_cap = big_capture(args.first - 4)
+        first_t = first_cap.chunks[0].t
+        write_capture(first_cap, first_path)
+
+        checks = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            s = run_capture(load_path(big))
+            checks.append(time.perf_counter() - t0)
+        replays, firsts, lats, keyed = [], [], [], []
+        for _ in range(args.runs):
+            total, _, first = asyncio.run(replay_instant(big, keys=False))
+            replays.append(total)
+            firsts.append(first)
+            total, lat, _ = asyncio.run(replay_instant(big))
+            keyed.append(total)
+            lats += lat
+        opens = asyncio.run(opening_times(big, args.opens))
+        ff = [asyncio.run(first_frame(first_path)) for _ in range(args.runs)]
+
+    check, replay = min(checks), min(replays)
+    print(f"capture: {args.deltas:,} deltas, {len(s.events):,} events, {big_capture.__name__}; "
+          f"terminal {SIZE[0]}×{SIZE[1]}; best of {args.runs}")
+    print()
+    print("| what | seconds |")
+    print("|---|---:|")
+    print(f"| check (load + session) | {check:.2f} |")
+    print(f"| replay --instant, to the last frame drawn | {replay:.2f} |")
+    print(f"| ratio replay / check | {replay / check:.2f}× |")
+    print(f"| replay --instant with a key every 30 ms, to the last frame drawn | {min(keyed):.2f} |")
+    print(f"| replay --instant, first frame (loading indicator) | {min(firsts):.3f} |")
+    print(f"| replay of {args.first:,} events, first frame (loading indicator) | {min(f[0] for f in ff):.3f} |")
+    print(f"| replay of {args.first:,} events, first frame of the capture read (header, playing) | "
+          f"{min(f[1] for f in ff):.3f} |")
+    print(f"| replay of {args.first:,} events, first frame showing events (its first chunk is recorded at "
+          f"{first_t:.1f} s) | {min(f[2] for f in ff):.3f} |")
+    print()
+    print(f"key latency during replay --instant ({len(lats)} keys over {args.runs} runs): "
+          f"p50 {ms(statistics.median(lats))} ms, p99 {ms(pct(lats, 0.99))} ms, max {ms(max(lats))} ms")
+    print()
+    print(f"| opening, after the replay ended ({args.opens} times each) | median ms | worst ms |")
+    print("|---|---:|---:|")
+    for name, values in opens.items():
+        print(f"| {name} | {ms(statistics.median(values))} | {ms(max(values))} |")
+
+
+if __name__ == "__main__":
+    main()
