@@ -324,7 +324,13 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         pane = self.query_one("#findings-pane")
         set_border(pane, title, sub)
         log = self.query_one(EventLog)
-        set_border(self.query_one("#log-pane"), "Events", f"search “{log.search}” · n/N · esc clears" if log.search else "")
+        box = self.query_one("#search", Input)
+        if box.has_class("-nomatch") and not box.has_class("-hidden"):
+            # also here: a short terminal draws the box without the border that says it
+            search = f"no event contains “{box.value}” · esc closes"
+        else:
+            search = f"search “{log.search}” · n/N · esc clears" if log.search else ""
+        set_border(self.query_one("#log-pane"), "Events", search)
 
     def _update_timeline(self, screen: TimelineScreen) -> None:
         feed, s = self.feed, self.feed.session

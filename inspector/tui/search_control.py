@@ -56,6 +56,7 @@ class SearchControl:
 
     def _close_box(self, box: Input) -> None:
         box.add_class("-hidden")
+        self._update_titles()
         (self.query_one(EventLog) if box.id == "search" else self.query_one(FindingsList)).focus()
 
     def on_key(self, event) -> None:
@@ -75,6 +76,7 @@ class SearchControl:
         elif event.input.id == "search" and event.input.has_class("-nomatch"):
             event.input.border_subtitle = None
             event.input.remove_class("-nomatch")
+            self._update_titles()
 
     def on_event_log_search_cleared(self) -> None:
         self._update_titles()

@@ -170,3 +170,16 @@ async def test_proxy_list_keeps_status_duration_and_findings_at_80_columns(monke
         for header in ("status", "duration", "findings"):
             assert header in text, header
         assert "✖" in text and " s " in text and "200" in text
+
+
+async def test_a_short_terminal_keeps_the_search_box_to_one_row_and_says_no_match():
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "slash", *"zzz", "enter")
+        await pilot.pause()
+        assert app.query_one("#search").region.height == 1
+        assert "no event contains “zzz”" in app.query_one("#log-pane").border_subtitle
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "no event contains" not in (app.query_one("#log-pane").border_subtitle or "")

@@ -1,0 +1,40 @@
+"""``replay --instant`` draws the final state once and builds per-event pieces only on a seek
+(issue 12 item 9, issue 16 item 5); how long it takes is measured in ``bench/bench_tui.py``."""
+from __future__ import annotations
+
+from inspector.feeds.replay import ReplayFeed
+from inspector.tui.app import make_app
+from inspector.tui.widgets.playback_bar import PlaybackBar
+from tests.ui.capture_factory import big_capture
+from tests.ui.conftest import settle
+
+
+async def test_instant_replay_draws_the_panes_only_once_it_has_ended():
+    feed = ReplayFeed(big_capture(3000), instant=True, label="big", scan=False)
+    app = make_app(feed)
+    drawn: list[bool] = []
+    original = app._sync_panels
+
+    def sync(session) -> None:
+        drawn.append(feed.finished)
+        original(session)
+
+    app._sync_panels = sync
+    bars: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not feed.finished:
+            await pilot.pause(0.01)
+            bars.append(app.query_one(PlaybackBar).render().plain)
+        await settle(pilot)
+        assert drawn and all(drawn), "a half-read state was drawn"
+        assert len(feed.checkpoints) == 1  # none taken while reading
+        assert any("⟳ reading" in b for b in bars) or len(bars) < 3
+        total = feed.total_events
+        await pilot.press("comma")  # the first step back feeds from the start, taking checkpoints
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert feed.event_count == total - 1 and len(feed.checkpoints) > 1
+        await pilot.press("comma")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert feed.event_count == total - 2
