@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sys
 
-from inspector.capture.load import CaptureError, probe_path
+from inspector.capture.load import CaptureError, load_path, probe_path
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.opening import OpeningFeed
 from inspector.tui.app import make_app
+from inspector.tui.terminal import terminal_problem
 from inspector.tui.themes import check_theme
 
 
@@ -27,11 +28,14 @@ def run(args) -> int:
     if problem:
         return err(problem)
     try:
-        probe_path(args.capture)
+        probe_path(args.capture, max_bytes=args.max_size)
+        if terminal_problem() is not None:
+            # No UI will open: what is wrong with the capture comes first, as ``check`` says it.
+            load_path(args.capture, entry=args.entry, max_bytes=args.max_size)
     except CaptureError as e:
         return err(str(e))
-    feed = OpeningFeed(args.capture, entry=args.entry, speed=args.speed, instant=args.instant,
-                       dialect=args.dialect, stall_s=args.stall)
+    feed = OpeningFeed(args.capture, entry=args.entry, max_bytes=args.max_size, speed=args.speed,
+                       instant=args.instant, dialect=args.dialect, stall_s=args.stall)
     app = make_app(feed, theme=args.theme, dialect=args.dialect, stall_s=args.stall)
     app.run()
     if app.failure:

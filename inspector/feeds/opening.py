@@ -31,9 +31,12 @@ class OpeningFeed:
     finished = False
     event_count = 0
 
-    def __init__(self, path: str | os.PathLike, *, entry: int | None = None, **replay) -> None:
+    def __init__(self, path: str | os.PathLike, *, entry: int | None = None, max_bytes: int | None = None,
+                 **replay) -> None:
         self.path = Path(path)
         self.entry = entry
+        self.max_bytes = max_bytes
+        """Refuse a file larger than this (``--max-size``; None: ``load_path``'s default)."""
         """HAR: the entry to read (None: the only stream, or ask)."""
         self.replay = replay
         self.label = self.path.name
@@ -56,7 +59,7 @@ class OpeningFeed:
         which scans for its total in the background. Raises ``CaptureError``; ``SeveralStreams``
         when a HAR holds several streams and no ``entry`` was chosen (here or at construction)."""
         entry = self.entry if entry is None else entry
-        cap = load_path(self.path, entry=entry)
+        cap = load_path(self.path, entry=entry, max_bytes=self.max_bytes)
         label = self.path.name if cap.entry is None else f"{self.path.name} · {cap.entry}"
         return ReplayFeed(cap, label=label, scan=False, **self.replay)
 

@@ -141,6 +141,14 @@ EXPLAIN: dict[str, T] = {
         "botocore's reader ends the stream quietly here: clients see a shorter answer and no error.",
         'The connection was cut (look for S012) or the capture was truncated. Retry the request; keep '
         'the capture if it happens again at the same point.'),
+    'S017': T(
+        'Some records of this capture carry times that cannot be true (negative, not a number, '
+        'absurdly large, or earlier than the record before); the inspector clamped them to the '
+        'previous time (the message lists the lines).',
+        'Durations, gaps and the timing findings (T rules) computed from those records are '
+        'unreliable: a stall can hide, or appear where there was none.',
+        'Record the stream again (`live --record`, `proxy --record`); if you edited or merged '
+        'capture files by hand, keep each file in the order its bytes arrived.'),
     # ------------------------------------------------------------------ T: timing
     'T001': T(
         'No bytes at all arrived for at least the stall threshold (`--stall`, 10 s by default); the '
