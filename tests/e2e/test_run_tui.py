@@ -20,7 +20,7 @@ from tests.e2e.conftest import WAIT_S
 
 pytest.importorskip("textual")
 
-from inspector.tui.widgets.exchange_list import ExchangeList  # noqa: E402
+from inspector.tui.widgets.exchange_list import COLUMNS, ExchangeList  # noqa: E402
 
 AGENT = textwrap.dedent('''
     import sys
@@ -62,8 +62,8 @@ async def test_the_tui_shows_the_agents_exchange_and_its_exit(corpus, tmp_path, 
                 await pilot.pause()
                 table = app.query_one(ExchangeList)
                 assert table.row_count == 1
-                row = [str(c) for c in table.get_row("1")]
-                assert row[3] == "/openai/chat/completions" and row[5] == "200"
+                row = {key: str(table.get_cell("1", key)) for key, _ in COLUMNS}
+                assert row["path"] == "/openai/chat/completions" and row["status"] == "200"
                 assert app.feed.session.dialect_name == "openai-chat" and len(app.feed.session.blocks) == 2
                 assert "agent out" not in capfd.readouterr().out  # held while the TUI owns the screen
         finally:
