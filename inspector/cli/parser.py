@@ -200,6 +200,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = sub.add_parser("diff", help="are two streams of the same answer equivalent, in any dialects? "
+                                    "(exit 0 equivalent, 1 different, 2 trouble)")
+    p.add_argument("a", metavar="A", help="a capture (any dialect), or a non-streamed answer body")
+    p.add_argument("b", metavar="B", help="the same answer as another hop saw it (e.g. what a gateway sent on)")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
+    p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
+                   help="a first argument byte this much later on one side is a difference (default 1)")
+    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
+                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
+    _add_theme(p)
+
     p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")
     p.add_argument("captures", nargs="+", metavar="CAPTURE",
                    help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")

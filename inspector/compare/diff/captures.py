@@ -1,7 +1,8 @@
 """``diff A B`` on captures: each one loaded, inspected and read as an :class:`Answer`.
 
-A capture is a stream (any dialect ``check`` reads) or a non-streamed answer body (one JSON
-object: a Message, a chat.completion, a Response…; compared without timing or stream findings).
+A capture is a stream (any dialect ``check`` reads) or a non-streamed answer body (the whole body
+one JSON object: a Message, a chat.completion, a Response…; compared without timing or stream
+findings; dialects would read such an object as a one-event stream).
 Anything else is trouble (:class:`DiffInputError`, one line, exit 2).
 """
 from __future__ import annotations
@@ -22,8 +23,8 @@ def answer_from_capture(cap: Capture, label: str, *, dialect: str | None = None,
     session = run_capture(cap, dialect=dialect, stall_s=stall_s)
     status = (cap.response or {}).get("status") if isinstance(cap.response, dict) else None
     problem = not_a_stream(session, cap)
-    if not session.blocks:  # perhaps one JSON answer, not a stream
-        body = b"".join(c.data for c in cap.chunks)
+    body = b"".join(c.data for c in cap.chunks)
+    if body.lstrip()[:1] == b"{":  # the whole body one JSON object: a non-streamed answer?
         answer = answer_from_body(body, label, dialect=dialect, http_status=status)
         if answer is not None:
             return answer
