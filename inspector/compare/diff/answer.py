@@ -120,7 +120,8 @@ class Answer:
     end_kind: str | None = None
     """How the transport ended: ``eof``, ``reset``, ``timeout``, ``cancelled``."""
     findings: list[dict] = field(default_factory=list)
-    """``{"code", "name", "severity", "message", "index"}`` per finding, in order."""
+    """``{"code", "name", "severity", "message", "index"}`` per finding, in order (Q findings judge the
+    request that carried history, not this answer: left out)."""
     responses: int = 1
     first_byte_t: float | None = None
     notes: list[str] = field(default_factory=list)
@@ -189,7 +190,7 @@ def answer_from_session(session: Session, label: str) -> Answer:
     a.text, a.text_blocks = "".join(texts), len(texts)
     a.reasoning, a.reasoning_blocks = "".join(reasoning), len(reasoning)
     a.findings = [{"code": f.code, "name": f.name, "severity": f.severity, "message": f.message, "index": f.index}
-                  for f in session.findings if f.response == 0]
+                  for f in session.findings if f.response == 0 and not f.code.startswith("Q")]
     return a
 
 
