@@ -15,8 +15,9 @@ correlation header by default, notes/litellm.md §4), so exchanges are paired by
 
 Decisions (:func:`settle`, ``HopPair.status``):
 
-- ``paired``: the best-scoring back exchange (the latest on a tie: a retry that finally answered);
-  other matching back exchanges in the window are this pair's ``retries`` (a gateway retry);
+- ``paired``: the best-scoring back exchange (the latest of equal ones: a retry that finally
+  answered); the other back exchanges in the window with the same score are this pair's
+  ``retries`` (the gateway sent the same request again); lower scores stay for other fronts;
 - ``front only``: no back exchange matched (a cached answer, a request refused by the gateway, one
   that never reached upstream): ``reason`` says which it looks like;
 - ``back only``: a back exchange no front one claims (the gateway's own traffic: a health check,
@@ -113,6 +114,9 @@ def settle(fronts: Sequence[Exchange], backs: Sequence[Exchange], now: float, *,
         window = [b for b in pool if f.started_wall - EARLY_S <= b.started_wall <= hi]
         scored = [(b, content_score(f, b)) for b in window]
         matching = [(b, s) for b, s in scored if s is None or s > 0]
+        top = max((s for _, s in matching if s is not None), default=None)
+        # the front's own requests: the best content match (the same request sent again is a retry)
+        matching = [(b, s) for b, s in matching if s == top]
         for b, _ in matching:
             pool.remove(b)  # this front's, decided or not
         if f_end is None:
@@ -125,13 +129,9 @@ def settle(fronts: Sequence[Exchange], backs: Sequence[Exchange], now: float, *,
         if not matching:
             out.append(HopPair("front only", f, None, reason=_front_reason(f)))
             continue
-        scoreable = [(b, s) for b, s in matching if s is not None]
-        if scoreable:
-            best = max(scoreable, key=lambda bs: (bs[1], bs[0].started_wall))
-            how = "time and request content"
-        else:
-            best = max(matching, key=lambda bs: bs[0].started_wall)
-            how = "time only (neither request carries comparable strings)"
+        best = max(matching, key=lambda bs: bs[0].started_wall)  # the last attempt answered
+        how = ("time and request content" if top is not None else
+               "time only (neither request carries comparable strings)")
         retries = [b for b, _ in matching if b is not best[0]]
         out.append(HopPair("paired", f, best[0], matched_by=how, score=best[1], retries=retries))
     earliest_open = min(open_since, default=float("inf"))
