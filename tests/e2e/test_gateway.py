@@ -6,9 +6,11 @@ LiteLLM's proxy, the real gateway, is in ``test_conform_litellm.py`` (one LiteLL
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
+import threading
 from pathlib import Path
 
 import orjson
@@ -59,15 +61,17 @@ def ask(client: OpenAI, text: str) -> tuple[str, list]:
     return out, list(calls.values())
 
 
-@pytest.fixture
-def gateway_run(tmp_path):
-    """(front URL, stop() → list of pair reports, record dir)."""
-    record = tmp_path / "pairs"
-    back_port, front_port = free_port(), free_port()
-    upstream = BackgroundServer(asgi_app(Upstream(load_served([str(CAPTURE)]), instant=True))).start()
-    gw = BackgroundServer(toy.make_app(f"http://127.0.0.1:{back_port}")).start()
-    proc = spawn(["gateway", "--gateway-url", gw.url, "--upstream", upstream.url, "--port", str(front_port),
+@contextlib.contextmanager
+def gateway_process(gateway_url: str, upstream_url: str, back_port: int, record: Path):
+    """``stream-inspector gateway … --format json --record RECORD`` as a real process; yields
+    ``(front base URL for the openai SDK, stop)``; ``stop()`` sends Ctrl+C and returns the pair reports.
+    Its stdout is read all along (a full pipe would hold the gateway's loop up)."""
+    front_port = free_port()
+    proc = spawn(["gateway", "--gateway-url", gateway_url, "--upstream", upstream_url, "--port", str(front_port),
                   "--back-port", str(back_port), "--format", "json", "--record", str(record)])
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
     banner = proc.stderr.readline()
     assert f"front tap http://127.0.0.1:{front_port}" in banner, banner + proc.stderr.read()
 
@@ -79,16 +83,31 @@ def gateway_run(tmp_path):
 
     def stop() -> list[dict]:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        proc.wait(30)
+        reader.join(10)  # stdout is the reader's alone (communicate() would race it for lines)
+        err = proc.stderr.read()
         assert proc.returncode in (0, 1), err
-        return [json.loads(line) for line in out.splitlines()]
+        return [json.loads(line) for line in lines]
 
     try:
-        yield f"http://127.0.0.1:{front_port}/v1", stop, record
+        yield f"http://127.0.0.1:{front_port}/v1", stop
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def gateway_run(tmp_path):
+    """(front URL, stop() → list of pair reports, record dir) around the toy gateway."""
+    record = tmp_path / "pairs"
+    back_port = free_port()
+    upstream = BackgroundServer(asgi_app(Upstream(load_served([str(CAPTURE)]), instant=True))).start()
+    gw = BackgroundServer(toy.make_app(f"http://127.0.0.1:{back_port}")).start()
+    try:
+        with gateway_process(gw.url, upstream.url, back_port, record) as (front, stop):
+            yield front, stop, record
+    finally:
         gw.stop()
         upstream.stop()
 
