@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
-from inspector.net.gateway.reports import PairReports
+from inspector.compare.hops import PairReports
 from inspector.net.gateway.server import GatewayTaps, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import is_loopback, listen, url_for

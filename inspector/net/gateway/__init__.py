@@ -2,14 +2,13 @@
 
 Two proxy endpoints (``inspector.net.proxy``) in one process: the *front* tap (clients point at
 it; it forwards to the gateway) and the *back* tap (the gateway's provider base URL points at it;
-it forwards to the provider). Both exchange logs feed one :class:`pairs.PairLog` on one event loop,
-which pairs their exchanges (``inspector.feeds.exchanges.hops``), diffs each pair
-(``inspector.compare.diff``: A = what the provider sent, B = what the gateway sent on) and names
-the hop of every difference and finding (upstream, gateway, client). One job per module:
+it forwards to the provider). Both exchange logs feed one pair log on one event loop
+(``inspector.compare.hops``, headless), which pairs their exchanges
+(``inspector.feeds.exchanges.hops``), diffs each pair (``inspector.compare.diff``: A = what the
+provider sent, B = what the gateway sent on) and names the hop of every difference and finding
+(upstream, gateway, client). Here, one job per module:
 
-- ``pairs``: the pair log (decisions, diffs, hops, listeners);
 - ``record``: ``--record DIR`` (each pair's captures and report in a folder of its own);
-- ``reports``: one report per pair (``--format json|text``);
 - ``server``: starting both taps (background threads; inspection on the caller's loop).
 
 May import: ``inspector.net.proxy``, ``inspector.compare``, ``inspector.feeds`` and the layers below;

@@ -16,8 +16,7 @@ from pathlib import Path
 import orjson
 
 from inspector.feeds.exchanges.record import Exchange
-from inspector.net.gateway.pairs import GatewayPair
-from inspector.net.gateway.reports import pair_json
+from inspector.compare.hops import GatewayPair, pair_json
 
 
 def staging_dirs(record_dir: str) -> tuple[str, str]:

@@ -2,7 +2,7 @@
 
 :class:`GatewayTaps` builds two ``ProxyThread``\\ s with ``external=True``: they forward on their own
 threads and post every inspection step to whichever loop ``attach`` names, so both exchange logs
-and the :class:`~inspector.net.gateway.pairs.PairLog` live on that one loop (the TUI's, or the one
+and the :class:`~inspector.compare.hops.PairLog` live on that one loop (the TUI's, or the one
 ``run_foreground`` runs): no locks, one order of events. ``tick`` is called every ``TICK_S`` there
 so that an exchange with no other side is decided once its grace has passed.
 """
@@ -13,9 +13,8 @@ import os
 import socket
 import threading
 
-from inspector.net.gateway.pairs import PairLog
+from inspector.compare.hops import PairLog, PairReports
 from inspector.net.gateway.record import PairRecorder, staging_dirs
-from inspector.net.gateway.reports import PairReports
 from inspector.net.proxy.server import ProxyThread
 
 TICK_S = 0.25

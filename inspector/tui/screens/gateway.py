@@ -1,7 +1,7 @@
 """The gateway screen: one row per pair of exchanges (client ↔ gateway, gateway ↔ upstream), with
 the hop each difference or finding belongs to.
 
-Rows appear as pairs are decided (``inspector.net.gateway.pairs``): how the two sides were paired
+Rows appear as pairs are decided (``inspector.compare.hops``): how the two sides were paired
 (by time and request content, with the score; or why one side is alone), whether the answers are
 equivalent, and per hop (upstream, gateway, client) the codes and difference kinds to its name.
 The selected pair's report is shown below the table; ``enter`` opens its diff (:class:`DiffScreen`:
@@ -18,9 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
-from inspector.net.gateway.pairs import GatewayPair
-from inspector.net.gateway.reports import pair_text
-from inspector.net.gateway.server import GatewayTaps
+from inspector.compare.hops import GatewayPair, pair_text
 from inspector.tui.screens.compare import CompareApp
 from inspector.tui.screens.diff import DiffScreen
 from inspector.tui.screens.help import HelpScreen, key_text
@@ -49,7 +47,9 @@ def row_cells(p: GatewayPair) -> tuple[str, ...]:
 
 
 class GatewayScreen(Screen):
-    """The pair list and the selected pair's report (module docstring)."""
+    """The pair list and the selected pair's report (module docstring). ``taps``: a running
+    ``inspector.net.gateway.GatewayTaps`` (its ``pairs``, ``front.log``, ``back.log`` and ``attach(loop)``
+    are read; the TUI does not import the network layer)."""
 
     DEFAULT_CSS = """
     GatewayScreen #gateway-banner { padding: 0 1; color: $accent; }
@@ -64,7 +64,7 @@ class GatewayScreen(Screen):
         Binding("q", "quit_app", "Quit"),
     ]
 
-    def __init__(self, taps: GatewayTaps, *, banner: str, record_dir: str | None = None) -> None:
+    def __init__(self, taps, *, banner: str, record_dir: str | None = None) -> None:
         super().__init__()
         self.taps = taps
         self.banner = banner + (f"\n  recording pairs in {record_dir}" if record_dir else "")
@@ -142,7 +142,7 @@ class GatewayApp(CompareApp):
 
     TITLE = "stream-inspector gateway"
 
-    def __init__(self, taps: GatewayTaps, *, banner: str, theme: str | None = None,
+    def __init__(self, taps, *, banner: str, theme: str | None = None,
                  record_dir: str | None = None) -> None:
         super().__init__(GatewayScreen(taps, banner=banner, record_dir=record_dir), theme=theme)  # type: ignore[arg-type]
         self.taps = taps

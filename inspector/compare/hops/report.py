@@ -20,8 +20,9 @@ import orjson
 from inspector.capture.redact import scrub_secrets
 from inspector.compare.diff import to_json
 from inspector.feeds.exchanges.record import Exchange
-from inspector.net.gateway.pairs import GatewayPair
-from inspector.net.proxy.reports import EXIT_FINDINGS, EXIT_OK
+from inspector.compare.hops.pairs import GatewayPair
+
+EXIT_OK, EXIT_FINDINGS = 0, 1
 
 
 def exchange_json(ex: Exchange | None) -> dict | None:
