@@ -13,6 +13,7 @@ import socket
 import threading
 from pathlib import Path
 
+import httpx
 import orjson
 import pytest
 from openai import AuthenticationError, OpenAI
@@ -124,16 +125,20 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     ask(client, "And Braga, if you would? [retry]")
     with pytest.raises(AuthenticationError):
         ask(client, "Anything for Coimbra? [refuse]")
+    plain = httpx.post(front + "/chat/completions", timeout=10, json={
+        "model": "claude", "stream": True, "messages": [{"role": "user", "content": "Weather in Lisbon and Porto? [plain]"}]})
+    assert plain.headers["content-type"].startswith("application/json")
     pairs = stop()  # in the order they were decided: a front-only pair waits out its grace
-    assert sorted(p["pair"] for p in pairs) == list(range(1, 7))
+    assert sorted(p["pair"] for p in pairs) == list(range(1, 8))
     pairs.sort(key=lambda p: p["front"]["exchange"])
     by_text = {}
     for p in pairs:
         assert set(p) >= {"pair", "status", "matched_by", "score", "reason", "front", "back", "retries", "equivalent",
                           "hops", "attributed", "diff", "record"}
-    assert [p["status"] for p in pairs] == ["paired", "paired", "paired", "front only", "paired", "front only"], [
+    assert [p["status"] for p in pairs] == ["paired", "paired", "paired", "front only", "paired", "front only",
+                                            "paired"], [
         (p["status"], p["front"] and p["front"]["exchange"], p["back"] and p["back"]["exchange"], p["score"]) for p in pairs]
-    clean, upstream_bug, gateway_bug, cached, retried, refused = pairs
+    clean, upstream_bug, gateway_bug, cached, retried, refused, not_streamed = pairs
 
     # a clean translation: equivalent, and the normalisations that made it so are said
     assert clean["matched_by"] == "time and request content" and clean["score"] == 1.0
@@ -147,7 +152,7 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     assert upstream_bug["hops"]["upstream"] == ["A007"] and upstream_bug["hops"]["gateway"] == []
     (a007,) = [f for f in upstream_bug["attributed"] if f["what"] == "A007"]
     assert a007["hop"] == "upstream" and a007["message"].endswith("(passed on as C003)")
-    assert upstream_bug["equivalent"] is True  # the gateway translated faithfully what it was given
+    assert upstream_bug["equivalent"] is True, upstream_bug["diff"]["differences"]  # the gateway translated faithfully what it was given
 
     # gateway: it cut the arguments in translation; upstream was clean
     assert gateway_bug["hops"]["upstream"] == []
@@ -163,9 +168,14 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     assert any(f["what"] == "retried" and f["hop"] == "upstream" for f in retried["attributed"])
     assert refused["front"]["status"] == 401 and "HTTP 401" in refused["reason"]
 
+    # a non-streamed answer in front: compared as a whole answer, said so, timing and stream findings aside
+    assert not_streamed["front"]["streamed"] is False and not_streamed["equivalent"] is True
+    assert not_streamed["diff"]["b"]["streamed"] is False
+    assert "stream findings not compared: one side is a non-streamed answer" in not_streamed["diff"]["notes"]
+
     # --record: each pair's captures and report together; diff replays the comparison
     folders = sorted(p.name for p in Path(record).glob("pair-*"))
-    assert folders == [f"pair-{n:03d}" for n in range(1, 7)]
+    assert folders == [f"pair-{n:03d}" for n in range(1, 8)]
     assert retried["record"].endswith(f"pair-{retried['pair']:03d}") and cached["record"].endswith(f"{cached['pair']:03d}")
     assert sorted(p.name for p in Path(retried["record"]).iterdir()) == [
         "back.jsonl", "front.jsonl", "pair.json", f"retry-{retried['retries'][0]['exchange']}.jsonl"]

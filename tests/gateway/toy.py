@@ -9,7 +9,8 @@ the user's text, so each pairing decision and each hop can be produced on purpos
 - ``[cached]``: answers from its "cache" without calling upstream (a front-only pair);
 - ``[retry]``: calls upstream twice and answers with the second attempt (a retry);
 - ``[mangle]``: drops the last argument fragment of each tool call (a gateway-made difference);
-- ``[refuse]``: answers HTTP 401 without calling upstream.
+- ``[refuse]``: answers HTTP 401 without calling upstream;
+- ``[plain]``: reads the upstream stream whole and answers one ``chat.completion`` object (not streamed).
 """
 from __future__ import annotations
 
@@ -71,6 +72,30 @@ async def translate(lines, mangle: bool):
             yield b"data: [DONE]\n\n"
 
 
+async def whole_answer(resp: httpx.Response, client: httpx.AsyncClient) -> dict:
+    """The streamed answer as one chat.completion object."""
+    content, calls, finish = "", {}, None
+    try:
+        async for raw in translate(resp.aiter_lines(), False):
+            line = raw.decode()
+            if not line.startswith("data: {"):
+                continue
+            ch = json.loads(line[6:])["choices"][0]
+            finish = ch["finish_reason"] or finish
+            content += ch["delta"].get("content") or ""
+            for tc in ch["delta"].get("tool_calls") or []:
+                call = calls.setdefault(tc["index"], {"id": tc.get("id"), "type": "function",
+                                                      "function": {"name": None, "arguments": ""}})
+                call["function"]["name"] = tc["function"].get("name") or call["function"]["name"]
+                call["function"]["arguments"] += tc["function"].get("arguments") or ""
+    finally:
+        await resp.aclose()
+        await client.aclose()
+    message = {"role": "assistant", "content": content or None, "tool_calls": list(calls.values()) or None}
+    return {"id": "chatcmpl-toy", "object": "chat.completion", "created": 1, "model": "claude",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+
+
 def make_app(upstream: str) -> Starlette:
     """The gateway, forwarding to ``upstream`` (a base URL: ``/v1/messages`` is appended)."""
 
@@ -93,6 +118,8 @@ def make_app(upstream: str) -> Starlette:
             await first.aread()
         resp = await client.send(client.build_request("POST", upstream + "/v1/messages", json=req, headers=headers),
                                  stream=True)
+        if "[plain]" in text:
+            return JSONResponse(await whole_answer(resp, client))
 
         async def relay():
             try:

@@ -48,12 +48,19 @@ class GatewayPair:
         return self.status == "paired" and not self.found
 
 
+def streamed(ex: Exchange) -> bool:
+    """The response was a stream (not a JSON answer, even to a request that asked for a stream)."""
+    return bool(ex.linted and ex.session is not None and not getattr(ex.session, "json_body", False))
+
+
 def exchange_answer(ex: Exchange, label: str) -> tuple[Answer | None, str | None]:
     """What a client assembled from ``ex``: its stream, or its non-streamed answer body; else a note why not."""
-    if ex.linted and ex.session is not None and (ex.status or 0) < 400:
-        return answer_from_session(ex.session, label), None
+    s = ex.session
+    if streamed(ex) and (ex.status or 0) < 400:
+        return answer_from_session(s, label), None
     if ex.status is not None and ex.status < 400:
-        a = answer_from_body(ex.body_text, label, http_status=ex.status)
+        body = ex.body_text if not ex.linted else "".join(ev.data for ev in s.events) if s is not None else ""
+        a = answer_from_body(body, label, http_status=ex.status)
         if a is not None:
             return a, None
         return None, f"{label}: HTTP {ex.status}, {ex.content_type or 'no content type'}: not an answer"

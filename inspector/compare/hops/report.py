@@ -20,7 +20,7 @@ import orjson
 from inspector.capture.redact import scrub_secrets
 from inspector.compare.diff import to_json
 from inspector.feeds.exchanges.record import Exchange
-from inspector.compare.hops.pairs import GatewayPair
+from inspector.compare.hops.pairs import GatewayPair, streamed
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -29,8 +29,8 @@ def exchange_json(ex: Exchange | None) -> dict | None:
     if ex is None:
         return None
     s = ex.session
-    return {"exchange": ex.n, "method": ex.method, "path": ex.target, "status": ex.status, "streamed": ex.linted,
-            "dialect": getattr(s, "dialect_name", None) if ex.linted else None,
+    return {"exchange": ex.n, "method": ex.method, "path": ex.target, "status": ex.status, "streamed": streamed(ex),
+            "dialect": getattr(s, "dialect_name", None) if streamed(ex) else None,
             "findings": list(dict.fromkeys(f.code for f in ex.findings if not f.code.startswith("Q"))),
             "q_findings": [f.code for f in ex.q_findings], "record": ex.record_path}
 
@@ -53,8 +53,8 @@ def scrub_secrets_dict(d: dict) -> dict:
 def _ex_line(ex: Exchange | None, side: str) -> str:
     if ex is None:
         return f"  {side}: —"
-    streamed = "streamed" if ex.linted else "not streamed"
-    return f"  {side}: #{ex.n} {ex.method} {ex.target} -> {ex.status if ex.status is not None else 'no response'} ({streamed})"
+    how = "streamed" if streamed(ex) else "not streamed"
+    return f"  {side}: #{ex.n} {ex.method} {ex.target} -> {ex.status if ex.status is not None else 'no response'} ({how})"
 
 
 def pair_text(p: GatewayPair) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import threading
 
@@ -75,11 +76,21 @@ class GatewayTaps:
 
 def run_foreground(taps: GatewayTaps, reports: PairReports, *, ready=None) -> int:
     """Run the taps until Ctrl+C, inspecting on a loop in this thread; print one report per pair.
-    Exchanges still undecided at the end are decided then. Returns ``reports.worst``."""
+    Exchanges still undecided at the end (streams the taps cut, fronts within their grace) are
+    decided then. Returns ``reports.worst``."""
     taps.pairs.listeners.append(reports)
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
+
+    def interrupted() -> None:
+        # Ctrl+C between two steps of the loop, never in the middle of a report being written; a
+        # second Ctrl+C interrupts at once (the default handler is back).
+        stop.set()
+        loop.remove_signal_handler(signal.SIGINT)
+
     try:
+        if threading.current_thread() is threading.main_thread():
+            loop.add_signal_handler(signal.SIGINT, interrupted)
         taps.attach(loop)
         taps.start()
         if ready is not None:

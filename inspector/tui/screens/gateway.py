@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from inspector.compare.hops import GatewayPair, pair_text
+from inspector.compare.hops.pairs import streamed
 from inspector.tui.screens.compare import CompareApp
 from inspector.tui.screens.diff import DiffScreen
 from inspector.tui.screens.help import HelpScreen, key_text
@@ -29,7 +30,7 @@ COLUMNS = ("pair", "front (client)", "back (upstream)", "paired by", "answers", 
 def _ex(ex) -> str:
     if ex is None:
         return "—"
-    return f"#{ex.n} {ex.status if ex.status is not None else '…'}" + ("" if ex.linted else " plain")
+    return f"#{ex.n} {ex.status if ex.status is not None else '…'}" + ("" if streamed(ex) else " plain")
 
 
 def row_cells(p: GatewayPair) -> tuple[str, ...]:
