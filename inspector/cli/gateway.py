@@ -65,7 +65,7 @@ def run(args) -> int:
         return EXIT_USAGE
     front_url, back_url = url_for(front_sock), url_for(back_sock)
     taps = GatewayTaps(args.gateway_url, args.upstream, host=args.host, front_sock=front_sock, back_sock=back_sock,
-                       timeout=args.timeout, record_dir=args.record, dialect=args.dialect, stall_s=args.stall,
+                       timeout=args.timeout, record_dir=args.record, stall_s=args.stall,
                        late_s=args.late)
     text = banner(front_url, back_url, args.gateway_url, args.upstream)
     if args.format != "tui":

@@ -53,10 +53,14 @@ def _dialect_choices() -> list[str]:
     return [name for name in DIALECTS if name != "unknown"]
 
 
+def _add_stall(p: argparse.ArgumentParser, more: str = "") -> None:
+    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
+                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)" + more)
+
+
 def _add_common_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=_dialect_choices(), help="skip detection and read the stream as this dialect")
-    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
-                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
+    _add_stall(p)
 
 
 def _size(value: str) -> int:
@@ -167,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a first argument byte this much later in front than upstream is a difference (default 1)")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui (default), or one report per pair (json: JSON Lines) without a TUI")
-    _add_common_lint(p)
+    _add_stall(p, "; each side's dialect is detected (the two differ behind a translating gateway)")
     _add_theme(p)
 
     p = sub.add_parser("run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy")
@@ -249,8 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
     p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
                    help="a first argument byte this much later on one side is a difference (default 1)")
-    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
-                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
+    _add_stall(p, "; each side's dialect is detected")
     _add_theme(p)
 
     p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")

@@ -10,8 +10,10 @@ Difference kinds (``Difference.kind``, stable, the JSON's ``kind``):
   kept); ``tool-id-missing`` (one side lost the id its dialect carries: no tool result can quote it);
 - ``arguments-differ``: as parsed JSON, ``path`` the first difference (``$.items[2].qty``); when a
   side does not parse, ``path`` is ``@N``, the first differing character;
-- ``arguments-later``: the first argument byte arrived more than ``late_s`` later on one side
-  (on a common clock: B's times are shifted by ``b_offset``), a gateway that buffers;
+- ``arguments-later``: the first argument byte arrived more than ``late_s`` later on one side, a
+  gateway that buffers. On a common clock when one is known (``gateway``: B's times shifted by
+  ``b_offset``); else (two capture files, each timed from its own request) counted from each
+  stream's first byte, so the time a request spent reaching the other hop does not count;
 - ``stop-reason``: the stop reasons do not correspond after mapping (classes, ``answer.stop_class``);
 - ``finding-one-side``: a finding (warning or error) whose meaning (``meaning``) the other side
   does not state; info findings are not compared.
@@ -79,7 +81,7 @@ class Diff:
     differences: list[Difference] = field(default_factory=list)
     normalisations: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    b_offset: float = 0.0
+    b_offset: float | None = None
     late_s: float = LATE_S
 
     @property
@@ -155,9 +157,10 @@ def _call_label(c: Call) -> str:
     return f"tool #{c.position} {c.name or '(no name)'}"
 
 
-def diff_answers(a: Answer, b: Answer, *, b_offset: float = 0.0, late_s: float = LATE_S) -> Diff:
+def diff_answers(a: Answer, b: Answer, *, b_offset: float | None = None, late_s: float = LATE_S) -> Diff:
     """Compare ``a`` and ``b`` (see the module docstring). ``b_offset``: seconds to add to B's times
-    to put them on A's clock (a gateway pair: back request start − front request start)."""
+    to put them on A's clock (a gateway pair: front request start − back request start); None when
+    there is no common clock (argument times then count from each stream's first byte)."""
     d = Diff(a, b, b_offset=b_offset, late_s=late_s)
     for side in (a, b):
         d.notes.extend(f"{side.label}: {n}" for n in side.notes)
@@ -298,14 +301,18 @@ def _arguments(d: Diff, ca: Call, cb: Call, k: int, label: str) -> None:
 def _timing(d: Diff, ca: Call, cb: Call, k: int, label: str) -> None:
     if not (d.a.streamed and d.b.streamed) or ca.first_arg_t is None or cb.first_arg_t is None:
         return
-    tb = cb.first_arg_t + d.b_offset
-    gap = tb - ca.first_arg_t
+    if d.b_offset is not None:
+        ta, tb, clock = ca.first_arg_t, cb.first_arg_t + d.b_offset, "on A's clock"
+    else:
+        ta, tb = ca.first_arg_t - (d.a.first_byte_t or 0.0), cb.first_arg_t - (d.b.first_byte_t or 0.0)
+        clock = "from each stream's first byte"
+    gap = tb - ta
     if abs(gap) <= d.late_s:
         return
     later, earlier = ("B", "A") if gap > 0 else ("A", "B")
     d.add(Difference("arguments-later", label,
                      f"{label}: first argument byte {abs(gap):.3f} s later on {later} than on {earlier} "
-                     f"(A {ca.first_arg_t:.3f} s, B {tb:.3f} s): buffered", a=round(ca.first_arg_t, 6),
+                     f"(A {ta:.3f} s, B {tb:.3f} s, {clock}): buffered", a=round(ta, 6),
                      b=round(tb, 6), side="b" if gap > 0 else "a"), k)
 
 

@@ -6,7 +6,9 @@ JSON (one object)::
      "pairs": [{"kind", "a": int|null, "b": int|null, "matched_by": str|null, "label", "differences": [int]}],
      "differences": [{"kind", "what", "message", "a", "b", "path": str|null, "side": "a"|"b"|null,
                       "pair": int|null}],
-     "normalisations": [str], "notes": [str], "b_offset_s": float, "late_s": float}
+     "normalisations": [str], "notes": [str],
+     "b_offset_s": float|null,           # B's clock → A's (gateway pairs); null: times from each first byte
+     "late_s": float}
     ANSWER = {"label", "dialect", "streamed", "http_status", "stop_reason", "stop_class", "ended", "end",
               "text", "text_blocks", "reasoning", "reasoning_blocks", "calls": [CALL], "other_blocks",
               "findings": [{"code", "name", "severity", "message", "index"}], "responses",
@@ -37,7 +39,8 @@ def _scrub(v):
 def to_json(d: Diff) -> dict:
     return _scrub({"equivalent": d.equivalent, "a": d.a.to_json(), "b": d.b.to_json(),
                    "pairs": [p.to_json() for p in d.pairs], "differences": [x.to_json() for x in d.differences],
-                   "normalisations": d.normalisations, "notes": d.notes, "b_offset_s": round(d.b_offset, 6),
+                   "normalisations": d.normalisations, "notes": d.notes,
+                   "b_offset_s": None if d.b_offset is None else round(d.b_offset, 6),
                    "late_s": d.late_s})
 
 

@@ -136,7 +136,7 @@ class PairLog:
             pair.back_answer, note = exchange_answer(hop.back, f"back #{hop.back.n}")
             pair.notes += [note] if note else []
         if pair.front_answer is not None and pair.back_answer is not None:
-            offset = hop.front.t0 - hop.back.t0 if hop.front and hop.back else 0.0
+            offset = hop.front.t0 - hop.back.t0
             pair.diff = diff_answers(pair.back_answer, pair.front_answer, b_offset=offset, late_s=self.late_s)
         pair.found = attribute(pair.diff, q_front=_q(hop.front), q_back=_q(hop.back))
         if pair.diff is None:
