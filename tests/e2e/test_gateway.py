@@ -47,11 +47,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ask(client: OpenAI, text: str) -> tuple[str, list]:
-    """One streamed request as an agent sends it; the text and tool calls it assembled."""
+def ask(client: OpenAI, text: str, history: list | None = None) -> tuple[str, list]:
+    """One streamed request as an agent sends it (``history`` after the user's text); the text and
+    tool calls it assembled."""
     stream = client.chat.completions.create(model="claude", stream=True, max_tokens=256,
                                             messages=[{"role": "system", "content": SYSTEM},
-                                                      {"role": "user", "content": text}])
+                                                      {"role": "user", "content": text}, *(history or [])])
     out, calls = "", {}
     for ev in stream:
         for ch in ev.choices:
@@ -118,6 +119,12 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     client = OpenAI(base_url=front, api_key="sk-client-test", max_retries=0)
     text, calls = ask(client, "Compare the weather in Lisbon and Porto.")
     assert text.startswith("I'll check") and json.loads(calls[0])["locations"][0]["city"] == "Lisbon"
+    # the client's next request sends that tool call back with other arguments (a mis-assembly: Q006)
+    history = [{"role": "assistant", "content": text, "tool_calls": [{
+        "id": "toolu_01WeatherDemo", "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"locations": [{"city": "Lisbon"}]}'}}]},
+        {"role": "tool", "tool_call_id": "toolu_01WeatherDemo", "content": "Lisbon 18 C, Porto 15 C"}]
+    ask(client, "Compare the weather in Lisbon and Porto.", history)
     ask(client, "Compare the weather in Lisbon and Porto. [finish-stop]")  # the provider's defect
     _, mangled = ask(client, "Compare the weather in Lisbon and Porto, please. [mangle]")  # the gateway's
     assert mangled[0] and not mangled[0].endswith("}")
@@ -129,16 +136,16 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
         "model": "claude", "stream": True, "messages": [{"role": "user", "content": "Weather in Lisbon and Porto? [plain]"}]})
     assert plain.headers["content-type"].startswith("application/json")
     pairs = stop()  # in the order they were decided: a front-only pair waits out its grace
-    assert sorted(p["pair"] for p in pairs) == list(range(1, 8))
+    assert sorted(p["pair"] for p in pairs) == list(range(1, 9))
     pairs.sort(key=lambda p: p["front"]["exchange"])
     by_text = {}
     for p in pairs:
         assert set(p) >= {"pair", "status", "matched_by", "score", "reason", "front", "back", "retries", "equivalent",
                           "hops", "attributed", "diff", "record"}
-    assert [p["status"] for p in pairs] == ["paired", "paired", "paired", "front only", "paired", "front only",
-                                            "paired"], [
+    assert [p["status"] for p in pairs] == ["paired", "paired", "paired", "paired", "front only", "paired",
+                                            "front only", "paired"], [
         (p["status"], p["front"] and p["front"]["exchange"], p["back"] and p["back"]["exchange"], p["score"]) for p in pairs]
-    clean, upstream_bug, gateway_bug, cached, retried, refused, not_streamed = pairs
+    clean, sent_back, upstream_bug, gateway_bug, cached, retried, refused, not_streamed = pairs
 
     # a clean translation: equivalent, and the normalisations that made it so are said
     assert clean["matched_by"] == "time and request content" and clean["score"] == 1.0
@@ -147,6 +154,12 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     norms = clean["diff"]["normalisations"]
     assert "stop reasons mapped across dialects: 'tool_use' ≈ 'tool_calls' (tool)" in norms
     assert any(n.startswith("text joined across blocks") or n.startswith("dialects differ") for n in norms)
+
+    # client: its next request carried the tool call back with other arguments; the gateway translated it as is
+    assert sent_back["front"]["q_findings"] == ["Q006"] and sent_back["hops"]["client"] == ["Q006"]
+    assert sent_back["hops"]["gateway"] == [] and sent_back["equivalent"] is True
+    (q,) = [f for f in sent_back["attributed"] if f["hop"] == "client"]
+    assert q["message"].startswith("Q006: vs exchange #1 (matched by tool call id)")
 
     # upstream: Anthropic end_turn after a tool call; passed on by the gateway as finish_reason stop
     assert upstream_bug["hops"]["upstream"] == ["A007"] and upstream_bug["hops"]["gateway"] == []
@@ -175,7 +188,7 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
 
     # --record: each pair's captures and report together; diff replays the comparison
     folders = sorted(p.name for p in Path(record).glob("pair-*"))
-    assert folders == [f"pair-{n:03d}" for n in range(1, 8)]
+    assert folders == [f"pair-{n:03d}" for n in range(1, 9)]
     assert retried["record"].endswith(f"pair-{retried['pair']:03d}") and cached["record"].endswith(f"{cached['pair']:03d}")
     assert sorted(p.name for p in Path(retried["record"]).iterdir()) == [
         "back.jsonl", "front.jsonl", "pair.json", f"retry-{retried['retries'][0]['exchange']}.jsonl"]

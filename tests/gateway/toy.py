@@ -25,10 +25,21 @@ from starlette.routing import Route
 FINISH = {"tool_use": "tool_calls", "end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
 
 
+def _message(m: dict) -> dict:
+    """One Chat message as an Anthropic one: text parts, tool calls as ``tool_use``, tool results."""
+    if m.get("role") == "tool":
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": m["tool_call_id"],
+                                             "content": m.get("content") or ""}]}
+    parts = [{"type": "text", "text": m["content"]}] if m.get("content") else []
+    for tc in m.get("tool_calls") or []:
+        parts.append({"type": "tool_use", "id": tc["id"], "name": tc["function"]["name"],
+                      "input": json.loads(tc["function"]["arguments"] or "{}")})
+    return {"role": m["role"], "content": parts}
+
+
 def to_anthropic(body: dict) -> dict:
     system = [m["content"] for m in body.get("messages", []) if m.get("role") == "system"]
-    messages = [{"role": m["role"], "content": [{"type": "text", "text": m["content"]}]}
-                for m in body.get("messages", []) if m.get("role") != "system"]
+    messages = [_message(m) for m in body.get("messages", []) if m.get("role") != "system"]
     out = {"model": "claude-sonnet-4-5-20250929", "messages": messages, "max_tokens": body.get("max_tokens", 256),
            "stream": True}
     if system:
