@@ -138,7 +138,6 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     pairs = stop()  # in the order they were decided: a front-only pair waits out its grace
     assert sorted(p["pair"] for p in pairs) == list(range(1, 9))
     pairs.sort(key=lambda p: p["front"]["exchange"])
-    by_text = {}
     for p in pairs:
         assert set(p) >= {"pair", "status", "matched_by", "score", "reason", "front", "back", "retries", "equivalent",
                           "hops", "attributed", "diff", "record"}
