@@ -189,13 +189,11 @@ def answer_from_session(session: Session, label: str) -> Answer:
             a.other_kinds.append(b.kind)
     a.text, a.text_blocks = "".join(texts), len(texts)
     a.reasoning, a.reasoning_blocks = "".join(reasoning), len(reasoning)
-    hung_up = a.ended and a.end_kind == "cancelled"
-    if hung_up:
+    if a.ended and a.end_kind == "cancelled":  # the session does not count it as S012 either
         a.notes.append("the client closed the connection after the end marker (as the openai SDK does after "
-                       "[DONE]): S012 not compared")
+                       "[DONE])")
     a.findings = [{"code": f.code, "name": f.name, "severity": f.severity, "message": f.message, "index": f.index}
-                  for f in session.findings if f.response == 0 and not f.code.startswith("Q")
-                  and not (hung_up and f.code == "S012")]
+                  for f in session.findings if f.response == 0 and not f.code.startswith("Q")]
     return a
 
 
