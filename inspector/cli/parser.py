@@ -88,11 +88,15 @@ def _examples(*lines: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
+def _add_stall(p: argparse.ArgumentParser, more: str = "") -> None:
+    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
+                   help="threshold for T001 stall, T002 keepalive-only and T003 buffered arguments" + more)
+
+
 def _add_common_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=_dialect_choices(), metavar="DIALECT",
                    help=f"skip detection and read the stream as this dialect: {', '.join(_dialect_choices())}")
-    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
-                   help="threshold for T001 stall, T002 keepalive-only and T003 buffered arguments")
+    _add_stall(p)
 
 
 def _size(value: str) -> int:
@@ -239,6 +243,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = _sub(sub, "gateway", help="TUI: taps on both sides of a translating gateway (LiteLLM, a router); "
+                                  "pairs, compares and names the hop that broke each answer",
+             description="Two taps around a gateway that translates between providers: the front tap sits "
+                         "between your client and the gateway, the back tap between the gateway and the "
+                         "provider. Each answer seen on both sides is paired, compared, and the hop that "
+                         "broke it named.",
+             examples=(f"{PROG} gateway --gateway-url http://127.0.0.1:4000 --upstream https://api.openai.com",
+                       "OPENAI_BASE_URL=http://127.0.0.1:8787/v1 my-agent      # in another terminal",
+                       f"{PROG} gateway --gateway-url http://127.0.0.1:4000 --upstream http://127.0.0.1:8765 "
+                       "--format json"))
+    p.add_argument("--gateway-url", required=True, metavar="URL",
+                   help="the gateway's base URL (the front tap forwards there; point clients at the front tap)")
+    p.add_argument("--upstream", required=True, metavar="URL",
+                   help="the provider's base URL (the back tap forwards there; point the gateway's provider "
+                        "base URL, e.g. LiteLLM's api_base, at the back tap)")
+    p.add_argument("--host", default="127.0.0.1", help="address the taps listen on (loopback unless you mean it)")
+    p.add_argument("--port", type=_port, default=8787, help="front tap port")
+    p.add_argument("--back-port", type=_port, default=8788, help="back tap port")
+    p.add_argument("--record", metavar="DIR", help="keep each pair's captures and report in DIR/pair-NNN/")
+    p.add_argument("--timeout", type=_positive, default=600.0, metavar="SECONDS", help="read timeout towards the upstream")
+    p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
+                   help="a first argument byte this much later in front than upstream is a difference")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui, or one report per pair (json: JSON Lines) without a TUI")
+    _add_stall(p, "; each side's dialect is detected (the two differ behind a translating gateway)")
+    _add_theme(p)
+
     p = _sub(sub, "run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy",
              description="Start the inspecting proxy on a free loopback port, run your agent with every SDK's "
                          "base-URL variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ...) pointed at it, and "
@@ -342,6 +373,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+
+    p = _sub(sub, "diff", help="are two streams of the same answer equivalent, in any dialects? "
+                               "(exit 0 equivalent, 1 different, 2 trouble)",
+             description="Compare two streams of the same answer, in any dialects (what a gateway received "
+                         "and what it sent on, two providers, two runs): blocks, names, ids, arguments as JSON, "
+                         "timing, stop reasons, findings by meaning.\nExit 0 equivalent, 1 different, 2 trouble.",
+             examples=(f"{PROG} diff upstream.jsonl front.jsonl",
+                       f"{PROG} diff a.jsonl b.jsonl --format text      # the differences in words"))
+    p.add_argument("a", metavar="A", help="a capture (any dialect), or a non-streamed answer body")
+    p.add_argument("b", metavar="B", help="the same answer as another hop saw it (e.g. what a gateway sent on)")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui, or print the differences for scripts")
+    p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
+                   help="a first argument byte this much later on one side is a difference")
+    _add_stall(p, "; each side's dialect is detected")
+    _add_theme(p)
 
     p = _sub(sub, "export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing",
              description="Write a capture as one self-contained HTML page (overview, findings explained, blocks, "
