@@ -166,6 +166,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        if self._exit:
+            return  # Ctrl+C while starting: the widgets may be gone already
         self.query_one("#findings-pane").border_title = "Findings"
         self.query_one("#log-pane").border_title = "Events"
         self.set_interval(1 / FPS, self._tick, name="frame")
@@ -181,6 +183,12 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self._dirty = True
 
     def on_inspector_app_stream_closed(self, _: StreamClosed) -> None:
+        try:
+            self._stream_closed()
+        except NoMatches:
+            pass  # the stream ended while the app was tearing its widgets down (q, Ctrl+C)
+
+    def _stream_closed(self) -> None:
         self._dirty = True
         self._render_frame()
         if self._pending_pointer is not None:
@@ -310,6 +318,12 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
 
 
     def _update_titles(self) -> None:
+        try:
+            self._set_titles()
+        except NoMatches:
+            pass  # a message handled while the app tears its widgets down (q, Ctrl+C)
+
+    def _set_titles(self) -> None:
         fl = self.query_one(FindingsList)
         c = self._shown_counts
         title = f"Findings  ✖ {c.get('error', 0)}  ▲ {c.get('warning', 0)}  ● {c.get('info', 0)}"
