@@ -10,6 +10,8 @@ import os
 import sys
 
 from inspector import __version__
+from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
+from inspector.net.limits import MAX_BYTES, parse_size
 from inspector.providers import DIALECTS, PROVIDERS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -29,6 +31,30 @@ def _positive(value: str) -> float:
     if v <= 0:
         raise argparse.ArgumentTypeError(f"must be > 0: {value!r}")
     return v
+
+
+def _size(value: str) -> int:
+    try:
+        return parse_size(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-bytes", type=_size, default=MAX_BYTES, metavar="SIZE",
+                   help="cut a response body longer than this (e.g. 1000000, 64M, 1G; default 64M): the stream "
+                        "ends cancelled, S012 says which limit")
+    p.add_argument("--max-duration", type=_positive, default=None, metavar="SECONDS",
+                   help="cut a response body still streaming this long after the request (default: no limit; "
+                        "--timeout bounds only the silence between bytes)")
+
+
+def _add_keep(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep", type=_count, default=KEEP, metavar="N",
+                   help=f"ended exchanges kept whole in memory (default {KEEP}); older ones keep their row and "
+                        "counts, their streams are read back from --record when opened")
+    p.add_argument("--keep-bytes", type=_size, default=KEEP_BYTES, metavar="SIZE",
+                   help=f"body bytes of ended exchanges kept in memory (default {KEEP_BYTES // 2**20}M)")
 
 
 def _count(value: str) -> int:
@@ -115,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui (default), or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    _add_limits(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
@@ -126,6 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--timeout", type=_positive, default=600.0)
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
+    _add_limits(p)
+    _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
@@ -142,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="json/text: write the reports here (default standard output, shared with the command's)")
     p.add_argument("--port", type=int, default=0, help="proxy port on 127.0.0.1 (default: a free one)")
     p.add_argument("--timeout", type=_positive, default=600.0, help="upstream read timeout in seconds (default 600)")
+    _add_limits(p)
+    _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)

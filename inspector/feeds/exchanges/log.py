@@ -22,11 +22,15 @@ import threading
 from typing import Callable
 
 from inspector.feeds.exchanges.pairing import continued_exchange
-from inspector.feeds.exchanges.record import BODY_EXCERPT, Exchange, should_lint
+from inspector.feeds.exchanges.record import BODY_EXCERPT, KEEP, KEEP_BYTES, Exchange, should_lint
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
 from inspector.model.capture import Capture, Chunk, End, Head
 from inspector.session.history import check_request, has_history
+
+REQUEST_BODY_KEEP = 1024 * 1024
+"""A request body larger than this is dropped from memory once its exchange has ended (the Q rules
+read it when the request arrived; the recording keeps it)."""
 
 HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
 """Q rules that judge the request alone; the others need the streamed answer it continues."""
@@ -43,11 +47,23 @@ class ExchangeLog:
     """The exchanges seen so far and their sessions. Single-threaded: every call on one loop.
 
     Listeners are callables ``f(event, exchange)`` with ``event`` one of ``"begin"``, ``"update"``
-    (head or body bytes arrived), ``"end"``.
+    (head or body bytes arrived), ``"end"``, ``"release"``.
+
+    Memory is bounded (issue 17): after each end, the oldest ended exchanges are released
+    (``Exchange.release``: session, events and bodies dropped, a summary kept for the list; the
+    recording, when there is one, keeps everything) until at most ``keep`` ended exchanges and at
+    most ``keep_bytes`` of their bodies are held; a request body over ``REQUEST_BODY_KEEP`` is
+    dropped as soon as its exchange ends. Exchanges still streaming are never released (``--max-bytes``
+    bounds them). Listeners hear ``"end"`` before anything is released.
     """
 
-    def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0) -> None:
+    def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0, keep: int = KEEP,
+                 keep_bytes: int = KEEP_BYTES) -> None:
         self.dialect = dialect
+        self.keep = keep
+        self.keep_bytes = keep_bytes
+        self._held: list[Exchange] = []
+        """Ended exchanges not released yet, oldest first."""
         self.stall_s = stall_s
         self.settings = Settings(dialect, stall_s)
         self._drivers: dict[int, Driver] = {}
@@ -117,6 +133,20 @@ class ExchangeLog:
         self._emit("end", ex)
         with self.changed:
             self.changed.notify_all()
+        self._bound(ex)
+
+    def _bound(self, ended: Exchange) -> None:
+        """Release the oldest ended exchanges beyond ``keep`` and ``keep_bytes`` (class docstring)."""
+        if ended.request_bytes > REQUEST_BODY_KEEP:
+            ended.drop_request_body()
+        held = self._held
+        held.append(ended)
+        total = sum(e.held_bytes for e in held)
+        while held and (len(held) > self.keep or total > self.keep_bytes):
+            old = held.pop(0)
+            total -= old.held_bytes
+            old.release()
+            self._emit("release", old)
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
@@ -126,6 +156,7 @@ class ExchangeLog:
         else:
             driver.take(Head(None, {}, ex.request))
         ex.session = driver.session
+        ex.generation += 1
         ex.session.findings.extend(ex.q_findings)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:

@@ -1,9 +1,9 @@
 """The recording tap: the copy of each forwarded response that is decoded, recorded and inspected.
 
-The endpoint sends every chunk to the client first and only then hands it to a :class:`Tee`,
-which decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
+The endpoint hands every chunk to a :class:`Tee` just before it sends it to the client; the tee
+decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
 capture (``--record DIR``: ``NNN-METHOD-path.jsonl``, numbered on from the captures already
-there, redacted) and passes it to the sink. Nothing here can stop the forwarding: a failing disk
+there, redacted; one unbuffered write per chunk) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
 stops the recording, a body that does not decode stops the copy, each with a note.
 
 Imports: ``decode``, ``sink`` (its type), ``inspector.model.capture``, ``inspector.capture.recorder``.

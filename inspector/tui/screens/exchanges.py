@@ -111,6 +111,12 @@ class ExchangeDetailScreen(ModalScreen[None]):
                 if not ex.linted:
                     yield Label("Response body (not a stream: shown, not linted)", classes="xd-heading")
                     yield Static(Content(_pretty(ex.body_text) if ex.body_excerpt else "(empty)"), classes="xd-text")
+                elif ex.released:
+                    sm = ex.summary
+                    where = f"; read back from {ex.record_path}" if ex.record_path else "; not recorded"
+                    yield Static(Content(f"inspected as a stream: {sm['dialect'] or 'unknown'}, {sm['events']} events, "
+                                         f"{sm['blocks']} blocks, {sm['findings']} findings (released from memory: "
+                                         f"--keep{where})"), classes="xd-muted")
                 else:
                     s = ex.session
                     yield Static(Content(f"inspected as a stream: {s.dialect_name or 'detecting'}, "
