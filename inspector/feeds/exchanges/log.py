@@ -72,7 +72,7 @@ class ExchangeLog:
         self.by_n: dict[int, Exchange] = {}
         self.listeners: list[Callable[[str, Exchange], None]] = []
         self.changed = threading.Condition()
-        """Notified after every end (tests wait on it from another thread)."""
+        """Notified after every end, once the log is bounded again (tests wait on it from another thread)."""
 
     def _emit(self, event: str, ex: Exchange) -> None:
         for fn in list(self.listeners):
@@ -131,9 +131,9 @@ class ExchangeLog:
                                      event=None, line=None, t=end.t)
             ex.session.close_unjudged(end)
         self._emit("end", ex)
+        self._bound(ex)
         with self.changed:
             self.changed.notify_all()
-        self._bound(ex)
 
     def _bound(self, ended: Exchange) -> None:
         """Release the oldest ended exchanges beyond ``keep`` and ``keep_bytes`` (class docstring)."""

@@ -304,6 +304,10 @@ class ProxyEndpoint:
                 # client got. Inspection is only queued here (``sink``), so it delays nothing.
                 tee.chunk(t, data)
                 await send({"type": "http.response.body", "body": data, "more_body": True})
+                # One socket read can hold many chunks, which h11 then hands over without waiting:
+                # yield, so that a client that left is heard of (one line, not one asyncio warning
+                # per write into its dead socket) and other exchanges get their turn.
+                await asyncio.sleep(0)
                 if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
                     await sink.wait_for_room()
             watcher.cancel()
