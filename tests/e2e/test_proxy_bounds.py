@@ -194,13 +194,9 @@ def test_each_chunk_is_in_the_recording_before_the_client_is_sent_it(raw_server,
 
         await px.endpoint(scope, receive, send_checked)
 
-    px.inspection.start(px.sink)
-    try:
-        with BackgroundServer(checked) as srv:
-            assert post(srv.url).content == OPENING + DELTA + CLOSE
-            px.wait_reports(1)
-    finally:
-        px.inspection.stop()
+    with BackgroundServer(checked) as srv:
+        assert post(srv.url).content == OPENING + DELTA + CLOSE
+        px.wait_reports(1)
     assert seen == [True, True, True]
 
 

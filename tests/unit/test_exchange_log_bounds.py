@@ -68,3 +68,27 @@ def test_the_byte_budget_releases_the_oldest_first():
     for n in range(1, 6):
         run(log, exchange(n))
     assert [ex.released for ex in log.exchanges] == [True, True, False, False, False]
+
+
+def test_full_collections_wait_until_no_exchange_is_in_flight():
+    import gc
+
+    from inspector.net.proxy.collect import IdleCollector
+
+    log = ExchangeLog(keep=1)
+    collector = IdleCollector(lambda: log.running, every=3)
+    log.listeners.append(collector)
+    old = gc.get_threshold()
+    collector.start()
+    try:
+        assert gc.get_threshold()[2] == IdleCollector.NO_AUTOMATIC_FULL
+        busy = exchange(99)
+        log.begin(busy)  # in flight throughout: only the every-3-releases fallback collects
+        for n in range(1, 5):
+            run(log, exchange(n))
+        assert (collector.pending, collector.collections) == (0, 1)
+        log.finish(99, End(0.1, "eof"))  # now idle: what was released since is collected
+        assert (collector.pending, collector.collections) == (0, 2)
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == old

@@ -62,6 +62,7 @@ class ExchangeLog:
         self.dialect = dialect
         self.keep = keep
         self.keep_bytes = keep_bytes
+        self._open = 0
         self._held: list[Exchange] = []
         """Ended exchanges not released yet, oldest first."""
         self.stall_s = stall_s
@@ -74,6 +75,11 @@ class ExchangeLog:
         self.changed = threading.Condition()
         """Notified after every end, once the log is bounded again (tests wait on it from another thread)."""
 
+    @property
+    def running(self) -> int:
+        """Exchanges whose response is still being fed (begun, not ended)."""
+        return self._open
+
     def _emit(self, event: str, ex: Exchange) -> None:
         for fn in list(self.listeners):
             try:
@@ -83,6 +89,7 @@ class ExchangeLog:
 
     # ---- fed by the endpoint (through a LoopSink)
     def begin(self, ex: Exchange) -> None:
+        self._open += 1
         self.exchanges.append(ex)
         self.by_n[ex.n] = ex
         try:
@@ -117,6 +124,7 @@ class ExchangeLog:
 
     def finish(self, n: int, end: End) -> None:
         ex = self.by_n[n]
+        self._open -= 1
         if ex.session is None:  # no response at all: the fault is the whole story
             ex.linted = True
             self._make_session(ex, None)

@@ -300,10 +300,11 @@ class ProxyEndpoint:
                     received -= len(data)
                     end = End(t, "cancelled", limits.bytes_reached(received))
                     break  # the chunk that would pass the limit is neither forwarded nor recorded
-                # Recorded (and flushed) before the client has it: a kill never loses a chunk the
-                # client got. Inspection is only queued here (``sink``), so it delays nothing.
-                tee.chunk(t, data)
+                # Recorded (one unbuffered write) before the client has it: a kill never loses a
+                # chunk the client got. Inspection is only queued, after the send: it delays nothing.
+                copy = tee.record(t, data)
                 await send({"type": "http.response.body", "body": data, "more_body": True})
+                tee.inspect(t, copy)
                 # One socket read can hold many chunks, which h11 then hands over without waiting:
                 # yield, so that a client that left is heard of (one line, not one asyncio warning
                 # per write into its dead socket) and other exchanges get their turn.

@@ -2,8 +2,8 @@
 
 Both wire the same parts: an ``ExchangeLog`` with a ``Reports`` listener, a ``LoopSink`` in
 front of it and the ``ProxyEndpoint`` feeding that sink, served by uvicorn (``inspector.net.servers``).
-Headless, inspection runs on an ``InspectionThread`` of its own (``sink``: fairness); under the
-TUI on the TUI's loop (``external=True``).
+Headless, inspection runs on the server's own loop, in slices between forwarding steps (``sink``:
+fairness); under the TUI on the TUI's loop (``external=True``).
 
 Imports: ``endpoint``, ``log``, ``reports``, ``routes``, ``sink``, ``inspector.net.servers``. Never the TUI.
 """
@@ -13,11 +13,12 @@ import os
 import socket
 import time
 
+from inspector.net.proxy.collect import IdleCollector
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.routes import Routes
-from inspector.net.proxy.sink import InspectionThread, LoopSink
+from inspector.net.proxy.sink import LoopSink
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.net.limits import StreamLimits
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server
@@ -39,23 +40,25 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
                    record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
                    listeners: tuple = (), keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
                    limits: StreamLimits | None = None, log_line=None) -> int:
-    """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on an
-    ``InspectionThread``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
+    """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
+    loop; full garbage collections only between streams: ``collect.IdleCollector``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
     OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally.
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
-    log, sink, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
+    log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
                                stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits)
     endpoint.log, endpoint.log_clean = log_line, False
     log.listeners.extend(listeners)
+    collector = IdleCollector(lambda: log.running)
+    log.listeners.append(collector)
     server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
-    inspection = InspectionThread().start(sink)
+    collector.start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
-        inspection.stop()  # after the last exchange's end: its report is printed before we return
+        collector.stop()
     return reports.worst
 
 
@@ -83,23 +86,7 @@ class ProxyThread(BackgroundServer):
                                                   record_dir=record_dir, dialect=dialect, stall_s=stall_s,
                                                   auto_attach=not external, keep=keep, keep_bytes=keep_bytes,
                                                   limits=limits)
-        self.inspection = None if external else InspectionThread()
         super().__init__(make_asgi_app(self.endpoint), host, port, sock)
-
-    def start(self):
-        if self.inspection is not None:
-            self.inspection.start(self.sink)
-        try:
-            return super().start()
-        except BaseException:
-            if self.inspection is not None:
-                self.inspection.stop()
-            raise
-
-    def stop(self) -> None:
-        super().stop()
-        if self.inspection is not None:
-            self.inspection.stop()
 
     @property
     def reports(self) -> list[dict]:

@@ -1,18 +1,18 @@
 """The hand-off from the forwarding path to inspection: calls queued, in order, on one event loop.
 
-The endpoint never inspects inline: each step it forwards becomes a call on the inspecting loop
-(headless: a loop of its own in an ``InspectionThread``; with ``--format tui`` the TUI's loop),
-so inspection runs after the forwarding step that produced it and a slow frame never holds a
-byte back. Inspecting a 64 KB chunk of small SSE events takes milliseconds; on the forwarding
-loop that work sat between every other exchange's steps (one fire-hose stream raised the others'
-time to first byte from 8 ms to ~0.5 s, issue 17). On its own thread it only competes for the
-GIL, which the proxy hands over every 0.5 ms (``FORWARDING_SWITCH_S``).
+The endpoint never inspects inline: each step it forwards becomes a queued call on the inspecting
+loop (the proxy's own loop headless, the TUI's loop with ``--format tui``), run after the
+forwarding step that produced it, so a slow frame never holds a byte back.
 
-Calls are batched: the forwarding side appends to a queue and wakes the inspecting loop only when
-that queue was idle, so a busy stream costs one wake-up per batch, not per chunk. The bytes
-waiting for inspection are counted (``backlog``); the endpoint waits for room
-(``wait_for_room``) before reading more from an upstream once they pass ``BACKLOG_LIMIT``, so a
-stream faster than inspection is slowed to inspection's pace instead of queueing without bound.
+Fairness (issue 17: one fire-hose stream raised the other exchanges' time to first byte from 8 ms
+to ~0.5 s): inspecting a 64 KB chunk of small SSE events takes milliseconds, and on the
+forwarding loop that work sat between every other exchange's steps. So the queue is drained in
+slices of at most ``BUDGET_S`` of work per loop iteration (the loop polls its sockets between two
+slices), and a chunk is queued in pieces of at most ``PIECE`` bytes (the session is chunk-split
+invariant: same report). The bytes waiting for inspection are counted (``backlog``); the endpoint
+waits (``wait_for_room``) before reading more from an upstream once they pass ``BACKLOG_LIMIT``,
+so a stream faster than inspection is slowed to inspection's pace instead of queueing without
+bound. The queue wakes the loop once per batch, not once per chunk.
 
 Imports: ``exchange``, ``log`` and ``inspector.model.capture``, for their types only.
 """
@@ -22,6 +22,7 @@ import asyncio
 import collections
 import sys
 import threading
+import time
 
 from inspector.model.capture import Chunk, End
 from inspector.feeds.exchanges.record import Exchange
@@ -30,9 +31,11 @@ from inspector.feeds.exchanges.log import ExchangeLog
 BACKLOG_LIMIT = 8 * 1024 * 1024
 """Bytes handed to inspection and not inspected yet above which the forwarding of new bytes waits."""
 
-FORWARDING_SWITCH_S = 0.0005
-"""``sys.setswitchinterval`` while the proxy runs: the longest the inspecting thread holds the GIL
-while the forwarding thread has a byte to pass on (Python's default is 5 ms)."""
+BUDGET_S = 0.0005
+"""Longest run of inspection work between two polls of the loop's sockets."""
+
+PIECE = 4096
+"""Largest piece of a chunk inspected in one go (a few hundred small events at most)."""
 
 
 class LoopSink:
@@ -95,12 +98,18 @@ class LoopSink:
     def _drain(self) -> None:
         self._scheduled = False
         queue = self._queue
+        deadline = time.perf_counter() + BUDGET_S
         while queue:
             fn, args = queue.popleft()
             try:
                 fn(*args)
             except Exception as e:  # noqa: BLE001 - one broken step must not stop inspecting the others
                 print(f"stream-inspector: proxy: inspection failed: {type(e).__name__}: {e}", file=sys.stderr)
+            if queue and time.perf_counter() > deadline:
+                # The rest on a later iteration: sockets that became ready meanwhile go first.
+                self._scheduled = True
+                self.loop.call_soon(self._drain)
+                return
 
     def begin(self, ex: Exchange) -> None:
         self.post(self.target.begin, ex)
@@ -112,8 +121,13 @@ class LoopSink:
         self.post(self.target.note, n, text)
 
     def chunk(self, n: int, chunk: Chunk) -> None:
-        self.posted_bytes += len(chunk.data)
-        self.post(self._chunk, n, chunk)
+        data = chunk.data
+        self.posted_bytes += len(data)
+        if len(data) <= PIECE:
+            self.post(self._chunk, n, chunk)
+            return
+        for i in range(0, len(data), PIECE):
+            self.post(self._chunk, n, Chunk(chunk.t, data[i:i + PIECE]))
 
     def _chunk(self, n: int, chunk: Chunk) -> None:
         try:
@@ -123,40 +137,3 @@ class LoopSink:
 
     def finish(self, n: int, end: End) -> None:
         self.post(self.target.finish, n, end)
-
-
-class InspectionThread:
-    """An event loop on a daemon thread where a headless proxy inspects (``start``, then ``stop``).
-
-    ``stop`` runs everything already queued (the last exchanges' ends and reports) before the
-    loop closes. While it runs the interpreter's switch interval is ``FORWARDING_SWITCH_S``.
-    """
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name="proxy inspection", daemon=True)
-        self._old_switch: float | None = None
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def start(self, sink: LoopSink) -> "InspectionThread":
-        self._old_switch = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._old_switch, FORWARDING_SWITCH_S))
-        self._thread.start()
-        sink.attach(self.loop, self._thread.ident)
-        return self
-
-    def stop(self, timeout: float = 10.0) -> None:
-        if self._thread.is_alive():
-            try:
-                self.loop.call_soon_threadsafe(self.loop.stop)
-            except RuntimeError:
-                pass
-            self._thread.join(timeout)
-        if not self._thread.is_alive() and not self.loop.is_closed():
-            self.loop.close()
-        if self._old_switch is not None:
-            sys.setswitchinterval(self._old_switch)
-            self._old_switch = None
