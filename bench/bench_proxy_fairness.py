@@ -30,7 +30,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_proxy_memory import start_proxy  # noqa: E402 (after the path is set)
+from bench.bench_proxy_memory import serve_instant, start_proxy  # noqa: E402 (after the path is set)
 
 
 def captures(hose_mb: float):
@@ -55,23 +55,6 @@ def captures(hose_mb: float):
 
     return [("hose", cap([head] + [delta * per_chunk] * n_chunks + [tail])),
             ("small", cap([head, delta, tail]))]
-
-
-def run_upstream(hose_mb: float) -> None:
-    import uvicorn
-
-    from inspector.net.serve import load_served, make_asgi_app
-    from inspector.net.servers import bind_socket, url_for
-
-    app = make_asgi_app(load_served(captures(hose_mb)), instant=True)
-    sock = bind_socket("127.0.0.1", 0)
-    print(url_for(sock), flush=True)
-    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
-                            loop="asyncio", lifespan="off")
-    try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
 
 
 BODY = b'{"model":"bench","stream":true,"max_tokens":8,"messages":[{"role":"user","content":"go"}]}'
@@ -103,7 +86,7 @@ def main() -> None:
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role == "upstream":
-        run_upstream(args.hose_mb)
+        serve_instant(captures(args.hose_mb))
         return
     up = subprocess.Popen([sys.executable, __file__, "--role", "upstream", "--hose-mb", str(args.hose_mb)],
                           cwd=ROOT, stdout=subprocess.PIPE, text=True)

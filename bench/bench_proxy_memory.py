@@ -61,13 +61,14 @@ def synthetic_capture(mb: float):
                    end=End(0.0, "eof"), request_relative=True)
 
 
-def run_upstream(mb: float) -> None:
+def serve_instant(captures) -> None:
+    """Serve ``(name, Capture)`` pairs with ``--instant`` on a free loopback port (its URL on stdout) until Ctrl+C."""
     import uvicorn
 
     from inspector.net.serve import load_served, make_asgi_app
     from inspector.net.servers import bind_socket, url_for
 
-    app = make_asgi_app(load_served([("mem", synthetic_capture(mb))]), instant=True)
+    app = make_asgi_app(load_served(captures), instant=True)
     sock = bind_socket("127.0.0.1", 0)
     print(url_for(sock), flush=True)
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
@@ -123,7 +124,7 @@ def main() -> None:
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role == "upstream":
-        run_upstream(args.mb)
+        serve_instant([("mem", synthetic_capture(args.mb))])
         return
 
     tmp = tempfile.mkdtemp(prefix="bench-proxy-mem-")
