@@ -5,7 +5,7 @@ Three processes: an upstream (``serve``'s ASGI app on uvicorn, ``--instant``) wi
 fast as the socket takes them) and ``small`` (a three-chunk answer); the proxy, the real command
 (``python -m inspector proxy --format json``, reports to /dev/null); and this script. The client
 measures the time to first byte of ``--requests`` sequential ``small`` exchanges through the
-proxy, first alone, then while ``--hoses`` threads read ``hose`` answers through the same proxy
+proxy, first alone, then while ``--hoses`` client processes read ``hose`` answers through the same proxy
 as fast as they can (each asks again when its answer ends).
 
 Printed: TTFB p50 / p99 / max (ms) alone and beside the fire hose, and the hose's throughput.
@@ -21,7 +21,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -71,6 +70,24 @@ def ttfb(client: httpx.Client, url: str) -> float:
     return (first - t0) * 1000
 
 
+def hose(url: str) -> None:
+    """A fire-hose client in a process of its own (not sharing the measuring client's GIL): reads
+    ``hose`` answers as fast as it can, again and again; on Ctrl+C prints its rate in MB/s."""
+    got, t0, said = 0, time.monotonic(), False
+    try:
+        with httpx.Client(timeout=600, trust_env=False) as c:
+            while True:
+                with c.stream("POST", url + "/hose/v1/messages", content=BODY,
+                              headers={"content-type": "application/json"}) as r:
+                    for part in r.iter_raw():
+                        got += len(part)
+                        if not said:
+                            print("flowing", flush=True)
+                            said, t0, got = True, time.monotonic(), 0
+    except KeyboardInterrupt:
+        print(f"{got / (time.monotonic() - t0) / 1e6:.2f}", flush=True)
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))]
@@ -84,15 +101,17 @@ def main() -> None:
     ap.add_argument("--proxy-root", default=str(ROOT))
     ap.add_argument("--proxy-args", default="--max-bytes 1G", help="proxy arguments (default '--max-bytes 1G')")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
+    ap.add_argument("--url", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role == "upstream":
         serve_instant(captures(args.hose_mb))
         return
+    if args.role == "hose":
+        hose(args.url)
+        return
     up = subprocess.Popen([sys.executable, __file__, "--role", "upstream", "--hose-mb", str(args.hose_mb)],
                           cwd=ROOT, stdout=subprocess.PIPE, text=True)
     procs = [up]
-    stop = threading.Event()
-    hosed = [0]
     try:
         upstream = up.stdout.readline().strip()
         proxy, url = start_proxy(Path(args.proxy_root), upstream, args.proxy_args.split())
@@ -102,26 +121,16 @@ def main() -> None:
                 ttfb(client, url)  # warm up
             alone = [ttfb(client, url) for _ in range(args.requests)]
 
-            def hose() -> None:
-                with httpx.Client(timeout=600, trust_env=False) as c:
-                    while not stop.is_set():
-                        with c.stream("POST", url + "/hose/v1/messages", content=BODY,
-                                      headers={"content-type": "application/json"}) as r:
-                            for part in r.iter_raw():
-                                hosed[0] += len(part)
-                                if stop.is_set():
-                                    break
-
-            threads = [threading.Thread(target=hose, daemon=True) for _ in range(args.hoses)]
-            for t in threads:
-                t.start()
+            hoses = [subprocess.Popen([sys.executable, __file__, "--role", "hose", "--url", url], cwd=ROOT,
+                                      stdout=subprocess.PIPE, text=True) for _ in range(args.hoses)]
+            procs += hoses
+            for h in hoses:
+                h.stdout.readline()  # "flowing": its first bytes arrived
             time.sleep(1.0)  # the hose is flowing
-            t0, b0 = time.monotonic(), hosed[0]
             beside = [ttfb(client, url) for _ in range(args.requests)]
-            rate = (hosed[0] - b0) / (time.monotonic() - t0) / 1e6
-            stop.set()
-            for t in threads:
-                t.join(30)
+            for h in hoses:
+                h.send_signal(signal.SIGINT)
+            rate = sum(float(h.stdout.readline() or 0) for h in hoses)
     finally:
         for p in reversed(procs):
             p.send_signal(signal.SIGINT)

@@ -76,7 +76,7 @@ def test_full_collections_wait_until_no_exchange_is_in_flight():
     from inspector.net.proxy.collect import IdleCollector
 
     log = ExchangeLog(keep=1)
-    collector = IdleCollector(lambda: log.running, every=3)
+    collector = IdleCollector(lambda: log.running, every=3, batch=1)
     log.listeners.append(collector)
     old = gc.get_threshold()
     collector.start()

@@ -9,9 +9,9 @@ reference cycles, so a released session is only freed by a full collection.
 
 :class:`IdleCollector` therefore switches automatic generation-2 collections off (young
 generations stay automatic: they are short), freezes what exists at start-up (modules, the
-parser) out of every scan, and runs one full collection when exchanges have been released and no
-exchange is in flight, or after ``every`` releases whatever is running (so a proxy that is never
-idle still frees them). It is an ``ExchangeLog`` listener; ``stop`` restores the interpreter's
+parser) out of every scan, and runs one full collection when ``batch`` exchanges have been
+released and no exchange is in flight, or after ``every`` releases whatever is running (so a
+proxy that is never idle still frees them). It is an ``ExchangeLog`` listener; ``stop`` restores the interpreter's
 settings.
 
 Imports: the standard library only.
@@ -31,9 +31,12 @@ class IdleCollector:
     NO_AUTOMATIC_FULL = 1 << 30
     """A generation-2 threshold no run reaches (it counts generation-1 collections)."""
 
-    def __init__(self, running, every: int = 64) -> None:
+    def __init__(self, running, every: int = 64, batch: int = 8) -> None:
         self.running = running
         self.every = every
+        self.batch = batch
+        """Releases to wait for before an idle-time collection (one per exchange would delay the
+        next request of an agent that sends them back to back)."""
         self.pending = 0
         """Exchanges released since the last full collection."""
         self.collections = 0
@@ -65,7 +68,7 @@ class IdleCollector:
 
     def _maybe_collect(self) -> None:
         self._scheduled = False
-        if self.pending and (self.running() == 0 or self.pending >= self.every):
+        if self.pending >= self.every or (self.pending >= self.batch and self.running() == 0):
             gc.collect()
             self.pending = 0
             self.collections += 1
