@@ -6,8 +6,10 @@ each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
 
 - end to end: ``python -m inspector check --format json FILE`` vs a floor process that reads the
   file, cuts it at blank lines, takes each event's ``data:`` line and ``orjson.loads`` it;
-- in-process: ``run_capture`` on the loaded capture vs the same floor function;
-- peak RSS of the ``check`` process per input byte (``ru_maxrss``).
+- in-process: ``run_capture`` on the loaded capture vs the same floor function.
+
+Memory is ``bench_memory.py``'s job: a child forked from this process (which holds the generated
+files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here would mislead.
 
     uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4]
 """
@@ -65,14 +67,13 @@ def floor(raw: bytes) -> int:
     return n
 
 
-def cpu_of(argv: list[str]) -> tuple[float, int]:
-    """CPU seconds (user + system) and peak RSS in bytes of one child process."""
+def cpu_of(argv: list[str]) -> float:
+    """CPU seconds (user + system) of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(p.pid, 0)
+    os.wait4(p.pid, 0)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, usage.ru_maxrss * 1024
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def cpu_in_process(fn) -> float:
@@ -98,27 +99,25 @@ def main() -> None:
         floor_script.write_text(FLOOR)
         for _, path in files:  # warm: bytecode written, files in the page cache
             cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
-        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "rss": 0, "size": path.stat().st_size}
+        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "size": path.stat().st_size}
                 for label, path in files}
         for _ in range(a.rounds):
             for label, path in files:
                 r = rows[label]
-                cpu, rss = cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
-                r["e2e_check"].append(cpu)
-                r["rss"] = max(r["rss"], rss)
-                r["e2e_floor"].append(cpu_of([sys.executable, str(floor_script), str(path)])[0])
+                r["e2e_check"].append(cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)]))
+                r["e2e_floor"].append(cpu_of([sys.executable, str(floor_script), str(path)]))
                 raw = path.read_bytes()
                 cap = load_path(path)
                 r["in_check"].append(cpu_in_process(lambda: run_capture(cap)))
                 r["in_floor"].append(cpu_in_process(lambda: floor(raw)))
     print(f"CPU seconds, median of {a.rounds} interleaved rounds")
-    print("| file | bytes | floor e2e | check e2e | × | floor in-process | check in-process | × | peak RSS B/byte |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| file | bytes | floor e2e | check e2e | × | floor in-process | check in-process | × |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, r in rows.items():
         fe, ce = statistics.median(r["e2e_floor"]), statistics.median(r["e2e_check"])
         fi, ci = statistics.median(r["in_floor"]), statistics.median(r["in_check"])
         print(f"| {label} | {r['size']:,} | {fe:.3f} | {ce:.3f} | {ce / fe:.2f}× | {fi:.3f} | {ci:.3f} | "
-              f"{ci / fi:.2f}× | {r['rss'] / r['size']:.1f} |")
+              f"{ci / fi:.2f}× |")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@ reports, NDJSON, HAR, SSE pasted inside prose or markdown fences, and a raw AWS 
 """
 from __future__ import annotations
 
+import json
+import math
+import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -19,14 +23,36 @@ from inspector.capture.har import load_har
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
-__all__ = ["NATIVE_FORMAT", "CaptureError", "load_path", "load_bytes", "load_native"]
+__all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
+           "size_text"]
+
+MAX_BYTES = 1 << 30
+"""Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
+whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken ``/dev/zero`` or a
+multi-gigabyte log must be refused before it is read, not after the machine swaps."""
 
 
-def load_path(path: str | Path, *, entry: int | None = None) -> Capture:
-    """Read a capture file. Raises ``CaptureError`` (missing, unreadable, empty, unrecognised)."""
-    p = Path(path)
+def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None) -> Capture:
+    """Read a capture file of at most ``max_bytes`` (default ``MAX_BYTES``).
+
+    Raises ``CaptureError`` with one line saying why: missing, a directory, not a regular file
+    (a FIFO or a device would block or never end: pipe it to ``check -`` instead), over the size
+    cap, unreadable, empty, unrecognised.
+    """
+    limit = MAX_BYTES if max_bytes is None else max_bytes
     try:
-        raw = p.read_bytes()
+        # stat before open: opening a FIFO blocks until something writes to it.
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(st.st_mode):
+            raise CaptureError(f"{path}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
+                               "pipe, send it to standard input: ... | stream-inspector check -")
+        if st.st_size > limit:
+            raise CaptureError(f"{path}: {size_text(st.st_size)}, over the {size_text(limit)} limit "
+                               f"(--max-size {size_text(st.st_size, exact=True)} reads it)")
+        with open(path, "rb") as f:
+            raw = read_limited(f, limit, name=str(path))
     except FileNotFoundError:
         raise CaptureError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -34,6 +60,36 @@ def load_path(path: str | Path, *, entry: int | None = None) -> Capture:
     except OSError as e:
         raise CaptureError(f"{path}: cannot read: {e.strerror or e}") from None
     return load_bytes(raw, name=str(path), entry=entry)
+
+
+def read_limited(f, limit: int, *, name: str) -> bytes:
+    """All of binary file ``f`` (a file that grows while read, or standard input), refusing more
+    than ``limit`` bytes with a ``CaptureError``."""
+    raw = f.read(limit + 1)
+    if len(raw) > limit:
+        raise CaptureError(f"{name}: more than {size_text(limit)}, the size limit (--max-size raises it)")
+    return raw
+
+
+def size_text(n: int, *, exact: bool = False) -> str:
+    """``1073741824`` -> ``1 GiB``; ``exact`` rounds up to a size ``--max-size`` accepts (``2G``)."""
+    for unit, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= scale:
+            if exact:
+                return f"{math.ceil(n / scale)}{unit}"
+            v = n / scale
+            return f"{v:.0f} {unit}iB" if v == int(v) else f"{v:.1f} {unit}iB"
+    return f"{n}" if exact else f"{n} bytes"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
 
 
 def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
@@ -70,12 +126,14 @@ def _looks_like_har(head: bytes) -> bool:
 def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     """Parse the native capture (SPEC.md): a header line, then chunk lines, then an optional end line.
 
-    A half-written last line (the recorder was killed mid-write) is dropped with a note; any other
-    unreadable line is a ``CaptureError`` naming the line.
+    Lines may end in LF, CRLF or CR, and a BOM may lead (an editor saved it). Every record's types
+    are checked: a ``CaptureError`` names the line and the reason. A half-written last line (the
+    recorder was killed mid-write) is dropped with a note (S014). A complete record with ``NaN`` or
+    ``Infinity`` (Python's ``json`` writes them) is read, not mistaken for a half-written one. Times
+    that cannot be true (negative, non-finite, beyond ``MAX_T`` or earlier than the record before)
+    are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
-    lines = raw.split(b"\n")
-    if lines and lines[-1].strip() == b"":
-        lines.pop()
+    lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = orjson.loads(lines[0])
     except orjson.JSONDecodeError as e:
@@ -84,24 +142,117 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         raise CaptureError(f"{name}:1: not a {NATIVE_FORMAT} header")
     if header.get("version") != 1:
         raise CaptureError(f"{name}:1: unsupported capture version {header.get('version')!r} (this reads 1)")
-    cap = Capture(request=header.get("request"), response=header.get("response"),
-                  source_format="native", request_relative=True)
+    try:
+        request = _message(header.get("request"), "request")
+        response = _message(header.get("response"), "response")
+    except ValueError as e:
+        raise CaptureError(f"{name}:1: {e}") from None
+    cap = Capture(request=request, response=response, source_format="native", request_relative=True)
+    clock = _Clock()
     for n, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         try:
             rec = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            if n == len(lines):
-                cap.notes.append(f"line {n}: half-written last record ignored (recorder interrupted?)")
-                break
-            raise CaptureError(f"{name}:{n}: capture record is not JSON") from None
+        except orjson.JSONDecodeError as e:
+            rec = _lenient(line)
+            if rec is None:
+                if n == len(lines):
+                    cap.notes.append(f"line {n}: half-written last record ignored (recorder interrupted?)")
+                    break
+                raise CaptureError(f"{name}:{n}: capture record is not JSON: {e}") from None
         try:
             item = read_record(rec, n)
         except ValueError as e:
             raise CaptureError(f"{name}:{n}: {e}") from None
+        item.t = clock.check(item.t, n)
         if isinstance(item, End):
             cap.end = item
         else:
             cap.chunks.append(item)
+    cap.timing_notes = clock.notes()
     return cap
+
+
+MAX_T = 1e6
+"""Seconds after the request beyond which a record's time is taken as wrong (about 11.6 days)."""
+
+
+class _Clock:
+    """Checks record times in order; keeps the last good one to clamp bad ones to."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.bad: list[tuple[int, str]] = []
+
+    def check(self, t: float | None, line: int) -> float | None:
+        if t is None:
+            return None
+        if not math.isfinite(t):
+            why = f"t={t}"
+        elif t < 0:
+            why = f"negative t={t:g}"
+        elif t > MAX_T:
+            why = f"t={t:g} s (over {MAX_T:g} s)"
+        elif t < self.last:
+            why = f"t={t:g} earlier than the record before ({self.last:g})"
+        else:
+            self.last = t
+            return t
+        self.bad.append((line, why))
+        return self.last
+
+    def notes(self) -> list[str]:
+        if not self.bad:
+            return []
+        shown = "; ".join(f"line {n}: {why}" for n, why in self.bad[:3])
+        more = f"; and {len(self.bad) - 3} more" if len(self.bad) > 3 else ""
+        return [f"{len(self.bad)} record time{'s' if len(self.bad) != 1 else ''} cannot be true ({shown}{more}): "
+                "clamped to the time before, so durations and gaps there are not measured"]
+
+
+def _lenient(line: bytes) -> object | None:
+    """``line`` read by Python's ``json`` (which accepts ``NaN``/``Infinity``), or None."""
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _message(value: object, what: str) -> dict | None:
+    """The header's ``request``/``response``: an object or null, ``status`` a whole number, ``headers``
+    an object (a list of ``[name, value]`` pairs, as HAR and some tools write them, is converted).
+    Raises ``ValueError`` saying which member is wrong."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"'{what}' must be an object or null, not {_type(value)}")
+    out = dict(value)
+    status = out.get("status")
+    if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
+        raise ValueError(f"'{what}.status' must be a whole number or null, not {_type(status)}")
+    headers = out.get("headers")
+    if isinstance(headers, list):
+        try:
+            out["headers"] = {str(_pair(h)[0]).lower(): _pair(h)[1] for h in headers}
+        except ValueError:
+            raise ValueError(f"'{what}.headers' must be an object (or a list of [name, value] pairs)") from None
+    elif headers is not None and not isinstance(headers, dict):
+        raise ValueError(f"'{what}.headers' must be an object, not {_type(headers)}")
+    for key in ("url", "method"):
+        if out.get(key) is not None and not isinstance(out[key], str):
+            raise ValueError(f"'{what}.{key}' must be a string, not {_type(out[key])}")
+    return out
+
+
+def _pair(h: object) -> tuple:
+    if isinstance(h, (list, tuple)) and len(h) == 2:
+        return h[0], h[1]
+    if isinstance(h, dict) and "name" in h and "value" in h:
+        return h["name"], h["value"]
+    raise ValueError
+
+
+def _type(v: object) -> str:
+    return {str: "a string", bool: "true/false", int: "a number", float: "a number", list: "a list",
+            dict: "an object"}.get(type(v), type(v).__name__)

@@ -103,7 +103,9 @@ def remember_secret(value: object) -> None:
     if len(value) < MIN_KNOWN or value in _known:
         return
     with _known_lock:
-        _known[value] = value[:4] + REDACTED if len(value) >= 16 else REDACTED
+        # A key-shaped value is shown as its shape would be (``sk-ant-[redacted]``), whichever rule masks it.
+        shaped = _KEY_SHAPES.sub(lambda m: m.group(1)[:7] + REDACTED if m.group(1) else m.group(0), value)
+        _known[value] = shaped if shaped != value else value[:4] + REDACTED if len(value) >= 16 else REDACTED
         _known_pattern = re.compile("|".join(re.escape(v) for v in sorted(_known, key=len, reverse=True)))
 
 

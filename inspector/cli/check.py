@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from inspector.capture.load import CaptureError, load_bytes, load_path
+from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
 from inspector.cli.inputs import Input, InputError, expand, recorded_start
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
@@ -48,6 +48,8 @@ class Options:
     request: str | None
     spans: bool = False
     """Build each file's OpenTelemetry span (``--otlp``)."""
+    max_bytes: int | None = None
+    """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
 
 
 @dataclass(slots=True)
@@ -71,7 +73,7 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
         if raw is not None:
             cap = load_bytes(raw, name=inp.name, entry=opts.entry)
         else:
-            cap = load_path(inp.path, entry=opts.entry)
+            cap = load_path(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
         s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
         if opts.request:
             check_request_file(s, opts.request)
@@ -150,12 +152,17 @@ def run(args) -> int:
             print("stream-inspector: check -: standard input is a terminal; pipe a capture in "
                   "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
             return EXIT_USAGE
-        stdin = sys.stdin.buffer.read()
+        try:
+            stdin = read_limited(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
+        except CaptureError as e:
+            print(f"stream-inspector: {e}", file=sys.stderr)
+            return EXIT_USAGE
     sender, problem = sender_for(args)
     if problem:
         print(f"stream-inspector: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None)
+    opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None,
+                   args.max_size)
     jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK

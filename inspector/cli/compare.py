@@ -24,8 +24,9 @@ def run(args) -> int:
     dialect = getattr(args, "dialect", None)
     stall = getattr(args, "stall", 10.0) or 10.0
     try:
-        a_cap = load_path(args.a)
-        b_cap = load_path(args.b)
+        max_bytes = getattr(args, "max_size", None)
+        a_cap = load_path(args.a, max_bytes=max_bytes)
+        b_cap = load_path(args.b, max_bytes=max_bytes)
         cmp = compare_captures(a_cap, b_cap, a_label=str(args.a), b_label=str(args.b), dialect=dialect,
                                stall_s=stall)
     except CaptureError as e:

@@ -42,7 +42,7 @@ def run(args) -> int:
     caps = []
     for inp in inputs:
         try:
-            caps.append((inp.name, load_path(inp.path, entry=args.entry)))
+            caps.append((inp.name, load_path(inp.path, entry=args.entry, max_bytes=args.max_size)))
         except CaptureError as e:
             return _fail(str(e))
     if args.to == "html":

@@ -85,6 +85,25 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
                    help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
 
 
+def _size(value: str) -> int:
+    """``--max-size``: bytes, or a number with K, M or G (binary: 1K = 1024)."""
+    v = value.strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(v[-1:], 1)
+    try:
+        n = int(float(v[:-1] if scale > 1 else v) * scale)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {value!r} (e.g. 2G, 500M, 1048576)") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be > 0: {value!r}")
+    return n
+
+
+def _add_max_size(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
+                   help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
+                        "per byte); e.g. 4G")
+
+
 def _add_otlp(p: argparse.ArgumentParser) -> None:
     p.add_argument("--otlp", action="store_true",
                    help="send one OpenTelemetry span per exchange (GenAI conventions, a span event per finding) "
@@ -123,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
     _add_otlp(p)
     _add_common_lint(p)
+    _add_max_size(p)
 
     p = sub.add_parser("replay", help="TUI: play a capture with its recorded timing")
     p.add_argument("capture", metavar="CAPTURE")
@@ -130,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay_timing(p)
     _add_common_lint(p)
     _add_theme(p)
+    _add_max_size(p)
 
     p = sub.add_parser("live", help="TUI: send a request to a provider and inspect the streamed answer")
     p.add_argument("--provider", choices=list(PROVIDERS), required=True)
@@ -198,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--expect-next: how long to wait for the next request (default 30)")
     p.add_argument("--format", choices=("text", "json", "junit"), default="text",
                    help="--expect-next verdicts and --mutations: text (default), JSON lines or JUnit XML")
+    _add_max_size(p)
 
     p = sub.add_parser("conform", help="grade a server's streams with a fixed request matrix, or a client "
                                        "against broken streams (--client)")
@@ -230,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
     _add_common_lint(p)
     _add_theme(p)
+    _add_max_size(p)
 
     p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")
     p.add_argument("captures", nargs="+", metavar="CAPTURE",
@@ -240,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
+    _add_max_size(p)
 
     p = sub.add_parser("rules", help="list the rule catalog: codes, names, severities, when each fires")
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")

@@ -25,7 +25,7 @@ def run(args) -> int:
     if problem:
         return err(problem)
     try:
-        cap = load_path(args.capture, entry=args.entry)
+        cap = load_path(args.capture, entry=args.entry, max_bytes=args.max_size)
         feed = ReplayFeed(cap, speed=args.speed, instant=args.instant, dialect=args.dialect, stall_s=args.stall,
                           label=Path(args.capture).name, scan=False)
     except CaptureError as e:

@@ -64,7 +64,7 @@ def run(args) -> int:
     if args.expect_next and args.loop:
         return _err("serve: --expect-next stops after the last verdict; --loop does not apply")
     try:
-        served = load_served(args.captures)
+        served = load_served(args.captures, max_bytes=args.max_size)
         specs = parse_specs(args.mutate) if args.mutate else []
         notes: list[str] = []
         variants = []

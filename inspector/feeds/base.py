@@ -50,12 +50,14 @@ def paused_gc() -> Iterator[None]:
 
 def new_session(cap: Capture, settings: Settings = Settings()) -> Session:
     """A fresh session set up for ``cap``: its response head, timing basis, line numbering, and
-    the importer's notes as S014 findings."""
+    the importer's notes as S014 findings, impossible record times as S017."""
     s = Session(dialect_name=settings.dialect, stall_s=settings.stall_s, request_relative=cap.request_relative,
                 response=cap.response, request=cap.request, line_base=cap.line_base,
                 severity_overrides=dict(settings.severity_overrides))
     for note in cap.notes:
         s.report_at("S014", note, event=None, line=None, t=None)
+    for note in cap.timing_notes:
+        s.report_at("S017", note, event=None, line=None, t=None)
     return s
 
 

@@ -50,7 +50,9 @@ class Capture:
     line_base: int = 0
     """Added to body line numbers to give file line numbers (text imported from inside prose)."""
     notes: list[str] = field(default_factory=list)
-    """Import notes worth a finding or a line of output (e.g. prose around the stream ignored)."""
+    """Import notes worth a finding or a line of output (e.g. prose around the stream ignored): S014."""
+    timing_notes: list[str] = field(default_factory=list)
+    """Record times that cannot be true (negative, non-finite, out of order), clamped at load: S017."""
 
     @property
     def timed(self) -> bool:

@@ -1,7 +1,7 @@
 """The rule catalog: every finding code, its stable name, default severity and meaning.
 
 Generated from `shared/RULES.md` (the project's rule catalog), plus the project's additions at the
-end of a family (S014–S016) and the B family (AWS Bedrock ConverseStream), documented in README.md;
+end of a family (S014–S017) and the B family (AWS Bedrock ConverseStream), documented in README.md;
 codes are stable and never renumbered. ``explain`` is the catalog's "fires when" text, shown in the
 TUI and `--explain`.
 """
@@ -201,6 +201,10 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          'the body ends inside an AWS event-stream message: its prelude declares more bytes than arrived (or '
          'fewer than the 12 prelude bytes arrived); report the byte offset and how much is missing (SDK readers '
          'stop there without an error)'),
+    Rule('S017', 'bad-timestamps', 'warning', 'stream framing (every dialect)',
+         'a native capture record\'s `t` is negative, not a finite number, beyond 10^6 s, or earlier than the '
+         'record before it: the time is clamped to the previous record\'s so durations and gaps stay sane, and '
+         'the finding lists the lines (a hand-edited or merged capture; a recorder clock that went backwards)'),
     Rule('B001', 'missing-message-start', 'warning', BEDROCK,
          'the first event is not `messageStart` (clients that build the message on it have no role and no message)'),
     Rule('B002', 'delta-without-start', 'error', BEDROCK,

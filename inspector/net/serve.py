@@ -100,7 +100,7 @@ def response_headers(cap: Capture) -> list[tuple[bytes, bytes]]:
     return out
 
 
-def load_served(items: Iterable) -> list[Served]:
+def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served]:
     """Load capture paths (or ``(name, Capture)`` pairs, or ``Capture``s) for serving.
 
     Raises ``inspector.capture.load.CaptureError`` for an unreadable path.
@@ -115,7 +115,7 @@ def load_served(items: Iterable) -> list[Served]:
             source = name
         else:
             p = Path(item)
-            name, source, cap = p.stem or p.name, str(item), load_path(p)
+            name, source, cap = p.stem or p.name, str(item), load_path(p, max_bytes=max_bytes)
         base, k = name, 2
         while name in names:  # two files with one stem: the second is NAME-2
             name, k = f"{base}-{k}", k + 1

@@ -208,8 +208,10 @@ def utf8_split(codes, reports, inject: Inject) -> Mutation:
         i, cut = at
         c = chunks[i]
         t2 = None if c.t is None else round(c.t + 0.05, 6)
-        chunks[i:i + 1] = [Chunk(c.t, c.data[:cut]), Chunk(t2, c.data[cut:])]
-        end = stream.end if stream.end.t is None or t2 is None else replace(stream.end, t=max(stream.end.t, t2))
+        # The rest moves 50 ms later too: record times never go backwards (S017).
+        later = [k if k.t is None else Chunk(round(k.t + 0.05, 6), k.data, k.line) for k in chunks[i + 1:]]
+        chunks[i:] = [Chunk(c.t, c.data[:cut]), Chunk(t2, c.data[cut:]), *later]
+        end = stream.end if stream.end.t is None else replace(stream.end, t=round(stream.end.t + 0.05, 6))
         return Mutated(chunks, end, {i + 1: 0.05}, truth if truth is not stream else None,
                        f"chunk {i} ends inside a {len(_char_at(c.data, cut))}-byte character")
 

@@ -169,8 +169,20 @@ class Session:
         self._timing.on_end(end)
         self._finish_response(end)
         stream_rules.check_end(self, end)
+        self._point_at_real_events()
         self.closed = True
         return self.events[first:]
+
+    def _point_at_real_events(self) -> None:
+        """Framing findings name "the next event" when they are reported; when none came (a
+        trailing comment, an unterminated last event, a BOM before nothing) they name the last
+        event there is, or none, never an index the stream does not have."""
+        last = len(self.events) - 1
+        for f in self.findings:
+            if f.event is not None and f.event > last:
+                f.event = last if last >= 0 else None
+            if f.last_event is not None and f.last_event > last:
+                f.last_event = last if last >= 0 else None
 
     def close_unjudged(self, end: End) -> None:
         """End a session that only holds findings (an exchange whose body is not a stream): no

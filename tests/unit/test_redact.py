@@ -54,6 +54,8 @@ def test_remembered_credential_of_any_shape_is_masked():
     assert "another-odd-credential-1" not in scrub_secrets("x another-odd-credential-1 y")
     remember_query_secrets("https://h/v1beta/models/m:streamGenerateContent?alt=sse&key=QueryKey-1234567")
     assert "QueryKey-1234567" not in scrub_secrets("url ...key=QueryKey-1234567")
+    remember_secret("sk-ant-api03-RememberedAndShaped99")  # masked the same way whichever rule finds it
+    assert scrub_secrets("k=sk-ant-api03-RememberedAndShaped99") == "k=sk-ant-[redacted]"
     remember_secret("short")  # below the minimum: ordinary words are not mangled
     assert scrub_secrets("a short note") == "a short note"
 
