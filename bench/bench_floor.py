@@ -6,7 +6,9 @@ each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
 
 - end to end: ``python -m inspector check --format json FILE`` vs a floor process that reads the
   file, cuts it at blank lines, takes each event's ``data:`` line and ``orjson.loads`` it;
-- in-process: ``run_capture`` on the loaded capture vs the same floor function.
+- in-process: ``run_capture`` on the loaded capture vs the same floor function;
+- where the in-process time goes, by stage: our SSE framing alone, framing plus one parse and one
+  ``EventRecord`` per event (what any pipeline with an event log pays), and the whole session.
 
 Memory is ``bench_memory.py``'s job: a child forked from this process (which holds the generated
 files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here would mislead.
@@ -16,6 +18,7 @@ files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import statistics
@@ -35,6 +38,8 @@ from bench_large_tool_call import (BASE_CHARS, chat_sse, make_arguments, make_ch
 
 from inspector.capture.load import load_path  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
+from inspector.framing.sse import SSEDecoder  # noqa: E402
+from inspector.model.events import EventRecord  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -67,6 +72,25 @@ def floor(raw: bytes) -> int:
     return n
 
 
+def framing_only(raw: bytes) -> list:
+    """Our SSE decoder over the body in 64 KiB slices (as the session feeds it): frames only."""
+    d, out = SSEDecoder(), []
+    for i in range(0, len(raw), 65536):
+        out += d.feed(raw[i:i + 65536], None)
+    return out + d.close(None)
+
+
+def framing_and_records(raw: bytes) -> list:
+    """Framing, one parse and one ``EventRecord`` per frame: the event log's own cost."""
+    events = []
+    for f in framing_only(raw):
+        if not hasattr(f, "data"):
+            continue
+        p = f.payload if f.payload is not None else (orjson.loads(f.data) if f.data != "[DONE]" else None)
+        events.append(EventRecord(len(events), f.event, f.data, p, f.line, f.t, f.named, False))
+    return events
+
+
 def cpu_of(argv: list[str]) -> float:
     """CPU seconds (user + system) of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -77,9 +101,14 @@ def cpu_of(argv: list[str]) -> float:
 
 
 def cpu_in_process(fn) -> float:
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
+    """CPU seconds of ``fn()``, garbage collection paused as ``run_capture`` pauses it."""
+    gc.disable()
+    try:
+        t0 = time.process_time()
+        fn()
+        return time.process_time() - t0
+    finally:
+        gc.enable()
 
 
 def main() -> None:
@@ -99,7 +128,8 @@ def main() -> None:
         floor_script.write_text(FLOOR)
         for _, path in files:  # warm: bytecode written, files in the page cache
             cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
-        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "size": path.stat().st_size}
+        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "framing": [],
+                         "records": [], "size": path.stat().st_size}
                 for label, path in files}
         for _ in range(a.rounds):
             for label, path in files:
@@ -110,6 +140,8 @@ def main() -> None:
                 cap = load_path(path)
                 r["in_check"].append(cpu_in_process(lambda: run_capture(cap)))
                 r["in_floor"].append(cpu_in_process(lambda: floor(raw)))
+                r["framing"].append(cpu_in_process(lambda: framing_only(raw)))
+                r["records"].append(cpu_in_process(lambda: framing_and_records(raw)))
     print(f"CPU seconds, median of {a.rounds} interleaved rounds")
     print("| file | bytes | floor e2e | check e2e | × | floor in-process | check in-process | × |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -118,6 +150,14 @@ def main() -> None:
         fi, ci = statistics.median(r["in_floor"]), statistics.median(r["in_check"])
         print(f"| {label} | {r['size']:,} | {fe:.3f} | {ce:.3f} | {ce / fe:.2f}× | {fi:.3f} | {ci:.3f} | "
               f"{ci / fi:.2f}× |")
+    print()
+    print("In-process, by stage (× the floor)")
+    print("| file | floor | framing | framing + parse + EventRecord | whole check |")
+    print("|---|---:|---:|---:|---:|")
+    for label, r in rows.items():
+        fi = statistics.median(r["in_floor"])
+        cells = [statistics.median(r[k]) for k in ("framing", "records", "in_check")]
+        print(f"| {label} | {fi:.3f} | " + " | ".join(f"{c:.3f} ({c / fi:.1f}×)" for c in cells) + " |")
 
 
 if __name__ == "__main__":
