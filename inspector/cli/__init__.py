@@ -3,7 +3,8 @@
 Lives here: ``parser`` (every command's arguments) and one module per command, each with a
 ``run(args) -> exit code``. ``main`` imports a command's module only when that command runs:
 ``check``, ``rules`` and ``--help`` load no Textual, Rich, httpx, click, uvicorn or starlette;
-``replay``, ``live``, ``proxy``, ``run``, ``serve``, ``compare``, ``demo`` and ``conform`` import the TUI
+``replay``, ``live``, ``proxy``, ``run``, ``serve``, ``compare``, ``diff``, ``gateway``, ``demo`` and
+``conform`` import the TUI
 or the network when they start (the one place the import-linter contract allows an import inside a
 function); ``export`` needs neither. Helpers: ``inputs`` (``-``, folders, globs), ``otel`` (``--otlp``).
 Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or bad usage,
@@ -32,7 +33,7 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 
 from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 
-COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform", "export", "run")
+COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform", "export", "run", "diff", "gateway")
 
 
 def main(argv: list[str] | None = None) -> int:

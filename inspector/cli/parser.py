@@ -79,10 +79,14 @@ def _dialect_choices() -> list[str]:
     return [name for name in DIALECTS if name != "unknown"]
 
 
+def _add_stall(p: argparse.ArgumentParser, more: str = "") -> None:
+    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
+                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)" + more)
+
+
 def _add_common_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=_dialect_choices(), help="skip detection and read the stream as this dialect")
-    p.add_argument("--stall", type=_positive, default=10.0, metavar="SECONDS",
-                   help="threshold for T001 stall / T002 keepalive-only / T003 buffered arguments (default 10)")
+    _add_stall(p)
 
 
 def _size(value: str) -> int:
@@ -180,6 +184,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+    p = sub.add_parser("gateway", help="TUI: taps on both sides of a translating gateway (LiteLLM, a router); "
+                                       "pairs, compares and names the hop that broke each answer")
+    p.add_argument("--gateway-url", required=True, metavar="URL",
+                   help="the gateway's base URL (the front tap forwards there; point clients at the front tap)")
+    p.add_argument("--upstream", required=True, metavar="URL",
+                   help="the provider's base URL (the back tap forwards there; point the gateway's provider "
+                        "base URL, e.g. LiteLLM's api_base, at the back tap)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8787, help="front tap port (default 8787)")
+    p.add_argument("--back-port", type=int, default=8788, help="back tap port (default 8788)")
+    p.add_argument("--record", metavar="DIR", help="keep each pair's captures and report in DIR/pair-NNN/")
+    p.add_argument("--timeout", type=_positive, default=600.0)
+    p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
+                   help="a first argument byte this much later in front than upstream is a difference (default 1)")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
+                   help="tui (default), or one report per pair (json: JSON Lines) without a TUI")
+    _add_stall(p, "; each side's dialect is detected (the two differ behind a translating gateway)")
+    _add_theme(p)
+
     p = sub.add_parser("run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy")
     p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
                    help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
@@ -253,6 +276,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+
+    p = sub.add_parser("diff", help="are two streams of the same answer equivalent, in any dialects? "
+                                    "(exit 0 equivalent, 1 different, 2 trouble)")
+    p.add_argument("a", metavar="A", help="a capture (any dialect), or a non-streamed answer body")
+    p.add_argument("b", metavar="B", help="the same answer as another hop saw it (e.g. what a gateway sent on)")
+    p.add_argument("--format", choices=("tui", "json", "text"), default="tui")
+    p.add_argument("--late", type=_positive, default=1.0, metavar="SECONDS",
+                   help="a first argument byte this much later on one side is a difference (default 1)")
+    _add_stall(p, "; each side's dialect is detected")
+    _add_theme(p)
 
     p = sub.add_parser("export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing")
     p.add_argument("captures", nargs="+", metavar="CAPTURE",

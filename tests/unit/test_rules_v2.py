@@ -363,3 +363,16 @@ def test_one_cause_one_finding_counts_repeats_and_keeps_distinct_causes():
     cap = Capture(chunks=[Chunk(0.0, b"data: {bad\n\ndata: {worse\n\ndata: [1,]\n\n")], request_relative=True)
     bad = [(f.count, f.event) for f in run_capture(cap).findings if f.code == "S002"]
     assert bad == [(2, 0), (1, 2)]  # the same malformed shape twice is one cause; a trailing comma another
+
+
+def test_client_hanging_up_after_done_is_not_connection_lost():
+    """openai-python stops reading at [DONE] and closes the connection before a gateway ends its
+    body (seen through LiteLLM): nothing was lost, no S012. Near miss: a hang-up before [DONE]."""
+    chunk = {"id": "c", "object": "chat.completion.chunk", "model": "m",
+             "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}]}
+    last = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    body = "data: " + json.dumps(chunk) + "\n\n" + "data: " + json.dumps(last) + "\n\n"
+    done = run_capture(timed((0.1, body), (0.2, "data: [DONE]\n\n"), end=(0.3, "cancelled")))
+    assert "S012" not in codes(done)
+    cut = run_capture(timed((0.1, body), end=(0.3, "cancelled")))
+    assert "S012" in codes(cut)

@@ -1,0 +1,37 @@
+"""``stream-inspector diff A B``: are two streams of the same answer equivalent, whatever their dialects?
+
+Exit 0 equivalent, 1 different, 2 trouble (an unreadable file, a file that is neither a stream nor
+an answer, bad usage; one line on stderr).
+"""
+from __future__ import annotations
+
+import sys
+
+from inspector.cli.parser import EXIT_USAGE
+from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
+from inspector.tui.screens.diff import make_diff_app
+
+
+def _err(message: str) -> int:
+    print(f"stream-inspector: diff: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(args) -> int:
+    """``diff A B [--format tui|json|text] [--late SECONDS] [--stall S] [--theme T]``."""
+    try:
+        d = diff_captures(args.a, args.b, stall_s=args.stall, late_s=args.late)
+    except DiffInputError as e:
+        return _err(str(e))
+    if args.format == "json":
+        print(render_json(d), flush=True)
+        return d.exit_code
+    if args.format == "text":
+        print(render_text(d), flush=True)
+        return d.exit_code
+    try:
+        app = make_diff_app(d, theme=args.theme)
+    except ValueError as e:  # an unknown theme
+        return _err(str(e).splitlines()[0])
+    code = app.run()
+    return d.exit_code if code is None else code
