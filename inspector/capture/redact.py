@@ -238,7 +238,7 @@ def _open_secret(joined: str, n: int) -> int | None:
 
 
 def _maybe_key(text: str) -> bool:
-    return "sk-" in text or "AIza" in text or "earer" in text
+    return "sk-" in text or "AIza" in text or "earer" in text or "EARER" in text
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x0A,)}
