@@ -14,9 +14,10 @@ The upstream stamps each chunk with ``time.monotonic_ns()`` just before handing 
 (the clock is system-wide, so the three processes share it). The client notes when each event
 completes in what it reads. Per-chunk latency = client arrival - upstream send, over
 ``--chunks`` x ``--runs`` chunks; time to first byte = first body byte - request sent, over
-``--runs`` requests. "Added" is proxy minus direct at the same percentile.
+``--runs`` requests. "Added" is proxy minus direct at the same percentile, per round
+(``--rounds``, default 5: each round is reported, then the median and worst over rounds).
 
-    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--interval 0.002] [--record]
+    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record]
 """
 from __future__ import annotations
 
@@ -156,7 +157,8 @@ def start_proxy(upstream: str, record_dir: str | None) -> tuple[subprocess.Popen
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chunks", type=int, default=200)
-    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--runs", type=int, default=20, help="requests per mode per round (default 20)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds, each reported on its own (default 5)")
     ap.add_argument("--interval", type=float, default=0.002, help="seconds between chunks (default 0.002)")
     ap.add_argument("--record", action="store_true", help="also measure the proxy with --record DIR")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
@@ -187,22 +189,23 @@ def main() -> None:
             proxy2, url2 = start_proxy(upstream, rec_dir)
             procs.append(proxy2)
             modes.append(("proxy --format json --record", url2, None))
-        results = {name: {"ttfb": [], "chunk": []} for name, _, _ in modes}
+        rounds = [{name: {"ttfb": [], "chunk": []} for name, _, _ in modes} for _ in range(args.rounds)]
         line = 0
         with httpx.Client(timeout=30, trust_env=False) as client:
             for name, base, _ in modes:  # warm up every path once (imports, connections)
                 one_run(client, base + "/bench/v1/messages")
                 read_stamps(stamps, line)
                 line += 1
-            for _ in range(args.runs):
-                for name, base, _ in modes:
-                    ttfb, arrivals = one_run(client, base + "/bench/v1/messages")
-                    sent = read_stamps(stamps, line)
-                    line += 1
-                    results[name]["ttfb"].append(ttfb)
-                    for i, t_sent in enumerate(sent):
-                        if i in arrivals:
-                            results[name]["chunk"].append((arrivals[i] - t_sent) / 1e6)
+            for results in rounds:
+                for _ in range(args.runs):
+                    for name, base, _ in modes:
+                        ttfb, arrivals = one_run(client, base + "/bench/v1/messages")
+                        sent = read_stamps(stamps, line)
+                        line += 1
+                        results[name]["ttfb"].append(ttfb)
+                        for i, t_sent in enumerate(sent):
+                            if i in arrivals:
+                                results[name]["chunk"].append((arrivals[i] - t_sent) / 1e6)
     finally:
         for p in reversed(procs):
             p.send_signal(signal.SIGINT)
@@ -212,26 +215,30 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 p.kill()
 
-    base = results["direct (serve)"]
-    print(f"{args.chunks} chunks x {args.runs} runs, one chunk every {args.interval * 1000:g} ms, loopback, "
-          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print(f"{args.chunks} chunks x {args.runs} requests per round, {args.rounds} rounds, one chunk every "
+          f"{args.interval * 1000:g} ms, loopback, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print()
-    print("| path | TTFB p50 ms | TTFB p99 ms | per chunk p50 ms | per chunk p99 ms | "
-          "added per chunk p50 ms | added per chunk p99 ms | chunks |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, _, _ in modes:
-        r = results[name]
-        ttfb = [t * 1000 for t in r["ttfb"]]
-        chunk = r["chunk"]
-        added50 = pct(chunk, 50) - pct(base["chunk"], 50)
-        added99 = pct(chunk, 99) - pct(base["chunk"], 99)
-        extra = "—" if name.startswith("direct") else f"{added50:.3f}"
-        extra99 = "—" if name.startswith("direct") else f"{added99:.3f}"
-        print(f"| {name} | {pct(ttfb, 50):.2f} | {pct(ttfb, 99):.2f} | {pct(chunk, 50):.3f} | {pct(chunk, 99):.3f} | "
-              f"{extra} | {extra99} | {len(chunk)} |")
+    print("| round | path | TTFB p50 ms | per chunk p50 ms | p99 ms | max ms | added p50 ms | added p99 ms | chunks |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    added: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in modes}
+    for k, results in enumerate(rounds, 1):
+        base = results["direct (serve)"]["chunk"]
+        for name, _, _ in modes:
+            r = results[name]
+            chunk = r["chunk"]
+            a50, a99 = pct(chunk, 50) - pct(base, 50), pct(chunk, 99) - pct(base, 99)
+            added[name].append((a50, a99))
+            direct = name.startswith("direct")
+            print(f"| {k} | {name} | {pct([t * 1000 for t in r['ttfb']], 50):.2f} | {pct(chunk, 50):.3f} | "
+                  f"{pct(chunk, 99):.3f} | {max(chunk):.3f} | {'—' if direct else f'{a50:.3f}'} | "
+                  f"{'—' if direct else f'{a99:.3f}'} | {len(chunk)} |")
     print()
-    print("mean per chunk: " + ", ".join(f"{name} {statistics.fmean(results[name]['chunk']):.3f} ms"
-                                          for name, _, _ in modes))
+    for name, _, _ in modes[1:]:
+        a50 = sorted(a for a, _ in added[name])
+        a99 = sorted(b for _, b in added[name])
+        print(f"{name}: added per chunk over {args.rounds} rounds: p50 median {statistics.median(a50):.3f} ms "
+              f"(worst {a50[-1]:.3f}), p99 median {statistics.median(a99):.3f} ms (worst {a99[-1]:.3f})")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from inspector.model.capture import Capture
 from inspector.model.catalog import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
+from inspector.net.limits import MAX_BYTES, StreamLimits
 from inspector.net.otlp import spans_tap
 from inspector.report import json as json_report, text as text_report
 from inspector.report.spans import span_for
@@ -46,7 +47,9 @@ def run(args) -> int:
     if problem:
         print(f"stream-inspector: live: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req)]
+    limits = StreamLimits(getattr(args, "max_bytes", MAX_BYTES), getattr(args, "max_duration", None))
+    sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req,
+                           limits=limits)]
     labels = [req.label]
     if sender is not None:
         sources = [spans_tap(src, sender, Settings(args.dialect, args.stall), label)

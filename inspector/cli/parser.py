@@ -13,6 +13,8 @@ import sys
 import textwrap
 
 from inspector import __version__
+from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
+from inspector.net.limits import MAX_BYTES, parse_size
 from inspector.providers import DIALECTS, PROVIDERS
 from inspector.tui.theme_files import short_theme_names
 
@@ -60,6 +62,31 @@ def _port(value: str) -> int:
     if not 0 <= v <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0-65535 (0: any free port), got {value!r}")
     return v
+
+
+def _size(value: str) -> int:
+    try:
+        return parse_size(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    # string defaults go through ``type`` too: --help shows 64M, not a count of bytes
+    p.add_argument("--max-bytes", type=_size, default=f"{MAX_BYTES // 2**20}M", metavar="SIZE",
+                   help="cut a response body longer than this (e.g. 1000000, 64M, 1G): the stream "
+                        "ends cancelled, S012 says which limit")
+    p.add_argument("--max-duration", type=_positive, default=None, metavar="SECONDS",
+                   help="cut a response body still streaming this long after the request (default: no limit; "
+                        "--timeout bounds only the silence between bytes)")
+
+
+def _add_keep(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep", type=_count, default=KEEP, metavar="N",
+                   help="ended exchanges kept whole in memory; older ones keep their row and "
+                        "counts, their streams are read back from --record when opened")
+    p.add_argument("--keep-bytes", type=_size, default=f"{KEEP_BYTES // 2**20}M", metavar="SIZE",
+                   help="body bytes of ended exchanges kept in memory")
 
 
 def _count(value: str) -> int:
@@ -220,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tui, or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    _add_limits(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
@@ -239,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read timeout towards the upstream")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or print one check report per exchange (json: one line each)")
+    _add_limits(p)
+    _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)
@@ -290,6 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="json/text: write the reports here (otherwise standard output, shared with the command's)")
     p.add_argument("--port", type=_port, default=0, help="proxy port on 127.0.0.1 (0: a free one)")
     p.add_argument("--timeout", type=_positive, default=600.0, metavar="SECONDS", help="upstream read timeout")
+    _add_limits(p)
+    _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
     _add_theme(p)

@@ -12,6 +12,8 @@ from inspector.capture.redact import redact_url
 from inspector.cli.otel import Warn, sender_for
 from inspector.feeds.live import quick_thread_switches
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
+from inspector.net.limits import MAX_BYTES, StreamLimits
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
@@ -20,6 +22,13 @@ from inspector.net.servers import is_loopback, listen, url_for
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
+
+
+def bounds(args) -> dict:
+    """``--keep``, ``--keep-bytes``, ``--max-bytes``, ``--max-duration`` as ``ProxyThread``/``run_foreground``
+    keyword arguments (defaults when the command has none of them)."""
+    return {"keep": getattr(args, "keep", KEEP), "keep_bytes": getattr(args, "keep_bytes", KEEP_BYTES),
+            "limits": StreamLimits(getattr(args, "max_bytes", MAX_BYTES), getattr(args, "max_duration", None))}
 
 
 def _warn_exposed(host: str) -> str:
@@ -78,14 +87,16 @@ def _run_headless(args, sock, url: str, upstream: str, fmt: str, listeners: tupl
     print(f"stream-inspector proxy on {url} -> {upstream}"
           + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
     worst = run_foreground(args.upstream, sock, Reports(fmt, out=sys.stdout), timeout=args.timeout,
-                           record_dir=args.record, dialect=args.dialect, stall_s=args.stall, listeners=listeners)
+                           record_dir=args.record, dialect=args.dialect, stall_s=args.stall, listeners=listeners,
+                           log_line=lambda line: print(f"stream-inspector: proxy: {line}", file=sys.stderr, flush=True),
+                           **bounds(args))
     print("stream-inspector proxy stopped", file=sys.stderr, flush=True)
     return worst
 
 
 def _run_tui(args, sock, url: str, upstream: str, exposed: bool, listeners: tuple, warn: Warn) -> int:
     proxy = ProxyThread(args.upstream, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
-                        stall_s=args.stall, collect=False, sock=sock, external=True)
+                        stall_s=args.stall, collect=False, sock=sock, external=True, **bounds(args))
     proxy.log.listeners.extend(listeners)
     app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,
                    warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record)

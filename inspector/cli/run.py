@@ -22,6 +22,7 @@ from inspector.cli.parser import EXIT_USAGE
 from inspector.net.launch import Agent, LaunchError, Plan, parse_upstreams, plan
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
+from inspector.cli.proxy import bounds
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import listen, url_for
@@ -102,7 +103,7 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
             sock.close()
             return _fail(f"cannot write {args.output}: {e.strerror or e}")
     proxy = ProxyThread(the_plan.routes, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
-                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out))
+                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out), **bounds(args))
     proxy.log.listeners.extend(listeners)
     try:
         proxy.start()
@@ -151,10 +152,12 @@ def command_ended(app: ProxyApp, name: str, code: int) -> None:
 
 def tui_parts(command: list[str], the_plan: Plan, sock, url: str, *, timeout: float = 600.0,
               record: str | None = None, dialect: str | None = None, stall: float = 10.0,
-              theme: str | None = None, base_env: dict | None = None) -> tuple[ProxyApp, Agent, ProxyThread]:
-    """The proxy TUI over a proxy on ``sock`` and the agent it watches (neither started yet)."""
+              theme: str | None = None, base_env: dict | None = None,
+              bounded: dict | None = None) -> tuple[ProxyApp, Agent, ProxyThread]:
+    """The proxy TUI over a proxy on ``sock`` and the agent it watches (neither started yet);
+    ``bounded``: ``cli.proxy.bounds(args)``."""
     proxy = ProxyThread(the_plan.routes, timeout=timeout, record_dir=record, dialect=dialect,
-                        stall_s=stall, collect=False, sock=sock, external=True)
+                        stall_s=stall, collect=False, sock=sock, external=True, **(bounded or {}))
     app = ProxyApp(proxy, listen_url=url, upstream=the_plan.routes.describe(), theme=theme, record_dir=record)
     app.title = f"stream-inspector run: {' '.join(command)}"
     return app, Agent(command, the_plan.environment(url, base_env), spool=True), proxy
@@ -163,7 +166,7 @@ def tui_parts(command: list[str], the_plan: Plan, sock, url: str, *, timeout: fl
 def _run_tui(args, command: list[str], the_plan: Plan, sock, url: str, listeners: tuple = (),
              warn: Warn | None = None) -> int:
     app, agent, proxy = tui_parts(command, the_plan, sock, url, timeout=args.timeout, record=args.record,
-                                  dialect=args.dialect, stall=args.stall, theme=args.theme)
+                                  dialect=args.dialect, stall=args.stall, theme=args.theme, bounded=bounds(args))
     proxy.log.listeners.extend(listeners)
     if warn is not None:
         warn.app = app

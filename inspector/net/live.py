@@ -40,6 +40,7 @@ from inspector.model.capture import Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.net import sigv4
+from inspector.net.limits import StreamLimits
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -222,17 +223,20 @@ def describe_error(exc: BaseException, url: str) -> str:
 async def live_source(provider: str, body: dict, *, base_url: str | None = None, timeout: float = 600.0,
                       record: str | os.PathLike | None = None, api_key: str | None = None,
                       headers: dict | None = None, prepared: LiveRequest | None = None,
-                      transport: httpx.AsyncBaseTransport | None = None) -> AsyncIterator[SourceItem]:
+                      transport: httpx.AsyncBaseTransport | None = None,
+                      limits: StreamLimits | None = None) -> AsyncIterator[SourceItem]:
     """Send the request and yield ``Head``, ``Chunk``s, ``End`` as they arrive (see module docstring).
 
     ``timeout`` is the read timeout in seconds (no bytes for that long ends the stream with
     ``End(kind="timeout")``); connecting waits at most ``min(timeout, 30)`` s. ``record`` is a path
     for the native capture, written as the bytes arrive (``Recorder``). ``prepared`` skips
     ``prepare()`` (``cmd_live`` validates first, then streams). ``transport`` is for tests.
+    ``limits`` (``--max-bytes``, ``--max-duration``; default: 64 MiB, no time limit): a body that
+    passes one is cut there and ends ``cancelled`` with an error naming the limit.
     Raises ``LiveError`` only before sending (see ``prepare``).
     """
     req = prepared or prepare(provider, body, base_url=base_url, api_key=api_key, headers=headers)
-    limits = httpx.Timeout(timeout, connect=min(timeout, 30.0))
+    timeouts = httpx.Timeout(timeout, connect=min(timeout, 30.0))
     rec: Recorder | None = None
     t0 = time.monotonic()
 
@@ -241,7 +245,7 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
         return round(time.monotonic() - t0, 6)
 
     # trust_env off for local servers: a proxy from the environment must not intercept 127.0.0.1.
-    async with httpx.AsyncClient(timeout=limits, trust_env=not req.local, transport=transport) as client:
+    async with httpx.AsyncClient(timeout=timeouts, trust_env=not req.local, transport=transport) as client:
         request = client.build_request("POST", req.url, headers=req.headers, content=orjson.dumps(req.body))
         sent = redact_request({"method": "POST", "url": str(request.url),
                                "headers": dict(request.headers), "body": req.body})
@@ -275,14 +279,22 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             # aiter_raw: the bytes exactly as they came off the socket (de-chunked by h11, nothing else).
             # If the server compressed anyway, decode (aiter_bytes) so the stream stays readable.
             chunks = (response.aiter_bytes() if encoded else response.aiter_raw()).__aiter__()
+            limits = limits or StreamLimits()
+            received = 0
             while True:
                 try:
-                    data = await chunks.__anext__()
+                    if limits.max_duration is None:
+                        data = await chunks.__anext__()
+                    else:
+                        data = await asyncio.wait_for(chunks.__anext__(), max(0.0, limits.max_duration - now()))
                 except StopAsyncIteration:
                     end = End(now(), "eof")
                     break
                 except httpx.ReadTimeout:
                     end = End(now(), "timeout", f"no bytes for {timeout:g} s (--timeout)")
+                    break
+                except asyncio.TimeoutError:  # only wait_for raises it here (--max-duration); before OSError, its base
+                    end = End(now(), "cancelled", limits.duration_reached())
                     break
                 except (httpx.HTTPError, OSError) as e:
                     end = End(now(), "reset", describe_error(e, req.url))
@@ -294,6 +306,13 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
                 t = now()
                 if not data:
                     continue
+                received += len(data)
+                if limits.max_bytes is not None and received > limits.max_bytes:
+                    end = End(t, "cancelled", limits.bytes_reached(received - len(data)))
+                    break
+                if limits.max_duration is not None and t > limits.max_duration:
+                    end = End(t, "cancelled", limits.duration_reached())
+                    break
                 if rec is not None:
                     rec = _record(rec, rec.chunk, t, data)
                 yield Chunk(t, data)

@@ -245,6 +245,13 @@ class MockProvider:
             if chunk.data and not no_body:
                 await send({"type": "http.response.body", "body": chunk.data, "more_body": True})
                 sent += 1
+                # A write into a socket with room never waits, nor does a chunk already due
+                # (--instant, untimed, late): without this yield the loop would play the whole
+                # capture in one go, never hearing that the client left (asyncio then logs every
+                # write into the dead socket) and holding every other client back.
+                await asyncio.sleep(0)
+                if gone.is_set():
+                    return f"client left after {sent} chunks"
         end = cap.end
         if end is not None and not await self._wait_until(loop, start, end.t, gone):
             return f"client left after {sent} chunks"

@@ -112,13 +112,15 @@ def test_run_points_both_sdks_at_their_own_route(served, agent, tmp_path):
 def test_json_reports_share_stdout_with_the_command_when_no_file_is_given(served, tmp_path):
     script = tmp_path / "plain.py"
     script.write_text(textwrap.dedent('''
-        import json, os, urllib.request
-        print("before", flush=True)
+        import json, os, sys, urllib.request
+        # One write per line: with PYTHONUNBUFFERED print() writes the text and its newline apart,
+        # and the proxy's report, on the same stdout, may land between the two.
+        sys.stdout.write("before\\n"); sys.stdout.flush()
         req = urllib.request.Request(os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", method="POST",
                                      data=json.dumps({"model": "m", "stream": True, "messages": []}).encode(),
                                      headers={"content-type": "application/json"})
         urllib.request.urlopen(req, timeout=10).read()
-        print("after", flush=True)
+        sys.stdout.write("after\\n"); sys.stdout.flush()
     '''))
     proc = spawn(["run", "--format", "json", "--upstream", f"anthropic={served.url_for('anthropic-doc-tool-call')}",
                   "--", sys.executable, str(script)], env=clean_env())

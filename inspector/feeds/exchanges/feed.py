@@ -2,7 +2,8 @@
 
 The session belongs to the exchange (``inspector.net.proxy`` creates and feeds it as bytes are
 relayed); before the response head arrives, or for an exchange that is not a stream, the feed
-shows an empty session holding the request's Q findings. ``play`` only waits for "the exchange
+shows an empty session holding the request's Q findings. An exchange released from memory
+(``ExchangeLog``, ``--keep``) is read back from its recording when there is one. ``play`` only waits for "the exchange
 moved" (:meth:`ExchangeFeed.poke`) and reports progress.
 """
 from __future__ import annotations
@@ -10,8 +11,30 @@ from __future__ import annotations
 import asyncio
 import time
 
+from inspector.capture.load import CaptureError, load_path
 from inspector.feeds.base import Progress, new_session
+from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture
+
+_reloaded: tuple[object, object] | None = None
+"""``(exchange, session)``: the one released exchange read back from its recording (only one is held)."""
+
+
+def reloaded_session(ex):
+    """The session of a released exchange, read back from its recording (``--record``), or None.
+
+    Only the last one asked for is kept, so browsing old exchanges never grows memory again."""
+    global _reloaded
+    if _reloaded is not None and _reloaded[0] is ex:
+        return _reloaded[1]
+    if not ex.record_path:
+        return None
+    try:
+        session = run_capture(load_path(ex.record_path))
+    except (CaptureError, OSError, ValueError):
+        return None
+    _reloaded = (ex, session)
+    return session
 
 
 class ExchangeFeed:
@@ -37,11 +60,18 @@ class ExchangeFeed:
     @property
     def session(self):
         ex = self.ex
-        return ex.session if ex is not None and ex.session is not None else self._own
+        if ex is None:
+            return self._own
+        if ex.session is not None:
+            return ex.session
+        if ex.released:
+            return reloaded_session(ex) or self._own
+        return self._own
 
     @property
     def generation(self) -> int:
-        return 1 if self.ex is not None and self.ex.session is not None else 0
+        """0 before the response head; bumped when the session appears and when it is released."""
+        return 0 if self.ex is None else self.ex.generation
 
     @property
     def label(self) -> str:

@@ -22,11 +22,15 @@ import threading
 from typing import Callable
 
 from inspector.feeds.exchanges.pairing import continued_exchange
-from inspector.feeds.exchanges.record import BODY_EXCERPT, Exchange, should_lint
+from inspector.feeds.exchanges.record import BODY_EXCERPT, KEEP, KEEP_BYTES, Exchange, should_lint
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
 from inspector.model.capture import Capture, Chunk, End, Head
 from inspector.session.history import check_request, has_history
+
+REQUEST_BODY_KEEP = 1024 * 1024
+"""A request body larger than this is dropped from memory once its exchange has ended (the Q rules
+read it when the request arrived; the recording keeps it)."""
 
 HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
 """Q rules that judge the request alone; the others need the streamed answer it continues."""
@@ -43,11 +47,24 @@ class ExchangeLog:
     """The exchanges seen so far and their sessions. Single-threaded: every call on one loop.
 
     Listeners are callables ``f(event, exchange)`` with ``event`` one of ``"begin"``, ``"update"``
-    (head or body bytes arrived), ``"end"``.
+    (head or body bytes arrived), ``"end"``, ``"release"``.
+
+    Memory is bounded (issue 17): after each end, the oldest ended exchanges are released
+    (``Exchange.release``: session, events and bodies dropped, a summary kept for the list; the
+    recording, when there is one, keeps everything) until at most ``keep`` ended exchanges and at
+    most ``keep_bytes`` of their bodies are held; a request body over ``REQUEST_BODY_KEEP`` is
+    dropped as soon as its exchange ends. Exchanges still streaming are never released (``--max-bytes``
+    bounds them). Listeners hear ``"end"`` before anything is released.
     """
 
-    def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0) -> None:
+    def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0, keep: int = KEEP,
+                 keep_bytes: int = KEEP_BYTES) -> None:
         self.dialect = dialect
+        self.keep = keep
+        self.keep_bytes = keep_bytes
+        self._open = 0
+        self._held: list[Exchange] = []
+        """Ended exchanges not released yet, oldest first."""
         self.stall_s = stall_s
         self.settings = Settings(dialect, stall_s)
         self._drivers: dict[int, Driver] = {}
@@ -56,9 +73,15 @@ class ExchangeLog:
         self.by_n: dict[int, Exchange] = {}
         self.listeners: list[Callable[[str, Exchange], None]] = []
         self.changed = threading.Condition()
-        """Notified after every end (tests wait on it from another thread)."""
-        self.keep = False
-        """Keep each exchange's response as relayed (``Exchange.tape``), so a viewer can save it."""
+        """Notified after every end, once the log is bounded again (tests wait on it from another thread)."""
+        self.keep_tapes = False
+        """Keep each exchange's response as relayed (``Exchange.tape``), so a viewer can save it
+        (until the exchange is released)."""
+
+    @property
+    def running(self) -> int:
+        """Exchanges whose response is still being fed (begun, not ended)."""
+        return self._open
 
     def _emit(self, event: str, ex: Exchange) -> None:
         for fn in list(self.listeners):
@@ -69,6 +92,7 @@ class ExchangeLog:
 
     # ---- fed by the endpoint (through a LoopSink)
     def begin(self, ex: Exchange) -> None:
+        self._open += 1
         self.exchanges.append(ex)
         self.by_n[ex.n] = ex
         try:
@@ -103,6 +127,7 @@ class ExchangeLog:
 
     def finish(self, n: int, end: End) -> None:
         ex = self.by_n[n]
+        self._open -= 1
         if ex.session is None:  # no response at all: the fault is the whole story
             ex.linted = True
             self._make_session(ex, None)
@@ -117,18 +142,33 @@ class ExchangeLog:
                                      event=None, line=None, t=end.t)
             ex.session.close_unjudged(end)
         self._emit("end", ex)
+        self._bound(ex)
         with self.changed:
             self.changed.notify_all()
 
+    def _bound(self, ended: Exchange) -> None:
+        """Release the oldest ended exchanges beyond ``keep`` and ``keep_bytes`` (class docstring)."""
+        if ended.request_bytes > REQUEST_BODY_KEEP:
+            ended.drop_request_body()
+        held = self._held
+        held.append(ended)
+        total = sum(e.held_bytes for e in held)
+        while held and (len(held) > self.keep or total > self.keep_bytes):
+            old = held.pop(0)
+            total -= old.held_bytes
+            old.release()
+            self._emit("release", old)
+
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:
-        driver = self._drivers[ex.n] = Driver(self.settings, keep=self.keep)
+        driver = self._drivers[ex.n] = Driver(self.settings, keep=self.keep_tapes)
         if response is not None:
             driver.take(Head(response["status"], response["headers"], ex.request))
         else:
             driver.take(Head(None, {}, ex.request))
         ex.session = driver.session
         ex.tape = driver.tape
+        ex.generation += 1
         ex.session.findings.extend(ex.q_findings)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:

@@ -24,6 +24,12 @@ AWS event-stream, which Bedrock answers without a ``stream`` flag in the request
 OLLAMA_STREAMING_PATHS = ("/api/chat", "/api/generate")
 """Ollama's native endpoints stream unless the body says ``"stream": false`` (ollama docs/api.md)."""
 
+KEEP = 100
+"""Ended exchanges kept whole in memory by default (``proxy --keep``; ``log.ExchangeLog``)."""
+
+KEEP_BYTES = 32 * 1024 * 1024
+"""Body bytes (request and response) of ended exchanges kept in memory by default (``proxy --keep-bytes``)."""
+
 BODY_EXCERPT = 64 * 1024
 """How much of a non-streamed response body is kept for display."""
 
@@ -70,6 +76,59 @@ class Exchange:
     """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
     tape: object = None
     """The response as relayed (a ``Capture``), when the log keeps tapes (``ExchangeLog.keep``)."""
+    request_bytes: int = 0
+    """Size of the request body as received, in bytes."""
+    request_body_held: bool = True
+    """False once a large request body was dropped from memory (``request["body"]`` then says so)."""
+    summary: dict | None = None
+    """Set when the exchange is released from memory (``release``): ``{"counts": {severity: n},
+    "findings": n, "events": n, "blocks": n, "dialect", "stop_reason"}``."""
+    generation: int = 0
+    """Bumped whenever ``session`` is replaced (created, released): viewers drop their caches."""
+    _model: str | None = None
+
+    @property
+    def released(self) -> bool:
+        """The session, the bodies and the events are gone; ``summary`` (and the recording) remain."""
+        return self.summary is not None
+
+    @property
+    def held_bytes(self) -> int:
+        """Body bytes this exchange holds in memory: the request body (while held) plus the response
+        bytes its session was fed (0 once released)."""
+        if self.released:
+            return 0
+        return (self.request_bytes if self.request_body_held else 0) + self.bytes_received
+
+    def drop_request_body(self) -> None:
+        """Forget the request body (the Q rules have read it when the request arrived). The ``request``
+        dict is changed in place: the session holds the same one."""
+        if not self.request_body_held:
+            return
+        self._model = self.model
+        wanted = wants_stream(self)
+        self.request_body_held = False
+        self.body = {"stream": True} if wanted else None
+        if isinstance(self.request, dict) and self.request.get("body") is not None:
+            where = f"; the recording {self.record_path} has it" if self.record_path else ""
+            self.request["body"] = f"(request body of {self.request_bytes} bytes released from memory{where})"
+
+    def release(self) -> None:
+        """Keep only what the exchange list shows (status, duration, counts, model) and drop the rest:
+        session, events, blocks, bodies. Only for an exchange that has ended."""
+        if self.released or not self.done:
+            return
+        s = self.session
+        self.drop_request_body()
+        self.summary = {"counts": self.counts(), "findings": len(self.findings),
+                        "events": len(s.events) if s is not None else 0,
+                        "blocks": len(s.blocks) if s is not None else 0,
+                        "dialect": getattr(s, "dialect_name", None), "stop_reason": getattr(s, "stop_reason", None)}
+        self.session = None
+        self.tape = None
+        self.q_findings = []
+        self.body_excerpt = bytearray()
+        self.generation += 1
 
     @property
     def done(self) -> bool:
@@ -81,6 +140,8 @@ class Exchange:
 
     @property
     def model(self) -> str | None:
+        if self._model is not None:
+            return self._model
         s = self.session
         if s is not None and getattr(s, "model", None):
             return s.model
@@ -91,9 +152,13 @@ class Exchange:
 
     @property
     def findings(self) -> list:
+        """The findings so far ([] once released: ``summary`` has their counts)."""
         return list(self.session.findings) if self.session is not None else list(self.q_findings)
 
     def counts(self) -> dict[str, int]:
+        """``{severity: findings}`` (kept in ``summary`` once released)."""
+        if self.summary is not None:
+            return dict(self.summary["counts"])
         out: dict[str, int] = {}
         for f in self.findings:
             out[f.severity] = out.get(f.severity, 0) + 1

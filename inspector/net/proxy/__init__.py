@@ -12,7 +12,9 @@ One job per module; the forwarding path (endpoint → tap → sink) never waits 
 - ``headers``: which header fields cross the proxy (hop-by-hop fields dropped);
 - ``tap``: the inspected copy of a response (decoded, recorded with ``--record``, handed on);
 - ``decode``: ``content-encoding`` decoding for that copy (gzip, deflate, br/zstd if installed);
-- ``sink``: the hand-off of each step onto the inspecting event loop, in order;
+- ``sink``: the hand-off of each step onto the inspecting event loop, in order, in slices that
+  never hold other exchanges back long (fairness), with a bounded backlog;
+- ``collect``: full garbage collections only between streams (headless);
 - ``reports``: one report per exchange (``--format json|text``);
 - ``server``: starting it (background thread, or foreground headless).
 

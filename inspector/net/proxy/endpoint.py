@@ -3,9 +3,15 @@
 Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads the body, forwards
 method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
 sends the response head and each raw body chunk (``Response.aiter_raw``: de-chunked, not
-decoded) to the client the moment it arrives. Only then is the chunk teed (``tap.Tee``: decoded
-copy, ``--record`` capture, the sink); the client's bytes are never decoded or delayed. Times
-are seconds since the request was sent upstream (``time.monotonic``).
+decoded) to the client the moment it arrives. Each chunk is first teed (``tap.Tee``: appended to
+the ``--record`` capture and flushed, so a kill never loses a chunk the client already has; its
+decoded copy queued for inspection, which runs elsewhere and delays nothing); the client's bytes
+are never decoded or changed. Times are seconds since the request was sent upstream
+(``time.monotonic``).
+
+Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
+``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the
+exchange ends ``cancelled`` with an error saying which limit (S012).
 
 A SigV4-signed request (boto3 pointed at the proxy with ``endpoint_url``) is signed again for the
 upstream with the proxy's own AWS credentials (``inspector.net.sigv4``): the client's signature
@@ -15,8 +21,8 @@ Upstream faults reach the client as they happened: no connection (refused, DNS, 
 timeout) is a ``502`` (``504`` for a timeout) with a JSON error body saying why; a reset or a
 read timeout mid-body aborts the client's connection the same way (the chunked body is never
 terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S007 for the status,
-S012 for the transport). A client that goes away ends the upstream request too (S012
-``cancelled``).
+S012 for the transport). A client that goes away ends the upstream request too (its connection
+is closed; S012 ``cancelled``, one log line).
 
 Imports: ``exchange``, ``headers``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
 ``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
@@ -42,7 +48,8 @@ from inspector.capture.redact import redact_url, remember_headers, remember_quer
 from inspector.feeds.exchanges.record import Exchange
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
 from inspector.net.proxy.routes import Routes
-from inspector.net.proxy.sink import LoopSink
+from inspector.net.proxy.sink import BACKLOG_LIMIT, LoopSink
+from inspector.net.limits import StreamLimits
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
 from inspector.net import sigv4
@@ -69,15 +76,20 @@ class ProxyEndpoint:
 
     def __init__(self, upstream: str | Routes, sink: LoopSink, *, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, first_number: int | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, limits: StreamLimits | None = None) -> None:
         self.routes = upstream if isinstance(upstream, Routes) else Routes.single(upstream)
         self.upstream = self.routes.describe()
         """Where requests go, for people (one URL, or ``/prefix → URL`` per route; secrets redacted)."""
         self.sink = sink
         self.timeout = timeout
+        self.limits = limits or StreamLimits()
+        """``--max-bytes`` and ``--max-duration`` per response body."""
         self.record_dir = Path(record_dir) if record_dir is not None else None
         self._numbers = itertools.count(first_number or first_free_number(record_dir))
         self.log = log
+        """Called with one line per exchange (``METHOD /path -> status, end kind (error)``)."""
+        self.log_clean = True
+        """False: ``log`` hears only exchanges that did not end cleanly (headless ``proxy``'s stderr)."""
         self._clients: dict[bool, httpx.AsyncClient] = {}
         self.requests = 0
         """Requests received so far."""
@@ -160,7 +172,7 @@ class ProxyEndpoint:
             record_path = str(self.record_dir / f"{n:03d}-{safe_name(method, path)}.jsonl")
         t0 = time.monotonic()
         ex = Exchange(n=n, method=method, path=path, target=target, url=redact_url(url), request=request,
-                      body=parsed, started_wall=time.time(), t0=t0, record_path=record_path)
+                      body=parsed, started_wall=time.time(), t0=t0, record_path=record_path, request_bytes=len(body))
         self.sink.begin(ex)
 
         def now() -> float:
@@ -239,20 +251,34 @@ class ProxyEndpoint:
         self.sink.head(n, status, response["headers"])
 
         me = asyncio.current_task()
-        gone = False
+        loop = asyncio.get_running_loop()
+        cut: str | None = None
+        """Why this exchange is being stopped from outside the read loop (client gone, --max-duration)."""
+
+        def stop(why: str) -> None:
+            nonlocal cut
+            if cut is None:
+                cut = why
+                if me is not None:
+                    me.cancel()
 
         async def watch() -> None:
-            nonlocal gone
             while True:
                 if (await receive())["type"] == "http.disconnect":
-                    gone = True
-                    if me is not None:
-                        me.cancel()
+                    stop("client disconnected")
                     return
 
         watcher = asyncio.create_task(watch())
+        limits = self.limits
+        timer = None
+        if limits.max_duration is not None:
+            timer = loop.call_at(loop.time() + max(0.0, limits.max_duration - now()), stop,
+                                 limits.duration_reached())
+        max_bytes = limits.max_bytes
+        sink = self.sink
         chunks = resp.aiter_raw().__aiter__()
         end: End | None = None
+        received = 0
         try:
             while True:
                 try:
@@ -269,9 +295,22 @@ class ProxyEndpoint:
                 t = now()
                 if not data:
                     continue
-                # The client first: inspection never delays a byte.
+                received += len(data)
+                if max_bytes is not None and received > max_bytes:
+                    received -= len(data)
+                    end = End(t, "cancelled", limits.bytes_reached(received))
+                    break  # the chunk that would pass the limit is neither forwarded nor recorded
+                # Recorded (one unbuffered write) before the client has it: a kill never loses a
+                # chunk the client got. Inspection is only queued, after the send: it delays nothing.
+                copy = tee.record(t, data)
                 await send({"type": "http.response.body", "body": data, "more_body": True})
-                tee.chunk(t, data)
+                tee.inspect(t, copy)
+                # One socket read can hold many chunks, which h11 then hands over without waiting:
+                # yield, so that a client that left is heard of (one line, not one asyncio warning
+                # per write into its dead socket) and other exchanges get their turn.
+                await asyncio.sleep(0)
+                if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
+                    await sink.wait_for_room()
             watcher.cancel()
             if end.kind == "eof":
                 tee.complete(end.t)
@@ -279,21 +318,25 @@ class ProxyEndpoint:
             # Otherwise return without completing: uvicorn closes the connection and the client
             # sees its body cut short, as the proxy did.
         except asyncio.CancelledError:
-            end = End(now(), "cancelled", "client disconnected" if gone else "proxy stopped")
-            if not gone:
+            end = End(now(), "cancelled", cut or "proxy stopped")
+            if cut is None:
                 raise
             if me is not None:
-                me.uncancel()  # our own watcher cancelled us; the task goes on normally
+                me.uncancel()  # we cancelled ourselves (client gone, time limit); the task goes on normally
         finally:
             watcher.cancel()
+            if timer is not None:
+                timer.cancel()
             if end is None:
                 end = End(now(), "cancelled", "proxy stopped")
             tee.close(end)
             try:
-                await resp.aclose()
+                await resp.aclose()  # closes the upstream connection when the body was not read to its end
             except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
                 pass
-            self._log(ex.method, ex.path, f"{status}, {end.kind}")
+            if self.log_clean or end.kind != "eof":
+                self._log(ex.method, ex.path, f"{status}, {end.kind}" + (f" ({end.error})" if end.error else "")
+                          + f", {received} bytes forwarded")
 
     def _log(self, method: str, path: str, what: str) -> None:
         if self.log is not None:

@@ -2,6 +2,8 @@
 
 Both wire the same parts: an ``ExchangeLog`` with a ``Reports`` listener, a ``LoopSink`` in
 front of it and the ``ProxyEndpoint`` feeding that sink, served by uvicorn (``inspector.net.servers``).
+Headless, inspection runs on the server's own loop, in slices between forwarding steps (``sink``:
+fairness); under the TUI on the TUI's loop (``external=True``).
 
 Imports: ``endpoint``, ``log``, ``reports``, ``routes``, ``sink``, ``inspector.net.servers``. Never the TUI.
 """
@@ -11,40 +13,52 @@ import os
 import socket
 import time
 
+from inspector.net.proxy.collect import IdleCollector
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
+from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
+from inspector.net.limits import StreamLimits
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server
 
 
 def wire(upstream: str | Routes, reports: Reports, *, timeout: float, record_dir: str | os.PathLike | None,
-         dialect: str | None, stall_s: float, auto_attach: bool = True) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
-    """The parts of one proxy: the log (``reports`` listening), the sink in front of it, the endpoint
-    feeding the sink. ``upstream``: one URL, or ``Routes``. Raises ``ValueError`` for a bad upstream URL."""
-    log = ExchangeLog(dialect=dialect, stall_s=stall_s)
+         dialect: str | None, stall_s: float, auto_attach: bool = True, keep: int = KEEP,
+         keep_bytes: int = KEEP_BYTES, limits: StreamLimits | None = None) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
+    """The parts of one proxy: the log (``reports`` listening; ``keep``/``keep_bytes``: what it holds
+    in memory), the sink in front of it, the endpoint feeding the sink (``limits``: ``--max-bytes``,
+    ``--max-duration``). ``upstream``: one URL, or ``Routes``. Raises ``ValueError`` for a bad upstream URL."""
+    log = ExchangeLog(dialect=dialect, stall_s=stall_s, keep=keep, keep_bytes=keep_bytes)
     log.listeners.append(reports)
     sink = LoopSink(log, auto_attach=auto_attach)
-    return log, sink, ProxyEndpoint(upstream, sink, timeout=timeout, record_dir=record_dir)
+    return log, sink, ProxyEndpoint(upstream, sink, timeout=timeout, record_dir=record_dir, limits=limits)
 
 
 def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports, *, timeout: float,
                    record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
-                   listeners: tuple = ()) -> int:
+                   listeners: tuple = (), keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
+                   limits: StreamLimits | None = None, log_line=None) -> int:
     """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
-    loop); closes ``sock``. ``listeners``: more exchange-log listeners (e.g. OpenTelemetry spans).
+    loop; full garbage collections only between streams: ``collect.IdleCollector``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
+    OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally.
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
     log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
-                            stall_s=stall_s)
+                               stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits)
+    endpoint.log, endpoint.log_clean = log_line, False
     log.listeners.extend(listeners)
+    collector = IdleCollector(lambda: log.running)
+    log.listeners.append(collector)
     server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
+    collector.start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
+        collector.stop()
     return reports.worst
 
 
@@ -65,11 +79,13 @@ class ProxyThread(BackgroundServer):
     def __init__(self, upstream: str | Routes, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
                  collect: bool = True, sock: socket.socket | None = None, external: bool = False,
-                 reports: Reports | None = None) -> None:
+                 reports: Reports | None = None, keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
+                 limits: StreamLimits | None = None) -> None:
         self.reports_listener = reports if reports is not None else Reports(collect=collect)
         self.log, self.sink, self.endpoint = wire(upstream, self.reports_listener, timeout=timeout,
                                                   record_dir=record_dir, dialect=dialect, stall_s=stall_s,
-                                                  auto_attach=not external)
+                                                  auto_attach=not external, keep=keep, keep_bytes=keep_bytes,
+                                                  limits=limits)
         super().__init__(make_asgi_app(self.endpoint), host, port, sock)
 
     @property

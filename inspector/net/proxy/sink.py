@@ -1,27 +1,49 @@
 """The hand-off from the forwarding path to inspection: calls queued, in order, on one event loop.
 
-The endpoint never inspects inline: each step it forwards becomes a callback on the inspecting
-loop (the proxy's own loop headless, the TUI's loop with ``--format tui``), so inspection runs
-after the forwarding step that produced it and a slow frame never holds a byte back.
+The endpoint never inspects inline: each step it forwards becomes a queued call on the inspecting
+loop (the proxy's own loop headless, the TUI's loop with ``--format tui``), run after the
+forwarding step that produced it, so a slow frame never holds a byte back.
+
+Fairness (issue 17: one fire-hose stream raised the other exchanges' time to first byte from 8 ms
+to ~0.5 s): inspecting a 64 KB chunk of small SSE events takes milliseconds, and on the
+forwarding loop that work sat between every other exchange's steps. So the queue is drained in
+slices of at most ``BUDGET_S`` of work per loop iteration (the loop polls its sockets between two
+slices), and a chunk is queued in pieces of at most ``PIECE`` bytes (the session is chunk-split
+invariant: same report). The bytes waiting for inspection are counted (``backlog``); the endpoint
+waits (``wait_for_room``) before reading more from an upstream once they pass ``BACKLOG_LIMIT``,
+so a stream faster than inspection is slowed to inspection's pace instead of queueing without
+bound. The queue wakes the loop once per batch, not once per chunk.
 
 Imports: ``exchange``, ``log`` and ``inspector.model.capture``, for their types only.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
+import sys
 import threading
+import time
 
 from inspector.model.capture import Chunk, End
 from inspector.feeds.exchanges.record import Exchange
 from inspector.feeds.exchanges.log import ExchangeLog
 
+BACKLOG_LIMIT = 8 * 1024 * 1024
+"""Bytes handed to inspection and not inspected yet above which the forwarding of new bytes waits."""
+
+BUDGET_S = 0.0005
+"""Longest run of inspection work between two polls of the loop's sockets."""
+
+PIECE = 4096
+"""Largest piece of a chunk inspected in one go (a few hundred small events at most)."""
+
 
 class LoopSink:
     """Queues calls to an ``ExchangeLog`` on one event loop, in order, from any thread.
 
-    Calls made before ``attach(loop)`` wait in a list and are queued, in order, on attach.
-    After the loop is closed, calls are dropped. ``auto_attach``: the endpoint attaches the sink
-    to its own loop on the first request (headless); False waits for an explicit ``attach`` (TUI).
+    Calls made before ``attach(loop)`` wait and are run, in order, once attached. After the loop
+    is closed, calls are dropped. ``auto_attach``: the endpoint attaches the sink to its own loop
+    on the first request when nothing else did; False waits for an explicit ``attach`` (TUI).
     """
 
     def __init__(self, target: ExchangeLog, *, auto_attach: bool = True) -> None:
@@ -29,32 +51,65 @@ class LoopSink:
         self.auto_attach = auto_attach
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
-        self._pending: list = []
+        self._queue: collections.deque = collections.deque()
+        self._scheduled = False
         self._lock = threading.Lock()
+        self.posted_bytes = 0
+        """Chunk bytes handed over so far (written by the forwarding side only)."""
+        self.inspected_bytes = 0
+        """Chunk bytes inspected so far (written by the inspecting loop only)."""
+
+    @property
+    def backlog(self) -> int:
+        """Chunk bytes handed over and not inspected yet."""
+        return self.posted_bytes - self.inspected_bytes
+
+    async def wait_for_room(self, limit: int = BACKLOG_LIMIT) -> None:
+        """Return once ``backlog`` is at most ``limit`` (at once in the common case)."""
+        while self.posted_bytes - self.inspected_bytes > limit and self.loop is not None:
+            await asyncio.sleep(0.002)
 
     def attach(self, loop: asyncio.AbstractEventLoop, thread: int | None = None) -> None:
         with self._lock:
             self.loop = loop
             self._thread = thread
-            pending, self._pending = self._pending, []
-            for fn, args in pending:
-                loop.call_soon_threadsafe(fn, *args)
+            if self._queue:
+                self._scheduled = True
+                loop.call_soon_threadsafe(self._drain)
 
     def post(self, fn, *args) -> None:
+        self._queue.append((fn, args))
+        if self._scheduled:
+            return
         loop = self.loop
         if loop is None:
-            with self._lock:
-                if self.loop is None:
-                    self._pending.append((fn, args))
-                    return
-                loop = self.loop
+            return  # attach() schedules what waits
+        # Set before scheduling: the drain clears it before it empties the queue, so an item
+        # appended after its last look always finds it clear and schedules another drain.
+        self._scheduled = True
         try:
             if self._thread == threading.get_ident():
-                loop.call_soon(fn, *args)
+                loop.call_soon(self._drain)
             else:
-                loop.call_soon_threadsafe(fn, *args)
+                loop.call_soon_threadsafe(self._drain)
         except RuntimeError:  # the loop is closed (the TUI quit): nothing is watching any more
-            pass
+            self._queue.clear()
+
+    def _drain(self) -> None:
+        self._scheduled = False
+        queue = self._queue
+        deadline = time.perf_counter() + BUDGET_S
+        while queue:
+            fn, args = queue.popleft()
+            try:
+                fn(*args)
+            except Exception as e:  # noqa: BLE001 - one broken step must not stop inspecting the others
+                print(f"stream-inspector: proxy: inspection failed: {type(e).__name__}: {e}", file=sys.stderr)
+            if queue and time.perf_counter() > deadline:
+                # The rest on a later iteration: sockets that became ready meanwhile go first.
+                self._scheduled = True
+                self.loop.call_soon(self._drain)
+                return
 
     def begin(self, ex: Exchange) -> None:
         self.post(self.target.begin, ex)
@@ -66,7 +121,19 @@ class LoopSink:
         self.post(self.target.note, n, text)
 
     def chunk(self, n: int, chunk: Chunk) -> None:
-        self.post(self.target.chunk, n, chunk)
+        data = chunk.data
+        self.posted_bytes += len(data)
+        if len(data) <= PIECE:
+            self.post(self._chunk, n, chunk)
+            return
+        for i in range(0, len(data), PIECE):
+            self.post(self._chunk, n, Chunk(chunk.t, data[i:i + PIECE]))
+
+    def _chunk(self, n: int, chunk: Chunk) -> None:
+        try:
+            self.target.chunk(n, chunk)
+        finally:
+            self.inspected_bytes += len(chunk.data)
 
     def finish(self, n: int, end: End) -> None:
         self.post(self.target.finish, n, end)

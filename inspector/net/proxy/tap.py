@@ -1,9 +1,9 @@
 """The recording tap: the copy of each forwarded response that is decoded, recorded and inspected.
 
-The endpoint sends every chunk to the client first and only then hands it to a :class:`Tee`,
-which decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
+The endpoint hands every chunk to a :class:`Tee` just before it sends it to the client; the tee
+decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
 capture (``--record DIR``: ``NNN-METHOD-path.jsonl``, numbered on from the captures already
-there, redacted) and passes it to the sink. Nothing here can stop the forwarding: a failing disk
+there, redacted; one unbuffered write per chunk) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
 stops the recording, a body that does not decode stops the copy, each with a note.
 
 Imports: ``decode``, ``sink`` (its type), ``inspector.model.capture``, ``inspector.capture.recorder``.
@@ -113,7 +113,7 @@ def _record_failed(rec: Recorder, e: OSError) -> None:
 
 
 class Tee:
-    """The inspected copy of one response body: ``chunk`` per forwarded chunk, ``complete`` after a
+    """The inspected copy of one response body: ``record`` then ``inspect`` per forwarded chunk, ``complete`` after a
     clean end of body, ``close`` exactly once. Times ``t`` are seconds since the request was sent.
 
     Built before the response head goes to the sink: a ``content-encoding`` nothing here decodes
@@ -133,7 +133,9 @@ class Tee:
             self.decoder = None
             sink.note(n, str(e))
 
-    def chunk(self, t: float, data: bytes) -> None:
+    def record(self, t: float, data: bytes) -> bytes:
+        """Decode one forwarded chunk and append it to the recording (before the client is sent it);
+        returns the decoded copy for ``inspect`` (``b""``: nothing to inspect)."""
         if self.decoder is not None:
             try:
                 data = self.decoder.decode(data)
@@ -141,8 +143,16 @@ class Tee:
                 self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
                                        "passed through, not inspected")
                 self.decoder, self.copying = None, False
-        if data and self.copying:
-            self._pass(t, data)
+        if not data or not self.copying:
+            return b""
+        if self.rec is not None:
+            self.rec = _record_chunk(self.rec, t, data)
+        return data
+
+    def inspect(self, t: float, data: bytes) -> None:
+        """Queue what ``record`` returned for inspection (after the client was sent the chunk)."""
+        if data:
+            self.sink.chunk(self.n, Chunk(t, data))
 
     def complete(self, t: float) -> None:
         """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""

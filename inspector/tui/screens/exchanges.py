@@ -111,6 +111,12 @@ class ExchangeDetailScreen(ModalScreen[None]):
                 if not ex.linted:
                     yield Label("Response body (not a stream: shown, not linted)", classes="xd-heading")
                     yield Static(Content(_pretty(ex.body_text) if ex.body_excerpt else "(empty)"), classes="xd-text")
+                elif ex.released:
+                    sm = ex.summary
+                    where = f"; read back from {ex.record_path}" if ex.record_path else "; not recorded"
+                    yield Static(Content(f"inspected as a stream: {sm['dialect'] or 'unknown'}, {sm['events']} events, "
+                                         f"{sm['blocks']} blocks, {sm['findings']} findings (released from memory: "
+                                         f"--keep{where})"), classes="xd-muted")
                 else:
                     s = ex.session
                     yield Static(Content(f"inspected as a stream: {s.dialect_name or 'detecting'}, "
@@ -161,7 +167,7 @@ class ProxyApp(InspectorApp):
     def __init__(self, proxy, *, listen_url: str = "", upstream: str = "", theme: str | None = None,
                  warning: str | None = None, record_dir: str | None = None) -> None:
         self.proxy = proxy
-        proxy.log.keep = True  # each exchange's stream as relayed, so ``s`` can save it
+        proxy.log.keep_tapes = True  # each exchange's stream as relayed, so ``s`` can save it
         self.listen_url = listen_url
         self.upstream = upstream
         self.warning = warning

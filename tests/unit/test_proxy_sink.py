@@ -1,0 +1,65 @@
+"""The proxy's hand-off to inspection (``LoopSink``): in order, in small pieces, never one long run."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from inspector.model.capture import Chunk, End
+from inspector.net.proxy.sink import PIECE, LoopSink
+
+
+class SlowLog:
+    """Stands in for the ``ExchangeLog``: notes every call, each chunk costing ~1 ms of work."""
+
+    def __init__(self, order: list) -> None:
+        self.order = order
+        self.data = bytearray()
+
+    def chunk(self, n: int, chunk: Chunk) -> None:
+        assert len(chunk.data) <= PIECE and chunk.t == 0.5
+        self.data += chunk.data
+        self.order.append("piece")
+        time.sleep(0.001)
+
+    def finish(self, n: int, end: End) -> None:
+        self.order.append("finish")
+
+
+def test_a_big_chunk_is_inspected_in_pieces_between_other_callbacks_and_in_order():
+    order: list[str] = []
+    log = SlowLog(order)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        sink = LoopSink(log)  # type: ignore[arg-type]
+        sink.attach(loop)
+        data = bytes(range(256)) * 64  # 16 KB: four pieces
+        sink.chunk(1, Chunk(0.5, data))
+        sink.finish(1, End(0.6, "eof"))
+        assert sink.backlog == len(data)
+        loop.call_soon(order.append, "other exchange")  # queued after the inspection work
+        while "finish" not in order:
+            await asyncio.sleep(0)
+        assert sink.backlog == 0
+        assert bytes(log.data) == data
+
+    asyncio.run(main())
+    assert order.count("piece") == 4 and order[-1] == "finish"
+    # the other callback did not wait for all four pieces (each piece is over the time budget)
+    assert order.index("other exchange") < 4
+
+
+def test_calls_before_attach_wait_and_run_in_order():
+    order: list[str] = []
+    log = SlowLog(order)
+    sink = LoopSink(log)  # type: ignore[arg-type]
+    sink.chunk(1, Chunk(0.5, b"a"))
+    sink.finish(1, End(0.6, "eof"))
+
+    async def main() -> None:
+        sink.attach(asyncio.get_running_loop())
+        while "finish" not in order:
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert order == ["piece", "finish"]
