@@ -18,6 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from textual.css.query import NoMatches
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -274,7 +275,10 @@ class CompareScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        pane = self.query_one("#compare-chart-pane")
+        try:
+            pane = self.query_one("#compare-chart-pane")
+        except NoMatches:  # Ctrl+C or q tore the screen down while it was being mounted
+            return
         pane.border_title = "Tool blocks on one time axis"
         pane.border_subtitle = "░▒▓█ argument bytes · first byte in green · ├ opened ┤ closed · │ cursor"
         self.query_one("#compare-summary", Static).update(
@@ -285,7 +289,10 @@ class CompareScreen(Screen[None]):
     def refresh_state(self) -> None:
         """Redraw the cursor and both panes for :attr:`cursor` (tests call it directly too)."""
         t = self.cursor
-        chart = self.query_one(CompareChart)
+        try:
+            chart = self.query_one(CompareChart)
+        except NoMatches:  # torn down (Ctrl+C, q) before this refresh ran
+            return
         chart.set_cursor(t)
         chart.select(self.selected)
         pair = self.cmp.pairs[self.selected] if self.cmp.pairs else None
