@@ -17,6 +17,7 @@ from pathlib import Path
 import orjson
 
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError
 from inspector.capture.har import load_har
@@ -24,7 +25,7 @@ from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
-           "size_text", "probe_path"]
+           "probe_path"]
 
 MAX_BYTES = 1 << 30
 """Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
@@ -57,8 +58,8 @@ def _check_file(path: str | Path, limit: int) -> None:
         raise CaptureError(f"{path}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
                            "pipe, send it to standard input: ... | stream-inspector check -")
     if st.st_size > limit:
-        raise CaptureError(f"{path}: {size_text(st.st_size)}, over the {size_text(limit)} limit "
-                           f"(--max-size {size_text(st.st_size, exact=True)} reads it)")
+        raise CaptureError(f"{path}: {human_size(st.st_size)}, over the {human_size(limit)} limit "
+                           f"(--max-size {size_option(st.st_size)} reads it)")
 
 
 def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None) -> Capture:
@@ -97,19 +98,8 @@ def read_limited(f, limit: int, *, name: str) -> bytes:
     than ``limit`` bytes with a ``CaptureError``."""
     raw = f.read(limit + 1)
     if len(raw) > limit:
-        raise CaptureError(f"{name}: more than {size_text(limit)}, the size limit (--max-size raises it)")
+        raise CaptureError(f"{name}: more than {human_size(limit)}, the size limit (--max-size raises it)")
     return raw
-
-
-def size_text(n: int, *, exact: bool = False) -> str:
-    """``1073741824`` -> ``1 GiB``; ``exact`` rounds up to a size ``--max-size`` accepts (``2G``)."""
-    for unit, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= scale:
-            if exact:
-                return f"{math.ceil(n / scale)}{unit}"
-            v = n / scale
-            return f"{v:.0f} {unit}iB" if v == int(v) else f"{v:.1f} {unit}iB"
-    return f"{n}" if exact else f"{n} bytes"
 
 
 def _kind(mode: int) -> str:

@@ -14,7 +14,8 @@ import textwrap
 
 from inspector import __version__
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
-from inspector.net.limits import MAX_BYTES, parse_size
+from inspector.model.sizes import parse_size
+from inspector.net.limits import MAX_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
 from inspector.tui.theme_files import short_theme_names
 
@@ -124,19 +125,6 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=_dialect_choices(), metavar="DIALECT",
                    help=f"skip detection and read the stream as this dialect: {', '.join(_dialect_choices())}")
     _add_stall(p)
-
-
-def _size(value: str) -> int:
-    """``--max-size``: bytes, or a number with K, M or G (binary: 1K = 1024)."""
-    v = value.strip().upper().removesuffix("B").removesuffix("I")
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(v[-1:], 1)
-    try:
-        n = int(float(v[:-1] if scale > 1 else v) * scale)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {value!r} (e.g. 2G, 500M, 1048576)") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be > 0: {value!r}")
-    return n
 
 
 def _add_max_size(p: argparse.ArgumentParser) -> None:

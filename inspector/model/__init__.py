@@ -3,7 +3,7 @@
 Lives here: ``capture`` (``Chunk``, ``End``, ``Head``, ``Capture``: what sources yield),
 ``frames`` (what framing yields), ``events`` (``EventRecord``: what the session records),
 ``blocks`` (``Block``: what a stream assembles), ``jsonprogress`` (the incremental JSON state of
-tool arguments), ``findings`` (``Finding``) and ``catalog`` (the rule codes of
+tool arguments), ``findings`` (``Finding``), ``sizes`` (byte sizes as options take them) and ``catalog`` (the rule codes of
 ``shared/RULES.md``).
 May import: the standard library and orjson. Nothing of the project imports into it (the leaf of
 the import-linter layers contract in ``pyproject.toml``).

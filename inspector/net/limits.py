@@ -6,42 +6,19 @@ end. A body that passes a limit is cut there and the stream ends ``cancelled`` (
 kinds are kept) with an error naming the limit, so S012's message says what happened and which
 option to raise.
 
-Imports: the standard library only.
+Imports: the standard library and ``inspector.model.sizes``.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from inspector.model.sizes import human_size, parse_size
+
+__all__ = ["MAX_BYTES", "StreamLimits", "human_size", "parse_size"]
 
 MAX_BYTES = 64 * 1024 * 1024
 """Default ``--max-bytes``: 64 MiB, about fifty times the largest real LLM stream we have seen (a
 1.4 M-character tool call). Inspection holds roughly 13 bytes of memory per body byte."""
-
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
-
-
-def parse_size(text: str) -> int:
-    """``"1000"``, ``"64M"``, ``"64MiB"``, ``"1.5g"`` -> bytes (K, M, G, T are powers of 1024).
-
-    Raises ``ValueError`` for anything else, or a size below 1 byte."""
-    m = _SIZE.match(text)
-    if not m:
-        raise ValueError(f"not a size: {text!r} (e.g. 1000000, 64M, 1G)")
-    n = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
-    if n < 1:
-        raise ValueError(f"must be at least 1 byte: {text!r}")
-    return n
-
-
-def human_size(n: int) -> str:
-    """``67108864`` -> ``64 MiB``; ``1000`` -> ``1000 bytes``."""
-    for unit, size in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
-        if n >= size:
-            v = n / size
-            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
-    return f"{n} bytes"
-
 
 @dataclass(frozen=True, slots=True)
 class StreamLimits:
