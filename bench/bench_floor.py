@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import os
 import resource
 import statistics
@@ -43,24 +44,8 @@ from inspector.model.events import EventRecord  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-FLOOR = r'''
-import sys, orjson
-def floor(raw):
-    n = 0
-    for block in raw.split(b"\n\n"):
-        for line in block.split(b"\n"):
-            if line.startswith(b"data: "):
-                data = line[6:]
-                if data != b"[DONE]":
-                    orjson.loads(data)
-                n += 1
-    return n
-floor(open(sys.argv[1], "rb").read())
-'''
-
-
 def floor(raw: bytes) -> int:
-    """Framing plus one ``orjson.loads`` per event (the same code the floor process runs)."""
+    """Framing plus one ``orjson.loads`` per event (the floor process runs this same function)."""
     n = 0
     for block in raw.split(b"\n\n"):
         for line in block.split(b"\n"):
@@ -70,6 +55,11 @@ def floor(raw: bytes) -> int:
                     orjson.loads(data)
                 n += 1
     return n
+
+
+FLOOR = ("import sys, orjson\n" + inspect.getsource(floor)
+         + "floor(open(sys.argv[1], 'rb').read())\n")
+"""The floor process: the function above and nothing else (no project import)."""
 
 
 def framing_only(raw: bytes) -> list:
