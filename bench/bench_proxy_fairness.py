@@ -29,7 +29,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_proxy_memory import serve_instant, start_proxy  # noqa: E402 (after the path is set)
+from bench.bench_proxy_memory import serve_instant, start_proxy, stop_all  # noqa: E402 (after the path is set)
 
 
 def captures(hose_mb: float):
@@ -132,13 +132,7 @@ def main() -> None:
                 h.send_signal(signal.SIGINT)
             rate = sum(float(h.stdout.readline() or 0) for h in hoses)
     finally:
-        for p in reversed(procs):
-            p.send_signal(signal.SIGINT)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
     print(f"proxy from {args.proxy_root}; {args.requests} small exchanges, {args.hoses} fire hose(s) of "
           f"{args.hose_mb:g} MB answers; load average {os.getloadavg()[0]:.1f}")
     print("| small exchanges | TTFB p50 ms | p99 ms | max ms |")

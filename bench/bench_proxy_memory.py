@@ -61,6 +61,18 @@ def synthetic_capture(mb: float):
                    end=End(0.0, "eof"), request_relative=True)
 
 
+def stop_all(procs: list) -> None:
+    """Ctrl+C to each process, newest first (clients before the proxy before the upstream); kill
+    whatever has not ended within 20 s."""
+    for p in reversed(procs):
+        p.send_signal(signal.SIGINT)
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 def serve_instant(captures) -> None:
     """Serve ``(name, Capture)`` pairs with ``--instant`` on a free loopback port (its URL on stdout) until Ctrl+C."""
     import uvicorn
@@ -170,13 +182,7 @@ def main() -> None:
                       f"after it, {rss_mb(proxy.pid):.0f} MB after 5 more exchanges (peak while it was in flight: "
                       f"{rss_mb(proxy.pid, 'VmHWM'):.0f} MB)")
     finally:
-        for p in reversed(procs):
-            p.send_signal(signal.SIGINT)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
     start, last = samples[0][1], samples[-1][1]
     half = next(rss for n, rss in samples if n >= args.exchanges // 2)
     limit = start + args.factor * args.keep_bytes_mb
