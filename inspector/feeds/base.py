@@ -141,6 +141,9 @@ class Feed(Protocol):
     """Why the source failed (one line), if it did."""
     loading: bool
     """The source is still being read (a capture file opening): nothing to play or seek yet."""
+    reading: int | None
+    """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
+    before it until it ends); None when no such read runs."""
 
     @property
     def seekable(self) -> bool:

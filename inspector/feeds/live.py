@@ -142,6 +142,7 @@ class LiveFeed:
     seekable = False
     total_events = None
     instant = False
+    reading = None
     loading = False
 
     def __init__(self, source: SourceFactory | AsyncIterator, *, label: str = "live",

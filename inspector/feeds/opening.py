@@ -27,6 +27,7 @@ class OpeningFeed:
     total_events = None
     duration = None
     instant = False
+    reading = None
     loading = True
     finished = False
     event_count = 0

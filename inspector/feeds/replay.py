@@ -12,6 +12,12 @@ feeds one line at a time, so each step completes at most one event whatever the 
 checkpoint (``inspector.feeds.checkpoints``) and feeds forward from there; checkpoints are
 taken on the way every ``Checkpoints.every`` events, by playing, seeking or the scan.
 
+``instant`` from the start reads the whole capture on a thread, into a session of its own that
+nothing else sees, and hands it over on the event loop once it has stopped (at the end, or at a
+chunk boundary on ``pause``): the viewer's loop stays free for keys, and never sees a half-fed
+session (sessions are not thread-safe). No checkpoint is taken on the way; the first seek back
+feeds from the start and takes them.
+
 No Textual here: the TUI drives a :class:`ReplayFeed` from a worker; ``items()`` serves any
 other consumer as a plain async source (``Head``, ``Chunk``..., ``End``).
 """
@@ -19,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import os
+import threading
 import time
 from array import array
 from collections.abc import AsyncIterator
@@ -31,10 +39,11 @@ from inspector.session.session import Session
 BATCH_BUDGET_S = 0.008
 """How long one batch of feeding may hold the event loop before yielding (keeps keys responsive)."""
 INSTANT_BUDGET_S = 0.004
-"""The same for ``instant``, which feeds without a pause: a key travels through several message
-queues (app, screen, widget), and each hop waits for the batch in progress."""
+"""The same for ``instant`` resumed part-way (from the start it reads on a thread): it feeds
+without a pause, and a key travels through several message queues (app, screen, widget), each
+hop waiting for the batch in progress."""
 INSTANT_YIELD_S = 0.0005
-"""Pause after each ``instant`` batch (see ``play``)."""
+"""Pause after each such ``instant`` batch (see ``play``)."""
 TICK_S = 0.05
 """Longest single sleep while waiting for a chunk's time, so pause and speed changes apply fast."""
 SLICE = 1 << 16
@@ -90,6 +99,8 @@ class ReplayFeed:
         """True while an ``instant`` play feeds the shown session: it takes no checkpoints (the
         viewer sees only the end; issue 16: per-event pieces are built on step or seek). The
         first seek back after it feeds from the start and takes them on its way."""
+        self.reading: int | None = None
+        """Events read so far by an ``instant`` read on a thread, not shown yet (None: no such read)."""
         self.checkpoints.take(self.session, 0, self._clock, force=True)
         if scan:
             self.scan()
@@ -340,6 +351,9 @@ class ReplayFeed:
         (default ``BATCH_BUDGET_S``, ``INSTANT_BUDGET_S`` when instant)."""
         if self.paused or self.finished:
             return
+        if self.instant and self.pos == 0:
+            await self._read_instant(progress)
+            return
         if budget_s is None:
             budget_s = INSTANT_BUDGET_S if self.instant else BATCH_BUDGET_S
         self.defer_checkpoints = self.instant
@@ -377,6 +391,52 @@ class ReplayFeed:
             self._stop_clock()
             if self.finished and self.duration is not None:
                 self._clock = self.duration
+
+    async def _read_instant(self, progress: Progress | None) -> None:
+        """``instant`` from position 0: read on a thread, then show what it read (module docstring).
+        ``progress()`` once, after the hand-over; a cancelled play stops the thread and shows nothing."""
+        stop = threading.Event()
+        self.reading = 0
+        try:
+            driver, pos, clock = await asyncio.to_thread(self._read_off_loop, stop)
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            self.reading = None
+        if pos == 0 and not driver.session.closed:
+            return  # paused before the first chunk: nothing to show
+        self._driver = driver
+        self.pos = pos
+        self._clock = clock if clock is not None else self._origin
+        self._anchor_wall = None
+        self.generation += 1
+        if driver.session.closed and self._final is None:
+            self._final = driver.session
+        if progress is not None:
+            progress()
+
+    def _read_off_loop(self, stop: threading.Event) -> tuple[Driver, int, float | None]:
+        """Feed a fresh driver the capture from position 0 until the end, ``pause`` or ``stop``
+        (between slices); returns the driver and the ``(pos, clock)`` it reached. Runs on a thread:
+        it reads only the capture and ``paused``, and writes only :attr:`reading`."""
+        driver = Driver.for_capture(self.capture, self.settings)
+        session = driver.session
+        pos, clock = 0, self._origin
+        for chunk in self.capture.chunks:
+            data = chunk.data
+            for a in range(0, len(data), SLICE):  # an empty chunk: none (as ``_chunk_at`` skips it)
+                if stop.is_set() or self.paused:
+                    return driver, pos, clock
+                driver.take(chunk if len(data) <= SLICE else Chunk(chunk.t, data[a:a + SLICE], chunk.line))
+                pos += min(SLICE, len(data) - a)
+                if chunk.t is not None:
+                    clock = chunk.t
+                self.reading = len(session.events)
+                # Give the GIL away between slices: a key waiting on the event loop runs now.
+                os.sched_yield()
+        driver.close(self.capture.end)
+        return driver, pos, self.duration if self.duration is not None else clock
 
     async def items(self) -> AsyncIterator[SourceItem]:
         """The capture as a plain source: ``Head``, then timed ``Chunk``s, then ``End``.

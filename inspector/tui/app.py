@@ -25,6 +25,7 @@ the command palette (ctrl+p); one table, :data:`COMMANDS`, defines all three.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -62,6 +63,8 @@ FPS = 30
 """Widget refreshes per second while the stream moves."""
 EVERYWHERE = frozenset({"quit", "help", "cycle_theme"})
 """App actions that work on every screen; every other app binding belongs to the main screen."""
+READING_FPS = 5
+"""Refreshes per second of the playback bar's count while ``--instant`` reads (nothing else moves)."""
 GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
@@ -113,6 +116,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self._counted = 0
         self._all_collapsed = False
         self._frozen_at = 0
+        self._reading_drawn = 0.0
+        """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
         self._seeking = False
         """A seek worker is rebuilding the session (frames show only the transport line)."""
         self._pending_pointer: int | None = None
@@ -215,9 +220,15 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         moving = not feed.paused and not feed.finished
         if self._reading_instant():
             # --instant: the final state is drawn once, when the stream has ended (StreamClosed);
-            # meanwhile only the count moves, so the feeding is not slowed by frames nobody reads.
+            # meanwhile only the count moves, a few times a second, so the reading is not slowed
+            # by frames nobody reads.
+            now = time.monotonic()
+            if now - self._reading_drawn < 1 / READING_FPS:
+                return
+            self._reading_drawn = now
             self.query_one(PlaybackBar).show(
-                play="⟳ reading", speed=feed.speed, instant=True, events=len(feed.session.events),
+                play="⟳ reading", speed=feed.speed, instant=True,
+                events=len(feed.session.events) if feed.reading is None else feed.reading,
                 total=feed.total_events, now=None, duration=None, follow=False,
                 sources=len(self.feeds), source_index=self.feed_index, live=False)
             return

@@ -10,8 +10,11 @@ fits more keys into a narrow terminal.
 from __future__ import annotations
 
 from textual import events
+from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 MEDIUM = 110
 """Columns from which the panes sit side by side."""
@@ -32,7 +35,48 @@ class Pane(Vertical):
 
 class FittedFooter(Footer):
     """The footer, compact and without the palette hint below ``MEDIUM`` columns so that more
-    keys fit at 80 columns (ctrl+p still opens the palette; ``?`` lists every key)."""
+    keys fit at 80 columns (ctrl+p still opens the palette; ``?`` lists every key).
+
+    Cheaper than Textual's: every change of focus or screen asks a footer to recompose (~40 ms of
+    widgets and styles for the inspector's keys, three times while the app starts); this one
+    recomposes at most once per refresh and only when the keys it would show changed, and its
+    keys are built in their final style (no restyling per key on mount)."""
+
+    _recompose_pending = False
+    _composed: tuple | None = None
+    """What the last compose showed (see ``_shown``)."""
+
+    def _shown(self) -> tuple:
+        """Everything the composed keys depend on."""
+        if not self._bindings_ready:
+            return ()
+        keys = tuple((b.key, b.action, b.description, b.group, b.show, enabled, tooltip)
+                     for _, b, enabled, tooltip in self.screen.active_bindings.values())
+        return keys, self.compact, self.show_command_palette
+
+    def compose(self) -> ComposeResult:
+        self._composed = self._shown()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # The compact style set before mounting: Textual's keys start compact and are then
+                # bound to the footer's value, restyling each one twice. The palette key is not bound.
+                compact = self.compact or widget.has_class("-command-palette")
+                widget.set_reactive(FooterKey.compact, compact)
+                widget.set_class(compact, "-compact", update=False)
+            yield widget
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus or self._recompose_pending:
+            return
+        if self.is_attached and screen is self.screen:
+            self._recompose_pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        self._recompose_pending = False
+        if self.is_attached and self._shown() != self._composed:
+            await self.recompose()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < MEDIUM

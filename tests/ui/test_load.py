@@ -23,13 +23,15 @@ async def test_keys_are_handled_during_an_instant_replay_of_50k_deltas(big):
     pb = Playback(big, instant=True, label="big")
     app = make_app(pb)
     async with app.run_test(size=(150, 44)) as pilot:
-        while pb.event_count < 1000:
+        while (pb.reading or 0) < 1000:  # read off the event loop, shown once it stops
+            assert pb.event_count == 0 and not pb.finished
             await asyncio.sleep(0.005)
         await pilot.press("space")  # pause mid-stream
         assert pb.paused
         await app.workers.wait_for_complete()
         assert not pb.finished  # the key got through long before the end
         paused_at = pb.event_count
+        assert paused_at >= 1000 and pb.reading is None  # what was read is shown
         await pilot.press("j")  # the pretty view of a huge partial argument
         await pilot.press("space")  # resume to the end
         await settle(pilot)

@@ -10,6 +10,7 @@ from inspector.capture.load import load_path
 from inspector.model.capture import Chunk, End, Head
 from inspector.feeds.replay import Playback
 from inspector.feeds.run import run_capture
+from tests.ui.capture_factory import big_capture
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 if not CORPUS.is_dir():
@@ -93,13 +94,87 @@ def test_clock_follows_seeks_in_capture_time():
     assert pb.now() == pb.duration
 
 
-async def test_instant_play_feeds_everything_in_batches():
+async def test_instant_play_shows_the_whole_capture_at_once():
     pb = Playback(load_path(BUNDLED[0]), instant=True)
     calls = []
     await pb.play(lambda: calls.append(pb.event_count), budget_s=0.0)
     assert pb.finished and pb.session.closed
-    assert calls and calls == sorted(calls)
+    assert calls == [pb.total_events]
     assert pb.now() == pb.duration
+
+
+def _same_as_check(pb, cap) -> None:
+    ref = run_capture(cap)
+    assert pb.finished
+    assert _findings(pb.session) == _findings(ref)
+    assert _blocks(pb.session) == _blocks(ref)
+    assert pb.total_events == pb.event_count == len(ref.events)
+
+
+async def test_instant_play_reads_off_the_loop_and_never_shows_a_half_fed_session():
+    cap = big_capture(20_000)
+    pb = Playback(cap, instant=True, scan=False)
+    shown = pb.session
+    calls, readings = [], []
+    task = asyncio.ensure_future(pb.play(lambda: calls.append(pb.event_count)))
+    while not task.done():
+        # The loop runs while the thread reads; what it sees is the session from before.
+        assert pb.session is shown and pb.event_count == 0 and not pb.finished
+        readings.append(pb.reading)
+        await asyncio.sleep(0.001)
+    await task
+    counts = [r or 0 for r in readings]
+    assert any(counts) and counts == sorted(counts)  # the count moved, forwards
+    assert pb.reading is None and pb.generation == 1 and calls == [pb.event_count]
+    _same_as_check(pb, cap)
+    assert len(pb.checkpoints) == 1  # none taken while reading: the first seek back takes them
+    pb.seek_event(pb.total_events - 10)
+    assert pb.event_count == pb.total_events - 9 and len(pb.checkpoints) > 1
+
+
+async def test_pause_during_an_instant_read_shows_what_was_read_then_resumes_to_the_end():
+    cap = big_capture(20_000)
+    pb = Playback(cap, instant=True, scan=False)
+    task = asyncio.ensure_future(pb.play())
+    while (pb.reading or 0) < 500:
+        assert not task.done(), "the read ended before it could be paused"
+        await asyncio.sleep(0.001)
+    pb.pause()
+    await task
+    assert pb.reading is None and not pb.finished and 500 <= pb.event_count < len(run_capture(cap).events)
+    stopped = pb.event_count
+    pb.resume()
+    await pb.play(budget_s=0.0)  # from part-way: on the loop, in batches
+    assert pb.event_count > stopped
+    _same_as_check(pb, cap)
+
+
+async def test_a_cancelled_instant_read_stops_its_thread_and_shows_nothing():
+    cap = big_capture(20_000)
+    pb = Playback(cap, instant=True, scan=False)
+    shown = pb.session
+    ended: list[int] = []
+    read = pb._read_off_loop
+
+    def spy(stop):
+        driver, pos, clock = read(stop)
+        ended.append(pos)
+        return driver, pos, clock
+
+    pb._read_off_loop = spy
+    task = asyncio.ensure_future(pb.play())
+    while (pb.reading or 0) < 500:
+        assert not task.done(), "the read ended before it could be cancelled"
+        await asyncio.sleep(0.001)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    while not ended:
+        await asyncio.sleep(0.001)
+    assert ended[0] < len(cap.body)  # stopped part-way
+    assert pb.session is shown and pb.event_count == 0 and pb.pos == 0 and pb.reading is None
+    await pb.play()  # a new play reads it all
+    _same_as_check(pb, cap)
 
 
 async def test_timed_play_pauses_and_resumes():

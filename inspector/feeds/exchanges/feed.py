@@ -44,6 +44,7 @@ class ExchangeFeed:
     restartable = False
     total_events = None
     instant = False
+    reading = None
     loading = False
 
     def __init__(self, ex=None, *, waiting: str = "waiting for the first request") -> None:

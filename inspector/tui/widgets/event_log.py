@@ -39,7 +39,12 @@ _CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible c
 def short_name(ev) -> str:
     """The name column: unnamed SSE events and NDJSON lines say ``data``; a long Responses type
     keeps its telling end (``output_item.added`` vs ``output_item.done``)."""
-    name = ev.name if ev.named or ev.name != "message" else "data"
+    return _short(ev.name, ev.named)
+
+
+def _short(name: str, named: bool) -> str:
+    """``short_name`` of an event with this ``name`` and ``named`` flag."""
+    name = name if named or name != "message" else "data"
     if len(name) > NAME_W and name.startswith("response."):
         name = name[len("response."):]
     return name if len(name) <= NAME_W else "…" + name[-(NAME_W - 1):]
@@ -142,8 +147,10 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self._findings_seen = len(findings)
             self.refresh()
         n = len(events)
-        if n > self.count:
-            widest = max((len(short_name(ev)) for ev in events[self.count:n]), default=0)
+        if n > self.count and self._name_w < NAME_W:
+            # A few distinct names among tens of thousands of events: measure each once.
+            names = {(ev.name, ev.named) for ev in events[self.count:n]}
+            widest = max((len(_short(name, named)) for name, named in names), default=0)
             if widest > self._name_w:
                 self._name_w = widest
                 self._cache.clear()
