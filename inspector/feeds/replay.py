@@ -49,6 +49,18 @@ TICK_S = 0.05
 SLICE = 1 << 16
 """Largest slice of a chunk fed at once while playing (a pasted capture is one huge chunk)."""
 _EOL = (0x0A, 0x0D)
+_yield_gil = getattr(os, "sched_yield", None) or (lambda: time.sleep(0))
+"""Let another thread take the GIL now (``sleep(0)`` would also do, but costs ~0.1 ms on Linux)."""
+
+
+class _Read:
+    """One ``instant`` read on a thread: how to stop it, and how many events it has read."""
+
+    __slots__ = ("stop", "events")
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.events = 0
 
 
 class ReplayFeed:
@@ -99,8 +111,8 @@ class ReplayFeed:
         """True while an ``instant`` play feeds the shown session: it takes no checkpoints (the
         viewer sees only the end; issue 16: per-event pieces are built on step or seek). The
         first seek back after it feeds from the start and takes them on its way."""
-        self.reading: int | None = None
-        """Events read so far by an ``instant`` read on a thread, not shown yet (None: no such read)."""
+        self._read: _Read | None = None
+        """The ``instant`` read running on a thread, if any."""
         self.checkpoints.take(self.session, 0, self._clock, force=True)
         if scan:
             self.scan()
@@ -122,6 +134,11 @@ class ReplayFeed:
     def total_events(self) -> int | None:
         """Events in the whole capture, None until some pass reached the end."""
         return len(self._final.events) if self._final is not None else None
+
+    @property
+    def reading(self) -> int | None:
+        """Events read so far by an ``instant`` read on a thread, not shown yet (None: no such read)."""
+        return self._read.events if self._read is not None else None
 
     @property
     def event_count(self) -> int:
@@ -353,7 +370,9 @@ class ReplayFeed:
             return
         if self.instant and self.pos == 0:
             await self._read_instant(progress)
-            return
+            if self.finished or self.paused:
+                return
+            # The speed changed while it read: play the rest with recorded timing.
         if budget_s is None:
             budget_s = INSTANT_BUDGET_S if self.instant else BATCH_BUDGET_S
         self.defer_checkpoints = self.instant
@@ -395,17 +414,17 @@ class ReplayFeed:
     async def _read_instant(self, progress: Progress | None) -> None:
         """``instant`` from position 0: read on a thread, then show what it read (module docstring).
         ``progress()`` once, after the hand-over; a cancelled play stops the thread and shows nothing."""
-        stop = threading.Event()
-        self.reading = 0
+        read = self._read = _Read()
         try:
-            driver, pos, clock = await asyncio.to_thread(self._read_off_loop, stop)
+            driver, pos, clock = await asyncio.to_thread(self._read_off_loop, read)
         except BaseException:
-            stop.set()
+            read.stop.set()
             raise
         finally:
-            self.reading = None
+            if self._read is read:
+                self._read = None
         if pos == 0 and not driver.session.closed:
-            return  # paused before the first chunk: nothing to show
+            return  # stopped before the first chunk: nothing to show
         self._driver = driver
         self.pos = pos
         self._clock = clock if clock is not None else self._origin
@@ -416,25 +435,25 @@ class ReplayFeed:
         if progress is not None:
             progress()
 
-    def _read_off_loop(self, stop: threading.Event) -> tuple[Driver, int, float | None]:
-        """Feed a fresh driver the capture from position 0 until the end, ``pause`` or ``stop``
-        (between slices); returns the driver and the ``(pos, clock)`` it reached. Runs on a thread:
-        it reads only the capture and ``paused``, and writes only :attr:`reading`."""
+    def _read_off_loop(self, read: "_Read") -> tuple[Driver, int, float | None]:
+        """Feed a fresh driver the capture from position 0 until the end, or until ``read.stop``,
+        ``pause`` or a speed change (between slices); returns the driver and the ``(pos, clock)``
+        it reached. Runs on a thread: it reads only the capture, ``paused`` and ``instant``, and
+        writes only ``read.events``."""
         driver = Driver.for_capture(self.capture, self.settings)
         session = driver.session
         pos, clock = 0, self._origin
         for chunk in self.capture.chunks:
             data = chunk.data
             for a in range(0, len(data), SLICE):  # an empty chunk: none (as ``_chunk_at`` skips it)
-                if stop.is_set() or self.paused:
+                if read.stop.is_set() or self.paused or not self.instant:
                     return driver, pos, clock
                 driver.take(chunk if len(data) <= SLICE else Chunk(chunk.t, data[a:a + SLICE], chunk.line))
                 pos += min(SLICE, len(data) - a)
                 if chunk.t is not None:
                     clock = chunk.t
-                self.reading = len(session.events)
-                # Give the GIL away between slices: a key waiting on the event loop runs now.
-                os.sched_yield()
+                read.events = len(session.events)
+                _yield_gil()  # a key waiting on the event loop runs now, not after a switch interval
         driver.close(self.capture.end)
         return driver, pos, self.duration if self.duration is not None else clock
 

@@ -199,3 +199,19 @@ async def test_items_is_a_plain_source():
     assert isinstance(items[-1], End)
     chunks = [i for i in items if isinstance(i, Chunk)]
     assert b"".join(c.data for c in chunks) == cap.body
+
+
+async def test_a_speed_change_during_an_instant_read_plays_the_rest_with_recorded_timing():
+    cap = big_capture(20_000, span_s=2.0)
+    pb = Playback(cap, instant=True, scan=False)
+    task = asyncio.ensure_future(pb.play())
+    while (pb.reading or 0) < 500:
+        assert not task.done(), "the read ended before the speed changed"
+        await asyncio.sleep(0.001)
+    pb.set_speed(20.0)  # what + and - do
+    while pb.reading is not None:
+        await asyncio.sleep(0.001)
+    read = pb.event_count
+    assert not pb.instant and not task.done() and 500 <= read < 20_000  # shown, then timed
+    await task
+    _same_as_check(pb, cap)
