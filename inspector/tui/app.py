@@ -34,6 +34,7 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Input
 
 from inspector.capture.load import load_path
@@ -45,7 +46,8 @@ from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
 from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
-from inspector.tui.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane
+from inspector.tui.layout import (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane,
+                                  breakpoint_classes)
 from inspector.tui.panel_routing import BlocksPane, PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
@@ -155,6 +157,11 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
                 for b in cls.__dict__.get("BINDINGS", ())}
 
     # ------------------------------------------------------------------ layout
+    def get_default_screen(self) -> Screen:
+        screen = super().get_default_screen()
+        screen.update_classes(breakpoint_classes(self.size), update=False)  # styled once, not again at the first resize
+        return screen
+
     def compose(self) -> ComposeResult:
         yield StreamHeader(id="header")
         yield PlaybackBar(id="playback")

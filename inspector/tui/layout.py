@@ -12,6 +12,7 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -25,6 +26,17 @@ TALL = 36
 
 HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MEDIUM, "-medium"), (WIDE, "-wide")]
 VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
+
+
+def breakpoint_classes(size: Size) -> dict[str, bool]:
+    """The breakpoint classes Textual gives a screen of ``size`` (each class: on or off).
+
+    A screen gets them at its first resize, after its widgets were mounted and styled, and then
+    styles every widget again; a screen that has them from the start is styled once."""
+    classes = {name: False for _, name in HORIZONTAL_BREAKPOINTS + VERTICAL_BREAKPOINTS}
+    for extent, breakpoints in ((size.width, HORIZONTAL_BREAKPOINTS), (size.height, VERTICAL_BREAKPOINTS)):
+        classes[max(b for b in breakpoints if extent >= b[0])[1]] = True
+    return classes
 
 
 class Pane(Vertical):

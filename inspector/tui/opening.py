@@ -1,9 +1,9 @@
 """Opening captures inside the inspector: read in the background, a HAR's stream chosen in a list.
 
 A mixin of ``InspectorApp``. A capture being read is an ``OpeningFeed`` (``inspector.feeds.opening``):
-the app shows at once, the blocks pane under a loading indicator and the header saying what is
-being read, while a thread parses the file; the ``ReplayFeed`` it yields then takes the
-``OpeningFeed``'s place and plays (its total is learned by the background scan). ``o`` opens
+the app shows at once, the header saying what is being read (and, when that takes longer than
+``LOADING_DELAY_S``, the blocks pane under a loading indicator), while a thread parses the file;
+the ``ReplayFeed`` it yields then takes the ``OpeningFeed``'s place and plays (its total is learned by the background scan). ``o`` opens
 another capture the same way (``OpenFileScreen``), as one more stream (``[``/``]``). A HAR with
 several streams asks which one (``EntryPickerScreen``); the stream's label then names the entry.
 
@@ -16,12 +16,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import work
+from textual.css.query import NoMatches
+from textual.timer import Timer
 
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.load import probe_path
 from inspector.feeds.opening import OpeningFeed
 from inspector.tui.screens.entry_picker import EntryPickerScreen
 from inspector.tui.screens.open_file import OpenFileScreen
+
+
+LOADING_DELAY_S = 0.25
+"""How long a capture may take to read before the blocks pane shows a loading indicator: a quick
+read shows none (an indicator mounted, animated and removed within a few frames costs the app
+more than the read itself; issue 16)."""
 
 
 def _size_text(n: int | None) -> str:
@@ -109,8 +117,29 @@ class CaptureOpening:
         self.select_feed(min(self.feed_index, len(self.feeds) - 1) if index != self.feed_index
                          else max(0, index - 1))
 
+    _loading_timer: Timer | None = None
+
     def _show_blocks_loading(self, loading: bool) -> None:
-        self.query_one("#blocks").loading = loading
+        """The blocks pane under a loading indicator while the shown feed is read, from
+        ``LOADING_DELAY_S`` on (the header says "opening…" at once)."""
+        if loading:
+            if self._loading_timer is None:
+                self._loading_timer = self.set_timer(LOADING_DELAY_S, self._still_loading)
+            return
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+            self._loading_timer = None
+        blocks = self.query_one("#blocks")
+        if blocks.loading:
+            blocks.loading = False
+
+    def _still_loading(self) -> None:
+        self._loading_timer = None
+        if self.feed.loading:
+            try:
+                self.query_one("#blocks").loading = True
+            except NoMatches:
+                pass  # the app is tearing its widgets down (q, Ctrl+C)
 
     # ------------------------------------------------------------------ o: open another capture
     def action_open(self) -> None:

@@ -16,6 +16,7 @@ from inspector.capture.recorder import write_capture
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.opening import OpeningFeed
 from inspector.feeds.run import run_capture
+from inspector.tui import opening
 from inspector.tui.app import make_app
 from inspector.tui.screens.entry_picker import EntryPickerScreen
 from inspector.tui.screens.open_file import OpenFileScreen
@@ -54,8 +55,8 @@ async def test_a_capture_opens_behind_a_loading_indicator(monkeypatch):
     app = make_app(OpeningFeed(VIOLATIONS, instant=True))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.query_one("#blocks").loading
-        assert "opening" in app.query_one(StreamHeader).content.plain
+        assert "opening" in app.query_one(StreamHeader).content.plain  # at once
+        await wait_until(pilot, lambda: app.query_one("#blocks").loading, "the loading indicator")
         assert VIOLATIONS.name in app.query_one(StreamHeader).content.plain
         await pilot.press("full_stop")  # nothing to step yet: no crash, no seek
         release.set()
@@ -64,6 +65,25 @@ async def test_a_capture_opens_behind_a_loading_indicator(monkeypatch):
         assert not app.query_one("#blocks").loading
         assert {"T001", "J002"} <= {f.code for f in app.feed.session.findings}
         assert app.panels and app.panels[0].block.name == "search_docs"
+
+
+async def test_a_capture_read_quickly_shows_no_loading_indicator(monkeypatch):
+    monkeypatch.setattr(opening, "LOADING_DELAY_S", 2.0)  # far longer than reading this file takes
+    app = make_app(OpeningFeed(VIOLATIONS, instant=True))
+    covered: list[bool] = []
+    async with app.run_test(size=SIZE) as pilot:
+        blocks = app.query_one("#blocks")
+        original = blocks.set_loading
+
+        def set_loading(loading: bool) -> None:
+            covered.append(loading)
+            original(loading)
+
+        blocks.set_loading = set_loading
+        await wait_until(pilot, lambda: app.feed.seekable and app.feed.finished, "the capture to load and play")
+        await settle(pilot)
+        assert app._loading_timer is None  # stopped: it will not cover the blocks later
+    assert True not in covered and app.panels
 
 
 async def test_a_big_capture_shows_its_first_events_while_its_total_is_still_being_learned(tmp_path):
