@@ -7,8 +7,9 @@ each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
 - end to end: ``python -m inspector check --format json FILE`` vs a floor process that reads the
   file, cuts it at blank lines, takes each event's ``data:`` line and ``orjson.loads`` it;
 - in-process: ``run_capture`` on the loaded capture vs the same floor function;
-- where the in-process time goes, by stage: our SSE framing alone, framing plus one parse and one
-  ``EventRecord`` per event (what any pipeline with an event log pays), and the whole session.
+- where the in-process time goes, by stage: our SSE framing alone one frame per event (what it
+  does before the dialect is known), the same framing handing runs of deltas over whole
+  (``FrameRun``, what ``check`` gets once the dialect is known), and the whole session.
 
 Memory is ``bench_memory.py``'s job: a child forked from this process (which holds the generated
 files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here would mislead.
@@ -40,9 +41,10 @@ from bench_large_tool_call import (BASE_CHARS, chat_sse, make_arguments, make_ch
 from inspector.capture.load import load_path  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
 from inspector.framing.sse import SSEDecoder  # noqa: E402
-from inspector.model.events import EventRecord  # noqa: E402
+from inspector.providers import DIALECTS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+DIALECT = {"anthropic": "anthropic-messages", "chat": "openai-chat"}
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 def floor(raw: bytes) -> int:
     """Framing plus one ``orjson.loads`` per event (the floor process runs this same function)."""
@@ -62,23 +64,15 @@ FLOOR = ("import sys, orjson\n" + inspect.getsource(floor)
 """The floor process: the function above and nothing else (no project import)."""
 
 
-def framing_only(raw: bytes) -> list:
-    """Our SSE decoder over the body in 64 KiB slices (as the session feeds it): frames only."""
+def framing_only(raw: bytes, dialect: str | None = None) -> list:
+    """Our SSE decoder over the body in 64 KiB slices (as the session feeds it): items only.
+    ``dialect``: arm it with that dialect's run keys (runs of deltas framed whole), as the session does."""
     d, out = SSEDecoder(), []
+    if dialect is not None:
+        d.set_run_keys(DIALECTS[dialect].run_keys)
     for i in range(0, len(raw), 65536):
         out += d.feed(raw[i:i + 65536], None)
     return out + d.close(None)
-
-
-def framing_and_records(raw: bytes) -> list:
-    """Framing, one parse and one ``EventRecord`` per frame: the event log's own cost."""
-    events = []
-    for f in framing_only(raw):
-        if not hasattr(f, "data"):
-            continue
-        p = f.payload if f.payload is not None else (orjson.loads(f.data) if f.data != "[DONE]" else None)
-        events.append(EventRecord(len(events), f.event, f.data, p, f.line, f.t, f.named, False))
-    return events
 
 
 def cpu_of(argv: list[str]) -> float:
@@ -113,16 +107,16 @@ def main() -> None:
             for name, body in (("anthropic", to_sse(make_events(args))), ("chat", chat_sse(make_chat_chunks(args)))):
                 path = Path(tmp) / f"{name}-{f:g}x.sse"
                 path.write_bytes(body)
-                files.append((f"{name} {len(args) // 1000} k", path))
+                files.append((f"{name} {len(args) // 1000} k", path, DIALECT[name]))
         floor_script = Path(tmp) / "floor.py"
         floor_script.write_text(FLOOR)
-        for _, path in files:  # warm: bytecode written, files in the page cache
+        for _, path, _ in files:  # warm: bytecode written, files in the page cache
             cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
         rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "framing": [],
                          "records": [], "size": path.stat().st_size}
-                for label, path in files}
+                for label, path, _ in files}
         for _ in range(a.rounds):
-            for label, path in files:
+            for label, path, dialect in files:
                 r = rows[label]
                 r["e2e_check"].append(cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)]))
                 r["e2e_floor"].append(cpu_of([sys.executable, str(floor_script), str(path)]))
@@ -131,7 +125,7 @@ def main() -> None:
                 r["in_check"].append(cpu_in_process(lambda: run_capture(cap)))
                 r["in_floor"].append(cpu_in_process(lambda: floor(raw)))
                 r["framing"].append(cpu_in_process(lambda: framing_only(raw)))
-                r["records"].append(cpu_in_process(lambda: framing_and_records(raw)))
+                r["records"].append(cpu_in_process(lambda: framing_only(raw, dialect)))
     print(f"CPU seconds, median of {a.rounds} interleaved rounds")
     print("| file | bytes | floor e2e | check e2e | × | floor in-process | check in-process | × |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -142,7 +136,7 @@ def main() -> None:
               f"{ci / fi:.2f}× |")
     print()
     print("In-process, by stage (× the floor)")
-    print("| file | floor | framing | framing + parse + EventRecord | whole check |")
+    print("| file | floor | framing, a frame per event | framing, runs whole | whole check |")
     print("|---|---:|---:|---:|---:|")
     for label, r in rows.items():
         fi = statistics.median(r["in_floor"])

@@ -16,6 +16,7 @@ import bisect
 import copy
 from dataclasses import dataclass
 
+from inspector.model.events import EventLog
 from inspector.session.session import Session
 
 EVERY = 500
@@ -36,7 +37,7 @@ class Checkpoint:
     """Capture time of the last chunk fed by then."""
     snapshot: Session
     """The session without its events (see ``record_list``)."""
-    record_list: list
+    record_list: EventLog
     """The session's event list when the snapshot was taken; its first ``events`` records are the
     snapshot's (the list may have grown since)."""
 
@@ -73,7 +74,7 @@ class Checkpoints:
         for block in session.blocks:
             block.content  # noqa: B018 - join the parts once, so the copy holds one string per block
         records = session.events
-        session.events = []
+        session.events = EventLog()
         try:
             snapshot = copy.deepcopy(session)
         finally:
@@ -91,5 +92,5 @@ class Checkpoints:
     def restore(cp: Checkpoint) -> Session:
         """A fresh session equal to the one snapshotted (the checkpoint stays reusable)."""
         session = copy.deepcopy(cp.snapshot)
-        session.events = cp.record_list[:cp.events]
+        session.events = cp.record_list.copy(cp.events)
         return session

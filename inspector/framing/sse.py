@@ -15,13 +15,14 @@ Pure: no I/O, no clocks (time arrives with each chunk), no TUI imports.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import orjson
 
 from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
-from inspector.model.frames import Comment, Frame, FramingIssue, Item
+from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue, Item
 
 __all__ = ["SSEDecoder"]
 
@@ -41,6 +42,12 @@ class _Boundary:
 
 
 _JSON_START = frozenset("{[")
+
+_BODY = rb'[^"\\\n]*(?:\\.[^"\\\n]*)*'
+"""A JSON string body on one line: no raw quote, backslash pairs kept whole (orjson checks the rest)."""
+_BODY_END = re.compile(_BODY + b'"')
+_TEMPLATES = 64
+"""Run templates (see ``SSEDecoder.run_keys``) kept compiled per decoder."""
 
 
 def _is_value(text: str) -> bool:
@@ -104,6 +111,16 @@ class SSEDecoder:
         self._raw_at = (0, 0)
         self._raw_scan = ValueScanner()
         self._names: dict[bytes, str] = {b"": ""}
+        self.run_keys: dict[str, tuple[bytes, ...]] = {}
+        """Event name (``""``: no ``event:`` line) -> the raw ``"key":"`` markers whose string value
+        may vary along a run (``FrameRun``); see ``set_run_keys``. Empty: no runs."""
+        self._templates: dict[tuple[bytes, bytes], tuple[re.Pattern, re.Pattern]] = {}
+
+    def set_run_keys(self, keys: dict[str, tuple[str, ...]]) -> None:
+        """Emit a ``FrameRun`` for events that repeat the one before but for the string value of
+        one of ``keys`` (event name -> payload keys, as ``Dialect.run_keys`` gives them)."""
+        self.run_keys = {name: tuple(m for k in names for m in (b'"%s":"' % k.encode(), b'"%s": "' % k.encode()))
+                         for name, names in keys.items()}
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
         """Decode the next body chunk, received at ``t`` seconds; return completed items."""
@@ -148,20 +165,20 @@ class SSEDecoder:
                 if data.find(b"\n", start, stop) != -1:
                     break
                 name = b""
-                value = data[start + 5:stop]
+                vstart = start + 5
                 lines = 2
             elif data.startswith(b"event:", start):
                 nl = data.find(b"\n", start, stop)
                 if nl < 0 or not data.startswith(b"data:", nl + 1) or data.find(b"\n", nl + 1, stop) != -1:
                     break
                 name = data[start + 6:nl]
-                value = data[nl + 6:stop]
+                vstart = nl + 6
                 lines = 3
             else:
                 break
             try:
                 # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
-                text = value.decode("utf-8")
+                text = data[vstart:stop].decode("utf-8")
                 if text[:1] == " ":
                     text = text[1:]
                 event = names.get(name)
@@ -176,12 +193,62 @@ class SSEDecoder:
             if not start:  # the line path notes each line's terminator (S011): LF, before this frame
                 self._text.eol("LF", line, pos, t, out)
             out.append(Frame(event or "message", text, ident, None, bool(event), line, pos, t))
+            begin = start
             line += lines
             pos += stop + 2 - start
             start = stop + 2
+            markers = self.run_keys.get(event) if self.run_keys and start < end else None
+            if markers:
+                run = self._run(data, begin, vstart, stop, end, event, lines, line, pos, t, markers)
+                if run is not None:
+                    out.append(run)
+                    size = run.fixed * len(run.raw) + sum(map(len, run.raw))
+                    line += lines * len(run.raw)
+                    pos += size
+                    start += size
         if start:
             self._lines.skip_to(line, pos)
         return data[start:] if start else data
+
+    def _run(self, data: bytes, begin: int, vstart: int, stop: int, end: int, event: str, lines: int,
+             line: int, pos: int, t: float | None, markers: tuple[bytes, ...]) -> FrameRun | None:
+        """The events from ``stop + 2`` on (up to ``end``) that repeat the event at ``begin`` byte
+        for byte but for the string value after its last ``marker``, as one ``FrameRun``; None
+        when the next event is not one of them. Equivalent to framing them one by one: each is a
+        whole fast-path event, and orjson decodes every string body (one it refuses: no run)."""
+        for marker in markers:
+            k = data.rfind(marker, vstart, stop)
+            if k >= 0:
+                break
+        else:
+            return None
+        b0 = k + len(marker)
+        m = _BODY_END.match(data, b0, stop)
+        if m is None:
+            return None
+        b1 = m.end() - 1  # the closing quote
+        head, tail = data[begin:b0], data[b1:stop + 2]
+        pats = self._templates.get((head, tail))
+        if pats is None:
+            if len(self._templates) >= _TEMPLATES:
+                self._templates.clear()
+            h, tl = re.escape(head), re.escape(tail)
+            pats = self._templates[(head, tail)] = (re.compile(b"(?:" + h + _BODY + tl + b")+"),
+                                                    re.compile(h + b"(" + _BODY + b")" + tl))
+        nxt = stop + 2
+        m = pats[0].match(data, nxt, end)
+        if m is None:
+            return None
+        raw = pats[1].findall(data, nxt, m.end())
+        try:
+            values = orjson.loads(b'["' + b'","'.join(raw) + b'"]')
+        except orjson.JSONDecodeError:
+            return None  # an escape or a control character orjson refuses: each event on its own
+        if len(values) != len(raw):  # pragma: no cover - the body pattern keeps the quotes apart
+            return None
+        text = data[vstart:b0].decode("utf-8")
+        return FrameRun(event or "message", bool(event), self._id, text[1:] if text[:1] == " " else text,
+                        data[b1:stop].decode("utf-8"), raw, values, line, lines, pos, len(head) + len(tail), t)
 
     def close(self, t: float | None = None) -> list[Item]:
         """End of body: flush the last line and any pending event (S010), see the class doc."""

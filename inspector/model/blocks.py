@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from itertools import repeat
 from dataclasses import dataclass, field
 
 import orjson
@@ -26,6 +27,12 @@ class FragmentTimes:
     def append(self, t: float | None, n: int) -> None:
         self._t.append(math.nan if t is None else t)
         self._n.append(n)
+
+    def extend(self, t: float | None, sizes) -> None:
+        """Append one entry per size in ``sizes``, all arrived at ``t`` (a run of deltas)."""
+        n = len(self._n)
+        self._n.extend(sizes)
+        self._t.extend(repeat(math.nan if t is None else t, len(self._n) - n))
 
     def set(self, pairs) -> None:
         """Replace every entry with ``pairs``."""
@@ -154,6 +161,27 @@ class Block:
                 # strings, not one small object per delta (and each byte is copied once).
                 parts[self._packed:] = ["".join(parts[self._packed:])]
                 self._packed += 1
+
+    def extend(self, fragments: list, length: int) -> None:
+        """Add many fragments at once (``length``: their characters together); same content as
+        one ``append`` each."""
+        parts = self._parts
+        parts.extend(filter(None, fragments))
+        self._joined = None
+        self._length += length
+        if len(parts) - self._packed >= _PACK:
+            parts[self._packed:] = ["".join(parts[self._packed:])]
+            self._packed += 1
+
+    def delta_at(self, t: float) -> None:
+        """A delta arrived at ``t`` seconds: first and last delta times, the largest gap between two."""
+        if self.first_delta_s is None:
+            self.first_delta_s = t
+        elif self.last_delta_s is not None:
+            gap = t - self.last_delta_s
+            if self.max_gap_s is None or gap > self.max_gap_s:
+                self.max_gap_s = gap
+        self.last_delta_s = t
 
     def replace(self, text: str) -> None:
         """Set the whole content at once (arguments that arrived whole)."""

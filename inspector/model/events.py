@@ -98,3 +98,85 @@ class EventRecord:
     def __repr__(self) -> str:
         return (f"EventRecord(index={self.index}, name={self.name!r}, line={self.line}, t={self.t}, "
                 f"block={self.block}, data={self.data[:60]!r})")
+
+
+class EventRun:
+    """Events of one ``FrameRun`` as the session recorded them: one object for all of them;
+    ``record(i)`` makes the ``EventRecord`` of the ``i``-th on demand (never cached, so a
+    50 000-delta run costs its string bodies, not 50 000 objects). Written once, never changed."""
+
+    __slots__ = ("first", "frames", "skip", "name", "line", "line_base", "block", "response")
+
+    def __init__(self, first: int, frames, skip: int, name: str, line: int | None, line_base: int | None,
+                 block: int | None, response: int) -> None:
+        self.first = first
+        """Index in the stream of the first event recorded here (the run's event ``skip``)."""
+        self.frames = frames
+        """The ``FrameRun`` the events came from (positions, string bodies, time)."""
+        self.skip = skip
+        self.name = name
+        self.line = line
+        """The line of every event (a native capture: their chunk's file line), or None: each its body line..."""
+        self.line_base = line_base
+        """... plus this (a pasted capture's skipped prose)."""
+        self.block = block
+        self.response = response
+
+    def record(self, i: int) -> EventRecord:
+        f = self.frames.frame(self.skip + i)
+        return EventRecord(self.first + i, self.name, f.data, _RELEASED,
+                           self.line if self.line is not None else f.line + self.line_base, f.t,
+                           f.named, False, self.block, self.response)
+
+
+class EventLog:
+    """The session's events in stream order: a sequence of ``EventRecord`` (index, slice, iterate,
+    ``len``) that stores a run of deltas as one ``EventRun`` repeated at its positions (a C-level
+    ``extend``), making each of its records only when asked. ``append`` is ``list.append``."""
+
+    __slots__ = ("_items", "append")
+
+    def __init__(self, items: list | None = None) -> None:
+        self._items = [] if items is None else items
+        self.append = self._items.append
+
+    def add_run(self, run: EventRun, count: int) -> None:
+        """Record ``count`` events of ``run`` (its first at ``len(self)``)."""
+        self._items += [run] * count
+
+    def _at(self, i: int, item) -> EventRecord:
+        return item.record(i - item.first) if item.__class__ is EventRun else item
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __getitem__(self, i):
+        items = self._items
+        if isinstance(i, slice):
+            return [self._at(k, items[k]) for k in range(*i.indices(len(items)))]
+        item = items[i]
+        if item.__class__ is EventRun:
+            return item.record((i if i >= 0 else i + len(items)) - item.first)
+        return item
+
+    def __iter__(self):
+        for k, item in enumerate(self._items):
+            yield item.record(k - item.first) if item.__class__ is EventRun else item
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, EventLog):
+            other = other._items
+        return list(self) == list(other) if isinstance(other, list) else NotImplemented
+
+    def copy(self, n: int | None = None) -> "EventLog":
+        """A new log holding the first ``n`` (default all) events; records and runs are shared."""
+        return EventLog(self._items[:n] if n is not None else list(self._items))
+
+    def __deepcopy__(self, memo) -> "EventLog":
+        return self.copy()
+
+    def __repr__(self) -> str:
+        return f"EventLog({len(self._items)} events)"

@@ -9,6 +9,7 @@ stays the test oracle).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 
 @dataclass(slots=True)
@@ -56,5 +57,47 @@ class FramingIssue:
     t: float | None
 
 
-Item = Frame | Comment | FramingIssue
+@dataclass(slots=True)
+class FrameRun:
+    """Events that follow a just-dispatched frame and repeat its bytes but for one JSON string
+    value (a run of deltas: ``partial_json``, ``arguments``, ``text``...), framed in one pass.
+
+    Event ``i`` (0-based) is the frame with ``data = head + values_raw[i] + tail``, the same
+    ``event``/``named``/``id``, at body line ``line + i * lines`` and byte offset
+    ``offset + i * fixed + sum(len(raw[j]) for j < i)``, completed at ``t``. ``raw`` holds each
+    value's JSON string body as sent (escapes kept, UTF-8 bytes); ``values`` the decoded strings.
+    Only a decoder told which keys may vary (``SSEDecoder.run_keys``) emits runs.
+    """
+
+    event: str
+    named: bool
+    id: str
+    head: str
+    """The data text before the varying string's body (ends with its opening quote)."""
+    tail: str
+    """The data text after it (starts with its closing quote)."""
+    raw: list
+    """``list[bytes]``: each event's string body as sent."""
+    values: list
+    """``list[str]``: the same bodies decoded."""
+    line: int
+    lines: int
+    """Body lines per event (2 for ``data:`` + blank line, 3 with an ``event:`` line)."""
+    offset: int
+    fixed: int
+    """Bytes per event besides its string body."""
+    t: float | None
+    _before: list | None = None
+    """Body bytes of the string bodies before each event (made on the first ``frame`` call)."""
+
+    def frame(self, i: int) -> Frame:
+        """Event ``i`` as the frame the line-by-line path would have made."""
+        before = self._before
+        if before is None:
+            before = self._before = [0, *accumulate(map(len, self.raw))]
+        return Frame(self.event, self.head + self.raw[i].decode("utf-8") + self.tail, self.id, None, self.named,
+                     self.line + i * self.lines, self.offset + i * self.fixed + before[i], self.t, None)
+
+
+Item = Frame | Comment | FramingIssue | FrameRun
 """What ``feed()``/``close()`` of a decoder return, in body order."""

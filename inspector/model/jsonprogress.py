@@ -165,6 +165,15 @@ class JsonProgress:
         self._n_exp = ""                   # exponent digits without leading zeros (capped),
         self._n_exp_neg = False            # exponent sign.
 
+    def snapshot(self) -> tuple:
+        """The whole state, for :meth:`restore` (a feed that must be undone)."""
+        return tuple(list(self._stack) if k == "_stack" else getattr(self, k) for k in self.__slots__)
+
+    def restore(self, snap: tuple) -> None:
+        """Go back to the state :meth:`snapshot` returned."""
+        for k, v in zip(self.__slots__, snap):
+            setattr(self, k, list(v) if k == "_stack" else v)
+
     @property
     def complete_at(self) -> int | None:
         """Offset just after the end of the first complete top-level value, if any."""

@@ -144,8 +144,20 @@ class Dialect:
     errored: bool = False
     """An in-band error arrived (S006): it is terminal, so no S003 on top of it."""
 
+    run_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Event name (``""``: none) -> payload keys whose string value may vary along a run of deltas
+    that the framing hands over whole (``FrameRun``); the dialect then answers ``run_target``."""
+
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer
+
+    def run_target(self, payload: dict, name: str, value: str) -> "tuple[Block, str] | None":
+        """For a run of events each equal to ``payload`` but for the one string that is ``value``
+        here (a sentinel), all following the event just handled without a finding: the block that
+        taking each event one by one would only add that string to, and how (``"arguments"`` or
+        ``"text"``); None when taking one could do anything else (then each is taken alone).
+        Exactness is the contract: answer None whenever unsure."""
+        return None
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:

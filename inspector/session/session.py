@@ -21,12 +21,13 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventRecord, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
 from inspector.model.findings import Finding
-from inspector.model.frames import Comment, Frame, FramingIssue
+from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
+from inspector.session import runs
 from inspector.session.rules import arguments as argument_rules
 from inspector.session.rules import stream as stream_rules
 from inspector.session.response import ResponseWriter
@@ -54,7 +55,8 @@ class Session:
     line_base: int = 0
     severity_overrides: dict = field(default_factory=dict)
 
-    events: list[EventRecord] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
+    """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
     blocks: list[Block] = field(default_factory=list)
     """Every block of every response, in opening order (``Block.response`` says whose)."""
     findings: list[Finding] = field(default_factory=list)
@@ -97,6 +99,10 @@ class Session:
         self._body_pos = 0
         self._arguments = argument_rules.ArgumentRules(self)
         self._timing = timing_rules.StallWatch(self)
+        self._reports = 0
+        """Findings reported so far, repeats included (a run is taken whole only after a clean event)."""
+        self._clean = False
+        """The last frame was dispatched and reported nothing (see ``inspector.session.runs``)."""
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
         stream_rules.check_response_head(self)
@@ -109,18 +115,17 @@ class Session:
         memo[id(self)] = new
         for key, value in self.__dict__.items():
             if key == "events":
-                value = list(value)
+                value = value.copy()
             elif key not in _SHARED_ON_COPY:
                 value = copy.deepcopy(value, memo)
             new.__dict__[key] = value
         return new
 
     # ------------------------------------------------------------------ input
-    def feed(self, chunk: Chunk) -> list[EventRecord]:
-        """Take one network chunk; return the events it completed."""
+    def feed(self, chunk: Chunk) -> None:
+        """Take one network chunk (the events it completed are appended to ``events``)."""
         if self.closed:
-            return []
-        first = len(self.events)
+            return
         if chunk.data:
             if chunk.line is not None:
                 self._chunk_starts.append(self._body_pos)
@@ -137,8 +142,9 @@ class Session:
             self._sniff += chunk.data
             probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
             if not probe:
-                return []
+                return
             self._decoder = choose_decoder(stream_rules.content_type(self), probe)
+            self._arm_runs()
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
@@ -148,13 +154,11 @@ class Session:
             view = memoryview(data)
             for i in range(0, len(data), SLICE):
                 self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
-        return self.events[first:]
 
-    def close(self, end: End | None = None) -> list[EventRecord]:
+    def close(self, end: End | None = None) -> None:
         """The body ended (``end`` says how; None is a clean EOF). Runs the end-of-stream rules."""
         if self.closed:
-            return []
-        first = len(self.events)
+            return
         if end is None:
             end = End(t=self.last_byte_t, kind="eof")
         self.end = end
@@ -176,7 +180,6 @@ class Session:
         stream_rules.check_end(self, end)
         self._point_at_real_events()
         self.closed = True
-        return self.events[first:]
 
     def tick(self, now: float) -> None:
         """The stream's clock reads ``now`` (seconds, the chunks' time base) and no byte arrived
@@ -231,6 +234,7 @@ class Session:
         response (same ``cause``, else same block index and message) counts on the first finding
         (``count``, ``last_event``) instead of adding another.
         """
+        self._reports += 1
         response = self.current_response.index if self.current_response is not None else 0
         key = (code, response, index, message if cause is None else cause)
         first = self._fold.get(key)
@@ -400,6 +404,8 @@ class Session:
         for item in items:
             if isinstance(item, Frame):
                 self._on_frame(item)
+            elif item.__class__ is FrameRun:
+                runs.take(self, item)
             elif isinstance(item, Comment):
                 self._timing.on_keepalive(item.t, item.line)
                 if self.ended:
@@ -413,6 +419,7 @@ class Session:
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
     def _on_frame(self, frame: Frame) -> None:
+        self._clean = False
         data = frame.data
         payload = frame.payload
         if payload is None:
@@ -435,7 +442,9 @@ class Session:
                 self._pending.append(ev)
                 return
             self._set_dialect(detected)
+        reports = self._reports
         self._dispatch(ev, typ)
+        self._clean = self._reports == reports
 
     def _dispatch(self, ev: EventRecord, typ: str | None = None) -> None:
         self.events.append(ev)
@@ -478,9 +487,15 @@ class Session:
         detect.dialect_class(name)  # raises ValueError for an unknown name before anything changes
         self.dialect_name = name
         self._begin_response()
+        self._arm_runs()
         pending, self._pending = self._pending, []
         for ev in pending:
             self._dispatch(ev)
+
+    def _arm_runs(self) -> None:
+        """Tell an SSE decoder which string values may vary along a run of deltas in this dialect."""
+        if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
+            self._decoder.set_run_keys(self.dialect.run_keys)
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
@@ -500,6 +515,23 @@ class Session:
                 self._arguments.at_end(block)
         timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
         self.current = current
+
+    def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
+        """Many deltas of ``block`` at once, all arrived at ``t`` (``length``: their characters
+        together): the outcome of ``_delta`` once per fragment, each at its own event."""
+        block.deltas += len(fragments)
+        block.last_fragment = fragments[-1]
+        if length:
+            block.extend(fragments, length)
+            if self.first_content_t is None:
+                self.first_content_t = t
+        text_ascii = length == 0 or all(map(str.isascii, fragments))
+        block.fragment_times.extend(t, map(len, fragments) if text_ascii
+                                    else [len(f.encode("utf-8")) for f in fragments])
+        if t is None:
+            return
+        for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
+            block.delta_at(t)
 
     def _first_content(self, ev: EventRecord) -> None:
         """``ev`` is the first event that carried content or opened a block (``ttfc_s``; T002
@@ -521,15 +553,8 @@ class Session:
         ev.block = block.pos
         t = ev.t
         block.fragment_times.append(t, len(fragment) if fragment.isascii() else len(fragment.encode("utf-8")))
-        if t is None:
-            return
-        if block.first_delta_s is None:
-            block.first_delta_s = t
-        elif block.last_delta_s is not None:
-            gap = t - block.last_delta_s
-            if block.max_gap_s is None or gap > block.max_gap_s:
-                block.max_gap_s = gap
-        block.last_delta_s = t
+        if t is not None:
+            block.delta_at(t)
 
     # --------------------------------------------------------------- summary
     @property

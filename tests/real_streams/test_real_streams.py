@@ -49,7 +49,10 @@ def test_real_stream(name):
 
 
 def _report(cap: Capture) -> bytes:
-    return json.dumps(report_dict("x", run_capture(cap)), sort_keys=True).encode()
+    """The JSON report and the event log (runs of deltas are kept packed in it)."""
+    s = run_capture(cap)
+    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.block, e.response) for e in s.events]
+    return json.dumps([report_dict("x", s), events], sort_keys=True).encode()
 
 
 def _exact(cap: Capture, monkeypatch) -> bytes:

@@ -41,6 +41,8 @@ DELTA_BLOCKS = {
     "compaction_delta": frozenset({"compaction"}),
 }
 """Which block types each delta type belongs to (RULES.md A002)."""
+_RUN_KEY = {"input_json_delta": "partial_json", "text_delta": "text", "thinking_delta": "thinking"}
+"""The string a delta of each type adds (runs of them are taken whole, see ``run_target``)."""
 STOP_REASONS = frozenset({"end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal",
                           "model_context_window_exceeded", "compaction"})
 TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
@@ -68,6 +70,8 @@ class AnthropicMessages(Dialect):
     name = "anthropic-messages"
     url_hints = ("api.anthropic.com", "/v1/messages")
     starts_response = frozenset({"message_start"})
+    run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
+                "": ("partial_json", "text", "thinking")}
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -142,6 +146,23 @@ class AnthropicMessages(Dialect):
             self.w.report("S008", f"unknown event type {typ!r} (tolerated; providers add types)", cause=typ)
             return
         handler(p)
+
+    def run_target(self, p: dict, name: str, value: str) -> "tuple[Block, str] | None":
+        """A run of ``content_block_delta`` events of an open block whose ``partial_json``,
+        ``text`` or ``thinking`` string is the one that varies: ``_block_delta`` would only add it."""
+        if p.get("type") != "content_block_delta" or self.w.ended or not self.seen_first or "error" in p:
+            return None
+        idx, delta = p.get("index"), p.get("delta")
+        slot = self.slots.get(idx) if idx.__class__ is int else None
+        if slot is None or slot.block.closed or delta.__class__ is not dict:
+            return None
+        dtype = delta.get("type")
+        key = _RUN_KEY.get(dtype)
+        if key is None or delta.get(key) != value or slot.block.kind not in DELTA_BLOCKS[dtype]:
+            return None
+        if dtype == "input_json_delta":
+            return None if slot.start_input else (slot.block, "arguments")
+        return slot.block, "text"
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True

@@ -135,6 +135,7 @@ class OpenAIChat(Dialect):
     name = "openai-chat"
     accepts_done = True
     url_hints = ('/chat/completions',)
+    run_keys = {"": ("arguments", "content", "reasoning_content")}
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -213,6 +214,36 @@ class OpenAIChat(Dialect):
             if ch is None:
                 ch = self._choice(idx if _is_int(idx) else pos)
             self._on_choice(ch, choice)
+
+    def run_target(self, p: dict, name: str, value: str) -> "tuple[Block, str] | None":
+        """A run of continuation chunks of one choice whose only delta is one call's
+        ``function.arguments``, or the text in ``content``/``reasoning_content`` of an open channel,
+        with no ``finish_reason`` and no usage: ``on_event`` would only add that string."""
+        if (self.w.ended or self.chunk_id is None or name == "error" or "error" in p or "type" in p
+                or p.get("object") == LEGACY_OBJECT or p.get("usage") is not None):
+            return None
+        choices = p.get("choices")
+        if choices.__class__ is not list or len(choices) != 1 or choices[0].__class__ is not dict:
+            return None
+        choice = choices[0]
+        idx, delta = choice.get("index"), choice.get("delta")
+        ch = self.choices.get(idx) if idx.__class__ is int else None
+        if ch is None or ch.finish is not None or choice.get("finish_reason") is not None \
+                or delta.__class__ is not dict or len(delta) != 1:
+            return None
+        entries = delta.get("tool_calls")
+        if entries is None:
+            key = next(iter(delta))
+            block = ch.text if key == "content" else ch.reasoning if key == "reasoning_content" else None
+            return (block, "text") if block is not None and delta[key] == value else None
+        if entries.__class__ is not list or len(entries) != 1 or entries[0].__class__ is not dict:
+            return None
+        entry = entries[0]
+        fn = entry.get("function")
+        call = ch.by_index.get(entry.get("index")) if len(entry) == 2 else None
+        if call is None or fn.__class__ is not dict or len(fn) != 1 or fn.get("arguments") != value:
+            return None
+        return call.block, "arguments"
 
     def _first_chunk(self, p: dict) -> None:
         """The model and the ``id`` every chunk of this response should carry."""
@@ -337,17 +368,6 @@ class OpenAIChat(Dialect):
                               "not an object", cause="tool_calls entry type")
                 continue
             self._on_tool_entry(ch, entry, pos, from_object=from_object)
-        return
-        if not entries:
-            self.c006_empty_tool_calls_array(ch)
-            return
-        ch.opening = False
-        for pos, entry in enumerate(entries):
-            if not isinstance(entry, dict):
-                self.w.report("S008", f"choice {ch.index}: tool_calls[{pos}] is a {type(entry).__name__}, "
-                              "not an object")
-                continue
-            self._on_tool_entry(ch, entry, pos)
 
     def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int, *, from_object: bool = False) -> None:
         if len(entry) == 2 and not from_object:  # the common continuation: {index, function: {arguments}}

@@ -28,6 +28,10 @@ class ArgumentRules:
         self._resent: set[int] = set()
         """Positions of blocks J006 already fired for."""
 
+    def resent(self, block: "Block") -> bool:
+        """J006 already fired for ``block`` (it fires once per block)."""
+        return block.pos in self._resent
+
     def fragment(self, block: "Block", fragment: str) -> None:
         """One argument delta: J006 args-resent judged before it is added; J001 args-invalid or
         J003 args-trailing-data when it turns the text into one (hot: once per delta)."""

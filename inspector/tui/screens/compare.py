@@ -277,22 +277,25 @@ class CompareScreen(Screen[None]):
     def on_mount(self) -> None:
         try:
             pane = self.query_one("#compare-chart-pane")
+            summary = self.query_one("#compare-summary", Static)
         except NoMatches:  # Ctrl+C or q tore the screen down while it was being mounted
             return
         pane.border_title = "Tool blocks on one time axis"
         pane.border_subtitle = "░▒▓█ argument bytes · first byte in green · ├ opened ┤ closed · │ cursor"
-        self.query_one("#compare-summary", Static).update(
-            bulleted([Content(s) for s in self.cmp.summary], Content.styled("• ", "$primary")))
+        summary.update(bulleted([Content(s) for s in self.cmp.summary], Content.styled("• ", "$primary")))
         self.call_after_refresh(self.refresh_state)
 
     # ------------------------------------------------------------ state
     def refresh_state(self) -> None:
         """Redraw the cursor and both panes for :attr:`cursor` (tests call it directly too)."""
-        t = self.cursor
         try:
-            chart = self.query_one(CompareChart)
-        except NoMatches:  # torn down (Ctrl+C, q) before this refresh ran
+            self._refresh_state()
+        except NoMatches:  # torn down (Ctrl+C, q) while this refresh ran
             return
+
+    def _refresh_state(self) -> None:
+        t = self.cursor
+        chart = self.query_one(CompareChart)
         chart.set_cursor(t)
         chart.select(self.selected)
         pair = self.cmp.pairs[self.selected] if self.cmp.pairs else None

@@ -1,0 +1,178 @@
+"""Runs of deltas taken whole (``inspector.session.runs``) give exactly what taking each event alone gives.
+
+Every case is run twice: as it comes (the framing hands runs over, the session takes them in one
+step where it can) and on the exact path (no fast framing, so no runs: each event alone). The
+JSON report, every block's content and fragment times, and the whole event log must be equal.
+Generated streams put in what could make a run differ from its events one by one: escapes,
+non-ASCII text, empty fragments, arguments that complete or turn invalid in the middle of a run,
+fragments that re-send the whole text (J006), top-level numbers, deltas after the block stopped,
+a delta for an index never started, control characters orjson refuses, native captures with
+several events per chunk, and chunk boundaries anywhere.
+"""
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from inspector.framing.sse import SSEDecoder
+from inspector.model.capture import Capture, Chunk, End
+from inspector.model.frames import FrameRun
+from inspector.feeds.run import run_capture
+from inspector.report.json import report_dict
+
+FRAGMENTS = st.lists(st.one_of(
+    st.sampled_from(['{"a": ', '"x\\"y"', '1', ', "b": [', ']', '}', '', ' ', '\\n', 'é', '"', '{', '\\u00e9',
+                     'tru', 'e', '12', '.5', 'zz', '\t', '{"a": 1}']),
+    st.text(alphabet='abc"{}[]:,\\ é0', max_size=6)), min_size=1, max_size=40)
+
+
+def _sse(events: list[tuple[str | None, dict]]) -> bytes:
+    out = []
+    for name, payload in events:
+        head = f"event: {name}\n" if name else ""
+        out.append(f"{head}data: {orjson.dumps(payload).decode()}\n\n")
+    return "".join(out).encode()
+
+
+def anthropic(tool_fragments: list[str], text_fragments: list[str], *, stop_early: bool = False,
+              bad_index: bool = False) -> bytes:
+    ev = [("message_start", {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+                                                                  "role": "assistant", "model": "m", "content": []}}),
+          ("content_block_start", {"type": "content_block_start", "index": 0,
+                                   "content_block": {"type": "text", "text": ""}})]
+    ev += [("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                    "delta": {"type": "text_delta", "text": f}}) for f in text_fragments]
+    ev += [("content_block_stop", {"type": "content_block_stop", "index": 0}),
+           ("content_block_start", {"type": "content_block_start", "index": 1,
+                                    "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}})]
+    half = len(tool_fragments) // 2
+    for i, f in enumerate(tool_fragments):
+        if stop_early and i == half:
+            ev.append(("content_block_stop", {"type": "content_block_stop", "index": 1}))
+        ev.append(("content_block_delta", {"type": "content_block_delta", "index": 7 if bad_index and i >= half else 1,
+                                           "delta": {"type": "input_json_delta", "partial_json": f}}))
+    ev += [("content_block_stop", {"type": "content_block_stop", "index": 1}),
+           ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+           ("message_stop", {"type": "message_stop"})]
+    return _sse(ev)
+
+
+def chat(tool_fragments: list[str], text_fragments: list[str], *, finish_early: bool = False) -> bytes:
+    def chunk(delta: dict, finish: str | None = None) -> tuple[None, dict]:
+        return None, {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                      "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    ev = [chunk({"role": "assistant", "content": ""})]
+    ev += [chunk({"content": f}) for f in text_fragments]
+    ev.append(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                     "function": {"name": "f", "arguments": ""}}]}))
+    for i, f in enumerate(tool_fragments):
+        if finish_early and i == len(tool_fragments) // 2:
+            ev.append(chunk({}, "tool_calls"))
+        ev.append(chunk({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}))
+    ev.append(chunk({}, "tool_calls"))
+    return _sse(ev) + b"data: [DONE]\n\n"
+
+
+def _fingerprint(s) -> str:
+    blocks = [(b.content, list(b.fragment_times), b.deltas, b.last_fragment, b.first_delta_s, b.last_delta_s,
+               b.max_gap_s, b.status) for b in s.blocks]
+    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response)
+              for e in s.events]
+    return json.dumps([report_dict("x", s), blocks, events, s.first_content_t], sort_keys=True, default=repr)
+
+
+def _both(cap: Capture) -> tuple[str, str, int]:
+    made = []
+    feed = SSEDecoder.feed
+
+    def counting(self, data, t=None):
+        out = feed(self, data, t)
+        made.extend(x for x in out if isinstance(x, FrameRun))
+        return out
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(SSEDecoder, "feed", counting)
+        fast = _fingerprint(run_capture(cap))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
+        exact = _fingerprint(run_capture(cap))
+    return fast, exact, len(made)
+
+
+def _capture(body: bytes, cuts: list[int] | None = None, timed: bool = False) -> Capture:
+    """``body`` in chunks: one ends after the first event (runs form once the dialect is known,
+    so from the second chunk on), others end at ``cuts``."""
+    first = body.index(b"\n\n") + 2
+    edges = sorted({0, first, len(body), *(c % (len(body) + 1) for c in cuts or ())})
+    chunks = [Chunk(0.1 * i if timed else None, body[a:b]) for i, (a, b) in enumerate(zip(edges, edges[1:]))]
+    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
+       stop_early=st.booleans(), bad_index=st.booleans())
+def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index):
+    fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed))
+    assert fast == exact
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
+       finish_early=st.booleans())
+def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early):
+    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early), cuts, timed))
+    assert fast == exact
+
+
+def test_a_long_tool_call_is_taken_in_runs():
+    """The case runs exist for: they form, and change nothing."""
+    args = json.dumps({"lines": [f"line {i}: \"q\" é ✓" for i in range(400)]})
+    frags = [args[i:i + 8] for i in range(0, len(args), 8)]
+    for body in (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"])):
+        fast, exact, runs = _both(_capture(body))
+        assert runs >= 1
+        assert fast == exact
+        s = run_capture(_capture(body))
+        tool = next(b for b in s.blocks if b.tool)
+        assert tool.content == args and tool.status == "complete" and not s.findings
+
+
+def test_a_native_capture_points_run_events_at_their_chunk_line():
+    """Several events per recorded chunk: each event's line is its chunk record's file line."""
+    frags = [f'"{i}", ' for i in range(50)]
+    body = anthropic(["["] + frags + ['"end"]'], ["a", "b", "c"])
+    cap = _capture(body, cuts=[len(body) // 3, 2 * len(body) // 3], timed=True)
+    cap.chunks = [Chunk(c.t, c.data, line=10 + i) for i, c in enumerate(cap.chunks)]
+    fast, exact, runs = _both(cap)
+    assert runs >= 1 and fast == exact
+
+
+def test_run_events_can_be_read_back_one_by_one():
+    """The packed log answers like a list: index, negative index, slice, iteration."""
+    frags = ["[1"] + [", 2"] * 30 + ["]"]
+    s = run_capture(_capture(anthropic(frags, ["x"])))
+    events = list(s.events)
+    assert [e.index for e in events] == list(range(len(s.events)))
+    assert s.events[-1].data == events[-1].data and s.events[5].payload == events[5].payload
+    assert [e.index for e in s.events[3:9]] == [3, 4, 5, 6, 7, 8]
+    mid = s.events[len(events) // 2]
+    assert mid.payload["delta"]["partial_json"] == ", 2" and mid.block is not None
+
+
+def test_a_control_character_in_a_run_breaks_it_up():
+    """A raw tab inside a JSON string is not JSON: that event alone gets S002, as line by line."""
+    body = anthropic(["[1", ", 2", ", 3", ", 4", "]"], ["x"]).replace(b'", 3', b'",\t3')
+    fast, exact, _ = _both(_capture(body))
+    assert fast == exact and '"S002"' in fast
+
+
+def test_a_fragment_that_resends_the_text_is_judged_in_a_run():
+    """J006 judges a fragment at least as long as the text before it: such fragments go alone."""
+    for body in (anthropic(["[", "[", "1", "]", "]"], ["x"]), chat(["[", "[", "1", "]", "]"], ["x"]),
+                 anthropic(['{"a": [', '{"a": [', "1", "2", "]}"], ["x"])):
+        fast, exact, runs = _both(_capture(body))
+        assert runs >= 1 and fast == exact and '"J006"' in fast
