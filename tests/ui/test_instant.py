@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from inspector.feeds.replay import ReplayFeed
 from inspector.tui.app import make_app
+from inspector.model.capture import Chunk
+from inspector.tui.widgets.event_log import NAME_W, EventLog, short_name
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from tests.ui.capture_factory import big_capture
 from tests.ui.conftest import settle
@@ -38,3 +40,26 @@ async def test_instant_replay_draws_the_panes_only_once_it_has_ended():
         await app.workers.wait_for_complete()
         await settle(pilot)
         assert feed.event_count == total - 2
+
+
+async def test_a_long_event_name_in_the_middle_of_an_instant_read_widens_the_log_when_drawn():
+    cap = big_capture(6000)
+    middle = len(cap.chunks) // 2
+    odd = b'event: vendor_extension_event\ndata: {"type":"vendor_extension_event"}\n\n'
+    cap.chunks.insert(middle, Chunk(cap.chunks[middle].t, odd))
+    feed = ReplayFeed(cap, instant=True, label="big", scan=False)
+    app = make_app(feed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not feed.finished:
+            await pilot.pause(0.01)
+        await settle(pilot)
+        log = app.query_one(EventLog)
+        # Only the first and last events were measured: the column fits content_block_delta.
+        assert log._name_w == len("content_block_delta")
+        at = next(i for i in range(len(feed.session.events)) if feed.session.events[i].name == "vendor_extension_event")
+        log.center_on(at)
+        await settle(pilot)
+        assert log._name_w == NAME_W  # drawn: the column takes the (cut) name
+        line, name = log._line_text(at).plain, short_name(feed.session.events[at])
+        assert len(name) == NAME_W and name in line
+        assert log._line_text(at - 1).plain.index("#0") == line.index(name) + NAME_W + 1  # aligned

@@ -30,6 +30,8 @@ MAX_DATA_CHARS = 600
 """Characters of event data shown per line (the rest is cut with an ellipsis)."""
 NAME_W = 21
 """Width of the event-name column (longer names are cut with an ellipsis)."""
+NAME_SCAN = 2000
+"""Most events whose names one frame measures for the name column (see ``EventLog._measure_names``)."""
 SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
 MARKS = {"error": "✖", "warning": "▲", "info": "●"}
 _CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible control pictures
@@ -118,6 +120,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self._max_width = 0
         self._styles: dict[str, Style] = {}
         self._name_w = 4
+        self._measured = 0
+        """Events whose names ``_name_w`` has measured."""
         """Width of the name column: the longest name shown so far, at most ``NAME_W`` (a
         stream of unnamed ``data`` events leaves the room to the payloads)."""
 
@@ -147,19 +151,37 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self._findings_seen = len(findings)
             self.refresh()
         n = len(events)
-        if n > self.count and self._name_w < NAME_W:
-            # A few distinct names among tens of thousands of events: measure each once.
-            names = {(ev.name, ev.named) for ev in events[self.count:n]}
-            widest = max((len(_short(name, named)) for name, named in names), default=0)
-            if widest > self._name_w:
-                self._name_w = widest
-                self._cache.clear()
+        self._measured = min(self._measured, n)
+        self._measure_names()
         if n != self.count:
             grew = n > self.count
             self.count = n
             self._update_virtual_size()
             if self.follow and grew:
                 self._scroll_tail()
+            self.refresh()
+
+    def _measure_names(self) -> None:
+        """Widen the name column to the longest name of the events not measured yet: all of them
+        when a frame brings at most ``NAME_SCAN`` (playing), else the first and last
+        ``NAME_SCAN // 2`` (``--instant``, a seek: a run of deltas builds a record per event
+        asked for); a longer name among the others widens the column when its line is drawn."""
+        events, n = self.events, len(self.events)
+        if self._measured >= n or self._name_w >= NAME_W:
+            self._measured = n
+            return
+        start, half = self._measured, NAME_SCAN // 2
+        spans = [(start, n)] if n - start <= NAME_SCAN else [(start, start + half), (n - half, n)]
+        self._measured = n
+        self._widen(max(len(_short(name, named)) for a, b in spans
+                        for name, named in {(ev.name, ev.named) for ev in events[a:b]}))
+
+    def _widen(self, width: int) -> None:
+        """Make the name column ``width`` wide if that is wider (at most ``NAME_W``)."""
+        width = min(width, NAME_W)
+        if width > self._name_w:
+            self._name_w = width
+            self._cache.clear()
             self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -200,6 +222,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         if ev.t is not None:
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
         name = short_name(ev)
+        if len(name) > self._name_w:
+            self._widen(len(name))  # a name the measuring skipped: this line and the next frame align
         text.append(f"{name:<{self._name_w}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
         data = summarize(ev, self.dialect)
         if len(data) > MAX_DATA_CHARS:
