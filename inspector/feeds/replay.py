@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import os
 import threading
 import time
 from array import array
@@ -49,8 +48,13 @@ TICK_S = 0.05
 SLICE = 1 << 16
 """Largest slice of a chunk fed at once while playing (a pasted capture is one huge chunk)."""
 _EOL = (0x0A, 0x0D)
-_yield_gil = getattr(os, "sched_yield", None) or (lambda: time.sleep(0))
-"""Let another thread take the GIL now (``sleep(0)`` would also do, but costs ~0.1 ms on Linux)."""
+YIELD_EVERY_S = 0.002
+"""How long an ``instant`` read on a thread holds the GIL at most before it sleeps for a moment
+(``time.sleep(0)``, ~0.1 ms on Linux), so that the event loop, waiting for the GIL, runs at once:
+without it the loop gets the GIL only after a switch interval (5 ms) and then loses it again at
+its next ``select``, so each step of a key or a paint takes about twice as long; with
+``os.sched_yield`` instead the read takes the GIL back before the loop's thread wakes up, and a
+busy loop is starved (20 ms of its work took 60-200 ms)."""
 
 
 class _Read:
@@ -443,6 +447,7 @@ class ReplayFeed:
         driver = Driver.for_capture(self.capture, self.settings)
         session = driver.session
         pos, clock = 0, self._origin
+        yielded = time.perf_counter()
         for chunk in self.capture.chunks:
             data = chunk.data
             for a in range(0, len(data), SLICE):  # an empty chunk: none (as ``_chunk_at`` skips it)
@@ -453,7 +458,9 @@ class ReplayFeed:
                 if chunk.t is not None:
                     clock = chunk.t
                 read.events = len(session.events)
-                _yield_gil()  # a key waiting on the event loop runs now, not after a switch interval
+                if time.perf_counter() - yielded >= YIELD_EVERY_S:
+                    time.sleep(0)  # the event loop, if it waits for the GIL, takes it now
+                    yielded = time.perf_counter()
         driver.close(self.capture.end)
         return driver, pos, self.duration if self.duration is not None else clock
 
