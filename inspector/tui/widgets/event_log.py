@@ -194,6 +194,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self.scroll_to(y=max(0, self.count - self.scrollable_content_region.height), animate=False, force=True)
 
     def _update_virtual_size(self) -> None:
+        if not self.count and not self.virtual_size.height:
+            return  # no line yet: a width alone would only cost a screen-wide layout pass
         set_virtual_size(self, Size(max(self._max_width, self.scrollable_content_region.width), self.count))
 
     def notify_style_update(self) -> None:
