@@ -202,10 +202,9 @@ class SSEDecoder:
                 run = self._run(data, begin, vstart, stop, end, event, lines, line, pos, t, markers)
                 if run is not None:
                     out.append(run)
-                    size = run.fixed * len(run.raw) + sum(map(len, run.raw))
                     line += lines * len(run.raw)
-                    pos += size
-                    start += size
+                    pos += run.size
+                    start += run.size
         if start:
             self._lines.skip_to(line, pos)
         return data[start:] if start else data
@@ -248,7 +247,8 @@ class SSEDecoder:
             return None
         text = data[vstart:b0].decode("utf-8")
         return FrameRun(event or "message", bool(event), self._id, text[1:] if text[:1] == " " else text,
-                        data[b1:stop].decode("utf-8"), raw, values, line, lines, pos, len(head) + len(tail), t)
+                        data[b1:stop].decode("utf-8"), raw, values, line, lines, pos, len(head) + len(tail), t,
+                        m.end() - nxt)
 
     def close(self, t: float | None = None) -> list[Item]:
         """End of body: flush the last line and any pending event (S010), see the class doc."""

@@ -87,16 +87,23 @@ class FrameRun:
     fixed: int
     """Bytes per event besides its string body."""
     t: float | None
+    size: int
+    """Body bytes of all the events."""
     _before: list | None = None
     """Body bytes of the string bodies before each event (made on the first ``frame`` call)."""
 
     def frame(self, i: int) -> Frame:
         """Event ``i`` as the frame the line-by-line path would have made."""
-        before = self._before
-        if before is None:
-            before = self._before = [0, *accumulate(map(len, self.raw))]
-        return Frame(self.event, self.head + self.raw[i].decode("utf-8") + self.tail, self.id, None, self.named,
-                     self.line + i * self.lines, self.offset + i * self.fixed + before[i], self.t, None)
+        raw = self.raw
+        if i == len(raw) - 1:  # the last one (the session takes it alone): no sums needed
+            offset = self.offset + self.size - self.fixed - len(raw[i])
+        else:
+            before = self._before
+            if before is None:
+                before = self._before = [0, *accumulate(map(len, raw))]
+            offset = self.offset + i * self.fixed + before[i]
+        return Frame(self.event, self.head + raw[i].decode("utf-8") + self.tail, self.id, None, self.named,
+                     self.line + i * self.lines, offset, self.t, None)
 
 
 Item = Frame | Comment | FramingIssue | FrameRun
