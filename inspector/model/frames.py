@@ -78,8 +78,8 @@ class FrameRun:
     """The data text after it (starts with its closing quote)."""
     raw: list
     """``list[bytes]``: each event's string body as sent."""
-    values: list
-    """``list[str]``: the same bodies decoded."""
+    values: list | None
+    """``list[str]``: the same bodies decoded (None once the session took them)."""
     line: int
     lines: int
     """Body lines per event (2 for ``data:`` + blank line, 3 with an ``event:`` line)."""
@@ -92,6 +92,10 @@ class FrameRun:
     _before: list | None = None
     """Body bytes of the string bodies before each event (made on the first ``frame`` call)."""
 
+    def data(self, i: int) -> str:
+        """Event ``i``'s data text."""
+        return self.head + self.raw[i].decode("utf-8") + self.tail
+
     def frame(self, i: int) -> Frame:
         """Event ``i`` as the frame the line-by-line path would have made."""
         raw = self.raw
@@ -102,9 +106,8 @@ class FrameRun:
             if before is None:
                 before = self._before = [0, *accumulate(map(len, raw))]
             offset = self.offset + i * self.fixed + before[i]
-        return Frame(self.event, self.head + raw[i].decode("utf-8") + self.tail, self.id, None, self.named,
-                     self.line + i * self.lines, offset, self.t, None)
-
+        return Frame(self.event, self.data(i), self.id, None, self.named, self.line + i * self.lines, offset,
+                     self.t, None)
 
 Item = Frame | Comment | FramingIssue | FrameRun
 """What ``feed()``/``close()`` of a decoder return, in body order."""

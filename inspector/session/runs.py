@@ -44,6 +44,7 @@ def take(s: "Session", run: "FrameRun") -> None:
     done = _in_bulk(s, run) if s._clean and s.dialect is not None and not s._pending else 0
     for k in range(done, len(run.values)):
         s._on_frame(run.frame(k))
+    run.values = None  # the blocks hold the strings now; the event log rebuilds events from ``raw``
 
 
 def _in_bulk(s: "Session", run: "FrameRun") -> int:
