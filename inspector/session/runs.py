@@ -50,7 +50,7 @@ def take(s: "Session", run: "FrameRun") -> None:
 def _in_bulk(s: "Session", run: "FrameRun") -> int:
     """Take what can be taken in one step; return how many leading events were taken."""
     try:
-        p = orjson.loads(run.head + _SENTINEL_BODY + run.tail)
+        p = orjson.loads(run.head + _SENTINEL_BODY + run.mid + run.tail)
     except orjson.JSONDecodeError:
         return 0
     if p.__class__ is not dict:

@@ -495,7 +495,7 @@ class Session:
     def _arm_runs(self) -> None:
         """Tell an SSE decoder which string values may vary along a run of deltas in this dialect."""
         if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
-            self._decoder.set_run_keys(self.dialect.run_keys)
+            self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
