@@ -69,7 +69,7 @@ def framing_only(raw: bytes, dialect: str | None = None) -> list:
     ``dialect``: arm it with that dialect's run keys (runs of deltas framed whole), as the session does."""
     d, out = SSEDecoder(), []
     if dialect is not None:
-        d.set_run_keys(DIALECTS[dialect].run_keys)
+        d.set_run_keys(DIALECTS[dialect].run_keys, DIALECTS[dialect].run_noise)
     for i in range(0, len(raw), 65536):
         out += d.feed(raw[i:i + 65536], None)
     return out + d.close(None)

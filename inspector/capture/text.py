@@ -22,6 +22,9 @@ _SSE_LINE = re.compile(rb"^(?:(?:event|data|id|retry):|:)")
 _DATA_LINE = re.compile(rb"^data:")
 _FENCE = re.compile(rb"^( {0,3})(`{3,}|~{3,})([^\r\n]*)")
 _BOM = b"\xef\xbb\xbf"
+_SPACE = b" \t\n\r\x0b\x0c"
+"""What ``bytes.strip`` strips."""
+_LEADING_SPACE = re.compile(rb"[ \t\n\r\x0b\x0c]*")
 _JSON_LINE_START = (b"{", b"[", b"}", b"]", b" ", b"\t", b'"')
 """How the lines of a pretty-printed JSON value start."""
 
@@ -54,15 +57,20 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
 
 def _plain_sse(raw: bytes) -> bool:
     """A body that is SSE from its first line to its last, with no code fence: taken as it is,
-    without splitting a large paste into lines first."""
+    without splitting a large paste into lines first (nor copying it: positions only)."""
     if b"```" in raw or b"~~~" in raw:
         return False
-    body = raw.strip()
-    while body.startswith(_BOM):
-        body = body[len(_BOM):]
-    first = body.split(b"\n", 1)[0]
-    last = body.rsplit(b"\n", 1)[-1]
-    return bool(_SSE_LINE.match(first) and _SSE_LINE.match(last.lstrip(b"\r")) and b"\ndata:" in b"\n" + body)
+    start = _LEADING_SPACE.match(raw).end()
+    end = len(raw)
+    while end > start and raw[end - 1] in _SPACE:
+        end -= 1
+    while raw.startswith(_BOM, start, end):
+        start += len(_BOM)
+    nl = raw.find(b"\n", start, end)
+    first = raw[start:nl if nl >= 0 else end]
+    last = raw[raw.rfind(b"\n", start, end) + 1:end]
+    return bool(_SSE_LINE.match(first) and _SSE_LINE.match(last.lstrip(b"\r"))
+                and (raw.startswith(b"data:", start, end) or raw.find(b"\ndata:", start, end) >= 0))
 
 
 def _json_after(probe: list[bytes], last: int) -> int:

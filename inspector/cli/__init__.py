@@ -36,10 +36,9 @@ if (os.path.basename(sys.argv[0]).startswith("stream-inspector")
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
-from inspector.cli.parser import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
+from inspector.cli.parser import COMMANDS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 from inspector.tui.terminal import NoTerminal  # noqa: E402
 
-COMMANDS = ("check", "rules", "replay", "live", "proxy", "serve", "compare", "demo", "conform", "export", "run", "diff", "gateway")
 WITHOUT_TERMINAL = {
     "replay": "for a report without one: stream-inspector check CAPTURE",
     "live": "--format json or --format text prints the report instead",
@@ -66,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(only=words[0] if words and words[0] in COMMANDS else None)
+    args = parser.parse_args(words)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE

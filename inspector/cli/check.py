@@ -9,7 +9,6 @@ line (JSON Lines), ``github`` one annotation per finding.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import signal
 import sys
@@ -113,7 +112,10 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None)
         return
     files = [inp for inp in inputs if inp.path is not None]
     size = max(1, min(32, len(files) // (jobs * 4)))
-    # concurrent.futures loads its process pool on first use: a one-file check never pays for it.
+    # Imported here: concurrent.futures (and the logging it loads) costs a one-file check ~15 ms of
+    # start-up, and its process pool loads on first use anyway.
+    import concurrent.futures
+
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_quiet_on_ctrl_c)
     try:
         # Batches submitted by hand rather than ``pool.map``: map cancels its pending futures when

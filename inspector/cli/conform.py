@@ -25,7 +25,7 @@ from inspector.net.conform.matrix import MatrixError, load
 from inspector.net.conform.mutate import MutateError, parse_specs
 from inspector.net.conform.server import Target, check_target, run_matrix
 from inspector.net.live import LiveError
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 
 
 def _err(msg: str) -> int:

@@ -160,16 +160,7 @@ def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ..
     return sub.add_parser(name, help=help, description=text, epilog=_examples(*examples), formatter_class=_Help)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, formatter_class=_Help,
-                     description="Inspect, lint, replay and serve LLM streaming responses (SSE / NDJSON).",
-                     epilog=_examples(f"{PROG} demo                          # no key, no network: try it",
-                                      f"{PROG} check capture.jsonl           # lint a capture (CI-friendly)",
-                                      f"{PROG} replay capture.jsonl          # watch it arrive again",
-                                      f"{PROG} COMMAND --help                # options and examples of a command"))
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
+def _check(sub) -> None:
     p = _sub(sub, "check", help="lint captures headlessly (findings + assembled blocks)",
              description="Lint captures without a terminal UI: every finding with its rule code, and each "
                          "content block as assembled; after several files a summary table and a total line.\n"
@@ -198,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_max_size(p)
 
+
+def _replay(sub) -> None:
     p = _sub(sub, "replay", help="TUI: play a capture with its recorded timing",
              description="Play a capture in the terminal UI with its recorded timing: pause (space), step "
                          "(. ,), go to event N (g), explain a finding (i), save it (s), open another (o).\n"
@@ -214,7 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_theme(p)
     _add_max_size(p)
 
-    providers = ", ".join(PROVIDERS)
+
+def _live(sub) -> None:
     p = _sub(sub, "live", help="TUI: send a request to a provider and inspect the streamed answer",
              description="Send one request (streaming switched on) and inspect the answer as it arrives.\n"
                          "Keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY; a local "
@@ -225,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                        f"{PROG} live --provider anthropic --request req.json --format json   # no TUI",
                        f"{PROG} live --provider anthropic --request req.json --compare-eager"))
     p.add_argument("--provider", choices=list(PROVIDERS), required=True, metavar="PROVIDER",
-                   help=f"whose API to call: {providers}")
+                   help=f"whose API to call: {', '.join(PROVIDERS)}")
     p.add_argument("--request", required=True, metavar="REQ.json", help="the request body (JSON); streaming is switched on")
     p.add_argument("--base-url", metavar="URL", help="provider base URL (default: the provider's public API)")
     p.add_argument("--record", metavar="FILE", help="write the native capture as it arrives")
@@ -240,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+
+def _proxy(sub) -> None:
     p = _sub(sub, "proxy", help="TUI: a local pass-through endpoint that inspects every exchange",
              description="A pass-through endpoint on this machine: point an agent's base URL at it; every "
                          "exchange is forwarded byte for byte, inspected, checked against the history the "
@@ -261,6 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_theme(p)
 
+
+def _gateway(sub) -> None:
     p = _sub(sub, "gateway", help="TUI: taps on both sides of a translating gateway (LiteLLM, a router); "
                                   "pairs, compares and names the hop that broke each answer",
              description="Two taps around a gateway that translates between providers: the front tap sits "
@@ -288,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_stall(p, "; each side's dialect is detected (the two differ behind a translating gateway)")
     _add_theme(p)
 
+
+def _run(sub) -> None:
     p = _sub(sub, "run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy",
              description="Start the inspecting proxy on a free loopback port, run your agent with every SDK's "
                          "base-URL variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ...) pointed at it, and "
@@ -316,6 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("agent", nargs=argparse.REMAINDER, metavar="-- CMD ARGS",
                    help="the agent command and its arguments, after --")
 
+
+def _serve(sub) -> None:
     p = _sub(sub, "serve", help="a local mock provider answering with captures, re-timed as recorded",
              description="A mock provider on this machine: answers any request with the captures, re-timed "
                          "as recorded, ending the connection the way each capture ended. Several captures "
@@ -347,6 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
     _add_max_size(p)
 
+
+def _conform(sub) -> None:
     p = _sub(sub, "conform", help="grade a server's streams with a fixed request matrix, or a client "
                                   "against broken streams (--client)",
              description="Grade a server (a gateway, a proxy, a self-hosted model) by sending a fixed matrix of "
@@ -381,6 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--client: how long to wait for the next request once the stream ended")
     _add_common_lint(p)
 
+
+def _compare(sub) -> None:
     p = _sub(sub, "compare", help="TUI: two streams of the same request on one time axis",
              description="Two streams of the same request on one time axis, e.g. with and without "
                          "eager_input_streaming: scrub with left/right, step between arrivals with , and .",
@@ -394,6 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_theme(p)
     _add_max_size(p)
 
+
+def _diff(sub) -> None:
     p = _sub(sub, "diff", help="are two streams of the same answer equivalent, in any dialects? "
                                "(exit 0 equivalent, 1 different, 2 trouble)",
              description="Compare two streams of the same answer, in any dialects (what a gateway received "
@@ -410,6 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_stall(p, "; each side's dialect is detected")
     _add_theme(p)
 
+
+def _export(sub) -> None:
     p = _sub(sub, "export", help="a capture as a self-contained HTML page or a HAR 1.2 file with per-chunk timing",
              description="Write a capture as one self-contained HTML page (overview, findings explained, blocks, "
                          "timeline, raw events) to attach to a bug report, or several captures as a HAR 1.2 file "
@@ -426,11 +436,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_lint(p)
     _add_max_size(p)
 
+
+def _rules(sub) -> None:
     p = _sub(sub, "rules", help="list the rule catalog: codes, names, severities, when each fires",
              description="The rule catalog: every finding code, its name, default severity and when it fires.",
              examples=(f"{PROG} rules", f"{PROG} rules J002 T", f"{PROG} rules C0"))
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
 
+
+def _demo(sub) -> None:
     p = _sub(sub, "demo", help="no key, no network: serve bundled captures on loopback and inspect them live",
              description="The bundled captures served on 127.0.0.1 and inspected live, exactly as a client "
                          "would see them: ] and [ switch stream, ? lists every key, q quits.",
@@ -438,4 +452,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=_positive, default=1.0, metavar="X",
                    help="how fast the loopback server replays the captures")
     _add_theme(p)
+
+
+COMMANDS = {"check": _check, "replay": _replay, "live": _live, "proxy": _proxy, "gateway": _gateway, "run": _run,
+            "serve": _serve, "conform": _conform, "compare": _compare, "diff": _diff, "export": _export,
+            "rules": _rules, "demo": _demo}
+"""Each command and the function adding its subparser, in the order ``--help`` lists them."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; ``only``: just that command's subparser (a command's run needs no other:
+    building all 13 costs ~50 ms of start-up, mostly argparse formatters and gettext look-ups)."""
+    parser = _Parser(prog=PROG, formatter_class=_Help,
+                     description="Inspect, lint, replay and serve LLM streaming responses (SSE / NDJSON).",
+                     epilog=_examples(f"{PROG} demo                          # no key, no network: try it",
+                                      f"{PROG} check capture.jsonl           # lint a capture (CI-friendly)",
+                                      f"{PROG} replay capture.jsonl          # watch it arrive again",
+                                      f"{PROG} COMMAND --help                # options and examples of a command"))
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, add in COMMANDS.items():
+        if only is None or name == only:
+            add(sub)
     return parser

@@ -17,7 +17,8 @@ from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
 from inspector.net.serve import asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, is_loopback, listen, url_for, uvicorn_server
-from inspector.providers import CONFORMANCE, PROVIDERS
+from inspector.providers import PROVIDERS
+from inspector.providers.conformers import CONFORMANCE
 
 
 def _err(msg: str) -> int:

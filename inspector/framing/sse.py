@@ -50,6 +50,11 @@ _TEMPLATES = 64
 """Run templates (see ``SSEDecoder.run_keys``) kept compiled per decoder."""
 
 
+def _markers(keys) -> tuple[bytes, ...]:
+    """The raw ``"key":"`` (and ``"key": "``) openings of each key's string value."""
+    return tuple(m for k in keys for m in (b'"%s":"' % k.encode(), b'"%s": "' % k.encode()))
+
+
 def _is_value(text: str) -> bool:
     """True when ``text`` is ``[DONE]`` or one complete JSON object or array (orjson decides).
     Scalars (``1``, ``"a"``) do not count: joining such lines is what the SSE spec asks for
@@ -114,13 +119,17 @@ class SSEDecoder:
         self.run_keys: dict[str, tuple[bytes, ...]] = {}
         """Event name (``""``: no ``event:`` line) -> the raw ``"key":"`` markers whose string value
         may vary along a run (``FrameRun``); see ``set_run_keys``. Empty: no runs."""
-        self._templates: dict[tuple[bytes, bytes], tuple[re.Pattern, re.Pattern]] = {}
+        self.run_noise: tuple[bytes, ...] = ()
+        """Raw ``"key":"`` markers of strings after the varying one that may vary too and that no
+        rule reads (OpenAI's random ``obfuscation`` padding); see ``set_run_keys``."""
+        self._templates: dict[tuple[bytes, ...], tuple[re.Pattern, re.Pattern]] = {}
 
-    def set_run_keys(self, keys: dict[str, tuple[str, ...]]) -> None:
+    def set_run_keys(self, keys: dict[str, tuple[str, ...]], noise: tuple[str, ...] = ()) -> None:
         """Emit a ``FrameRun`` for events that repeat the one before but for the string value of
-        one of ``keys`` (event name -> payload keys, as ``Dialect.run_keys`` gives them)."""
-        self.run_keys = {name: tuple(m for k in names for m in (b'"%s":"' % k.encode(), b'"%s": "' % k.encode()))
-                         for name, names in keys.items()}
+        one of ``keys`` (event name -> payload keys, as ``Dialect.run_keys`` gives them) and maybe
+        the string of one ``noise`` key after it (``Dialect.run_noise``)."""
+        self.run_keys = {name: _markers(names) for name, names in keys.items()}
+        self.run_noise = _markers(noise)
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
         """Decode the next body chunk, received at ``t`` seconds; return completed items."""
@@ -202,10 +211,9 @@ class SSEDecoder:
                 run = self._run(data, begin, vstart, stop, end, event, lines, line, pos, t, markers)
                 if run is not None:
                     out.append(run)
-                    size = run.fixed * len(run.raw) + sum(map(len, run.raw))
                     line += lines * len(run.raw)
-                    pos += size
-                    start += size
+                    pos += run.size
+                    start += run.size
         if start:
             self._lines.skip_to(line, pos)
         return data[start:] if start else data
@@ -227,28 +235,42 @@ class SSEDecoder:
         if m is None:
             return None
         b1 = m.end() - 1  # the closing quote
-        head, tail = data[begin:b0], data[b1:stop + 2]
-        pats = self._templates.get((head, tail))
+        head, mid, tail = data[begin:b0], b"", data[b1:stop + 2]
+        for marker in self.run_noise:  # a second string that varies too (obfuscation padding)
+            k = tail.rfind(marker)
+            if k >= 0:
+                m = _BODY_END.match(tail, k + len(marker))
+                if m is None:
+                    return None
+                mid, tail = tail[:k + len(marker)], tail[m.end() - 1:]
+                break
+        key = (head, mid, tail)
+        pats = self._templates.get(key)
         if pats is None:
             if len(self._templates) >= _TEMPLATES:
                 self._templates.clear()
-            h, tl = re.escape(head), re.escape(tail)
-            pats = self._templates[(head, tail)] = (re.compile(b"(?:" + h + _BODY + tl + b")+"),
-                                                    re.compile(h + b"(" + _BODY + b")" + tl))
+            h, md, tl = re.escape(head), re.escape(mid), re.escape(tail)
+            one, group = md + _BODY if mid else b"", md + b"(" + _BODY + b")" if mid else b""
+            pats = self._templates[key] = (re.compile(b"(?:" + h + _BODY + one + tl + b")+"),
+                                           re.compile(h + b"(" + _BODY + b")" + group + tl))
         nxt = stop + 2
         m = pats[0].match(data, nxt, end)
         if m is None:
             return None
-        raw = pats[1].findall(data, nxt, m.end())
+        found = pats[1].findall(data, nxt, m.end())
+        raw, noise = (list(x) for x in zip(*found)) if mid else (found, None)
         try:
             values = orjson.loads(b'["' + b'","'.join(raw) + b'"]')
+            if noise is not None:
+                orjson.loads(b'["' + b'","'.join(noise) + b'"]')  # read by no rule, but it must be JSON
         except orjson.JSONDecodeError:
             return None  # an escape or a control character orjson refuses: each event on its own
         if len(values) != len(raw):  # pragma: no cover - the body pattern keeps the quotes apart
             return None
         text = data[vstart:b0].decode("utf-8")
         return FrameRun(event or "message", bool(event), self._id, text[1:] if text[:1] == " " else text,
-                        data[b1:stop].decode("utf-8"), raw, values, line, lines, pos, len(head) + len(tail), t)
+                        tail[:-2].decode("utf-8"), raw, values, line, lines, pos, len(head) + len(mid) + len(tail), t,
+                        m.end() - nxt, mid.decode("utf-8"), noise)
 
     def close(self, t: float | None = None) -> list[Item]:
         """End of body: flush the last line and any pending event (S010), see the class doc."""

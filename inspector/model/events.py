@@ -123,10 +123,10 @@ class EventRun:
         self.response = response
 
     def record(self, i: int) -> EventRecord:
-        f = self.frames.frame(self.skip + i)
-        return EventRecord(self.first + i, self.name, f.data, _RELEASED,
-                           self.line if self.line is not None else f.line + self.line_base, f.t,
-                           f.named, False, self.block, self.response)
+        run, k = self.frames, self.skip + i
+        return EventRecord(self.first + i, self.name, run.data(k), _RELEASED,
+                           self.line if self.line is not None else run.line + k * run.lines + self.line_base,
+                           run.t, run.named, False, self.block, self.response)
 
 
 class EventLog:

@@ -62,9 +62,10 @@ class FrameRun:
     """Events that follow a just-dispatched frame and repeat its bytes but for one JSON string
     value (a run of deltas: ``partial_json``, ``arguments``, ``text``...), framed in one pass.
 
-    Event ``i`` (0-based) is the frame with ``data = head + values_raw[i] + tail``, the same
+    Event ``i`` (0-based) is the frame with ``data = head + raw[i] + tail`` (with ``noise``:
+    ``head + raw[i] + mid + noise[i] + tail``), the same
     ``event``/``named``/``id``, at body line ``line + i * lines`` and byte offset
-    ``offset + i * fixed + sum(len(raw[j]) for j < i)``, completed at ``t``. ``raw`` holds each
+    ``offset + i * fixed`` plus the bodies before it (``raw`` and ``noise``), completed at ``t``. ``raw`` holds each
     value's JSON string body as sent (escapes kept, UTF-8 bytes); ``values`` the decoded strings.
     Only a decoder told which keys may vary (``SSEDecoder.run_keys``) emits runs.
     """
@@ -78,8 +79,8 @@ class FrameRun:
     """The data text after it (starts with its closing quote)."""
     raw: list
     """``list[bytes]``: each event's string body as sent."""
-    values: list
-    """``list[str]``: the same bodies decoded."""
+    values: list | None
+    """``list[str]``: the same bodies decoded (None once the session took them)."""
     line: int
     lines: int
     """Body lines per event (2 for ``data:`` + blank line, 3 with an ``event:`` line)."""
@@ -87,17 +88,35 @@ class FrameRun:
     fixed: int
     """Bytes per event besides its string body."""
     t: float | None
+    size: int
+    """Body bytes of all the events."""
+    mid: str = ""
+    """With ``noise``: the text between the two varying strings (``tail`` follows the second)."""
+    noise: list | None = None
+    """``list[bytes]``: a second string body per event that varies too and that no rule reads
+    (OpenAI's ``obfuscation`` padding), or None."""
     _before: list | None = None
     """Body bytes of the string bodies before each event (made on the first ``frame`` call)."""
 
+    def data(self, i: int) -> str:
+        """Event ``i``'s data text."""
+        if self.noise is None:
+            return self.head + self.raw[i].decode("utf-8") + self.tail
+        return self.head + self.raw[i].decode("utf-8") + self.mid + self.noise[i].decode("utf-8") + self.tail
+
     def frame(self, i: int) -> Frame:
         """Event ``i`` as the frame the line-by-line path would have made."""
-        before = self._before
-        if before is None:
-            before = self._before = [0, *accumulate(map(len, self.raw))]
-        return Frame(self.event, self.head + self.raw[i].decode("utf-8") + self.tail, self.id, None, self.named,
-                     self.line + i * self.lines, self.offset + i * self.fixed + before[i], self.t, None)
-
+        raw, noise = self.raw, self.noise
+        if i == len(raw) - 1:  # the last one (the session takes it alone): no sums needed
+            offset = self.offset + self.size - self.fixed - len(raw[i]) - (len(noise[i]) if noise else 0)
+        else:
+            before = self._before
+            if before is None:
+                sizes = map(len, raw) if noise is None else map(int.__add__, map(len, raw), map(len, noise))
+                before = self._before = [0, *accumulate(sizes)]
+            offset = self.offset + i * self.fixed + before[i]
+        return Frame(self.event, self.data(i), self.id, None, self.named, self.line + i * self.lines, offset,
+                     self.t, None)
 
 Item = Frame | Comment | FramingIssue | FrameRun
 """What ``feed()``/``close()`` of a decoder return, in body order."""

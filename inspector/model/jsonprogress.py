@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from math import isinf
+from operator import attrgetter
 
 import orjson
 
@@ -91,7 +92,11 @@ _NUMBER_COMPLETE_MODES = frozenset((_N_ZERO, _N_INT, _N_FRAC, _N_EXP))
 # NOTE: RFC 8259 §7: unescaped characters are anything but '"', '\' and U+0000-U+001F. A Python
 # str can also hold surrogate code points (U+D800-U+DFFF); orjson refuses those ("surrogates not
 # allowed") since they cannot be encoded as UTF-8, so they stop the run and are rejected too.
-_STR_RUN = re.compile('[^"\\\\\x00-\x1f\ud800-\udfff]*')
+_CHARS = '[^"\\\\\x00-\x1f\ud800-\udfff]*'
+# A run of string characters and of the escapes that need no state: the simple ones and \uXXXX
+# outside the surrogates (a surrogate escape, a bad escape or one cut by the fragment's end stops
+# the run and goes through the modes below).
+_STR_RUN = re.compile(_CHARS + '(?:\\\\(?:["\\\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})' + _CHARS + ')*')
 # NOTE: RFC 8259 §2: insignificant whitespace is exactly space, tab, LF and CR.
 _WS_RUN = re.compile(r"[ \t\n\r]*")
 _WS = frozenset(" \t\n\r")
@@ -167,12 +172,14 @@ class JsonProgress:
 
     def snapshot(self) -> tuple:
         """The whole state, for :meth:`restore` (a feed that must be undone)."""
-        return tuple(list(self._stack) if k == "_stack" else getattr(self, k) for k in self.__slots__)
+        return _STATE(self), list(self._stack)
 
     def restore(self, snap: tuple) -> None:
         """Go back to the state :meth:`snapshot` returned."""
-        for k, v in zip(self.__slots__, snap):
-            setattr(self, k, list(v) if k == "_stack" else v)
+        values, stack = snap
+        for k, v in zip(self.__slots__, values):
+            setattr(self, k, v)
+        self._stack = list(stack)
 
     @property
     def complete_at(self) -> int | None:
@@ -623,6 +630,10 @@ class JsonProgress:
 
 
 # ---------------------------------------------------------------------------------------------
+_STATE = attrgetter(*JsonProgress.__slots__)
+"""Every slot of a ``JsonProgress`` at once (``snapshot``)."""
+
+
 def _close(text: str) -> tuple[object, bool]:
     """Value of ``text``, which must not be INVALID."""
     p = JsonProgress()

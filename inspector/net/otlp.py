@@ -18,7 +18,6 @@ source). Imports: ``inspector.report.spans``, ``inspector.feeds``; OpenTelemetry
 """
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import threading
@@ -53,19 +52,24 @@ def traces_endpoint(environ: dict | None = None) -> str:
     return url
 
 
-class _Reasons(logging.Handler):
-    """Keeps the OpenTelemetry SDK's log lines off the terminal, remembering the last one (the why
-    of a failed export)."""
+def _reasons_handler():
+    """A logging handler that keeps the OpenTelemetry SDK's log lines off the terminal, remembering
+    the last one in ``last`` (the why of a failed export)."""
+    # Imported with the SDK, which loads it anyway: a command without --otlp never pays for it.
+    import logging
 
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.last: str | None = None
+    class Reasons(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.DEBUG)
+            self.last: str | None = None
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            self.last = record.getMessage().splitlines()[0][:300]
-        except Exception:  # noqa: BLE001 - a log line that cannot be formatted is no reason to fail
-            self.last = record.msg if isinstance(record.msg, str) else None
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                self.last = record.getMessage().splitlines()[0][:300]
+            except Exception:  # noqa: BLE001 - a log line that cannot be formatted is no reason to fail
+                self.last = record.msg if isinstance(record.msg, str) else None
+
+    return Reasons(), logging.getLogger("opentelemetry")
 
 
 def _stderr(line: str) -> None:
@@ -95,8 +99,7 @@ class OtlpSender:
         """Spans handed to the SDK so far."""
         self.failed = False
         self._kind, self._status, self._error = SpanKind.CLIENT, Status, StatusCode.ERROR
-        self._reasons = _Reasons()
-        otel_log = logging.getLogger("opentelemetry")
+        self._reasons, otel_log = _reasons_handler()
         otel_log.addHandler(self._reasons)
         otel_log.propagate = False
         if timeout is None:

@@ -5,7 +5,8 @@ Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, `
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
 ``history``: where requests carry history for the Q rules), its event-log summaries and its
 advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
-``CONFORMANCE`` holds what each gives the conformance tools (``conformance``, ``mutations``).
+``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
+``mutations``), in a module of its own so that ``check`` never loads them.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
 (the Q-rule helpers), ``summary`` (generic event summaries), ``textcalls`` (tool calls written
 as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
@@ -19,7 +20,6 @@ from inspector.model.events import EventRecord
 from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, gemini, ollama, openai_chat,
                                  openai_responses)
 from inspector.providers.base import Dialect, Provider
-from inspector.providers.conformance import Conformance
 from inspector.providers.history import HistoryShape
 from inspector.providers.summary import generic
 
@@ -44,12 +44,6 @@ HISTORY_SHAPES: tuple[HistoryShape, ...] = tuple(
 """Where requests carry history, in claiming order (Anthropic's ``messages`` before Chat's)."""
 
 _BY_DIALECT = {p.dialect.name: p for p in PROVIDERS.values()}
-
-CONFORMANCE: dict[str, Conformance] = {
-    "anthropic": anthropic.CONFORMANCE, "openai": openai_chat.CONFORMANCE,
-    "openai-responses": openai_responses.CONFORMANCE, "gemini": gemini.CONFORMANCE, "ollama": ollama.CONFORMANCE,
-}
-"""By provider name: each provider's mutations (``serve --mutate``) and how ``conform`` reads its answers."""
 
 
 def provider_for_dialect(dialect: str | None) -> Provider | None:

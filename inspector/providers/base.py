@@ -148,6 +148,10 @@ class Dialect:
     """Event name (``""``: none) -> payload keys whose string value may vary along a run of deltas
     that the framing hands over whole (``FrameRun``); the dialect then answers ``run_target``."""
 
+    run_noise: ClassVar[tuple[str, ...]] = ()
+    """Keys of a string after the varying one that may vary too and that the dialect never reads
+    (OpenAI's ``obfuscation`` padding): a run may differ there as well."""
+
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer
 

@@ -5,7 +5,7 @@ for clients): its mutations, a closing answer, and how to read a whole answer or
   calls (:class:`Call`: id, name, parsed arguments), its stop reason and the kinds of its blocks.
   Read from a non-streamed answer (``conform`` compares it with the streamed one) and from the
   history a client sends next (``--expect-next`` compares it with what was streamed).
-- :class:`Conformance`: one per provider (``inspector.providers.CONFORMANCE``):
+- :class:`Conformance`: one per provider (``inspector.providers.conformers.CONFORMANCE``):
   ``mutations`` (``serve --mutate``); ``closing()`` the bytes of a short clean text answer
   ``serve --expect-next`` gives the client's next request, so an agent loop ends;
   ``plain(body) -> (body, path)`` the same request with streaming off; ``read(answer) -> Turn``

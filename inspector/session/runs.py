@@ -12,8 +12,9 @@ prove that taking them one by one would do nothing but add their strings to one 
 - for arguments, the J rules would judge nothing along the way: J006 is ruled out by lengths
   (every fragment shorter than the text before it), and the JSON state is a prefix before and
   after the run's text (once a container or string has closed at the top, the state can only be
-  complete, trailing or invalid, never a prefix again; a top-level number is taken one by one).
-  The run's last event always goes alone: it is the one that usually completes the arguments.
+  complete, trailing or invalid, never a prefix again; a top-level number is taken one by one);
+  when the whole run's text would leave it something else, the run's last event goes alone (it
+  usually completes the arguments), and failing that every event does.
 
 Anything else goes event by event through the exact path. ``tests/unit/test_runs.py`` holds both
 ways to the same report and event log on generated streams.
@@ -43,12 +44,13 @@ def take(s: "Session", run: "FrameRun") -> None:
     done = _in_bulk(s, run) if s._clean and s.dialect is not None and not s._pending else 0
     for k in range(done, len(run.values)):
         s._on_frame(run.frame(k))
+    run.values = None  # the blocks hold the strings now; the event log rebuilds events from ``raw``
 
 
 def _in_bulk(s: "Session", run: "FrameRun") -> int:
     """Take what can be taken in one step; return how many leading events were taken."""
     try:
-        p = orjson.loads(run.head + _SENTINEL_BODY + run.tail)
+        p = orjson.loads(run.head + _SENTINEL_BODY + run.mid + run.tail)
     except orjson.JSONDecodeError:
         return 0
     if p.__class__ is not dict:
@@ -72,8 +74,8 @@ def _in_bulk(s: "Session", run: "FrameRun") -> int:
 
 
 def _arguments(s: "Session", run: "FrameRun", name: str, block: "Block") -> int:
-    """Argument fragments: the leading ones J006 could judge one by one, then all but the last
-    at once when the JSON state stays a prefix."""
+    """Argument fragments: the leading ones J006 could judge one by one, then the rest at once
+    (or all but the last) when the JSON state stays a prefix."""
     values, n = run.values, len(run.values)
     longest = max(map(len, values))
     k = 0
@@ -85,15 +87,18 @@ def _arguments(s: "Session", run: "FrameRun", name: str, block: "Block") -> int:
     prog = block.progress
     if k >= n - 1 or prog is None or prog.state != PARTIAL or prog.top_kind == "number":
         return k
-    text = "".join(values[k:n - 1])
+    # All of them at once when the arguments stay a prefix (a run in the middle of a long call);
+    # else all but the last (the end of the call is usually in the last fragment), then one by one.
     snap = prog.snapshot()
-    prog.feed(text)
-    if prog.state != PARTIAL:
+    for stop in (n, n - 1):
+        text = "".join(values[k:stop])
+        prog.feed(text)
+        if prog.state == PARTIAL:
+            _record(s, run, k, stop, name, block)
+            s._deltas(block, values[k:stop], len(text), run.t)
+            return stop
         prog.restore(snap)
-        return k
-    _record(s, run, k, n - 1, name, block)
-    s._deltas(block, values[k:n - 1], len(text), run.t)
-    return n - 1
+    return k
 
 
 def _record(s: "Session", run: "FrameRun", a: int, b: int, name: str, block: "Block") -> None:

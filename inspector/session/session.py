@@ -495,7 +495,7 @@ class Session:
     def _arm_runs(self) -> None:
         """Tell an SSE decoder which string values may vary along a run of deltas in this dialect."""
         if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
-            self._decoder.set_run_keys(self.dialect.run_keys)
+            self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
@@ -526,8 +526,7 @@ class Session:
             if self.first_content_t is None:
                 self.first_content_t = t
         text_ascii = length == 0 or all(map(str.isascii, fragments))
-        block.fragment_times.extend(t, map(len, fragments) if text_ascii
-                                    else [len(f.encode("utf-8")) for f in fragments])
+        block.fragment_times.extend(t, map(len, fragments if text_ascii else map(str.encode, fragments)))
         if t is None:
             return
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0

@@ -12,7 +12,7 @@ from junitparser import Error, Failure, JUnitXml
 
 from inspector.net.conform import client
 from inspector.net.conform.mutate import parse_specs
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from tests.clients import anthropic_agent, openai_agent
 from tests.conftest import ROOT
 from tests.e2e.conftest import run_cli, spawn

@@ -20,7 +20,7 @@ from inspector.net.conform.matrix import load
 from inspector.net.conform.mutate import parse_specs, served_variants
 from inspector.net.serve import ServerThread, load_served, make_asgi_app
 from inspector.net.servers import BackgroundServer
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from tests.conform_reference import captures
 from tests.conftest import ROOT
 from tests.e2e.conftest import run_cli, spawn, wait_for

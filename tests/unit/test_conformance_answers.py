@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.net.conform.matrix import MatrixError, load, parse
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 
 
 def test_anthropic():

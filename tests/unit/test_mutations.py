@@ -15,7 +15,7 @@ from inspector.capture.load import load_path
 from inspector.capture.recorder import Recorder
 from inspector.cli.serve import list_mutations
 from inspector.net.conform.mutate import MutateError, Spec, apply, parse_specs
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.mutations import NotApplicable
 from tests.conftest import SHARED_CORPUS
 from tests.e2e.conftest import run_cli

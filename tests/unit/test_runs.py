@@ -61,10 +61,19 @@ def anthropic(tool_fragments: list[str], text_fragments: list[str], *, stop_earl
     return _sse(ev)
 
 
-def chat(tool_fragments: list[str], text_fragments: list[str], *, finish_early: bool = False) -> bytes:
+def chat(tool_fragments: list[str], text_fragments: list[str], *, finish_early: bool = False,
+         obfuscate: bool = False) -> bytes:
+    """``obfuscate``: each chunk ends with OpenAI's random ``obfuscation`` padding (a second string
+    that varies along a run)."""
+    pads = iter(range(10**6))
+
     def chunk(delta: dict, finish: str | None = None) -> tuple[None, dict]:
-        return None, {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                      "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        c = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if obfuscate:
+            n = next(pads)
+            c["obfuscation"] = "pQ\\" * (n % 3) + "é" * (n % 2) + str(n)
+        return None, c
     ev = [chunk({"role": "assistant", "content": ""})]
     ev += [chunk({"content": f}) for f in text_fragments]
     ev.append(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
@@ -122,9 +131,9 @@ def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
-       finish_early=st.booleans())
-def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early):
-    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early), cuts, timed))
+       finish_early=st.booleans(), obfuscate=st.booleans())
+def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate):
+    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed))
     assert fast == exact
 
 
@@ -132,7 +141,7 @@ def test_a_long_tool_call_is_taken_in_runs():
     """The case runs exist for: they form, and change nothing."""
     args = json.dumps({"lines": [f"line {i}: \"q\" é ✓" for i in range(400)]})
     frags = [args[i:i + 8] for i in range(0, len(args), 8)]
-    for body in (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"])):
+    for body in (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"]), chat(frags, ["Hi"], obfuscate=True)):
         fast, exact, runs = _both(_capture(body))
         assert runs >= 1
         assert fast == exact

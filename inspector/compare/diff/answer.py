@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from inspector.session.session import Session
 
 TEXT_KINDS = frozenset({"text", "message", "output_text", "content"})

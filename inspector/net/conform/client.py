@@ -30,7 +30,8 @@ from inspector.net.conform.mutate import MutatedCapture, Spec, apply
 from inspector.net.conform.verdict import Verdict, crashed
 from inspector.net.serve import Served, asgi_app, load_served
 from inspector.net.servers import BackgroundServer
-from inspector.providers import CONFORMANCE, PROVIDERS
+from inspector.providers import PROVIDERS
+from inspector.providers.conformers import CONFORMANCE
 
 REFERENCE = {"anthropic": "1-anthropic-tool-call.jsonl", "openai": "3-openai-parallel-tool-calls.jsonl"}
 """The bundled capture each provider's mutations are applied to by default (a clean tool-call stream)."""

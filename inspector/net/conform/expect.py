@@ -18,7 +18,7 @@ from inspector.model.capture import Capture, Chunk
 from inspector.net.conform.mutate import MutatedCapture
 from inspector.net.conform.verdict import Verdict, crashed, grade
 from inspector.net.serve import MockProvider, Served, load_served
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 
 
 class ExpectNextProvider(MockProvider):

@@ -1,7 +1,7 @@
 """Captures turned into mutated streams (``serve --mutate NAME[=VALUE][,…]``).
 
 Each capture's dialect is detected (``check``'s own pipeline), its provider's mutations
-(``inspector.providers.CONFORMANCE``) looked up by name and applied to its framed events. A
+(``inspector.providers.conformers.CONFORMANCE``) looked up by name and applied to its framed events. A
 :class:`MutatedCapture` keeps the mutated capture (what is sent), the stream a correct client
 assembles (``truth``), and where the fault sits. Errors are one line (``MutateError``).
 """
@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from inspector.feeds.run import run_capture
 from inspector.net.serve import Served
 from inspector.model.capture import Capture
-from inspector.providers import CONFORMANCE, PROVIDERS, provider_for_dialect
+from inspector.providers import PROVIDERS, provider_for_dialect
+from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Conformance
 from inspector.providers.mutations import Mutated, Mutation, NotApplicable, Stream, render, stream_of
 

@@ -22,7 +22,7 @@ from inspector.model.capture import Chunk, End, Head
 from inspector.net.conform.grade import CaseResult, compare, grade_stream
 from inspector.net.conform.matrix import Case, Matrix
 from inspector.net.live import LiveError, LiveRequest, join_url, live_source, prepare
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Conformance
 
 

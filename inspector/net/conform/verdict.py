@@ -25,7 +25,7 @@ import orjson
 from inspector.feeds.run import run_capture
 from inspector.model.catalog import severity_rank
 from inspector.net.conform.mutate import MutatedCapture
-from inspector.providers import CONFORMANCE
+from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Call, Turn
 from inspector.session.history import check_request
 

@@ -13,13 +13,7 @@ from inspector.providers.anthropic.advice import ADVICE, EXPLAIN
 from inspector.providers.anthropic.history import SHAPE as HISTORY
 from inspector.providers.anthropic.stream import AnthropicMessages
 from inspector.providers.base import Provider
-from inspector.providers.conformance import Conformance
-from inspector.providers.anthropic import answer, mutations
 from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
                     explain=EXPLAIN)
-
-CONFORMANCE = Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
-                          answer.stop_class, tool_stop=True)
-"""Its mutations (``serve --mutate``) and how ``conform`` reads its answers (``inspector.providers.conformance``)."""

@@ -9,8 +9,6 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
-from inspector.providers.conformance import Conformance
-from inspector.providers.gemini import answer, mutations
 from inspector.providers.gemini import request
 from inspector.providers.gemini.advice import ADVICE, EXPLAIN
 from inspector.providers.gemini.history import SHAPE as HISTORY
@@ -19,7 +17,3 @@ from inspector.providers.gemini.summary import summarize
 
 PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
                     explain=EXPLAIN)
-
-CONFORMANCE = Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
-                          answer.stop_class)
-"""Its mutations (``serve --mutate``) and how ``conform`` reads its answers (``inspector.providers.conformance``)."""

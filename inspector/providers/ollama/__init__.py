@@ -9,8 +9,6 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
-from inspector.providers.conformance import Conformance
-from inspector.providers.ollama import answer, mutations
 from inspector.providers.ollama import request
 from inspector.providers.ollama.advice import ADVICE, EXPLAIN
 from inspector.providers.ollama.stream import Ollama
@@ -18,7 +16,3 @@ from inspector.providers.ollama.summary import summarize
 
 PROVIDER = Provider("ollama", Ollama, request.ENDPOINT, request.prepare, summarize, ADVICE,
                     explain=EXPLAIN)
-
-CONFORMANCE = Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
-                          answer.stop_class)
-"""Its mutations (``serve --mutate``) and how ``conform`` reads its answers (``inspector.providers.conformance``)."""

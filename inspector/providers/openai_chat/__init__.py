@@ -10,8 +10,6 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
-from inspector.providers.conformance import Conformance
-from inspector.providers.openai_chat import answer, mutations
 from inspector.providers.openai_chat import request
 from inspector.providers.openai_chat.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_chat.history import SHAPE as HISTORY
@@ -20,7 +18,3 @@ from inspector.providers.openai_chat.summary import summarize
 
 PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
                     explain=EXPLAIN)
-
-CONFORMANCE = Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
-                          answer.stop_class, tool_stop=True)
-"""Its mutations (``serve --mutate``) and how ``conform`` reads its answers (``inspector.providers.conformance``)."""

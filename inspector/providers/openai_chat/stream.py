@@ -136,6 +136,7 @@ class OpenAIChat(Dialect):
     accepts_done = True
     url_hints = ('/chat/completions',)
     run_keys = {"": ("arguments", "content", "reasoning_content")}
+    run_noise = ("obfuscation",)
 
     def __init__(self, writer) -> None:
         super().__init__(writer)

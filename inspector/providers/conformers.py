@@ -1,0 +1,35 @@
+"""The conformance table: what each provider folder gives ``conform`` and ``serve --mutate`` (its
+mutations and its answer readers, see ``inspector.providers.conformance``), by provider name.
+
+Apart from the registry in ``inspector.providers`` so that ``check``, ``replay`` and the TUI never
+load the mutations and answer readers (start-up time).
+May import: the provider folders and ``inspector.providers.conformance``.
+"""
+from __future__ import annotations
+
+from inspector.providers.anthropic import answer as anthropic_answer
+from inspector.providers.anthropic import mutations as anthropic_mutations
+from inspector.providers.conformance import Conformance
+from inspector.providers.gemini import answer as gemini_answer
+from inspector.providers.gemini import mutations as gemini_mutations
+from inspector.providers.ollama import answer as ollama_answer
+from inspector.providers.ollama import mutations as ollama_mutations
+from inspector.providers.openai_chat import answer as chat_answer
+from inspector.providers.openai_chat import mutations as chat_mutations
+from inspector.providers.openai_responses import answer as responses_answer
+from inspector.providers.openai_responses import mutations as responses_mutations
+
+
+def _of(mutations, answer, *, tool_stop: bool = False) -> Conformance:
+    return Conformance(mutations.MUTATIONS, mutations.closing, answer.plain, answer.read, answer.sent_back,
+                       answer.stop_class, tool_stop=tool_stop)
+
+
+CONFORMANCE: dict[str, Conformance] = {
+    "anthropic": _of(anthropic_mutations, anthropic_answer, tool_stop=True),
+    "openai": _of(chat_mutations, chat_answer, tool_stop=True),
+    "openai-responses": _of(responses_mutations, responses_answer),
+    "gemini": _of(gemini_mutations, gemini_answer),
+    "ollama": _of(ollama_mutations, ollama_answer),
+}
+"""By provider name: each provider's mutations (``serve --mutate``) and how ``conform`` reads its answers."""
