@@ -94,7 +94,9 @@ def _fingerprint(s) -> str:
     return json.dumps([report_dict("x", s), blocks, events, s.first_content_t], sort_keys=True, default=repr)
 
 
-def _both(cap: Capture) -> tuple[str, str, int]:
+def _both(cap: Capture, compile_after: int = 2000) -> tuple[str, str, int]:
+    """Fingerprints as it comes and on the exact path, and how many runs formed. ``compile_after``:
+    events a template is matched by hand before its regexes are compiled (0: compiled at once)."""
     made = []
     feed = SSEDecoder.feed
 
@@ -105,6 +107,7 @@ def _both(cap: Capture) -> tuple[str, str, int]:
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(SSEDecoder, "feed", counting)
+        m.setattr("inspector.framing.sse._COMPILE_AFTER", compile_after)
         fast = _fingerprint(run_capture(cap))
     with pytest.MonkeyPatch.context() as m:
         m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
@@ -123,17 +126,19 @@ def _capture(body: bytes, cuts: list[int] | None = None, timed: bool = False) ->
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
-       stop_early=st.booleans(), bad_index=st.booleans())
-def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index):
-    fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed))
+       stop_early=st.booleans(), bad_index=st.booleans(), compile_after=st.sampled_from([0, 3, 2000]))
+def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index, compile_after):
+    fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed),
+                           compile_after)
     assert fast == exact
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
-       finish_early=st.booleans(), obfuscate=st.booleans())
-def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate):
-    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed))
+       finish_early=st.booleans(), obfuscate=st.booleans(), compile_after=st.sampled_from([0, 3, 2000]))
+def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate, compile_after):
+    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed),
+                           compile_after)
     assert fast == exact
 
 
@@ -141,8 +146,9 @@ def test_a_long_tool_call_is_taken_in_runs():
     """The case runs exist for: they form, and change nothing."""
     args = json.dumps({"lines": [f"line {i}: \"q\" é ✓" for i in range(400)]})
     frags = [args[i:i + 8] for i in range(0, len(args), 8)]
-    for body in (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"]), chat(frags, ["Hi"], obfuscate=True)):
-        fast, exact, runs = _both(_capture(body))
+    bodies = (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"]), chat(frags, ["Hi"], obfuscate=True))
+    for body, compile_after in ((b, c) for b in bodies for c in (0, 2000)):  # regexes compiled, matched by hand
+        fast, exact, runs = _both(_capture(body), compile_after)
         assert runs >= 1
         assert fast == exact
         s = run_capture(_capture(body))
