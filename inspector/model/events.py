@@ -171,6 +171,15 @@ class EventLog:
             other = other._items
         return list(self) == list(other) if isinstance(other, list) else NotImplemented
 
+    def times(self) -> list:
+        """Each event's arrival time (seconds or None), without building records."""
+        return [x.frames.t if x.__class__ is EventRun else x.t for x in self._items]
+
+    def names(self, start: int = 0, stop: int | None = None) -> set:
+        """The distinct ``(name, named)`` of events ``start``..``stop - 1``, without building records."""
+        return {(x.name, x.frames.named) if x.__class__ is EventRun else (x.name, x.named)
+                for x in self._items[start:stop]}
+
     def copy(self, n: int | None = None) -> "EventLog":
         """A new log holding the first ``n`` (default all) events; records and runs are shared."""
         return EventLog(self._items[:n] if n is not None else list(self._items))

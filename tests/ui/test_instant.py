@@ -42,7 +42,9 @@ async def test_instant_replay_draws_the_panes_only_once_it_has_ended():
         assert feed.event_count == total - 2
 
 
-async def test_a_long_event_name_in_the_middle_of_an_instant_read_widens_the_log_when_drawn():
+async def test_a_long_event_name_in_the_middle_of_an_instant_read_widens_the_log_at_once():
+    """Every name is measured (the session's log gives the distinct names of a run without building
+    its records), so a long one in the middle sets the column before its line is ever drawn."""
     cap = big_capture(6000)
     middle = len(cap.chunks) // 2
     odd = b'event: vendor_extension_event\ndata: {"type":"vendor_extension_event"}\n\n'
@@ -54,12 +56,10 @@ async def test_a_long_event_name_in_the_middle_of_an_instant_read_widens_the_log
             await pilot.pause(0.01)
         await settle(pilot)
         log = app.query_one(EventLog)
-        # Only the first and last events were measured: the column fits content_block_delta.
-        assert log._name_w == len("content_block_delta")
+        assert log._name_w == NAME_W  # the (cut) long name, though only the tail is on screen
         at = next(i for i in range(len(feed.session.events)) if feed.session.events[i].name == "vendor_extension_event")
         log.center_on(at)
         await settle(pilot)
-        assert log._name_w == NAME_W  # drawn: the column takes the (cut) name
         line, name = log._line_text(at).plain, short_name(feed.session.events[at])
         assert len(name) == NAME_W and name in line
         assert log._line_text(at - 1).plain.index("#0") == line.index(name) + NAME_W + 1  # aligned

@@ -174,6 +174,8 @@ def test_run_events_can_be_read_back_one_by_one():
     assert [e.index for e in events] == list(range(len(s.events)))
     assert s.events[-1].data == events[-1].data and s.events[5].payload == events[5].payload
     assert [e.index for e in s.events[3:9]] == [3, 4, 5, 6, 7, 8]
+    assert s.events.times() == [e.t for e in events]
+    assert s.events.names(2, 9) == {(e.name, e.named) for e in events[2:9]} and len(s.events.names()) == 6
     mid = s.events[len(events) // 2]
     assert mid.payload["delta"]["partial_json"] == ", 2" and mid.block is not None
 

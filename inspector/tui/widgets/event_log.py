@@ -30,8 +30,6 @@ MAX_DATA_CHARS = 600
 """Characters of event data shown per line (the rest is cut with an ellipsis)."""
 NAME_W = 21
 """Width of the event-name column (longer names are cut with an ellipsis)."""
-NAME_SCAN = 2000
-"""Most events whose names one frame measures for the name column (see ``EventLog._measure_names``)."""
 SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
 MARKS = {"error": "✖", "warning": "▲", "info": "●"}
 _CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible control pictures
@@ -162,19 +160,15 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self.refresh()
 
     def _measure_names(self) -> None:
-        """Widen the name column to the longest name of the events not measured yet: all of them
-        when a frame brings at most ``NAME_SCAN`` (playing), else the first and last
-        ``NAME_SCAN // 2`` (``--instant``, a seek: a run of deltas builds a record per event
-        asked for); a longer name among the others widens the column when its line is drawn."""
+        """Widen the name column to the longest name of the events not measured yet (the
+        session's log gives their distinct names without building a record per event of a run)."""
         events, n = self.events, len(self.events)
         if self._measured >= n or self._name_w >= NAME_W:
             self._measured = n
             return
-        start, half = self._measured, NAME_SCAN // 2
-        spans = [(start, n)] if n - start <= NAME_SCAN else [(start, start + half), (n - half, n)]
-        self._measured = n
-        self._widen(max(len(_short(name, named)) for a, b in spans
-                        for name, named in {(ev.name, ev.named) for ev in events[a:b]}))
+        start, self._measured = self._measured, n
+        names = events.names(start, n) if hasattr(events, "names") else {(ev.name, ev.named) for ev in events[start:n]}
+        self._widen(max(len(_short(name, named)) for name, named in names))
 
     def _widen(self, width: int) -> None:
         """Make the name column ``width`` wide if that is wider (at most ``NAME_W``)."""

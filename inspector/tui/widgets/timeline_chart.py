@@ -93,14 +93,15 @@ class TimelineChart(Widget):
         if s is None:
             return Content("")
         columns = max(10, self.size.width - LABEL_W - 1)
-        if s.events and all(e.t is None for e in s.events):
+        times = s.events.times()
+        if times and all(t is None for t in times):
             return Content.assemble(
                 ("No timing in this capture", "bold"),
                 ("\nPasted SSE text and NDJSON files carry no arrival times, so there is nothing to draw. "
                  "Record a stream with `live --record FILE` or `proxy --record DIR` to see when its bytes "
                  "arrived.", "$text-muted"))
         lines: list[Content] = []
-        ev_times = [(e.t, 1) for e in s.events]
+        ev_times = [(t, 1) for t in times]
         lines.append(self._row("all events", ev_times, columns, None, "$secondary"))
         lines.append(self._stalls(s, columns))
         for b in s.blocks:
@@ -114,7 +115,7 @@ class TimelineChart(Widget):
 
     def stall_spans(self, s) -> list[tuple[float, float]]:
         """Silences of at least the stall threshold between byte arrivals (from t=0 when request-relative)."""
-        times = sorted(e.t for e in s.events if e.t is not None)
+        times = sorted(t for t in s.events.times() if t is not None)
         if not times:
             return []
         if s.request_relative:
