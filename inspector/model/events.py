@@ -167,9 +167,10 @@ class EventLog:
             yield item.record(k - item.first) if item.__class__ is EventRun else item
 
     def __eq__(self, other) -> bool:
+        """Equal to a log holding the same records and runs, or to a list of equal records."""
         if isinstance(other, EventLog):
-            other = other._items
-        return list(self) == list(other) if isinstance(other, list) else NotImplemented
+            return self._items == other._items
+        return list(self) == other if isinstance(other, list) else NotImplemented
 
     def times(self) -> list:
         """Each event's arrival time (seconds or None), without building records."""
