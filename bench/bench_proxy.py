@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,10 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_proxy_memory import stop_all  # noqa: E402 (after the path is set)
+
 EVENT = re.compile(rb'"i":(\d+)')
 
 
@@ -207,13 +210,7 @@ def main() -> None:
                             if i in arrivals:
                                 results[name]["chunk"].append((arrivals[i] - t_sent) / 1e6)
     finally:
-        for p in reversed(procs):
-            p.send_signal(signal.SIGINT)
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
 
     print(f"{args.chunks} chunks x {args.runs} requests per round, {args.rounds} rounds, one chunk every "
           f"{args.interval * 1000:g} ms, loopback, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, "
