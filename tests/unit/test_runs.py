@@ -124,18 +124,22 @@ def _capture(body: bytes, cuts: list[int] | None = None, timed: bool = False) ->
     return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
-       stop_early=st.booleans(), bad_index=st.booleans(), compile_after=st.sampled_from([0, 3, 2000]))
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+STREAM = dict(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
+              compile_after=st.sampled_from([0, 3, 2000]))
+"""What both dialects' streams vary: fragments, chunk cuts, timing, how a run's template is matched."""
+
+
+@PROPERTY
+@given(**STREAM, stop_early=st.booleans(), bad_index=st.booleans())
 def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index, compile_after):
     fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed),
                            compile_after)
     assert fast == exact
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
-       finish_early=st.booleans(), obfuscate=st.booleans(), compile_after=st.sampled_from([0, 3, 2000]))
+@PROPERTY
+@given(**STREAM, finish_early=st.booleans(), obfuscate=st.booleans())
 def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate, compile_after):
     fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed),
                            compile_after)
