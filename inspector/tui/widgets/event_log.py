@@ -23,6 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.model.events import EventLog as Events
 from inspector.providers import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
@@ -100,7 +101,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.events: list = []
+        self.events: Events = Events()
         """The session's event list (not copied; read up to ``count``)."""
         self.count = 0
         """Events shown (the session may hold more until the next frame)."""
@@ -167,8 +168,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self._measured = n
             return
         start, self._measured = self._measured, n
-        names = events.names(start, n) if hasattr(events, "names") else {(ev.name, ev.named) for ev in events[start:n]}
-        self._widen(max(len(_short(name, named)) for name, named in names))
+        self._widen(max(len(_short(name, named)) for name, named in events.names(start, n)))
 
     def _widen(self, width: int) -> None:
         """Make the name column ``width`` wide if that is wider (at most ``NAME_W``)."""
@@ -218,8 +218,6 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         if ev.t is not None:
             text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
         name = short_name(ev)
-        if len(name) > self._name_w:
-            self._widen(len(name))  # a name the measuring skipped: this line and the next frame align
         text.append(f"{name:<{self._name_w}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
         data = summarize(ev, self.dialect)
         if len(data) > MAX_DATA_CHARS:
