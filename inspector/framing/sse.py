@@ -272,7 +272,7 @@ class SSEDecoder:
         else:
             return None
         b0 = k + len(marker)
-        if data[stop + 2:stop + 2 + b0 - begin] != data[begin:b0]:
+        if not data.startswith(data[begin:b0], stop + 2):
             return None  # the next event does not start like this one: no template to compile
         m = _BODY_END.match(data, b0, stop)
         if m is None:

@@ -156,10 +156,7 @@ class Block:
             self._joined = None
             self._length += len(fragment)
             if len(parts) - self._packed >= _PACK:
-                # Join the newest fragments into one string: a long block keeps a few large
-                # strings, not one small object per delta (and each byte is copied once).
-                parts[self._packed:] = ["".join(parts[self._packed:])]
-                self._packed += 1
+                self._pack()
 
     def extend(self, fragments: list, length: int) -> None:
         """Add many fragments at once (``length``: their characters together); same content as
@@ -169,8 +166,13 @@ class Block:
         self._joined = None
         self._length += length
         if len(parts) - self._packed >= _PACK:
-            parts[self._packed:] = ["".join(parts[self._packed:])]
-            self._packed += 1
+            self._pack()
+
+    def _pack(self) -> None:
+        """Join the newest fragments into one string: a long block keeps a few large strings, not
+        one small object per delta (and each byte is copied once)."""
+        self._parts[self._packed:] = ["".join(self._parts[self._packed:])]
+        self._packed += 1
 
     def delta_at(self, t: float) -> None:
         """A delta arrived at ``t`` seconds: first and last delta times, the largest gap between two."""
