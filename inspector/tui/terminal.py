@@ -73,4 +73,6 @@ class TerminalApp:
     def _leave(self) -> None:
         # An exit asked for while the app is still starting can be lost: ask again until it is gone.
         self.exit(None, 130)
-        self._loop.call_later(0.2, self._leave)
+        loop = getattr(self, "_loop", None)  # None once the app has ended (Textual clears it)
+        if loop is not None and not loop.is_closed():
+            loop.call_later(0.2, self._leave)
