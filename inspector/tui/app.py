@@ -54,7 +54,7 @@ from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
 from inspector.tui.terminal import TerminalApp
-from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
+from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -72,7 +72,7 @@ GC_FREEZE_EVERY = 2_000
 
 
 class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
-                   App[int]):
+                   StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"
@@ -107,7 +107,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.inspector_themes = load_themes()
         for t in self.inspector_themes.values():
             self.register_theme(t)
-        self.theme = self._theme_name(theme or DEFAULT_THEME)
+        self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
         self._panels: list[BlockPanel] = []
         self._generation: tuple | None = None

@@ -30,7 +30,7 @@ from inspector.capture.load import load_path
 from inspector.model.capture import Capture
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.terminal import TerminalApp
-from inspector.tui.themes import DEFAULT_THEME, load_themes, resolve_theme_name
+from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
 from inspector.capture.bundled import bundled_pair
 from inspector.compare import (Comparison, StreamAt, block_at, chart_series, compare_captures,
                                initial_cursor)
@@ -385,7 +385,7 @@ def bundled_compare_screen(**kw) -> CompareScreen:
     return compare_screen(a_cap, b_cap, comparison=comparison, **kw)
 
 
-class CompareApp(TerminalApp, App[int]):
+class CompareApp(TerminalApp, StartTheme, App[int]):
     """A standalone app showing one :class:`CompareScreen` (``compare``, ``live --compare-eager``)."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
@@ -404,7 +404,7 @@ class CompareApp(TerminalApp, App[int]):
         resolved = resolve_theme_name(name, list(self.available_themes))
         if resolved is None:
             raise ValueError(f"unknown theme {name!r}; known: {', '.join(sorted(self.inspector_themes))}")
-        self.theme = resolved
+        self.start_theme(resolved)
 
     def get_default_screen(self) -> Screen:
         return self._compare
