@@ -9,13 +9,18 @@ fits more keys into a narrow terminal.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
-from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.geometry import Size
+from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.strip import Strip
+from textual.widget import Widget
 
 MEDIUM = 110
 """Columns from which the panes sit side by side."""
@@ -45,54 +50,257 @@ class Pane(Vertical):
     ALLOW_MAXIMIZE = True
 
 
-class FittedFooter(Footer):
-    """The footer, compact and without the palette hint below ``MEDIUM`` columns so that more
-    keys fit at 80 columns (ctrl+p still opens the palette; ``?`` lists every key).
+class FittedFooter(Widget, can_focus=False):
+    """The key bar at the bottom: every key the screen's bindings show, as Textual's ``Footer``
+    draws them, compact and without the palette key below ``MEDIUM`` columns so that more keys fit
+    at 80 columns (ctrl+p still opens the palette; ``?`` lists every key).
 
-    Cheaper than Textual's: every change of focus or screen asks a footer to recompose (~40 ms of
-    widgets and styles for the inspector's keys, three times while the app starts); this one
-    recomposes at most once per refresh and only when the keys it would show changed, and its
-    keys are built in their final style (no restyling per key on mount)."""
+    One widget that draws all its keys on one line, instead of Textual's footer of one widget per
+    key: that footer composes, styles and lays out a dozen widgets again on every change of focus
+    or screen (~40 ms each time, twice while the inspector starts); this one redraws a line. The
+    colours come from the same theme variables (``$footer-*``) through the same cascade: a key
+    (``fitted-footer--item``, with ``-hover`` or ``-disabled``) holds its key text
+    (``fitted-footer--key``) and description (``fitted-footer--description``), styled by the app's
+    stylesheet as node chains that are never mounted. Clicking a key presses it (a disabled one
+    rings the bell), hovering shows its tooltip, the mouse wheel scrolls keys that do not fit."""
 
-    _recompose_pending = False
-    _composed: tuple | None = None
-    """What the last compose showed (see ``_shown``)."""
+    DEFAULT_CSS = """
+    FittedFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+    }
+    FittedFooter > .fitted-footer--item {
+        background: $footer-item-background;
+        &.-hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        &.-disabled {
+            text-style: dim;
+        }
+        & > .fitted-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .fitted-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .fitted-footer--border {
+            color: $foreground 20%;
+        }
+    }
+    """
 
-    def _shown(self) -> tuple:
-        """Everything the composed keys depend on."""
-        if not self._bindings_ready:
-            return ()
-        keys = tuple((b.key, b.action, b.description, b.group, b.show, enabled, tooltip)
-                     for _, b, enabled, tooltip in self.screen.active_bindings.values())
-        return keys, self.compact, self.show_command_palette
+    compact = reactive(False, toggle_class="-compact")
+    """Compact keys (no padding around the key, one cell between keys): below ``MEDIUM`` columns."""
+    show_command_palette = reactive(True)
+    """The palette key, on the right (not when compact)."""
 
-    def compose(self) -> ComposeResult:
-        self._composed = self._shown()
-        for widget in super().compose():
-            if isinstance(widget, FooterKey):
-                # The compact style set before mounting: Textual's keys start compact and are then
-                # bound to the footer's value, restyling each one twice. The palette key is not bound.
-                compact = self.compact or widget.has_class("-command-palette")
-                widget.set_reactive(FooterKey.compact, compact)
-                widget.set_class(compact, "-compact", update=False)
-            yield widget
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._bindings_ready = False
+        self._items: list[_FooterItem] | None = None
+        """The keys drawn, left to right, the palette key last (None: measure again)."""
+        self._styles: dict[tuple, Style] = {}
+        """Rich style per (part, hover, disabled), from the stylesheet (see ``_style``)."""
+        self._hover: int | None = None
+        """Index in ``_items`` of the key under the mouse."""
+        self._offset = 0
+        """Cells scrolled to the right (the mouse wheel, when the keys do not fit)."""
+
+    # ------------------------------------------------------------ bindings
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True
-        if not screen.app.app_focus or self._recompose_pending:
-            return
+        if not screen.app.app_focus:
+            return  # the terminal lost focus: Textual reports no bindings then (as its footer does)
         if self.is_attached and screen is self.screen:
-            self._recompose_pending = True
-            self.call_after_refresh(self._recompose_if_changed)
+            items = self._read_items()
+            if items != self._items:
+                self._items = items
+                self.refresh()
 
-    async def _recompose_if_changed(self) -> None:
-        self._recompose_pending = False
-        if self.is_attached and self._shown() != self._composed:
-            await self.recompose()
+    def _read_items(self) -> list[_FooterItem]:
+        """The keys to draw from the screen's active bindings (one per action, as ``Footer``)."""
+        if not self._bindings_ready:
+            return []
+        active = self.screen.active_bindings
+        items: list[_FooterItem] = []
+        seen: set[str] = set()
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show and binding.action not in seen:
+                seen.add(binding.action)
+                items.append(_FooterItem(binding.key, self.app.get_key_display(binding), binding.description,
+                                         not enabled, tooltip or "", palette=False))
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            found = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _, binding, enabled, _ = found
+                items.append(_FooterItem(binding.key, self.app.get_key_display(binding), binding.description,
+                                         not enabled, binding.tooltip or binding.description, palette=True))
+        return items
+
+    # ------------------------------------------------------------ styles
+    def notify_style_update(self) -> None:
+        self._styles.clear()  # a theme or class change: read the colours again
+        super().notify_style_update()
+
+    def _style(self, part: str, hover: bool, disabled: bool) -> Style:
+        """The rich style of ``part`` (``item``, ``key``, ``description``, ``border``, ``padding``) of a key."""
+        key = (part, hover, disabled)
+        style = self._styles.get(key)
+        if style is None:
+            stylesheet = self.app.stylesheet
+            item = DOMNode(classes="fitted-footer--item" + (" -hover" if hover else "")
+                           + (" -disabled" if disabled else ""))
+            item._attach(self)
+            stylesheet.apply(item, animate=False)
+            if part == "item":
+                style = item.rich_style
+            elif part == "padding":  # the background only, as Textual pads a widget
+                style = Style(bgcolor=(self.rich_style + item.rich_style).bgcolor)
+            else:
+                node = DOMNode(classes=f"fitted-footer--{part}")
+                node._attach(item)
+                stylesheet.apply(node, animate=False)
+                style = item.rich_style + node.rich_style
+            self._styles[key] = style
+        return style
+
+    # ------------------------------------------------------------ drawing
+    def _cells(self) -> list[tuple[int, int, list[tuple[str, Style]]]]:
+        """Each key's ``(x, width, pieces)`` in the line: keys from the left (scrolled by ``_offset``),
+        the palette key docked on the right."""
+        items = self._items or []
+        compact = self.compact
+        out = []
+        x = -self._offset
+        width = self.size.width
+        for i, it in enumerate(items):
+            hover, off = i == self._hover, it.disabled
+            key_style, desc_style = self._style("key", hover, off), self._style("description", hover, off)
+            if it.palette:
+                # Textual's palette key keeps its compact look; a border on its left, padding on its right.
+                pieces = [("▏", self._style("border", hover, off)), (it.display, key_style)]
+                if it.description:
+                    pieces.append((" " + it.description, desc_style))
+                pieces.append((" ", self._style("padding", hover, off)))
+                w = sum(len(t) for t, _ in pieces)
+                out.append((width - w, w, pieces))
+                continue
+            if compact:
+                pieces = [(it.display, key_style)] + ([(" " + it.description, desc_style)] if it.description else [])
+            else:
+                pieces = [(f" {it.display} ", key_style)] + ([(it.description + " ", desc_style)] if it.description else [])
+            w = sum(len(t) for t, _ in pieces)
+            out.append((x, w, pieces))
+            x += w + (1 if compact else 0)
+        return out
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        blank = Style(bgcolor=base.bgcolor)  # empty cells carry the background only (as Textual's)
+        if y or not self._items:
+            return Strip.blank(width, blank)
+        cells = self._cells()
+        palette = cells[-1][0] if self._items[-1].palette else width
+        segments: list[Segment] = []
+        at = 0
+        for x, w, pieces in cells:
+            limit = width if x == palette and self._items[-1].palette else palette
+            for text, style in pieces:
+                a, b = max(x, at, 0), min(x + len(text), limit)
+                if b > a:
+                    if a > at:
+                        segments.append(Segment(" " * (a - at), blank))
+                    segments.append(Segment(text[a - x:b - x], style if style.color is None else base + style))
+                    at = b
+                x += len(text)
+        if at < width:
+            segments.append(Segment(" " * (width - at), blank))
+        return Strip(segments, width)
+
+    def _item_at(self, x: int) -> int | None:
+        for i, (left, w, _) in enumerate(self._cells()):
+            if left <= x < left + w:
+                return i
+        return None
+
+    # ------------------------------------------------------------ mouse
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        hover = self._item_at(event.x)
+        if hover != self._hover:
+            self._hover = hover
+            self.tooltip = None if hover is None else (self._items[hover].tooltip or None)
+            self.refresh()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.tooltip = None
+            self.refresh()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        i = self._item_at(event.x)
+        if i is None:
+            return
+        item = self._items[i]
+        if item.disabled:
+            self.app.bell()
+        else:
+            self.app.simulate_key(item.key)
+
+    def _scroll(self, cells: int) -> None:
+        cells_ = self._cells()
+        keys = [c for c, it in zip(cells_, self._items or []) if not it.palette]
+        room = self.size.width - sum(c[1] for c, it in zip(cells_, self._items or []) if it.palette)
+        total = (keys[-1][0] + keys[-1][1] + self._offset) if keys else 0
+        offset = max(0, min(self._offset + cells, total - room))
+        if offset != self._offset:
+            self._offset = offset
+            self.refresh()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._scroll(4)
+        event.stop()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll(-4)
+        event.stop()
+
+    # ------------------------------------------------------------ size
+    def _watch_compact(self) -> None:
+        self._items = self._read_items() if self.is_attached else None
+        self._offset = 0
+        self.refresh()
+
+    def _watch_show_command_palette(self) -> None:
+        self._watch_compact()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < MEDIUM
         if self.compact != narrow:
             self.compact = narrow
             self.show_command_palette = not narrow
-            self.refresh(recompose=True)
+
+
+@dataclass(frozen=True)
+class _FooterItem:
+    """One key of :class:`FittedFooter`: the key pressed when clicked, as shown, its description."""
+
+    key: str
+    display: str
+    description: str
+    disabled: bool
+    tooltip: str
+    palette: bool

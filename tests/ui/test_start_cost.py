@@ -1,62 +1,108 @@
-"""The footer recomposes only when the keys it shows change, and the main screen is styled once at
-start (issue 16: Textual rebuilds the footer on every change of focus, three times while the
-inspector starts, and restyles every widget when a screen gets its breakpoint classes)."""
+"""The footer is one widget redrawn only when the keys it shows change, and the main screen is styled
+once at start (issue 16: Textual's footer composes a widget per key again on every change of focus,
+twice while the inspector starts, and Textual restyles every widget when a screen gets its
+breakpoint classes)."""
 from __future__ import annotations
 
-from textual.widgets._footer import FooterKey
+from textual import events
 
 from inspector.tui.app import make_app
 from inspector.tui.layout import FittedFooter
+from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from tests.ui.conftest import VIOLATIONS, playback, settle
 
 
-def _keys(app) -> set[str]:
-    return {k.description for k in app.query_one(FittedFooter).query(FooterKey)}
+def _line(app) -> str:
+    return app.query_one(FittedFooter).render_line(0).text
 
 
-async def test_the_footer_recomposes_once_and_only_when_its_keys_change():
+def _x(app, text: str) -> int:
+    """The column of ``text`` in the footer line."""
+    at = _line(app).index(text)
+    assert at >= 0
+    return at
+
+
+async def test_the_footer_is_one_widget_redrawn_only_when_its_keys_change():
     app = make_app(playback(VIOLATIONS), paused=True)
     async with app.run_test(size=(150, 44)) as pilot:
         await settle(pilot)
         footer = app.query_one(FittedFooter)
-        assert "Severity" in _keys(app)  # the findings list has the focus
-        recomposed: list[bool] = []
-        original = footer.recompose
+        assert not footer.children  # no widget per key to compose, style and lay out
+        assert "v Severity" in _line(app)  # the findings list has the focus
+        redrawn: list[bool] = []
+        original = footer.refresh
 
-        async def counted() -> None:
-            recomposed.append(True)
-            await original()
+        def counted(*args, **kwargs):
+            redrawn.append(True)
+            return original(*args, **kwargs)
 
-        footer.recompose = counted
+        footer.refresh = counted
         for _ in range(3):  # asked again and again with the same keys: nothing to do
             app.screen.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert recomposed == []
+        assert redrawn == []
         app.query_one(EventLog).focus()  # other keys (enter: show block; no severity)
-        app.screen.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert recomposed == [True]
-        assert "Show block" in _keys(app) and "Severity" not in _keys(app)
+        assert redrawn and "⏎ Show block" in _line(app) and "Severity" not in _line(app)
         app.query_one(FindingsList).focus()
         await pilot.pause()
         await pilot.pause()
-        assert recomposed == [True, True] and "Severity" in _keys(app)
+        assert "v Severity" in _line(app)
 
 
-async def test_footer_keys_have_the_footer_s_style_below_and_above_the_breakpoint():
+async def test_footer_keys_are_compact_below_the_breakpoint_and_padded_above_it():
     for size, compact in (((80, 24), True), ((150, 44), False)):
         app = make_app(playback(VIOLATIONS), paused=True)
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             footer = app.query_one(FittedFooter)
-            keys = list(footer.query(FooterKey))
-            assert keys and footer.compact is compact
-            assert all(k.compact is compact and k.has_class("-compact") is compact
-                       for k in keys if not k.has_class("-command-palette"))
+            line = _line(app)
+            assert footer.compact is compact and footer.has_class("-compact") is compact
+            assert len(line) == size[0]
+            if compact:  # no padding, one cell between keys, no palette key
+                assert line.startswith("v Severity ? Help space Pause") and "palette" not in line
+            else:
+                assert line.startswith(" v Severity  ? Help  space Pause ")
+                assert line.endswith("▏^p palette ")
+
+
+async def test_clicking_a_footer_key_presses_it_and_hovering_shows_its_tooltip():
+    app = make_app(playback(VIOLATIONS), paused=True)
+    async with app.run_test(size=(150, 44)) as pilot:
+        await settle(pilot)
+        footer = app.query_one(FittedFooter)
+        x = _x(app, "t Timeline") + 1
+        await pilot.hover(FittedFooter, offset=(x, 0))
+        await pilot.pause()
+        timeline = next(a for a in app.screen.active_bindings.values() if a.binding.action == "timeline")
+        assert timeline.tooltip and footer.tooltip == timeline.tooltip
+        await pilot.click(FittedFooter, offset=(x, 0))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        assert "t Timeline" not in _line(app)  # the timeline's own keys now
+
+
+async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit():
+    app = make_app(playback(VIOLATIONS), paused=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = _line(app)
+        assert "q Quit" not in before  # cut at 80 columns
+        for _ in range(10):
+            await pilot._post_mouse_events([events.MouseScrollDown], FittedFooter, offset=(5, 0))
+        await pilot.pause()
+        after = _line(app)
+        assert "q Quit" in after and not after.startswith("v Severity")
+        for _ in range(10):
+            await pilot._post_mouse_events([events.MouseScrollUp], FittedFooter, offset=(5, 0))
+        await pilot.pause()
+        assert _line(app) == before
 
 
 def test_breakpoint_classes_are_textual_s_own():
@@ -98,3 +144,26 @@ async def test_the_main_screen_is_not_restyled_by_its_first_resize():
             await settle(pilot)
             assert app.screen.has_class("-narrow" if size[0] < 110 else "-medium" if size[0] < 170 else "-wide")
         assert changed == [], size
+
+
+async def test_the_stylesheet_is_parsed_once_with_the_chosen_theme_and_a_theme_change_reparses_it(monkeypatch):
+    from textual.css.stylesheet import Stylesheet
+
+    reparsed: list[bool] = []
+    original = Stylesheet.reparse
+
+    def counted(self):
+        reparsed.append(True)
+        return original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = make_app(playback(VIOLATIONS), paused=True, theme="light")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert reparsed == []
+        background = app.screen.styles.background
+        assert background == app.current_theme.to_color_system().background  # the light theme's
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert reparsed and app.theme != "inspector-light"
+        assert app.screen.styles.background != background
