@@ -51,6 +51,11 @@ class FragmentTimes:
         for t, n in zip(self._t, self._n):
             yield (None if t != t else t, n)
 
+    def pairs(self):
+        """The ``(t, n)`` pairs as an iterator over the two arrays (an untimed ``t`` is NaN here, not
+        None): what a pass over 50 000 fragments reads without building a tuple per pair first."""
+        return zip(self._t, self._n)
+
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [(None if t != t else t, n) for t, n in zip(self._t[i], self._n[i])]

@@ -125,17 +125,27 @@ class BlockSeries:
         return self._gap_done + ([self._gap_max] if self._gap_n else [])
 
 
-def bucket_row(times: list, start: float, end: float, columns: int) -> list[float]:
-    """Sum ``(t, amount)`` pairs into ``columns`` equal buckets over ``[start, end]`` (timeline rows)."""
+def bucket_row(times, start: float, end: float, columns: int) -> list[float]:
+    """Sum ``(t, amount)`` pairs (``t`` seconds; None or NaN: untimed, skipped) into ``columns``
+    equal buckets over ``[start, end]`` (timeline rows). One pass; the events of a chunk share
+    their time, so a bucket is computed once per distinct time in a row."""
     out = [0.0] * columns
-    span = end - start
     if columns <= 0:
         return out
+    span = end - start
+    last = columns - 1
+    prev: object = out  # no time equals it
+    x = -1
     for t, amount in times:
-        if t is None:
-            continue
-        x = 0 if span <= 0 else int((t - start) / span * columns)
-        out[min(max(x, 0), columns - 1)] += amount
+        if t != prev:
+            prev = t
+            if t is None or t != t:
+                x = -1
+            else:
+                x = 0 if span <= 0 else int((t - start) / span * columns)
+                x = 0 if x < 0 else (last if x > last else x)
+        if x >= 0:
+            out[x] += amount
     return out
 
 

@@ -42,3 +42,36 @@ def test_bars_and_gaps_of_a_small_timed_block():
     assert s.gap_bars == pytest.approx([1.0, 0.1, 4.4])
     s.update([(0.5, 10), (1.5, 20), (1.6, 5), (6.0, 7)] + [(None, 3)])
     assert s.bytes_bars == [35.0, 0.0, 3.0, 7.0]  # an untimed delta is placed by its number (4)
+
+
+def _bucket_row_by_definition(times, start, end, columns):
+    """Each timed pair on its own: the bucket its time falls in, clamped to the row."""
+    out = [0.0] * columns
+    span = end - start
+    for t, amount in times:
+        if t is None or t != t:
+            continue
+        x = 0 if span <= 0 else int((t - start) / span * columns)
+        out[min(max(x, 0), columns - 1)] += amount
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_timeline_rows_sum_each_pair_into_its_bucket(seed):
+    from inspector.model.blocks import FragmentTimes
+    from inspector.tui.series import bucket_row
+
+    rng = random.Random(seed)
+    pairs = _fragments(rng, rng.randint(0, 2000), timed=seed % 5 != 0)
+    # chunks: several fragments at one time, and times before the start and after the end
+    pairs = [p for p in pairs for _ in range(rng.choice((1, 1, 4)))]
+    start, end = rng.uniform(-1, 2), rng.uniform(0, 8)
+    columns = rng.choice((1, 7, 80, 150))
+    expected = _bucket_row_by_definition(pairs, start, end, columns)
+    assert bucket_row(pairs, start, end, columns) == expected
+    ft = FragmentTimes()
+    for t, n in pairs:
+        ft.append(t, n)
+    assert bucket_row(ft.pairs(), start, end, columns) == expected  # untimed as NaN
+    assert bucket_row([], start, end, columns) == [0.0] * columns
+    assert bucket_row(pairs, start, end, 0) == []

@@ -8,6 +8,8 @@ in that slice of time); the first row is every event of the stream; the last row
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from textual.content import Content
 from textual.widget import Widget
 
@@ -52,7 +54,7 @@ class TimelineChart(Widget):
         text = text if len(text) <= LABEL_W - 1 else text[:LABEL_W - 2] + "…"
         return text.ljust(LABEL_W)
 
-    def _row(self, label: str, times: list, columns: int, life: tuple[float | None, float | None] | None,
+    def _row(self, label: str, times, columns: int, life: tuple[float | None, float | None] | None,
              style: str) -> Content:
         buckets = bucket_row(times, self.start, self.end, columns)
         peak = max(buckets) if buckets else 0.0
@@ -101,21 +103,21 @@ class TimelineChart(Widget):
                  "Record a stream with `live --record FILE` or `proxy --record DIR` to see when its bytes "
                  "arrived.", "$text-muted"))
         lines: list[Content] = []
-        ev_times = [(t, 1) for t in times]
-        lines.append(self._row("all events", ev_times, columns, None, "$secondary"))
-        lines.append(self._stalls(s, columns))
+        lines.append(self._row("all events", zip(times, repeat(1)), columns, None, "$secondary"))
+        lines.append(self._stalls(s, columns, times))
         for b in s.blocks:
             where = f"#{b.index}" if b.index is not None else "#?"
             name = f"{where} {b.kind}" + (f" {b.name}" if b.name else "")
             style = "$error" if b.status == "invalid" or (b.tool and b.closed and b.status == "partial") else "$primary"
-            lines.append(self._row(name, b.fragment_times, columns, (b.opened_t, b.closed_t), style))
+            lines.append(self._row(name, b.fragment_times.pairs(), columns, (b.opened_t, b.closed_t), style))
         lines.append(Content(""))
         lines.append(self._axis(columns))
         return Content("\n").join(lines)
 
-    def stall_spans(self, s) -> list[tuple[float, float]]:
-        """Silences of at least the stall threshold between byte arrivals (from t=0 when request-relative)."""
-        times = sorted(t for t in s.events.times() if t is not None)
+    def stall_spans(self, s, times: list | None = None) -> list[tuple[float, float]]:
+        """Silences of at least the stall threshold between byte arrivals (from t=0 when request-relative);
+        ``times``: ``s.events.times()`` when the caller has it already."""
+        times = sorted([t for t in (s.events.times() if times is None else times) if t is not None])
         if not times:
             return []
         if s.request_relative:
@@ -125,10 +127,10 @@ class TimelineChart(Widget):
             times.append(end)
         return [(a, b) for a, b in zip(times, times[1:]) if b - a >= s.stall_s]
 
-    def _stalls(self, s, columns: int) -> Content:
+    def _stalls(self, s, columns: int, times: list) -> Content:
         span = self.end - self.start
         row = [" "] * columns
-        for a, b in self.stall_spans(s):
+        for a, b in self.stall_spans(s, times):
             lo = max(0, int((a - self.start) / span * columns))
             hi = min(columns - 1, int((b - self.start) / span * columns))
             for x in range(lo, hi + 1):
