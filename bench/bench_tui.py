@@ -4,7 +4,10 @@ On a capture file written to a temporary folder, opened the way ``replay`` opens
 ``OpeningFeed``: the app shows at once and the file is read in the background):
 
 1. ``replay --instant`` of the 50 000-delta tool call: wall time until the last frame is drawn,
-   against ``check`` on the same file (load + session, in this process); then again with a key
+   against ``check`` on the same file (load + session), in interleaved rounds, each in a fresh
+   process (timed inside it once its imports are done), and the same in this process after a
+   first run (the measure used before); on a 10-delta capture the difference is the TUI's fixed
+   cost (Textual starting, styling, laying out and painting the screen); then again with a key
    posted every ~30 ms while it plays, and the time until each one's action ran (p50, p99, max);
 2. after it ended: how long help (``?``), the timeline (``t``), the compare screen (``e``) and the
    next theme (``ctrl+t``) take to open, from the key to the new screen drawn (median and worst
@@ -19,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +45,8 @@ from inspector.tui.screens.timeline import TimelineScreen  # noqa: E402
 from tests.ui.capture_factory import big_capture  # noqa: E402
 
 SIZE = (160, 48)
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""A fresh process reads compiled modules, as an installed tool does (this sandbox turns writing them off)."""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -137,13 +144,34 @@ async def first_frame(path: Path) -> tuple[float, float, float]:
     return frames[0][0] - t0, read - t0, next(t for t, n, _ in frames if n) - t0
 
 
+def alone(what: str, path: Path) -> tuple[float, float]:
+    """``check`` (load + session) or ``replay --instant`` (to the last frame; and to the first) of
+    ``path`` in a fresh process, timed inside it once its imports are done: seconds."""
+    out = subprocess.run([sys.executable, __file__, "--one", what, str(path)], capture_output=True, text=True,
+                         check=True, env=ENV).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def one(what: str, path: Path) -> None:
+    if what == "check":
+        t0 = time.perf_counter()
+        run_capture(load_path(path))
+        print(time.perf_counter() - t0, 0.0)
+    else:
+        total, _, first = asyncio.run(replay_instant(path, keys=False))
+        print(total, first)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deltas", type=int, default=50_000)
     ap.add_argument("--first", type=int, default=30_000, help="events of the first-frame capture")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--opens", type=int, default=5)
+    ap.add_argument("--one", nargs=2, metavar=("check|replay", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        return one(args.one[0], Path(args.one[1]))
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.jsonl"
         write_capture(big_capture(args.deltas), big)
@@ -152,16 +180,30 @@ def main() -> None:
         first_t = first_cap.chunks[0].t
         write_capture(first_cap, first_path)
 
-        checks = []
+        small = Path(tmp) / "small.jsonl"
+        write_capture(big_capture(10), small)
+
+        s = run_capture(load_path(big))
+        # Interleaved rounds (check, replay, check on 10 deltas, replay of those), each in a fresh
+        # process as a person runs them: a shared machine changes speed over a run, a ratio is
+        # only fair between neighbours, and in one process a run's time depends on what ran
+        # before it (``check`` took 0.25-0.40 s here depending on its place).
+        checks, replays, ratios, firsts, lats, keyed, fixed = [], [], [], [], [], [], []
+        warm_checks, warm_replays = [], []
+        for _ in range(args.runs):
+            checks.append(alone("check", big)[0])
+            total, first = alone("replay", big)
+            replays.append(total)
+            ratios.append(total / checks[-1])
+            firsts.append(first)
+            fixed.append(alone("replay", small)[0] - alone("check", small)[0])
+        asyncio.run(replay_instant(big, keys=False))  # this process's first app
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            s = run_capture(load_path(big))
-            checks.append(time.perf_counter() - t0)
-        replays, firsts, lats, keyed = [], [], [], []
+            run_capture(load_path(big))
+            warm_checks.append(time.perf_counter() - t0)
+            warm_replays.append(asyncio.run(replay_instant(big, keys=False))[0])
         for _ in range(args.runs):
-            total, _, first = asyncio.run(replay_instant(big, keys=False))
-            replays.append(total)
-            firsts.append(first)
             total, lat, _ = asyncio.run(replay_instant(big))
             keyed.append(total)
             lats += lat
@@ -170,13 +212,17 @@ def main() -> None:
 
     check, replay = min(checks), min(replays)
     print(f"capture: {args.deltas:,} deltas, {len(s.events):,} events, {big_capture.__name__}; "
-          f"terminal {SIZE[0]}×{SIZE[1]}; best of {args.runs}")
+          f"terminal {SIZE[0]}×{SIZE[1]}; best of {args.runs}; check and replay each in a fresh process")
     print()
     print("| what | seconds |")
     print("|---|---:|")
     print(f"| check (load + session) | {check:.2f} |")
     print(f"| replay --instant, to the last frame drawn | {replay:.2f} |")
-    print(f"| ratio replay / check | {replay / check:.2f}× |")
+    print(f"| ratio replay / check (best of each; median of the rounds' own ratios) | {replay / check:.2f}× "
+          f"({statistics.median(ratios):.2f}×) |")
+    print(f"| the same in this process after a first run: check, replay, ratio | {min(warm_checks):.2f}, "
+          f"{min(warm_replays):.2f}, {min(warm_replays) / min(warm_checks):.2f}× |")
+    print(f"| replay --instant of 10 deltas minus check of them: the TUI's fixed cost | {min(fixed):.3f} |")
     print(f"| replay --instant with a key every 30 ms, to the last frame drawn | {min(keyed):.2f} |")
     print(f"| replay --instant, first frame (loading indicator) | {min(firsts):.3f} |")
     print(f"| replay of {args.first:,} events, first frame (loading indicator) | {min(f[0] for f in ff):.3f} |")
