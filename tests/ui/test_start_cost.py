@@ -163,7 +163,9 @@ async def test_the_stylesheet_is_parsed_once_with_the_chosen_theme_and_a_theme_c
         assert reparsed == []
         background = app.screen.styles.background
         assert background == app.current_theme.to_color_system().background  # the light theme's
+        keys = [seg.style for seg in app.query_one(FittedFooter).render_line(0)]
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert reparsed and app.theme != "inspector-light"
         assert app.screen.styles.background != background
+        assert [seg.style for seg in app.query_one(FittedFooter).render_line(0)] != keys  # the keys recoloured
