@@ -40,8 +40,21 @@ KEEPALIVE_TYPES = frozenset({"ping"})
 """Event names/types that only keep a connection alive (Anthropic ``ping``)."""
 
 
-_RELEASED = object()
-"""Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on demand)."""
+class _Released:
+    """Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on
+    demand). One instance, kept by copies: a checkpoint deep-copies a session, and the records its
+    dialect points at (the event that set ``stop_reason``) must still parse their payload."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "RELEASED"
+
+    def __reduce__(self) -> str:
+        return "_RELEASED"
+
+
+_RELEASED = _Released()
 
 
 def parse_payload(data: str) -> object:
