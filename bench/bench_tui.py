@@ -58,17 +58,26 @@ def ms(x: float) -> str:
     return f"{x * 1000:.0f}"
 
 
-def _frames(app) -> list[tuple[float, int, bool]]:
-    """Record ``(time, events shown, still loading)`` at every frame the app draws."""
+def _frames(app, ended: asyncio.Event | None = None) -> list[tuple[float, int, bool]]:
+    """Record ``(time, events shown, still loading)`` at every frame the app draws; set ``ended``
+    at the frame that shows the whole capture (no polling: a wait that wakes the event loop every
+    few ms would take the interpreter lock from the read and slow what is measured)."""
     seen: list[tuple[float, int, bool]] = []
     original = app._render_frame
 
     def timed() -> None:
         original()
         seen.append((time.perf_counter(), len(app.feed.session.events), app.feed.loading))
+        if ended is not None and _shows_all(app, seen):
+            ended.set()
 
     app._render_frame = timed  # type: ignore[method-assign]
     return seen
+
+
+def _shows_all(app, frames) -> bool:
+    return bool(app.feed.finished and frames and frames[-1][1] == len(app.feed.session.events)
+                and not frames[-1][2])
 
 
 async def replay_instant(path: Path, keys: bool = True) -> tuple[float, list[float], float]:
@@ -77,7 +86,8 @@ async def replay_instant(path: Path, keys: bool = True) -> tuple[float, list[flo
     t0 = time.perf_counter()
     feed = OpeningFeed(path, instant=True)
     app = make_app(feed)
-    frames = _frames(app)
+    ended = asyncio.Event()
+    frames = _frames(app, ended)
     latencies: list[float] = []
     async with app.run_test(size=SIZE):
         sent = [0.0]
@@ -88,11 +98,9 @@ async def replay_instant(path: Path, keys: bool = True) -> tuple[float, list[flo
             original()
 
         app.action_toggle_follow = timed  # type: ignore[method-assign]
-        while not (app.feed.finished and frames and frames[-1][1] == len(app.feed.session.events)
-                   and not frames[-1][2]):
-            if not keys:
-                await asyncio.sleep(0.005)
-                continue
+        if not keys:
+            await ended.wait()
+        while not _shows_all(app, frames):
             sent[0] = time.perf_counter()
             n = len(latencies)
             app.post_message(events.Key("f", "f"))
