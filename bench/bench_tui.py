@@ -17,6 +17,7 @@ On a capture file written to a temporary folder, opened the way ``replay`` opens
    first frame that shows events (which waits for the first chunk's recorded time).
 
     uv run python bench/bench_tui.py [--deltas 50000] [--first 30000] [--runs 3] [--opens 5]
+    uv run python bench/bench_tui.py --slope [--deltas 50000] [--runs 3]   # the same at 1×, 2×, 4×
 """
 from __future__ import annotations
 
@@ -170,16 +171,47 @@ def one(what: str, path: Path) -> None:
         print(total, first)
 
 
+def slope(deltas: int, runs: int) -> None:
+    """``--slope``: best of ``runs`` interleaved rounds at ``deltas``, 2× and 4×."""
+    sizes = (deltas, 2 * deltas, 4 * deltas)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {n: Path(tmp) / f"{n}.jsonl" for n in sizes}
+        for n, path in paths.items():
+            write_capture(big_capture(n), path)
+        best: dict[tuple[str, int], float] = {}
+        for _ in range(runs):
+            for n, path in paths.items():
+                for what in ("check", "replay"):
+                    t = alone(what, path)[0]
+                    best[what, n] = min(t, best.get((what, n), t))
+    print(f"best of {runs} interleaved rounds, each run in a fresh process\n")
+    print("| deltas | check s | replay --instant s | ratio | replay - check s |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        c, r = best["check", n], best["replay", n]
+        print(f"| {n:,} | {c:.2f} | {r:.2f} | {r / c:.2f}× | {r - c:.2f} |")
+    print()
+    for a, b in zip(sizes, sizes[1:]):
+        dc, dr = best["check", b] - best["check", a], best["replay", b] - best["replay", a]
+        print(f"{a:,} -> {b:,} deltas: check +{dc:.2f} s, replay +{dr:.2f} s: "
+              f"a delta costs the replay {dr / dc:.2f}× what it costs check")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deltas", type=int, default=50_000)
     ap.add_argument("--first", type=int, default=30_000, help="events of the first-frame capture")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--opens", type=int, default=5)
+    ap.add_argument("--slope", action="store_true",
+                    help="only: check and replay --instant at --deltas, 2x and 4x, each in a fresh process "
+                         "(what each delta costs the replay against check)")
     ap.add_argument("--one", nargs=2, metavar=("check|replay", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         return one(args.one[0], Path(args.one[1]))
+    if args.slope:
+        return slope(args.deltas, args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.jsonl"
         write_capture(big_capture(args.deltas), big)
