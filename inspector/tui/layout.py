@@ -62,7 +62,10 @@ class FittedFooter(Widget, can_focus=False):
     (``fitted-footer--item``, with ``-hover`` or ``-disabled``) holds its key text
     (``fitted-footer--key``) and description (``fitted-footer--description``), styled by the app's
     stylesheet as node chains that are never mounted. Clicking a key presses it (a disabled one
-    rings the bell), hovering shows its tooltip, the mouse wheel scrolls keys that do not fit."""
+    rings the bell), hovering shows its tooltip, the mouse wheel scrolls keys that do not fit.
+    Binding groups (which the inspector does not use) are shown key by key."""
+
+    ALLOW_SELECT = False
 
     DEFAULT_CSS = """
     FittedFooter {
@@ -127,6 +130,7 @@ class FittedFooter(Widget, can_focus=False):
             items = self._read_items()
             if items != self._items:
                 self._items = items
+                self._hover = None
                 self.refresh()
 
     def _read_items(self) -> list[_FooterItem]:
