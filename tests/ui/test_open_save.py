@@ -228,3 +228,30 @@ async def test_y_copies_the_finding_the_event_or_the_block_in_focus():
         panel.focus()
         await pilot.press("y")
         assert app.clipboard == pb.session.blocks[0].content and app.clipboard.startswith('{"query"')
+
+
+def test_a_capture_file_is_read_with_the_collector_paused_and_restored_after(tmp_path, monkeypatch):
+    import gc
+
+    from inspector.feeds import opening as opening_feed
+
+    path = tmp_path / "clean.jsonl"
+    write_capture(load_path(CLEAN), path)
+    seen: list[bool] = []
+    real = opening_feed.load_path
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(opening_feed, "load_path", watched)
+    assert gc.isenabled()
+    feed = OpeningFeed(path, instant=True).open()
+    assert seen == [False] and gc.isenabled()  # paused while reading, on again after
+    assert feed.capture.chunks
+    gc.disable()
+    try:
+        OpeningFeed(path).open()
+        assert not gc.isenabled()  # a collector paused by someone else stays paused
+    finally:
+        gc.enable()
