@@ -32,7 +32,7 @@ class StartTheme:
 
     Textual makes the stylesheet (in ``App.__init__``) with its default theme's variables, and
     setting ``theme`` queues a ``refresh_css`` that parses every source again and restyles every
-    widget once the app runs (about 60 ms of the inspector's start). :meth:`start_theme` gives
+    widget once the app runs (~35 ms of the inspector's start). :meth:`start_theme` gives
     the stylesheet the theme's variables before its first parse instead, and the queued refresh
     is skipped when the variables are still those."""
 
