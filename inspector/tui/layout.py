@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -198,14 +199,14 @@ class FittedFooter(Widget, can_focus=False):
                 if it.description:
                     pieces.append((" " + it.description, desc_style))
                 pieces.append((" ", self._style("padding", hover, off)))
-                w = sum(len(t) for t, _ in pieces)
+                w = sum(cell_len(t) for t, _ in pieces)
                 out.append((width - w, w, pieces))
                 continue
             if compact:
                 pieces = [(it.display, key_style)] + ([(" " + it.description, desc_style)] if it.description else [])
             else:
                 pieces = [(f" {it.display} ", key_style)] + ([(it.description + " ", desc_style)] if it.description else [])
-            w = sum(len(t) for t, _ in pieces)
+            w = sum(cell_len(t) for t, _ in pieces)
             out.append((x, w, pieces))
             x += w + (1 if compact else 0)
         return out
@@ -216,23 +217,16 @@ class FittedFooter(Widget, can_focus=False):
         blank = Style(bgcolor=base.bgcolor)  # empty cells carry the background only (as Textual's)
         if y or not self._items:
             return Strip.blank(width, blank)
-        cells = self._cells()
-        palette = cells[-1][0] if self._items[-1].palette else width
-        segments: list[Segment] = []
-        at = 0
-        for x, w, pieces in cells:
-            limit = width if x == palette and self._items[-1].palette else palette
-            for text, style in pieces:
-                a, b = max(x, at, 0), min(x + len(text), limit)
-                if b > a:
-                    if a > at:
-                        segments.append(Segment(" " * (a - at), blank))
-                    segments.append(Segment(text[a - x:b - x], style if style.color is None else base + style))
-                    at = b
-                x += len(text)
-        if at < width:
-            segments.append(Segment(" " * (width - at), blank))
-        return Strip(segments, width)
+        keys: list[Segment] = []
+        palette: list[Segment] = []
+        for (_, _, pieces), item in zip(self._cells(), self._items):
+            into = palette if item.palette else keys
+            if keys and into is keys and self.compact:
+                keys.append(Segment(" ", blank))
+            into += [Segment(text, style if style.color is None else base + style) for text, style in pieces]
+        room = max(0, width - sum(seg.cell_length for seg in palette))
+        line = Strip(keys).crop(self._offset, self._offset + room).extend_cell_length(room, blank)
+        return Strip.join([line, Strip(palette)]).crop(0, width).extend_cell_length(width, blank)
 
     def _item_at(self, x: int) -> int | None:
         for i, (left, w, _) in enumerate(self._cells()):

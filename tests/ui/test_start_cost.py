@@ -169,3 +169,34 @@ async def test_the_stylesheet_is_parsed_once_with_the_chosen_theme_and_a_theme_c
         assert reparsed and app.theme != "inspector-light"
         assert app.screen.styles.background != background
         assert [seg.style for seg in app.query_one(FittedFooter).render_line(0)] != keys  # the keys recoloured
+
+
+async def test_footer_keys_with_wide_characters_keep_their_columns():
+    from rich.cells import cell_len
+    from textual.app import App
+    from textual.binding import Binding
+
+    class Wide(App):
+        BINDINGS = [Binding("a", "pick('a')", "漢字の説明"), Binding("b", "pick('b')", "次"),
+                    Binding("c", "pick('c')", "🙂 smile")]
+        picked: list[str] = []
+
+        def compose(self):
+            yield FittedFooter()
+
+        def action_pick(self, what: str) -> None:
+            self.picked.append(what)
+
+    app = Wide()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(FittedFooter)
+        line = footer.render_line(0)
+        assert line.cell_length == 60 and cell_len(line.text) == 60
+        text = line.text
+        b_at = cell_len(text[:text.index("b 次")])  # the column where "b" is drawn
+        await pilot.click(FittedFooter, offset=(b_at, 0))
+        c_at = cell_len(text[:text.index("c 🙂")])
+        await pilot.click(FittedFooter, offset=(c_at + 2, 0))
+        await pilot.pause()
+        assert app.picked == ["b", "c"]
