@@ -118,15 +118,17 @@ class EventRun:
     ``record(i)`` makes the ``EventRecord`` of the ``i``-th on demand (never cached, so a
     50 000-delta run costs its string bodies, not 50 000 objects). Written once, never changed."""
 
-    __slots__ = ("first", "frames", "skip", "name", "line", "line_base", "block", "response")
+    __slots__ = ("first", "frames", "skip", "count", "name", "line", "line_base", "block", "response")
 
-    def __init__(self, first: int, frames, skip: int, name: str, line: int | None, line_base: int | None,
-                 block: int | None, response: int) -> None:
+    def __init__(self, first: int, frames, skip: int, count: int, name: str, line: int | None,
+                 line_base: int | None, block: int | None, response: int) -> None:
         self.first = first
         """Index in the stream of the first event recorded here (the run's event ``skip``)."""
         self.frames = frames
         """The ``FrameRun`` the events came from (positions, string bodies, time)."""
         self.skip = skip
+        self.count = count
+        """Events recorded here: the stream's ``first`` to ``first + count - 1``."""
         self.name = name
         self.line = line
         """The line of every event (a native capture: their chunk's file line), or None: each its body line..."""
@@ -153,9 +155,9 @@ class EventLog:
         self._items = [] if items is None else items
         self.append = self._items.append
 
-    def add_run(self, run: EventRun, count: int) -> None:
-        """Record ``count`` events of ``run`` (its first at ``len(self)``)."""
-        self._items += [run] * count
+    def add_run(self, run: EventRun) -> None:
+        """Record the ``run.count`` events of ``run`` (its first at ``len(self)``)."""
+        self._items += [run] * run.count
 
     def _at(self, i: int, item) -> EventRecord:
         return item.record(i - item.first) if item.__class__ is EventRun else item
@@ -190,9 +192,21 @@ class EventLog:
         return [x.frames.t if x.__class__ is EventRun else x.t for x in self._items]
 
     def names(self, start: int = 0, stop: int | None = None) -> set:
-        """The distinct ``(name, named)`` of events ``start``..``stop - 1``, without building records."""
-        return {(x.name, x.frames.named) if x.__class__ is EventRun else (x.name, x.named)
-                for x in self._items[start:stop]}
+        """The distinct ``(name, named)`` of events ``start``..``stop - 1``, without building records
+        (a run is looked at once, not once per event)."""
+        items = self._items
+        start, stop, _ = slice(start, stop).indices(len(items))
+        out = set()
+        k = start
+        while k < stop:
+            x = items[k]
+            if x.__class__ is EventRun:
+                out.add((x.name, x.frames.named))
+                k = x.first + x.count
+            else:
+                out.add((x.name, x.named))
+                k += 1
+        return out
 
     def copy(self, n: int | None = None) -> "EventLog":
         """A new log holding the first ``n`` (default all) events; records and runs are shared."""

@@ -107,4 +107,4 @@ def _record(s: "Session", run: "FrameRun", a: int, b: int, name: str, block: "Bl
         line, base = s._line(run.line, run.offset), None
     else:
         line, base = None, s.line_base
-    s.events.add_run(EventRun(len(s.events), run, a, name, line, base, block.pos, s.current_response.index), b - a)
+    s.events.add_run(EventRun(len(s.events), run, a, b - a, name, line, base, block.pos, s.current_response.index))

@@ -180,6 +180,9 @@ def test_run_events_can_be_read_back_one_by_one():
     assert [e.index for e in s.events[3:9]] == [3, 4, 5, 6, 7, 8]
     assert s.events.times() == [e.t for e in events]
     assert s.events.names(2, 9) == {(e.name, e.named) for e in events[2:9]} and len(s.events.names()) == 6
+    for start in range(len(events) + 1):  # a range may begin or end inside a run
+        for stop in (start, start + 1, start + 7, None, -1):
+            assert s.events.names(start, stop) == {(e.name, e.named) for e in events[start:stop]}
     mid = s.events[len(events) // 2]
     assert mid.payload["delta"]["partial_json"] == ", 2" and mid.block is not None
 
