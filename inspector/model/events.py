@@ -9,52 +9,35 @@ from __future__ import annotations
 import orjson
 
 
-class _Done:
-    """The ``[DONE]`` sentinel payload (OpenAI Chat's end marker; not JSON)."""
+class _Sentinel:
+    """A marker payload with one instance: copies and pickles give back the module's own
+    (``__reduce__`` names it), so ``is`` checks hold in checkpoints' deep copies too."""
 
-    __slots__ = ()
+    __slots__ = ("_name", "_shown")
 
-    def __repr__(self) -> str:
-        return "[DONE]"
-
-    def __reduce__(self) -> str:
-        return "DONE"  # copies and pickles keep the one sentinel
-
-
-class _NotJson:
-    """Payload of an event whose data is not JSON (S002 already reported)."""
-
-    __slots__ = ()
+    def __init__(self, name: str, shown: str) -> None:
+        self._name, self._shown = name, shown
 
     def __repr__(self) -> str:
-        return "NOT_JSON"
+        return self._shown
 
     def __reduce__(self) -> str:
-        return "NOT_JSON"
+        return self._name
 
 
-DONE = _Done()
-NOT_JSON = _NotJson()
+DONE = _Sentinel("DONE", "[DONE]")
+"""The ``[DONE]`` payload (OpenAI Chat's end marker; not JSON)."""
+NOT_JSON = _Sentinel("NOT_JSON", "NOT_JSON")
+"""Payload of an event whose data is not JSON (S002 already reported)."""
 
 KEEPALIVE_TYPES = frozenset({"ping"})
 """Event names/types that only keep a connection alive (Anthropic ``ping``)."""
 
 
-class _Released:
-    """Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on
-    demand). One instance, kept by copies: a checkpoint deep-copies a session, and the records its
-    dialect points at (the event that set ``stop_reason``) must still parse their payload."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "RELEASED"
-
-    def __reduce__(self) -> str:
-        return "_RELEASED"
-
-
-_RELEASED = _Released()
+_RELEASED = _Sentinel("_RELEASED", "RELEASED")
+"""Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on
+demand). A sentinel copies keep: a checkpoint deep-copies a session, and the records its dialect
+points at (the event that set ``stop_reason``) must still parse their payload."""
 
 
 def parse_payload(data: str) -> object:
