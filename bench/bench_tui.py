@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -44,10 +43,9 @@ from inspector.tui.screens.compare import CompareScreen  # noqa: E402
 from inspector.tui.screens.help import HelpScreen  # noqa: E402
 from inspector.tui.screens.timeline import TimelineScreen  # noqa: E402
 from tests.ui.capture_factory import big_capture  # noqa: E402
+from bench.bench_startup import ENV  # noqa: E402 (fresh processes read compiled modules, as installed)
 
 SIZE = (160, 48)
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-"""A fresh process reads compiled modules, as an installed tool does (this sandbox turns writing them off)."""
 
 
 def pct(values: list[float], q: float) -> float:
