@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
-from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.cli.inputs import Input, InputError, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
@@ -79,16 +79,16 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
     except CaptureError as e:
         if not inp.explicit and "empty capture" in str(e):
             outcome.status = "skipped"
-            return Result("", f"{inp.name}: skipped (empty file)", outcome)
+            return Result("", None, outcome)
         outcome.status = "unreadable"
         return Result("", str(e), outcome)
     why = not_a_stream(s, cap)
     if why:
         # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
-        # captures) is skipped; named one by one, it is an error.
+        # captures) is skipped (``run`` names them in one line); named one by one, it is an error.
         if not inp.explicit:
             outcome.status = "skipped"
-            return Result("", f"{inp.name}: skipped, not a stream capture ({why})", outcome)
+            return Result("", None, outcome)
         outcome.status = "unreadable"
         return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
@@ -138,7 +138,8 @@ def _quiet_on_ctrl_c() -> None:
 
 
 def run(args) -> int:
-    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input."""
+    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or
+    no capture at all (every file found was skipped). Skipped files get one line on stderr."""
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
@@ -169,10 +170,13 @@ def run(args) -> int:
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
     outcomes = []
+    skipped = []
     for r in _results(inputs, opts, jobs, stdin):
         if r.out:
             print(r.out, flush=True)
-        if r.problem:
+        if r.outcome.status == "skipped":
+            skipped.append(r.outcome.name)
+        elif r.problem:
             print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
@@ -181,7 +185,12 @@ def run(args) -> int:
             worst = EXIT_USAGE
         elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
-    if args.format == "text" and len(outcomes) > 1:
+    if skipped:
+        print(f"stream-inspector: {skipped_line(skipped)}", file=sys.stderr, flush=True)
+    if len(skipped) == len(outcomes):
+        print(f"stream-inspector: {no_capture_line(args.captures, len(skipped))}", file=sys.stderr, flush=True)
+        worst = EXIT_USAGE
+    elif args.format == "text" and len(outcomes) > 1:
         print(summary.render(outcomes), flush=True)
     if sender is not None:
         sender.close()

@@ -7,7 +7,9 @@ order, each folder or glob sorted, so the output order never depends on the file
 
 Files named one by one are *explicit*: a file that is no stream capture is an error (exit 2).
 Files found by walking a folder or matching a glob are not: one that holds no stream at all (a
-README beside the captures) is skipped with a note.
+README beside the captures, a ``.expect.json`` file) is skipped, and the run says so in one line
+(:func:`skipped_line`); a run that found no capture at all is an error (exit 2), so a command
+pointed at the wrong folder never passes.
 """
 from __future__ import annotations
 
@@ -74,6 +76,26 @@ def expand(args: list[str]) -> list[Input]:
         else:
             out.append(Input(arg, arg, True))
     return out
+
+
+SKIPPED_SHOWN = 3
+"""How many skipped files :func:`skipped_line` names before "and N more"."""
+
+
+def skipped_line(names: list[str]) -> str | None:
+    """One line for every file a walk skipped (None when none was):
+    ``skipped 13 files that hold no stream capture: a.md, b.expect.json, c.json and 10 more``."""
+    if not names:
+        return None
+    shown = ", ".join(names[:SKIPPED_SHOWN])
+    more = f" and {len(names) - SKIPPED_SHOWN} more" if len(names) > SKIPPED_SHOWN else ""
+    return f"skipped {len(names)} file{'s' if len(names) != 1 else ''} that hold{'s' if len(names) == 1 else ''} " \
+           f"no stream capture: {shown}{more} (name one to see why)"
+
+
+def no_capture_line(args: list[str], skipped: int) -> str:
+    """The error when nothing read was a capture: ``no stream capture in runs/ (13 files skipped)``."""
+    return f"no stream capture in {' '.join(args)} ({skipped} file{'s' if skipped != 1 else ''} skipped)"
 
 
 def recorded_start(path: str | None, cap: Capture) -> float | None:
