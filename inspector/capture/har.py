@@ -25,7 +25,7 @@ import orjson
 
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
-from inspector.capture.redact import redact_headers, redact_url
+from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk, End
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -189,7 +189,10 @@ def _describe(i: int, e: dict) -> str:
     method = req.get("method") or "?"
     status = resp.get("status", "?")
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
+    # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
+    name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
+    named = f"{scrub_secrets(' '.join(name.split()))[:120]}: " if name else ""
+    return f"entry {i}: {named}{method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
 
 
 def _request(req, *, lists: bool = False) -> dict | None:

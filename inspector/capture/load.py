@@ -19,7 +19,7 @@ import orjson
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
-from inspector.capture.errors import NATIVE_FORMAT, CaptureError
+from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.har import load_har
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
@@ -44,7 +44,7 @@ def _unreadable(path, e: OSError) -> CaptureError:
 
 
 def _empty(name) -> CaptureError:
-    return CaptureError(f"{name}: empty capture (no bytes to inspect)")
+    return EmptyCapture(f"{name}: empty capture (no bytes to inspect)")
 
 
 def _check_file(path: str | Path, limit: int) -> None:

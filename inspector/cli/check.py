@@ -15,11 +15,12 @@ import sys
 import time
 from dataclasses import dataclass
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
+from inspector.capture.load import MAX_BYTES, CaptureError, read_limited
 from inspector.cli.inputs import Input, InputError, expand, no_capture_line, recorded_start, skipped_line
+from inspector.cli.inputs import read as read_input
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
-from inspector.feeds.run import check_request_file, not_a_stream, run_capture
+from inspector.feeds.run import check_request_file
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.spans import SpanRecord, span_for
@@ -69,28 +70,17 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
     for bad input: an unreadable capture is a ``Result`` with a problem line."""
     outcome = summary.FileOutcome(inp.name)
     try:
-        if raw is not None:
-            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
-        else:
-            cap = load_path(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
-        s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
+        read = read_input(inp, entry=opts.entry, max_bytes=opts.max_bytes, raw=raw, dialect=opts.dialect,
+                          stall_s=opts.stall_s, severity_overrides=opts.overrides)
+        if read is None:  # found by a walk, no stream in it: ``run`` names the skipped files in one line
+            outcome.status = "skipped"
+            return Result("", None, outcome)
+        cap, s = read
         if opts.request:
             check_request_file(s, opts.request)
     except CaptureError as e:
-        if not inp.explicit and "empty capture" in str(e):
-            outcome.status = "skipped"
-            return Result("", None, outcome)
         outcome.status = "unreadable"
         return Result("", str(e), outcome)
-    why = not_a_stream(s, cap)
-    if why:
-        # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
-        # captures) is skipped (``run`` names them in one line); named one by one, it is an error.
-        if not inp.explicit:
-            outcome.status = "skipped"
-            return Result("", None, outcome)
-        outcome.status = "unreadable"
-        return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
     span = None
     if opts.spans:

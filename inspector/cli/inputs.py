@@ -18,7 +18,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.capture.errors import CaptureError, EmptyCapture
+from inspector.capture.load import load_bytes, load_path
+from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
+from inspector.session.session import Session
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
@@ -76,6 +80,29 @@ def expand(args: list[str]) -> list[Input]:
         else:
             out.append(Input(arg, arg, True))
     return out
+
+
+def read(inp: Input, *, entry: int | None = None, max_bytes: int | None = None, raw: bytes | None = None,
+         dialect: str | None = None, stall_s: float = 10.0,
+         severity_overrides: dict | None = None) -> tuple[Capture, Session] | None:
+    """``inp`` read (``raw``: its bytes when already read, e.g. standard input) and run through a
+    session: ``(capture, closed session)``, or None when a walk or glob found a file that holds no
+    stream capture (no byte, or nothing any provider streams: skip it). Raises ``CaptureError``
+    (one line) for an unreadable file, or a file named on its own that is no stream capture."""
+    try:
+        cap = load_bytes(raw, name=inp.name, entry=entry) if raw is not None else \
+            load_path(inp.path, entry=entry, max_bytes=max_bytes)
+    except EmptyCapture:
+        if inp.explicit:
+            raise
+        return None
+    session = run_capture(cap, dialect=dialect, stall_s=stall_s, severity_overrides=severity_overrides)
+    why = not_a_stream(session, cap)
+    if why is None:
+        return cap, session
+    if inp.explicit:
+        raise CaptureError(f"{inp.name}: not a stream capture: {why}")
+    return None
 
 
 SKIPPED_SHOWN = 3
