@@ -6,7 +6,8 @@ its stream dialect and rules (``stream``), its request side (``request``: endpoi
 ``history``: where requests carry history for the Q rules), its event-log summaries and its
 advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
 ``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
-``mutations``), in a module of its own so that ``check`` never loads them.
+``mutations``), in a module of its own so that ``check`` never loads them; ``variables`` gathers
+every provider's base-URL variables (``Endpoint.base_env``) into the one table ``run`` works from.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
 (the Q-rule helpers), ``summary`` (generic event summaries), ``textcalls`` (tool calls written
 as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
