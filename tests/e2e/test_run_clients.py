@@ -132,3 +132,74 @@ def test_vercel_ai_sdk_and_the_python_sdk_both_reach_v1_messages(tmp_path):
     assert [r["path"] for r in got] == ["/anthropic/messages", "/anthropic/v1/messages"]  # as each SDK sent it
     assert [r["url"] for r in got] == [f"{upstream}/v1/messages"] * 2  # where the proxy sent both
     assert all(r["dialect"] == "anthropic-messages" and r["stop_reason"] == "tool_use" for r in got)
+
+
+# -- item 5: frameworks' own variables ----------------------------------------------------------
+
+def text_capture(tmp_path, dialect: str, name: str, text: str):
+    """A clean text-only answer in ``dialect``, as a native capture file named ``name``."""
+    from tests.dialect_answers import Spec, render, write_native
+
+    path = tmp_path / f"{name}.jsonl"
+    write_native(render(dialect, Spec(text=text, calls=[], stop="end")), path)
+    return path
+
+
+PYDANTIC_OLLAMA = textwrap.dedent('''
+    import asyncio
+    from pydantic_ai import Agent
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.ollama import OllamaProvider
+
+    async def main():
+        agent = Agent(OpenAIChatModel("llama3.2", provider=OllamaProvider()))  # OLLAMA_BASE_URL only
+        async with agent.run_stream("hi") as result:
+            print("pydantic-ai", await result.get_output(), flush=True)
+
+    asyncio.run(main())
+''')
+
+
+def test_pydantic_ai_ollama_provider_reads_ollama_base_url_inside_run(tmp_path):
+    pytest.importorskip("pydantic_ai")  # a dev dependency: absent only outside `uv sync`
+    served = text_capture(tmp_path, "openai-chat", "ollama-v1", "Hello from Ollama.")
+    agent = tmp_path / "agent.py"
+    agent.write_text(PYDANTIC_OLLAMA)
+    reports = tmp_path / "reports.jsonl"
+    with ServerThread([served], instant=True) as srv:
+        proc = spawn(["run", "--format", "json", "-o", str(reports),
+                      "--upstream", f"ollama-openai={srv.url_for('ollama-v1')}/v1",
+                      "--", sys.executable, str(agent)], env=clean_env())
+        out, err = finish(proc)
+    assert proc.returncode == 0, err[-3000:]
+    assert out == "pydantic-ai Hello from Ollama.\n"
+    (report,) = [json.loads(line) for line in reports.read_text().splitlines()]
+    assert report["path"] == "/ollama-openai/chat/completions" and report["dialect"] == "openai-chat"
+    assert report["url"].endswith("/ollama-v1/v1/chat/completions")
+
+
+LANGCHAIN_ANTHROPIC = textwrap.dedent('''
+    from langchain_anthropic import ChatAnthropic
+    llm = ChatAnthropic(model="claude-x", max_retries=0, timeout=10)  # ANTHROPIC_API_URL, then ANTHROPIC_BASE_URL
+    print("langchain", "".join(chunk.content for chunk in llm.stream("hi")), flush=True)
+''')
+
+
+def test_langchain_anthropic_with_its_own_variable_set_is_still_inspected(tmp_path):
+    """A user who set ``ANTHROPIC_API_URL`` (langchain-anthropic reads it before
+    ``ANTHROPIC_BASE_URL``) went around the proxy; now it is pointed at it and forwards there."""
+    pytest.importorskip("langchain_anthropic")  # a dev dependency: absent only outside `uv sync`
+    served = text_capture(tmp_path, "anthropic-messages", "lc", "Hello from Claude.")
+    agent = tmp_path / "agent.py"
+    agent.write_text(LANGCHAIN_ANTHROPIC)
+    reports = tmp_path / "reports.jsonl"
+    with ServerThread([served], instant=True) as srv:
+        proc = spawn(["run", "--format", "json", "-o", str(reports), "--", sys.executable, str(agent)],
+                     env=clean_env(ANTHROPIC_API_URL=srv.url_for("lc")))
+        out, err = finish(proc)
+    assert proc.returncode == 0, err[-3000:]
+    assert out == "langchain Hello from Claude.\n"
+    assert banner_rows(err)["ANTHROPIC_API_URL"].endswith(f"→ {srv.url_for('lc')} (environment)")
+    (report,) = [json.loads(line) for line in reports.read_text().splitlines()]
+    # its own route: ANTHROPIC_BASE_URL (unset) still leads to Anthropic's API
+    assert report["path"] == "/anthropic-2/v1/messages" and report["url"] == f"{srv.url_for('lc')}/v1/messages"
