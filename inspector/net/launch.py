@@ -120,25 +120,19 @@ def _upstream(v: Variable, environ: dict[str, str], per: dict[str, str]) -> tupl
 def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, str] | None = None) -> Plan:
     """The routes and bindings for the agent (module docstring). ``environ`` is the environment the
     agent would have had; ``single``/``per`` come from ``parse_upstreams``. Raises ``ValueError``
-    when a variable already set in ``environ`` is not an http(s) URL, or two variables that share
-    the proxy's root lead to different servers (named in the message)."""
+    when a variable already set in ``environ`` is not an http(s) URL (named in the message)."""
     per = per or {}
     notes = unredirected(environ)
     if single is not None:
         route = Route("", single, name="upstream")
         return Plan(Routes([route]), [Binding(v, route, "--upstream") for v in variables()], notes)
     routes: dict[tuple[str, str], Route] = {}
-    at_root: dict[str, tuple[str, str]] = {}
     per_name: dict[str, int] = {}
     bindings = []
     for v in variables():
         upstream, source = _upstream(v, environ, per)
         key = (v.route, upstream.rstrip("/"))
         route = routes.get(key)
-        if route is None and not v.var.keeps_path and v.own_prefix in at_root:
-            other, other_up = at_root[v.own_prefix]
-            raise ValueError(f"{v.name} and {other} lead to different servers ({upstream}, {other_up}) but share "
-                             f"the proxy's {v.own_prefix}/ route: give --upstream {v.route}=URL")
         if route is None:
             # Two variables of one route set to different URLs get a route each (openai, openai-2).
             n = per_name[v.route] = per_name.get(v.route, 0) + 1
@@ -147,8 +141,6 @@ def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, s
             route = Route(f"/{name}", upstream, **common) if v.var.keeps_path else \
                 Route(v.own_prefix, upstream, strip=False, **common)
             routes[key] = route
-            if not v.var.keeps_path:
-                at_root[v.own_prefix] = (v.name, upstream)
         bindings.append(Binding(v, route, source))
     return Plan(Routes(list(routes.values())), bindings, notes)
 
