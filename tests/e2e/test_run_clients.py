@@ -203,3 +203,45 @@ def test_langchain_anthropic_with_its_own_variable_set_is_still_inspected(tmp_pa
     (report,) = [json.loads(line) for line in reports.read_text().splitlines()]
     # its own route: ANTHROPIC_BASE_URL (unset) still leads to Anthropic's API
     assert report["path"] == "/anthropic-2/v1/messages" and report["url"] == f"{srv.url_for('lc')}/v1/messages"
+
+
+LITELLM_SDK = textwrap.dedent('''
+    import litellm
+    for model in ("gemini/gemini-x", "ollama_chat/llama-x"):  # GEMINI_API_BASE, OLLAMA_API_BASE
+        text = "".join(c.choices[0].delta.content or "" for c in
+                       litellm.completion(model=model, messages=[{"role": "user", "content": "hi"}], stream=True,
+                                          num_retries=0, timeout=20))
+        print(model, text, flush=True)
+''')
+
+
+def test_litellm_sdk_reads_gemini_api_base_and_ollama_api_base_inside_run(tmp_path):
+    """LiteLLM's SDK (its own venv: it cannot share this project's, ``tests/gateway/litellm.py``)
+    posts Gemini's ``{GEMINI_API_BASE}/models/M:streamGenerateContent`` with no API version: the
+    route adds ``/v1beta``; Ollama's ``{OLLAMA_API_BASE}/api/chat`` at the proxy's root."""
+    from tests.gateway.litellm import QUIET_ENV, Unavailable, ensure_litellm
+
+    try:
+        python = ensure_litellm().with_name("python")
+    except Unavailable as e:
+        pytest.skip(str(e))
+    gemini = text_capture(tmp_path, "gemini", "gem", "Hello from Gemini.")
+    ollama = text_capture(tmp_path, "ollama", "oll", "Hello from Ollama.")
+    agent = tmp_path / "agent.py"
+    agent.write_text(LITELLM_SDK)
+    reports = tmp_path / "reports.jsonl"
+    with ServerThread([gemini, ollama], instant=True) as srv:
+        proc = spawn(["run", "--format", "json", "-o", str(reports),
+                      "--upstream", f"gemini={srv.url_for('gem')}", "--upstream", f"ollama={srv.url_for('oll')}",
+                      "--", str(python), str(agent)],
+                     env=clean_env(GEMINI_API_KEY="gemini-test-key-0000", **QUIET_ENV))
+        out, err = finish(proc)
+    assert proc.returncode == 0, err[-3000:]
+    assert out.splitlines() == ["gemini/gemini-x Hello from Gemini.", "ollama_chat/llama-x Hello from Ollama."]
+    got = {r["path"].split("?")[0]: r for r in map(json.loads, reports.read_text().splitlines())}
+    # as LiteLLM sent it, and where the route sent it
+    gem = got["/gemini/models/gemini-x:streamGenerateContent"]
+    assert gem["dialect"] == "gemini"
+    assert gem["url"].startswith(f"{srv.url_for('gem')}/v1beta/models/gemini-x:streamGenerateContent")
+    # LiteLLM asks /api/show first (answered here by the same capture), then streams /api/chat
+    assert got["/api/chat"]["dialect"] == "ollama" and got["/api/chat"]["url"] == f"{srv.url_for('oll')}/api/chat"
