@@ -159,3 +159,28 @@ def test_detected_by_url_when_no_event_identifies():
     assert detect.fallback({"url": "https://api.cohere.com/v2/chat"}) == "cohere-chat"
     assert detect.fallback({"url": "http://127.0.0.1:9/cohere/v2/chat"}) == "cohere-chat"
     assert detect.fallback({"url": "http://127.0.0.1:9/v2/chat/completions"}) != "cohere-chat"
+
+
+def test_history_sent_back_is_read_by_the_chat_shape(tmp_path):
+    """A v2 request's history is Chat-shaped (assistant ``tool_calls`` with string arguments, ``tool`` messages by
+    ``tool_call_id``): Q006 when the arguments sent back differ from the streamed ones, nothing when they match."""
+    from tests.e2e.conftest import run_cli
+
+    def history(location: str) -> str:
+        call = {"id": "get_weather_p1t92w7gfgq7", "type": "function",
+                "function": {"name": "get_weather", "arguments": json.dumps({"location": location})}}
+        body = {"model": "command-a-03-2025", "stream": True, "messages": [
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "tool_plan": "I will search.", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call["id"], "content": "24C"}]}
+        path = tmp_path / f"{location}.json"
+        path.write_text(json.dumps(body))
+        return str(path)
+
+    def found(location: str) -> list[str]:
+        code, out, err = run_cli(["check", "--format", "json", "--request", history(location), str(TOOL_STEP)])
+        assert code in (0, 1), err
+        return [f["code"] for f in json.loads(out)["findings"]]
+
+    assert found("Madri") == ["Q006"]
+    assert found("Madrid") == []

@@ -99,8 +99,8 @@ def _inject(stream: Stream) -> Stream:
 
 
 MUTATIONS: tuple[Mutation, ...] = (
-    Mutation("tool-calls-as-list", "tool-call-start/-delta carry tool_calls as a one-element list (the OpenAI "
-             "shape) instead of one object", frozenset({"K001"}),
+    Mutation("tool-calls-as-list", "the first tool call's tool-call-start/-delta carry tool_calls as a "
+             "one-element list (the OpenAI shape) instead of one object", frozenset({"K001"}),
              ("cohere-python ToolCallV2 is one object: the SDK drops these events (measured)",), tool_calls_as_list),
     Mutation("done-before-end", "a data: [DONE] in the middle of the tool arguments, then the rest as recorded",
              frozenset({"K002"}), ("cohere-python v2 chat_stream stops iterating at [DONE]",), done_before_end),
