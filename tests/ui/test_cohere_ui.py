@@ -2,16 +2,13 @@
 the index and the fragment, and a K001 finding explained in the user's terms."""
 from __future__ import annotations
 
-from textual.widgets import Markdown
-
 from inspector.capture.load import load_path
 from inspector.feeds.replay import Playback
 from inspector.net.conform.mutate import Spec, apply
 from inspector.providers import summarize
 from inspector.tui.app import make_app
-from inspector.tui.screens.finding_detail import FindingDetailScreen
 from tests.conftest import ROOT
-from tests.ui.conftest import highlight_finding, playback, settle
+from tests.ui.conftest import explain, playback, settle
 
 TOOLS = ROOT / "tests" / "real_streams" / "cohere" / "docs-tool-use-streaming-tool-calls.sse"
 SIZE = (150, 44)
@@ -35,9 +32,5 @@ async def test_k001_is_explained_with_what_the_cohere_sdk_does():
     app = make_app(Playback(mc.capture, label="k001", instant=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        highlight_finding(app, "K001")
-        await pilot.press("i")
-        await pilot.pause()
-        assert isinstance(app.screen, FindingDetailScreen)
-        text = " ".join(str(w.render()) for w in app.screen.query("Markdown *") if not isinstance(w, Markdown))
+        text = " ".join(str(w.render()) for w in await explain(pilot, "K001"))
         assert "Skipping SSE event due to model construction error" in text and "cohere-python" in text
