@@ -163,3 +163,18 @@ def test_run_points_co_api_url_at_the_proxy(server, tmp_path):
     assert "/cohere " in banner["CO_API_URL"] and banner["CO_API_URL"].endswith("(--upstream)")
     [report] = [json.loads(line) for line in reports.read_text().splitlines()]
     assert report["path"] == "/cohere/v2/chat" and report["dialect"] == "cohere-chat" and report["findings"] == []
+
+
+def test_live_provider_cohere_posts_to_v2_chat_with_the_key_as_bearer(server, tmp_path, monkeypatch):
+    monkeypatch.setenv("CO_API_KEY", KEY)
+    req = tmp_path / "req.json"
+    req.write_text(json.dumps({"model": "command-a-03-2025", "messages": [{"role": "user", "content": "weather?"}]}))
+    record = tmp_path / "live.jsonl"
+    code, out, err = run_cli(["live", "--provider", "cohere", "--base-url", server.url_for(TOOLS.stem),
+                              "--request", str(req), "--format", "json", "--record", str(record)])
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["dialect"] == "cohere-chat" and report["findings"] == [] and report["stop_reason"] == "TOOL_CALL"
+    head = json.loads(record.read_text().splitlines()[0])
+    assert head["request"]["url"].endswith(f"/{TOOLS.stem}/v2/chat") and head["request"]["body"]["stream"] is True
+    assert KEY not in record.read_text()  # the bearer key is masked in the recording

@@ -184,3 +184,4 @@ def test_history_sent_back_is_read_by_the_chat_shape(tmp_path):
 
     assert found("Madri") == ["Q006"]
     assert found("Madrid") == []
+

@@ -58,6 +58,8 @@ class CohereChat(Dialect):
     name = "cohere-chat"
     accepts_done = True  # judged here: K002 before message-end, nothing after it (the SDK stops there)
     starts_response = frozenset({"message-start"})
+    run_keys = {"tool-call-delta": ("arguments",), "content-delta": ("text", "thinking"),
+                "tool-plan-delta": ("tool_plan",), "": ("arguments", "text", "thinking", "tool_plan")}
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -83,6 +85,35 @@ class CohereChat(Dialect):
         """A ``message-start`` after ``message-end``: another response glued on (S004, said by the session)."""
         p = ev.payload
         return self.message_started and self.w.ended and isinstance(p, dict) and p.get("type") == "message-start"
+
+    def run_target(self, p: dict, name: str, value: str) -> "tuple[Block, str] | None":
+        """A run of ``tool-call-delta``/``content-delta``/``tool-plan-delta`` events of an open block whose
+        one string (arguments, text, thinking, plan) is what varies, and whose shape cohere-python takes
+        as it is (``delta.message`` holding that one key): ``on_event`` would only add that string."""
+        if self.w.ended or (p.get("type") != name and name):
+            return None
+        msg = _message(p)
+        if len(msg) != 1:
+            return None
+        typ, idx = p.get("type"), p.get("index")
+        if typ == "tool-plan-delta":
+            block = self.plan
+            fits = msg.get("tool_plan") == value
+        elif typ == "tool-call-delta" and idx.__class__ is int:
+            tc = msg.get("tool_calls")
+            fn = tc.get("function") if tc.__class__ is dict and len(tc) == 1 else None
+            block = self.calls.get(idx)
+            fits = fn.__class__ is dict and len(fn) == 1 and fn.get("arguments") == value
+        elif typ == "content-delta" and idx.__class__ is int:
+            content = msg.get("content")
+            block = self.content.get(idx)
+            key = "thinking" if block is not None and block.kind == "thinking" else "text"
+            fits = content.__class__ is dict and len(content) == 1 and content.get(key) == value
+        else:
+            return None
+        if block is None or block.closed or not fits:
+            return None
+        return block, "arguments" if block.tool else "text"
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
