@@ -98,3 +98,19 @@ def test_every_original_event_is_accepted_by_both():
 def test_problem_agrees_with_the_sdk_on_every_variant():
     wrong = [(name, problem(p)) for name, p in CASES if (problem(p) is None) != sdk_accepts(p)]
     assert wrong == []
+
+
+def test_the_dialect_reads_every_variant_without_crashing_and_k001_fires_exactly_on_the_rejected_ones():
+    from tests.helpers import check_bytes, sse
+
+    start = {"type": "message-start", "id": "m", "delta": {"message": {"role": "assistant"}}}
+    call = {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
+        "id": "c", "type": "function", "function": {"name": "f", "arguments": ""}}}}}
+    end = {"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}
+    wrong = []
+    for name, p in CASES:
+        evs = [p, end] if p["type"] == "message-start" else [start, call, p, end]
+        found = [f.code for f in check_bytes(sse(*evs)).findings]
+        if ("K001" in found) != (problem(p) is not None):
+            wrong.append((name, found))
+    assert wrong == []

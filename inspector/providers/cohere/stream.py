@@ -140,10 +140,12 @@ class CohereChat(Dialect):
     def _content_start(self, p: dict) -> None:
         idx = p.get("index")
         content = _dict(_message(p).get("content"))
-        kind = content.get("type") if content.get("type") in CONTENT_KINDS else \
+        ctype = content.get("type")
+        known = isinstance(ctype, str) and ctype in CONTENT_KINDS
+        kind = ctype if known else \
             "thinking" if isinstance(content.get("thinking"), str) and content.get("text") is None else "text"
-        if content.get("type") is not None and content.get("type") not in CONTENT_KINDS:
-            self.w.report("S008", f"unknown content type {content.get('type')!r}", cause=content.get("type"))
+        if ctype is not None and not known:
+            self.w.report("S008", f"unknown content type {ctype!r}"[:200], cause=repr(ctype)[:80])
         block = self._open(kind, idx, self.content)
         self._close_plan()
         self.last_content = block
