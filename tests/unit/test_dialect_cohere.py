@@ -185,3 +185,14 @@ def test_history_sent_back_is_read_by_the_chat_shape(tmp_path):
     assert found("Madri") == ["Q006"]
     assert found("Madrid") == []
 
+
+
+def test_an_http_error_body_is_s007_alone():
+    from tests.helpers import timed
+
+    cap = timed((0.1, '{"id": "x", "message": "invalid api token"}'), end=(0.2, "eof"), status=401,
+                ctype="application/json")
+    cap.request = {"method": "POST", "url": "https://api.cohere.com/v2/chat", "headers": {}, "body": None}
+    s = run_capture(cap)
+    assert s.dialect_name == "cohere-chat" and codes(s) == ["S007"]
+    assert "invalid api token" in s.findings[0].message

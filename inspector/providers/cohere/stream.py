@@ -127,6 +127,8 @@ class CohereChat(Dialect):
         if self.w.ended:
             self.w.after_end(f"{typ!r} event after message-end")
         if typ not in EVENT_TYPES:
+            if self.w.http_error:
+                return  # an error body (``{"id", "message"}``): S007 shows it
             if not self.generic_error(ev):
                 self.w.report("S008", f"unknown event type {typ!r} (cohere-python drops it)", cause=typ)
             return
