@@ -178,3 +178,27 @@ def test_live_provider_cohere_posts_to_v2_chat_with_the_key_as_bearer(server, tm
     head = json.loads(record.read_text().splitlines()[0])
     assert head["request"]["url"].endswith(f"/{TOOLS.stem}/v2/chat") and head["request"]["body"]["stream"] is True
     assert KEY not in record.read_text()  # the bearer key is masked in the recording
+
+
+COHERE_SURVIVAL = {"tool-calls-as-list": "mis-assembled", "done-before-end": "mis-assembled",
+                   "no-stop-event": "mis-assembled", "drop-call-end": "survived", "error-event": "mis-assembled",
+                   "stall": "survived", "reset": "crashed", "bom": "survived", "utf8-split": "survived"}
+"""What an agent on the cohere SDK (``tests/clients/cohere_agent.py``, the docs' assembly) sends back next under
+each mutation. ``drop-call-end`` survives: the docs' assembly never waits for ``tool-call-end`` (J005 is about
+clients that do)."""
+
+
+def test_conform_client_grades_the_cohere_sdk_agent_under_every_mutation():
+    from inspector.net.conform import client
+    from inspector.net.conform.mutate import parse_specs
+    from tests.clients import cohere_agent
+
+    names = [mu.name for mu in CONFORMANCE["cohere"].mutations]
+    assert set(names) == set(COHERE_SURVIVAL)
+    specs = parse_specs(",".join(n + ("=1" if n == "stall" else "") for n in names))
+    verdicts = client.run(cohere_agent.run, "cohere", specs, capture=TOOLS, next_timeout=3, timeout=30)
+    measured = {v.mutation.split("=")[0]: v.outcome for v in verdicts}
+    assert measured == COHERE_SURVIVAL
+    details = {v.mutation.split("=")[0]: v.detail for v in verdicts}
+    assert "get_weather_p1t92w7gfgq7" in details["tool-calls-as-list"] and "dropped" in details["tool-calls-as-list"]
+    assert "not JSON" in details["done-before-end"]  # the SDK stopped mid-arguments: half a call is sent back
