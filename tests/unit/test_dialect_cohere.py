@@ -196,3 +196,13 @@ def test_an_http_error_body_is_s007_alone():
     s = run_capture(cap)
     assert s.dialect_name == "cohere-chat" and codes(s) == ["S007"]
     assert "invalid api token" in s.findings[0].message
+
+
+def test_deltas_without_an_index_go_to_the_call_started_last():
+    evs = events()
+    for e in of_type(evs, "tool-call-delta"):
+        del e["index"]
+    s = run(evs)
+    assert codes(s) == [] and [json.loads(b.content) for b in s.blocks[1:]] == [{"location": "Madrid"},
+                                                                              {"location": "Brasilia"}]
+    assert "started last" in s.blocks[1].attribution

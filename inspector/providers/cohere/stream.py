@@ -67,6 +67,8 @@ class CohereChat(Dialect):
         self.calls: dict[int, Block] = {}
         self.plan: Block | None = None
         self.last_content: Block | None = None
+        self.last_call: Block | None = None
+        """The blocks a delta without an ``index`` belongs to (the content block or call started last)."""
         self.positions = 0
         self.message_started = False
         self.k002 = False
@@ -157,7 +159,7 @@ class CohereChat(Dialect):
     def _content_delta(self, p: dict) -> None:
         idx = p.get("index")
         content = _dict(_message(p).get("content"))
-        block = self.content.get(idx) if isinstance(idx, int) else None
+        block = self._find(self.content, idx, self.last_content, "content block")
         if block is None or block.closed:
             kind = "thinking" if isinstance(content.get("thinking"), str) and content.get("text") is None else "text"
             block = self._open(kind, idx, self.content)
@@ -185,13 +187,14 @@ class CohereChat(Dialect):
         self._close_plan()
         block = self._open("tool_call", idx, self.calls, id=tc.get("id") if isinstance(tc.get("id"), str) else None,
                            name=fn.get("name") if isinstance(fn.get("name"), str) else None)
+        self.last_call = block
         if isinstance(fn.get("arguments"), str) and fn["arguments"]:
             self.w.add_arguments(block, fn["arguments"])
 
     def _tool_call_delta(self, p: dict) -> None:
         idx = p.get("index")
         fn = _dict(_tool_call(_message(p).get("tool_calls")).get("function"))
-        block = self.calls.get(idx) if isinstance(idx, int) else None
+        block = self._find(self.calls, idx, self.last_call, "tool call")
         if block is None or block.closed:
             block = self._open("tool_call", idx, self.calls)
             self.w.set_attribution(block, "opened by tool-call-delta (no tool-call-start: no id, no name)")
@@ -255,6 +258,15 @@ class CohereChat(Dialect):
             table[idx] = block
         self.w.note(block, "cohere_index", idx)
         return block
+
+    def _find(self, table: dict, idx, last: "Block | None", what: str) -> "Block | None":
+        """The block a delta's ``index`` names; without an integer ``index``, the one started last (the
+        docs' clients append to the last call), said once on the block."""
+        if isinstance(idx, int):
+            return table.get(idx)
+        if last is not None and not last.closed and last.attribution is None:
+            self.w.set_attribution(last, f"deltas without an index taken as the {what} started last")
+        return last
 
     def _close(self, table: dict, idx, info: str) -> None:
         """The block at ``index`` ``idx`` of ``table`` is closed by its end event (one for an index
