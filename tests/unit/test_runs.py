@@ -154,30 +154,24 @@ def _capture(body: bytes, cuts: list[int] | None = None, timed: bool = False) ->
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 STREAM = dict(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
               compile_after=st.sampled_from([0, 3, 2000]))
-"""What both dialects' streams vary: fragments, chunk cuts, timing, how a run's template is matched."""
+"""What every dialect's streams vary: fragments, chunk cuts, timing, how a run's template is matched."""
 
 
+DIALECTS = {
+    "anthropic": lambda tool, text, early, odd: anthropic(tool, text, stop_early=early, bad_index=odd),
+    "chat": lambda tool, text, early, odd: chat(tool, text, finish_early=early, obfuscate=odd),
+    "cohere": lambda tool, text, early, odd: cohere(tool, text, end_early=early, as_list=odd),
+}
+"""Each generator with its two faults: a block closed ``early`` (Anthropic ``content_block_stop``, Chat
+``finish_reason``, Cohere ``tool-call-end``) and an ``odd`` second half (Anthropic deltas to an index never
+started, Chat's varying ``obfuscation`` padding, Cohere ``tool_calls`` as a list)."""
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
 @PROPERTY
-@given(**STREAM, stop_early=st.booleans(), bad_index=st.booleans())
-def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index, compile_after):
-    fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed),
-                           compile_after)
-    assert fast == exact
-
-
-@PROPERTY
-@given(**STREAM, finish_early=st.booleans(), obfuscate=st.booleans())
-def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate, compile_after):
-    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed),
-                           compile_after)
-    assert fast == exact
-
-
-@PROPERTY
-@given(**STREAM, end_early=st.booleans(), as_list=st.booleans())
-def test_cohere_runs_match_the_exact_path(tool, text, cuts, timed, end_early, as_list, compile_after):
-    fast, exact, _ = _both(_capture(cohere(tool, text, end_early=end_early, as_list=as_list), cuts, timed),
-                           compile_after)
+@given(**STREAM, early=st.booleans(), odd=st.booleans())
+def test_runs_match_the_exact_path(dialect, tool, text, cuts, timed, early, odd, compile_after):
+    fast, exact, _ = _both(_capture(DIALECTS[dialect](tool, text, early, odd), cuts, timed), compile_after)
     assert fast == exact
 
 
