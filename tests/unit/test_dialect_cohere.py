@@ -54,6 +54,8 @@ def test_usage_goes_to_the_span_from_the_token_counts():
     assert span.attributes["gen_ai.provider.name"] == "cohere"
     assert span.attributes["gen_ai.usage.input_tokens"] == 913  # tokens, not billed_units (37)
     assert span.attributes["gen_ai.usage.output_tokens"] == 83
+    assert span.attributes["gen_ai.response.id"] == "fba98ad3-e5a1-413c-a8de-84fbf9baabf7"  # message-start's id
+    assert span.attributes["gen_ai.response.finish_reasons"] == ["TOOL_CALL"]
 
 
 def test_thinking_content_is_a_thinking_block():
