@@ -114,54 +114,57 @@ def _float_like(v) -> bool:
     return False
 
 
-def _check(spec, v, path: str) -> str | None:
-    """What makes ``v`` fail ``spec`` (a sentence naming ``path``), or None when it fits."""
-    if spec == "any":
+_SCALARS = {"str": (lambda v: v.__class__ is str, "a string"), "int": (_int_like, "an integer"),
+            "float": (_float_like, "a number"), "object": (lambda v: isinstance(v, dict), "an object")}
+
+
+def _check(spec, v) -> tuple[list, str] | None:
+    """Why ``v`` fails ``spec``: ``(path from v, what is wrong)``, the path built only on failure (every
+    event is checked: the common case must cost little); None when it fits."""
+    if spec.__class__ is str:
+        if spec == "any":
+            return None
+        ok, want = _SCALARS[spec]
+        return None if ok(v) else ([], f"is {_kind(v)}, not {want}")
+    if spec.__class__ is Obj:
+        if v.__class__ is not dict:
+            return [], f"is {_kind(v)}, not an object"
+        for key in spec.required:
+            if key not in v:
+                return [key], "is missing"
+        for key, sub in spec.fields.items():
+            value = v.get(key)
+            if value is None:
+                if key in spec.nonnull and key in v:
+                    return [key], "is null"
+                continue
+            found = _check(sub, value)
+            if found is not None:
+                found[0].insert(0, key)
+                return found
         return None
-    if spec == "str":
-        return None if isinstance(v, str) else f"{path} is {_kind(v)}, not a string"
-    if spec == "int":
-        return None if _int_like(v) else f"{path} is {_kind(v)}, not an integer"
-    if spec == "float":
-        return None if _float_like(v) else f"{path} is {_kind(v)}, not a number"
-    if spec == "object":
-        return None if isinstance(v, dict) else f"{path} is {_kind(v)}, not an object"
-    if isinstance(spec, Lit):
-        return None if v in spec.values and isinstance(v, str) else \
-            f"{path} is {v!r}, not {' or '.join(repr(x) for x in spec.values)}"
-    if isinstance(spec, Lst):
-        if not isinstance(v, list):
-            return f"{path} is {_kind(v)}, not a list"
-        return next((p for i, item in enumerate(v) if (p := _check(spec.item, item, f"{path}[{i}]"))), None)
-    if isinstance(spec, OneOf):
-        problems = [_check(s, v, path) for s in spec.specs]
-        return None if None in problems else problems[0]
-    return _object(spec, v, path)
-
-
-def _object(spec: Obj, v, path: str) -> str | None:
-    if not isinstance(v, dict):
-        return f"{path} is {_kind(v)}, not an object"
-    for key in spec.required:
-        if key not in v:
-            return f"{path}.{key} is missing"
-    for key, sub in spec.fields.items():
-        if key not in v:
-            continue
-        if v[key] is None:
-            if key in spec.nonnull:
-                return f"{path}.{key} is null"
-            continue
-        problem = _check(sub, v[key], f"{path}.{key}")
-        if problem:
-            return problem
-    return None
+    if spec.__class__ is Lit:
+        return None if v.__class__ is str and v in spec.values else \
+            ([], f"is {v!r}, not {' or '.join(repr(x) for x in spec.values)}")
+    if spec.__class__ is Lst:
+        if v.__class__ is not list:
+            return [], f"is {_kind(v)}, not a list"
+        for i, item in enumerate(v):
+            found = _check(spec.item, item)
+            if found is not None:
+                found[0].insert(0, f"[{i}]")
+                return found
+        return None
+    problems = [_check(s, v) for s in spec.specs]  # OneOf
+    return None if None in problems else problems[0]
 
 
 def problem(payload: dict) -> str | None:
-    """Why cohere-python's stream types reject ``payload`` (an event of a known ``type``), or None."""
+    """Why cohere-python's stream types reject ``payload`` (an event of a known ``type``), or None:
+    ``delta.message.tool_calls is a list, not an object``."""
     spec = EVENTS.get(payload.get("type"))
-    if spec is None:
+    found = _check(spec, payload) if spec is not None else None
+    if found is None:
         return None
-    found = _check(spec, payload, "")
-    return found.lstrip(".") if found else None
+    path, what = found
+    return "".join(p if p.startswith("[") else f".{p}" for p in path).lstrip(".") + f" {what}"
