@@ -4,7 +4,9 @@ Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, `
 ``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
 ``history``: where requests carry history for the Q rules), its event-log summaries and its
-advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
+advice, and exports one ``PROVIDER`` record. A new provider is one folder plus its entries below and
+in ``conformers`` (and, today, rows in ``inspector.model.catalog`` and the dialect-keyed tables of
+``inspector.compare.diff.answer`` and ``inspector.report.spans``: README "How it is built").
 ``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
 ``mutations``), in a module of its own so that ``check`` never loads them.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
