@@ -214,7 +214,7 @@ def _replay(sub) -> None:
 def _live(sub) -> None:
     p = _sub(sub, "live", help="TUI: send a request to a provider and inspect the streamed answer",
              description="Send one request (streaming switched on) and inspect the answer as it arrives.\n"
-                         "Keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY; a local "
+                         "Keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or CO_API_KEY; a local "
                          "--base-url needs none. Exit 0 clean, 1 errors found (--format json|text), "
                          "2 no stream.",
              examples=(f"{PROG} live --provider anthropic --request req.json --record run.jsonl",

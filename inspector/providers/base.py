@@ -260,6 +260,8 @@ class BaseVar:
     ``ANTHROPIC_API_URL``, then ``ANTHROPIC_BASE_URL``): the first one set says where it leads."""
     parse: "Callable[[str], str] | None" = None
     """How its readers read a value that is not a plain URL (``OLLAMA_HOST``'s ``host:port``)."""
+    parse_text: str = ""
+    """``parse`` for people (the README's table): ``"`host:port` forms as Ollama reads them"``."""
     default_from: "Callable[[Mapping[str, str]], str] | None" = None
     """The default URL when it depends on other variables (a region, a location)."""
 

@@ -40,7 +40,8 @@ class Variable:
 
     def forwards_to(self) -> str:
         """Where its route forwards when ``--upstream`` does not say, for people (Markdown)."""
-        steps = ["its value before `run`"] + [f"else `{v}`'s" for v in self.var.fallback]
+        own = "its value before `run`" + (f" ({self.var.parse_text})" if self.var.parse_text else "")
+        steps = [own] + [f"else `{v}`'s" for v in self.var.fallback]
         default = self.var.default if self.var.default_from is not None else f"`{self.var.default}`"
         return ", ".join(steps) + f", else {default}"
 

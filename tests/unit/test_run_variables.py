@@ -138,7 +138,7 @@ def test_each_variable_leads_where_its_readers_would_have_gone():
 
 
 def test_upstream_names_are_the_route_names():
-    assert route_names() == ["anthropic", "openai", "gemini", "vertex", "ollama", "ollama-openai", "bedrock"]
+    assert route_names() == ["anthropic", "openai", "gemini", "vertex", "ollama", "ollama-openai", "bedrock", "cohere"]
     _, per = parse_upstreams(["vertex=http://127.0.0.1:1", "ollama-openai=http://127.0.0.1:2/v1"])
     r = rows(plan({}, per=per))
     assert r["GOOGLE_VERTEX_BASE_URL"][1:] == ("http://127.0.0.1:1", "--upstream")

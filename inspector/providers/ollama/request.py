@@ -33,7 +33,7 @@ def ollama_host_url(value: str) -> str:
 BASE_ENV = (
     # ollama-python ``_client.py`` ``_parse_host`` (older clients keep scheme, host and port only).
     BaseVar("OLLAMA_HOST", "`ollama` clients (Python, JavaScript, the CLI)", DEFAULT_BASE,
-            keeps_path=False, parse=ollama_host_url),
+            keeps_path=False, parse=ollama_host_url, parse_text="`host:port` forms as Ollama reads them"),
     # litellm ``ollama/common_utils.py``: ``api_base or get_secret_str("OLLAMA_API_BASE")``, then
     # ``{api_base}/api/chat`` (the path kept).
     BaseVar("OLLAMA_API_BASE", "LiteLLM", DEFAULT_BASE),
