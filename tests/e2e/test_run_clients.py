@@ -245,3 +245,41 @@ def test_litellm_sdk_reads_gemini_api_base_and_ollama_api_base_inside_run(tmp_pa
     assert gem["url"].startswith(f"{srv.url_for('gem')}/v1beta/models/gemini-x:streamGenerateContent")
     # LiteLLM asks /api/show first (answered here by the same capture), then streams /api/chat
     assert got["/api/chat"]["dialect"] == "ollama" and got["/api/chat"]["url"] == f"{srv.url_for('oll')}/api/chat"
+
+
+GOOGLE_GENAI = textwrap.dedent('''
+    from google import genai
+    from google.oauth2.credentials import Credentials
+
+    gemini = genai.Client(api_key="gemini-test-key-0000")  # GOOGLE_GEMINI_BASE_URL
+    print("gemini", "".join(c.text or "" for c in gemini.models.generate_content_stream(model="gemini-x", contents="hi")))
+    # Vertex AI mode: GOOGLE_VERTEX_BASE_URL (project and location given, so paths keep them)
+    vertex = genai.Client(vertexai=True, project="proj-x", location="us-central1", credentials=Credentials(token="ya29.t"))
+    print("vertex", "".join(c.text or "" for c in vertex.models.generate_content_stream(model="gemini-x", contents="hi")),
+          flush=True)
+''')
+
+
+def test_google_genai_gemini_and_vertex_modes_inside_run(tmp_path):
+    pytest.importorskip("google.genai")  # a dev dependency: absent only outside `uv sync`
+    gem = text_capture(tmp_path, "gemini", "gem", "Hello from Gemini.")
+    vx = text_capture(tmp_path, "gemini", "vx", "Hello from Vertex.")
+    agent = tmp_path / "agent.py"
+    agent.write_text(GOOGLE_GENAI)
+    reports = tmp_path / "reports.jsonl"
+    env = clean_env()
+    for k in ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_API_KEY"):
+        env.pop(k, None)
+    with ServerThread([gem, vx], instant=True) as srv:
+        proc = spawn(["run", "--format", "json", "-o", str(reports), "--upstream", f"gemini={srv.url_for('gem')}",
+                      "--upstream", f"vertex={srv.url_for('vx')}", "--", sys.executable, str(agent)], env=env)
+        out, err = finish(proc)
+    assert proc.returncode == 0, err[-3000:]
+    assert out.splitlines() == ["gemini Hello from Gemini.", "vertex Hello from Vertex."]
+    got = {r["path"].split("?")[0]: r for r in map(json.loads, reports.read_text().splitlines())}
+    vertex_path = "/v1beta1/projects/proj-x/locations/us-central1/publishers/google/models/gemini-x:streamGenerateContent"
+    # google-genai 3.x asks the Gemini API's v1 (``GOOGLE_AI_API_DEFAULT_VERSION``): kept as sent
+    gem_path = "/v1/models/gemini-x:streamGenerateContent"
+    assert got["/gemini" + gem_path]["dialect"] == "gemini" and got["/gemini" + gem_path]["url"].startswith(
+        srv.url_for("gem") + gem_path)
+    assert got["/vertex" + vertex_path]["url"].startswith(srv.url_for("vx") + vertex_path)

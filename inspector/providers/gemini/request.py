@@ -12,7 +12,9 @@ from inspector.providers.base import BaseVar, Endpoint, Unredirected
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
 VERSIONS = ("/v1beta", "/v1", "/v1alpha")
-"""The Gemini API's versions (google-genai ``api_version``; ``v1beta`` is the default)."""
+"""The Gemini API's versions (google-genai ``api_version``: 3.x asks ``v1`` by default,
+``GOOGLE_AI_API_DEFAULT_VERSION``; LiteLLM and this project's ``live`` ``v1beta``, added to a path
+that has none)."""
 VERTEX_VERSIONS = ("/v1beta1", "/v1")
 MULTI_REGIONAL = ("us", "eu")
 """google-genai ``_api_client.py`` ``_MULTI_REGIONAL_LOCATIONS``."""
