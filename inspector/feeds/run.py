@@ -35,7 +35,7 @@ def not_a_stream(session: Session, cap: Capture) -> str | None:
     or None when it is one. A recorded capture, an HTTP error, an in-band error, an SSE body (of
     whatever provider) and any body a dialect recognised are streams; a file with no event, or
     whose JSON values no provider sends (a config file, ``{"hello": "world"}``, random bytes), is not."""
-    if cap.source_format in ("native", "har") or session.http_error:
+    if cap.source_format in ("native", "har", "cassette") or session.http_error:
         return None
     if session.dialect_name not in (None, "unknown"):
         return None
