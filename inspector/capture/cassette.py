@@ -97,7 +97,7 @@ def cassette_streams(raw: bytes, *, name: str = "<input>") -> tuple[list[tuple[i
     were not streamed (skipped). An interaction whose body cannot be decoded raises ``CaptureError``
     naming it."""
     interactions = read_interactions(raw, name=name)
-    streams = [(i, _capture(i, it, name)) for i, it in enumerate(interactions) if _streamed(it)]
+    streams = [(i, interaction_capture(i, it, name)) for i, it in enumerate(interactions) if is_streamed_interaction(it)]
     return streams, len(interactions) - len(streams)
 
 
@@ -110,8 +110,8 @@ def load_cassette(raw: bytes, *, name: str = "<input>", entry: int | None = None
         if not 0 <= entry < len(interactions):
             raise CaptureError(f"{name}: interaction {entry} is out of range (the cassette has "
                                f"{len(interactions)}, 0–{max(len(interactions) - 1, 0)})")
-        return _capture(entry, interactions[entry], name)
-    cands = [i for i, it in enumerate(interactions) if _streamed(it)]
+        return interaction_capture(entry, interactions[entry], name)
+    cands = [i for i, it in enumerate(interactions) if is_streamed_interaction(it)]
     if not cands:
         raise CaptureError(f"{name}: no streamed response in the cassette ({len(interactions)} interactions, none "
                            "text/event-stream or NDJSON)")
@@ -120,7 +120,7 @@ def load_cassette(raw: bytes, *, name: str = "<input>", entry: int | None = None
         raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the cassette: "
                              + "; ".join(d for _, d in choices) + f"; pick one as {name}#N or with --entry N",
                              choices)
-    return _capture(cands[0], interactions[cands[0]], name)
+    return interaction_capture(cands[0], interactions[cands[0]], name)
 
 
 # ------------------------------------------------------------------ helpers
@@ -161,7 +161,8 @@ def _status(resp: dict) -> int | None:
     return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 
-def _streamed(it) -> bool:
+def is_streamed_interaction(it) -> bool:
+    """Whether one interaction (``{"request", "response"}`` as a cassette stores it) is a stream."""
     headers = _headers(_part(it, "response").get("headers"))
     return is_streamed_response(_header(headers, "content-type"), _url(it))
 
@@ -215,7 +216,10 @@ def _request(req: dict, name: str) -> dict | None:
             "headers": redact_headers(_headers(req.get("headers"))), "body": body}
 
 
-def _capture(i: int, it, name: str) -> Capture:
+def interaction_capture(i: int, it, name: str) -> Capture:
+    """Interaction ``i`` of cassette ``name`` (``{"request", "response"}`` as a cassette stores it,
+    or as vcrpy holds it in memory) as a ``Capture``. Raises ``CaptureError`` for a body that does
+    not decode."""
     where = f"{name}#{i}"
     if not isinstance(it, dict):
         raise CaptureError(f"{where}: interaction is not a mapping")
