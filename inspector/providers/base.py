@@ -281,3 +281,8 @@ class Provider:
     """Where this provider's requests carry history (Q rules); None when another shape reads it."""
     explain: dict = field(default_factory=dict)
     """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
+    otel_name: str = "_OTHER"
+    """``gen_ai.provider.name`` (OpenTelemetry GenAI semconv well-known values: ``anthropic``, ``openai``,
+    ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
+    otel_operation: str = "chat"
+    """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""

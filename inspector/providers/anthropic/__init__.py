@@ -16,4 +16,5 @@ from inspector.providers.base import Provider
 from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="anthropic")

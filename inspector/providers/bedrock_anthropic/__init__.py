@@ -14,6 +14,7 @@ from inspector.providers.bedrock_anthropic.advice import ADVICE
 from inspector.providers.bedrock_anthropic.stream import BedrockAnthropic
 from inspector.providers.bedrock_anthropic.summary import summarize
 
-PROVIDER = Provider("bedrock", BedrockAnthropic, request.ENDPOINT, request.prepare, summarize, ADVICE)
+PROVIDER = Provider("bedrock", BedrockAnthropic, request.ENDPOINT, request.prepare, summarize, ADVICE,
+                    otel_name="aws.bedrock")
 """``live --provider bedrock``: Claude on Bedrock. History: the Anthropic shape already
 reads these bodies (``anthropic_version`` marks them), so it is not registered twice."""

@@ -14,4 +14,5 @@ from inspector.providers.bedrock_converse.stream import BedrockConverse
 from inspector.providers.bedrock_converse.summary import summarize
 
 PROVIDER = Provider("bedrock-converse", BedrockConverse, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="aws.bedrock")

@@ -16,4 +16,5 @@ from inspector.providers.gemini.stream import Gemini
 from inspector.providers.gemini.summary import summarize
 
 PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="gcp.gemini", otel_operation="generate_content")

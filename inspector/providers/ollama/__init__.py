@@ -15,4 +15,5 @@ from inspector.providers.ollama.stream import Ollama
 from inspector.providers.ollama.summary import summarize
 
 PROVIDER = Provider("ollama", Ollama, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="ollama")

@@ -17,4 +17,5 @@ from inspector.providers.openai_chat.stream import OpenAIChat
 from inspector.providers.openai_chat.summary import summarize
 
 PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="openai")

@@ -16,4 +16,5 @@ from inspector.providers.openai_responses.stream import OpenAIResponses
 from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="openai")
