@@ -48,30 +48,27 @@ class OtlpUnavailable(RuntimeError):
     """``--otlp`` cannot work here (the SDK is missing, a bad endpoint); ``str(e)`` is one line."""
 
 
-def traces_endpoint(environ: dict | None = None) -> str:
-    """The URL spans are posted to (module docstring). Raises ``OtlpUnavailable`` for one that is
-    not an http(s) URL."""
+def _endpoint(environ: dict | None, signal: str) -> str:
     env = os.environ if environ is None else environ
-    url = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
+    url = env.get(f"OTEL_EXPORTER_OTLP_{signal.upper()}_ENDPOINT", "").strip()
     if not url:
         base = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip() or DEFAULT_ENDPOINT
-        url = base.rstrip("/") + "/v1/traces"
+        url = base.rstrip("/") + f"/v1/{signal}"
     if not url.startswith(("http://", "https://")):
         raise OtlpUnavailable(f"--otlp: the OTLP endpoint must be an http:// or https:// URL (OTLP/HTTP), not {url!r}")
     return url
 
 
+def traces_endpoint(environ: dict | None = None) -> str:
+    """The URL spans are posted to (module docstring). Raises ``OtlpUnavailable`` for one that is
+    not an http(s) URL."""
+    return _endpoint(environ, "traces")
+
+
 def metrics_endpoint(environ: dict | None = None) -> str:
-    """Where metrics are posted: ``OTEL_EXPORTER_OTLP_METRICS_ENDPOINT``, else the traces URL's base
-    with ``/v1/metrics``. Raises ``OtlpUnavailable`` as ``traces_endpoint`` does."""
-    env = os.environ if environ is None else environ
-    url = env.get("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "").strip()
-    if not url:
-        base = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip() or DEFAULT_ENDPOINT
-        url = base.rstrip("/") + "/v1/metrics"
-    if not url.startswith(("http://", "https://")):
-        raise OtlpUnavailable(f"--otlp: the OTLP metrics endpoint must be an http:// or https:// URL, not {url!r}")
-    return url
+    """Where metrics are posted: ``OTEL_EXPORTER_OTLP_METRICS_ENDPOINT``, else the base endpoint with
+    ``/v1/metrics``. Raises ``OtlpUnavailable`` as ``traces_endpoint`` does."""
+    return _endpoint(environ, "metrics")
 
 
 def _reasons_handler():
