@@ -444,6 +444,17 @@ def _rules(sub) -> None:
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
 
 
+def _mcp(sub) -> None:
+    p = _sub(sub, "mcp", help="an MCP server (stdio) for coding agents: list, explain and diff recorded streams",
+             description="A Model Context Protocol server on standard input/output over a recording folder "
+                         "(proxy --record DIR, running or not; any folder of captures or cassettes). Tools: "
+                         "list_exchanges, get_exchange, check_capture, explain_rule, diff_captures. Needs the "
+                         "mcp extra: pip install 'stream-inspector[mcp]'.",
+             examples=(f"{PROG} mcp recordings/", f"claude mcp add stream-inspector -- {PROG} mcp recordings/"))
+    p.add_argument("folder", nargs="?", default=".", metavar="DIR",
+                   help="the recording folder (default: the current folder)")
+
+
 def _demo(sub) -> None:
     p = _sub(sub, "demo", help="no key, no network: serve bundled captures on loopback and inspect them live",
              description="The bundled captures served on 127.0.0.1 and inspected live, exactly as a client "
@@ -456,7 +467,7 @@ def _demo(sub) -> None:
 
 COMMANDS = {"check": _check, "replay": _replay, "live": _live, "proxy": _proxy, "gateway": _gateway, "run": _run,
             "serve": _serve, "conform": _conform, "compare": _compare, "diff": _diff, "export": _export,
-            "rules": _rules, "demo": _demo}
+            "rules": _rules, "mcp": _mcp, "demo": _demo}
 """Each command and the function adding its subparser, in the order ``--help`` lists them."""
 
 
