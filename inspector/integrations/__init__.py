@@ -4,3 +4,11 @@ streams through the same pipeline as the CLI and reports findings in the stream'
 May import: every layer below the CLI (``net``, ``tui`` excepted: integrations draw no screen), and
 the optional libraries each integration is for (vcrpy, httpx, mcp, mitmproxy) where it uses them.
 """
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def mitm_addon_path() -> Path:
+    """The mitmproxy addon file (``mitm_addon.py``; loaded by mitmproxy, never imported here)."""
+    return Path(__file__).resolve().parent / "mitm_addon.py"
