@@ -25,6 +25,7 @@ from inspector.capture.load import load_path
 from inspector.net.serve import load_served, make_asgi_app
 from tests.conftest import ROOT, SHARED_CORPUS
 from tests.e2e.conftest import LOOPBACK, wait_for
+from tests.e2e.test_otlp import Receiver
 
 MITMDUMP = ["uvx", "--from", "mitmproxy", "mitmdump"]
 CLEAN = SHARED_CORPUS / "anthropic-doc-tool-call.sse"
@@ -76,7 +77,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_mitmdump_addon_reports_and_records_every_streamed_response(mitmdump, https_serve, tmp_path):
+def test_mitmdump_addon_reports_records_and_traces_every_streamed_response(mitmdump, https_serve, tmp_path):
     upstream, upstream_ca = https_serve
     confdir, rec = tmp_path / "mitm", tmp_path / "recordings"
     port = _free_port()
@@ -85,10 +86,12 @@ def test_mitmdump_addon_reports_and_records_every_streamed_response(mitmdump, ht
     sink = f"{sys.executable} -m inspector"
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env["PYTHONPATH"] = str(ROOT)  # the sink runs from the project's environment, wherever mitmdump's cwd is
+    receiver = Receiver().__enter__()
+    env["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.url
     proc = subprocess.Popen([*mitmdump, "--mode", "regular", "--listen-host", LOOPBACK, "--listen-port", str(port),
                              "-q", "--set", f"confdir={confdir}", "--set", f"ssl_verify_upstream_trusted_ca={upstream_ca}",
                              "-s", addon, "--set", f"stream_inspector={sink}",
-                             "--set", f"stream_inspector_args=--format json --record {rec}"],
+                             "--set", f"stream_inspector_args=--format json --otlp --record {rec}"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ca = confdir / "mitmproxy-ca-cert.pem"
@@ -106,6 +109,7 @@ def test_mitmdump_addon_reports_and_records_every_streamed_response(mitmdump, ht
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
+        receiver.__exit__()
     reports = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     assert len(reports) == 2, (out, err)
     clean, early = reports
@@ -118,6 +122,10 @@ def test_mitmdump_addon_reports_and_records_every_streamed_response(mitmdump, ht
     assert cap.body == EARLY_STOP.read_bytes() and cap.end.kind == "eof"
     assert cap.request["headers"]["authorization"] == "[redacted]"
     assert KEY not in out + err + "".join(p.read_text() for p in recordings)
+    # --otlp: one span per exchange, as proxy sends them.
+    assert sorted(s["attributes"]["gen_ai.request.model"] for s in receiver.spans) == ["claude-mitm"] * 2
+    codes = sorted(e["attributes"]["stream_inspector.finding.code"] for s in receiver.spans for e in s["events"])
+    assert codes == ["A005", "J002"]
 
 
 def _listening(port: int) -> bool:
