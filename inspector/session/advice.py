@@ -237,7 +237,8 @@ EXPLAIN: dict[str, T] = {
         'missing from the history your client sent back.',
         'The provider rejects the request, or the model loses the reasoning behind its tool call '
         '(Gemini 3 requires the signature on function calls).',
-        'Send every signature back exactly as received, on the block or call it came with.'),
+        'Send every signature back as received, on the block or call it came with (compared as '
+        'bytes: the standard and URL-safe base64 spellings of the same bytes are the same signature).'),
     'Q005': T(
         "A tool call's input in the history is not an object (often the arguments left as a JSON "
         'string).',
