@@ -249,6 +249,14 @@ EXPLAIN: dict[str, T] = {
         'The history no longer says what the model did: either the tool ran with other arguments than '
         'the model believes, or the accumulator is broken.',
         'Compare the two (the message shows where they part) and fix the accumulator.'),
+    'Q007': T(
+        "The request's history continues an answer that no earlier exchange of this session streamed: "
+        'a conversation begun before the proxy started, or an answer another route served.',
+        'Nothing: the history cannot be compared with an answer the inspector never saw, so Q003, '
+        'Q004 and Q006 are not judged for this request (Q001, Q002 and Q005 still are). It is never '
+        "judged against another conversation's answer.",
+        "Nothing to fix. To have this request's history checked, start the proxy before the agent's "
+        'conversation begins; the next request of the same conversation is matched to this one.'),
 }
 
 
