@@ -41,7 +41,7 @@ from inspector.capture.load import load_path
 from inspector.feeds.base import Feed
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.replay import ReplayFeed
-from inspector.model.capture import Capture
+from inspector.model.capture import Capture, end_word
 from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
 from inspector.tui.copy_save import CopySave
@@ -322,7 +322,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         if feed.error:
             return "source failed"
         if s.closed:
-            return "ended" if s.end is None or s.end.kind == "eof" else f"ended ({s.end.kind})"
+            word = end_word(s.end, s.ended)
+            return "ended" if word == "eof" else f"ended ({word})"
         return "streaming" if s.events or s.bytes_received else "waiting"
 
     def _play_word(self) -> str:
