@@ -251,7 +251,8 @@ EXPLAIN: dict[str, T] = {
         'Compare the two (the message shows where they part) and fix the accumulator.'),
     'Q007': T(
         "The request's history continues an answer that no earlier exchange of this session streamed: "
-        'a conversation begun before the proxy started, or an answer another route served.',
+        'a conversation begun before the proxy started, an answer another route served, or '
+        'assistant turns the client wrote itself (few-shot examples).',
         'Nothing: the history cannot be compared with an answer the inspector never saw, so Q003, '
         'Q004 and Q006 are not judged for this request (Q001, Q002 and Q005 still are). It is never '
         "judged against another conversation's answer.",

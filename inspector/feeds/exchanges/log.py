@@ -38,7 +38,8 @@ HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
 """Q rules that judge the request alone; the others need the streamed answer it continues."""
 
 UNMATCHED = ("the history continues an answer that no earlier exchange of this session streamed (a "
-             "conversation begun before the proxy, or another agent's): judged against nothing")
+             "conversation begun before the proxy, another agent's, or assistant turns the client wrote "
+             "itself): judged against nothing")
 """Q007's message: the request's history matches no earlier answer (``pairing.continued_exchange``)."""
 
 
