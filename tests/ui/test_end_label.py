@@ -10,6 +10,7 @@ from inspector.model.capture import HUNG_UP_AFTER_END, Chunk, End, Head
 from inspector.tui.app import make_app
 from inspector.tui.widgets.stream_header import StreamHeader
 from tests.helpers import sse
+from tests.ui.conftest import settle
 from tests.unit.test_stall_tick import BLOCK, DELTA, START, STOP
 
 
@@ -26,12 +27,7 @@ async def test_the_state_word_after_a_hang_up(events, after_marker, state):
     feed = LiveFeed(source, label="live")
     app = make_app(feed)
     async with app.run_test(size=(200, 44)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if feed.finished:
-                break
-        app.refresh_now()
-        await pilot.pause()
+        await settle(pilot)
         shown = app.query_one(StreamHeader).content.plain
     assert feed.session.ended is after_marker
     assert state in shown, shown
