@@ -204,3 +204,8 @@ def test_equal_answers_go_to_the_conversation_whose_request_began_this_history()
     assert continued_exchange(ex, [a1, b1]) == (a1, "matched by tool call id")
     ex.body["messages"][0]["content"] = "agent C"  # neither began it: the most recent
     assert continued_exchange(ex, [a1, b1]) == (b1, "matched by tool call id")
+
+
+def test_ids_match_whole_values_not_inside_longer_ones():
+    short, other = exchange(1, [chat_tool("call_1")]), exchange(2, [chat_tool("call_99")])
+    assert continued_exchange(chat_round(3, ("call_10", "other_tool")), [short, other]) == (None, "")

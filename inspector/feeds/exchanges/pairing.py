@@ -20,7 +20,7 @@ history keys and the signature spelling rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from inspector.feeds.exchanges.record import Exchange
 from inspector.providers import HISTORY_SHAPES
@@ -37,6 +37,10 @@ _MIN_ID = 4
 
 _MIN_TEXT, _TEXT_PREFIX = 8, 200
 """Assistant text counts when at least 8 non-blank characters; its first 200 are looked for."""
+
+_MAX_TURNS = 16
+"""At most this many assistant turns are tried, last first (a history matching nothing is not read
+to its start: 100 held exchanges against a 100-turn history would take ~0.1 s)."""
 
 _ASSISTANT_ROLES = ("assistant", "model")
 _SIGNATURE_KEYS = frozenset({"signature", "thoughtSignature", "thought_signature", "encrypted_content"})
@@ -55,6 +59,8 @@ class Turn:
 
     strings: str = ""
     """Every string, joined by NUL so that a match never spans two values."""
+    values: set = field(default_factory=set)
+    """Every string as a whole value (ids are matched whole: ``call_1`` is not ``call_10``)."""
     signatures: set = field(default_factory=set)
     calls: set = field(default_factory=set)
     """``(name, canonical JSON of the arguments)`` of every tool call written in it."""
@@ -83,10 +89,10 @@ def continued_exchange(ex: Exchange, earlier: Sequence[Exchange]) -> tuple[Excha
              and e.done and e.linted and e.session is not None and e.session.blocks]
     if not cands:
         return None, ""
-    evidence = [(e, _Answer(e.session.blocks)) for e in cands]
-    for depth, turn in enumerate(history_turns(ex.body)):
+    answers: dict[int, _Answer] = {}  # read once per request, and only when asked
+    for depth, turn in zip(range(_MAX_TURNS), history_turns(ex.body)):
         for how in MATCHES:
-            shown = [e for e, answer in evidence if answer.shows(how, turn)]
+            shown = [e for e in cands if _answer(answers, e).shows(how, turn)]
             if not shown:
                 continue
             # Equal answers (two agents asking alike): the one whose own request began this history.
@@ -102,18 +108,18 @@ def claims_an_answer(body: object) -> bool:
     """True when the request's history holds an assistant turn or a tool result: it continues an
     answer, so not finding that answer is worth saying (Q007). A first request (system prompt,
     user message) claims none."""
-    return isinstance(body, dict) and bool(history_turns(body))
+    return isinstance(body, dict) and next(history_turns(body), None) is not None
 
 
-def history_turns(body: dict) -> list[Turn]:
-    """The history's assistant turns, last first, each with the tool results that follow it.
+def history_turns(body: dict) -> Iterator[Turn]:
+    """The history's assistant turns, last first, each with the tool results that follow it (read
+    lazily: a request matched by its last turn reads no other).
 
     An item is part of an assistant turn when its ``role`` is ``assistant``/``model``, or it has
     no role and its ``type`` is an output item (Responses ``function_call``, ``reasoning``…; not a
     ``*_output``). Tool results with no assistant turn before them (a Responses request that sends
     only ``function_call_output`` after ``previous_response_id``) form one turn of their own.
     """
-    turns: list[Turn] = []
     budget = [_SCAN_BUDGET]
     for key in HISTORY_KEYS:
         items = body.get(key)
@@ -125,12 +131,11 @@ def history_turns(body: dict) -> list[Turn]:
             bounds.pop()  # a final assistant message with nothing after it is a prefill the client wrote
         lead = items[: starts[0]] if starts else items
         for a, b in reversed(bounds):
-            turns.append(_read(items[a:b], budget))
+            yield _read(items[a:b], budget)
         if not starts:
             tail = _read(lead, budget)
             if tail.results:
-                turns.append(Turn(tail.strings, tail.signatures, tail.calls, True))
-    return turns
+                yield tail
 
 
 def history_strings(body: dict) -> str:
@@ -151,12 +156,19 @@ class _Answer:
 
     def shows(self, how: str, turn: Turn) -> bool:
         if how == MATCHES[0]:
-            return any(k in turn.strings for k in self.ids)
+            return not turn.values.isdisjoint(self.ids)
         if how == MATCHES[1]:
             return bool(self.signatures & turn.signatures)
         if how == MATCHES[2]:
             return any(t in turn.strings for t in self.texts)
         return bool(self.calls) and self.calls <= turn.calls
+
+
+def _answer(answers: dict, e: Exchange) -> "_Answer":
+    a = answers.get(e.n)
+    if a is None:
+        a = answers[e.n] = _Answer(e.session.blocks)
+    return a
 
 
 def _began(before: object, body: dict) -> bool:
@@ -213,6 +225,7 @@ def _read(values: list, budget: list[int]) -> Turn:
         elif isinstance(v, list):
             stack.extend(v)
     turn.strings = "\x00".join(out)
+    turn.values = set(out)
     return turn
 
 
