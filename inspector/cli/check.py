@@ -15,7 +15,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes, read_limited
+from inspector.capture.arrivals import read_arrivals, with_arrivals
+from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
+from inspector.model.capture import Chunk
 from inspector.cli.inputs import Input, InputError, expand, recorded_start
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
@@ -66,14 +68,17 @@ class Result:
 _RENDERERS = {"text": text, "json": json_report, "github": github}
 
 
-def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> list[Result]:
-    """Check one capture file (``raw``: its bytes when already read, e.g. standard input): one
-    ``Result`` per stream in it (a cassette holds several, named ``file#N``), and a last one, with
-    no outcome, saying how many recorded exchanges were not streams. Never raises for bad input:
-    an unreadable capture is a ``Result`` with a problem line."""
+def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> list[Result]:
+    """Check one capture file (``arrived``: its bytes as they were read, e.g. standard input, timed
+    by their arrival: ``inspector.capture.arrivals``): one ``Result`` per stream in it (a cassette
+    holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
+    exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
+    with a problem line."""
     try:
-        if raw is not None:
+        if arrived is not None:
+            raw = b"".join(c.data for c in arrived)
             streams, skipped = load_all_bytes(raw, name=inp.name, entry=opts.entry)
+            streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
             streams, skipped = load_all(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
     except CaptureError as e:
@@ -124,7 +129,7 @@ def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:
     return [check_one(inp, opts) for inp in batch]
 
 
-def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
+def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
@@ -175,7 +180,7 @@ def run(args) -> int:
                   "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
             return EXIT_USAGE
         try:
-            stdin = read_limited(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
+            stdin = read_arrivals(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
         except CaptureError as e:
             print(f"stream-inspector: {e}", file=sys.stderr)
             return EXIT_USAGE

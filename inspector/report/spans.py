@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from inspector.capture.redact import scrub_value
+from inspector.model.capture import normal_end
 from inspector.providers import provider_for_dialect
 from inspector.session.session import Session
 
@@ -355,7 +356,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     error = None
     if isinstance(status, int) and status >= 400:
         error = str(status)
-    elif s.end is not None and s.end.kind != "eof":
+    elif not normal_end(s.end, s.ended):
         error = s.end.kind
     if error:
         attrs["error.type"] = error
