@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.providers.history import HistoryShape
+    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
@@ -281,3 +282,6 @@ class Provider:
     """Where this provider's requests carry history (Q rules); None when another shape reads it."""
     explain: dict = field(default_factory=dict)
     """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
+    declared_tools: "Reader | None" = None
+    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
+    ``inspector.providers.tools``)."""
