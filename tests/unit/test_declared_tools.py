@@ -3,9 +3,13 @@ near miss beside each (a call that validates, a tool the provider runs itself, a
 validator does not know)."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from inspector.feeds.run import run_capture
+from inspector.model.capture import Capture, Chunk
+from tests.helpers import sse
 from tests.declared_requests import ANY, TIME, TOOLS, WEATHER, request_body, with_request
 from tests.dialect_answers import DIALECTS, CallSpec, Spec, render
 
@@ -142,3 +146,124 @@ def test_each_schema_is_judged_once_per_call_at_its_close(dialect):
     spec = Spec(calls=[CallSpec("get_time", {"zone": 1}), CallSpec("get_time", {"zone": 2}, key="a2")])
     found = check(dialect, spec, tools={"get_time": odd})
     assert codes(found) == ["V002", "V002", "V005"]
+
+
+# ------------------------------------------------------------------ tools the provider runs itself
+
+def test_anthropic_server_tool_calls_are_exempt_and_satisfy_any():
+    """A ``server_tool_use`` block (web search) is Anthropic's own call: never V001/V002 even though
+    ``web_search`` has no ``input_schema``; with ``tool_choice: any`` it is the call that was forced."""
+    body = sse(
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+                                              "content": [], "stop_reason": None, "usage": {"input_tokens": 1}}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "server_tool_use", "id": "srvtoolu_1",
+                                                                      "name": "web_search", "input": {}}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta",
+                                                              "partial_json": '{"query": 42}'}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 3}},
+        {"type": "message_stop"})
+    req = {"model": "m", "max_tokens": 9, "messages": [], "tool_choice": {"type": "any"},
+           "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 2},
+                     {"name": "get_weather", "input_schema": WEATHER}]}
+    cap = Capture(chunks=[Chunk(0.1, body)], request={"method": "POST", "url": "", "headers": {}, "body": req},
+                  response={"status": 200, "headers": {"content-type": "text/event-stream"}})
+    assert [f.code for f in run_capture(cap).findings] == []
+
+
+def test_anthropic_defined_client_tools_are_declared_by_name():
+    """``bash_20250124`` is a client tool with a built-in schema: a ``tool_use`` named ``bash`` is declared."""
+    spec = Spec(calls=[CallSpec("bash", {"command": "ls"})])
+    body = {"model": "m", "max_tokens": 9, "messages": [], "tools": [{"type": "bash_20250124", "name": "bash"}]}
+    assert [f.code for f in run_capture(with_request(render("anthropic-messages", spec), body)).findings] == []
+
+
+def test_gemini_parameters_are_the_openapi_subset_mapped_to_json_schema():
+    """Upper-case types, ``nullable``, OpenAPI formats and ``propertyOrdering`` (google-genai ``Schema``)."""
+    params = {"type": "OBJECT", "propertyOrdering": ["city", "days", "note"],
+              "properties": {"city": {"type": "STRING", "description": "a city"},
+                             "days": {"type": "INTEGER", "format": "int32", "minimum": 1},
+                             "note": {"type": "STRING", "nullable": True, "enum": ["a", "b"], "format": "enum"},
+                             "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "2"}},
+              "required": ["city", "days"]}
+    body = {"contents": [], "tools": [{"functionDeclarations": [{"name": "get_weather", "parameters": params}]}]}
+    good = Spec(calls=[CallSpec("get_weather", {"city": "Porto", "days": 2, "note": None, "tags": ["x"]})])
+    assert run_capture(with_request(render("gemini", good), body)).findings == []
+    bad = Spec(calls=[CallSpec("get_weather", {"city": "Porto", "days": 0, "note": "c", "tags": ["x", "y", "z"]})])
+    [f] = run_capture(with_request(render("gemini", bad), body)).findings
+    assert f.code == "V002"
+    assert "$.days: 0 is less than the minimum of 1" in f.message and "$.note: 'c' is not one of" in f.message
+    assert "$.tags: ['x', 'y', 'z'] is too long (maxItems)" in f.message  # "2": proto JSON's int64 spelling
+
+
+def test_gemini_snake_case_request_and_validated_mode_is_strict():
+    body = {"contents": [], "tool_config": {"function_calling_config": {"mode": "VALIDATED"}},
+            "tools": [{"function_declarations": [{"name": "get_weather", "parameters_json_schema": WEATHER}]}]}
+    spec = Spec(calls=[CallSpec("get_weather", {"city": "Porto"})])
+    [f] = run_capture(with_request(render("gemini", spec), body)).findings
+    assert (f.code, f.severity) == ("V002", "error")
+
+
+def test_responses_hosted_tool_items_are_no_function_calls():
+    """A request with ``web_search`` forced to ``required``: the answer's ``web_search_call`` item counts."""
+    item = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search"}}
+    resp = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "m", "output": []}
+    body = sse({"type": "response.created", "sequence_number": 0, "response": resp},
+               {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item},
+               {"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": item},
+               {"type": "response.completed", "sequence_number": 3,
+                "response": {**resp, "status": "completed", "output": [item]}})
+    req = {"model": "m", "input": "go", "tool_choice": "required", "parallel_tool_calls": False,
+           "tools": [{"type": "web_search"}, {"type": "function", "name": "get_weather", "parameters": WEATHER}]}
+    cap = Capture(chunks=[Chunk(0.1, body)], request={"method": "POST", "url": "", "headers": {}, "body": req},
+                  response={"status": 200, "headers": {"content-type": "text/event-stream"}})
+    assert [f.code for f in run_capture(cap).findings] == []
+
+
+def test_a_stored_schema_never_changes_the_verdict_and_bad_declarations_never_crash():
+    """Declarations no provider accepts (a tool that is a string, a schema that is a list, a name that
+    is a number) are skipped, never a crash."""
+    body = {"model": "m", "messages": [], "tools": ["get_weather", {"type": "function", "function": {"name": 3}},
+                                                    {"type": "function", "function": {"name": "get_weather",
+                                                                                      "parameters": [1]}}],
+            "tool_choice": {"type": "function"}, "parallel_tool_calls": "no"}
+    spec = Spec(calls=[GOOD])
+    assert run_capture(with_request(render("openai-chat", spec), body)).findings == []
+
+
+def test_replay_checkpoints_copy_the_rules_and_share_the_compiled_schemas():
+    cap = with_request(render("openai-chat", Spec(calls=[CallSpec("get_weather", {"city": "P", "days": 0})])),
+                       request_body("openai-chat", TOOLS))
+    s = run_capture(cap)
+    twin = copy.deepcopy(s)
+    assert twin.declared.s is twin and twin.declared._compiled is s.declared._compiled
+    assert twin.declared.violations == s.declared.violations and s.declared.violations
+
+
+# ------------------------------------------------------------------ check --request
+def _pasted_chat_answer(tmp_path, args: str):
+    cap = tmp_path / "answer.sse"
+    cap.write_bytes(sse({"id": "c", "object": "chat.completion.chunk", "model": "m", "choices": [
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                               "function": {"name": "get_weather", "arguments": args}}]},
+         "finish_reason": None}]},
+        {"id": "c", "object": "chat.completion.chunk", "model": "m",
+         "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}, "[DONE]", named=False))
+    return cap
+
+
+def test_check_request_supplies_the_declared_tools_of_a_capture_that_recorded_none(tmp_path, capsys):
+    """A pasted SSE body has no request; ``--request`` with the agent's tools judges its calls, even
+    when that request carries no history (the request that produced the stream)."""
+    import json
+
+    from inspector.cli import main
+    req = tmp_path / "req.json"
+    req.write_text(json.dumps(request_body("openai-chat", TOOLS, strict=True)))
+    cap = _pasted_chat_answer(tmp_path, '{"city": "Porto"}')
+    assert main(["check", "--format", "json", "--request", str(req), str(cap)]) == 1
+    [f] = json.loads(capsys.readouterr().out)["findings"]
+    assert f["code"] == "V002" and "$: 'days' is a required property (required)" in f["message"]
+    req.write_text(json.dumps({"model": "m"}))
+    assert main(["check", "--request", str(req), str(cap)]) == 2
+    assert "declares no tools" in capsys.readouterr().err
