@@ -347,13 +347,25 @@ def edited(stream: Stream, edits: dict[int, "Ev | None"], where: str,
            after: dict[int, list[Ev]] | None = None) -> Mutated:
     """The stream with items replaced (``edits``: position -> new item, None drops it) and items
     inserted after positions (``after``), rendered."""
+    return unchanged(with_edits(stream, edits, after), where)
+
+
+def with_edits(stream: Stream, edits: dict[int, "Ev | None"], after: dict[int, list[Ev]] | None = None) -> Stream:
+    """The stream ``edited`` renders."""
     items: list[Ev] = []
     for i, ev in enumerate(stream.items):
         new = edits.get(i, ev)
         if new is not None:
             items.append(new)
         items += (after or {}).get(i, [])
-    return unchanged(stream.derive(items), where)
+    return stream.derive(items)
+
+
+def well_formed(stream: Stream, request: dict, where: str) -> Mutated:
+    """A fault in what the answer does with the request (``tool_faults``), not in its framing: the
+    stream is sent as ``stream`` says, a correct client assembles exactly that (``truth``), and the
+    mutated capture records ``request``."""
+    return Mutated(render(stream), stream.end, truth=stream, where=where, request=request)
 
 
 def accent_in_arguments(fragments: list[str]) -> tuple[int, str] | None:

@@ -268,9 +268,8 @@ def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
             fn["name"] = new
 
     positions = _scan(stream).fragments[first]
-    result = m.edited(stream, _rewrite(stream, positions, change), m.describe(stream, positions[0]))
-    result.request = body
-    return result
+    return m.well_formed(m.with_edits(stream, _rewrite(stream, positions, change)), body,
+                         f"{name} renamed {new}, {m.describe(stream, positions[0])}")
 
 
 def schema_violation(stream: Stream, param: float | None) -> Mutated:
@@ -302,9 +301,8 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
             edits[i] = stream.items[i].with_json(p)
         else:
             edits[i] = None
-    result = m.edited(stream, edits, f"{name}: {what}, {m.describe(stream, positions[0])}")
-    result.request = _declaring(stream)
-    return result
+    return m.well_formed(m.with_edits(stream, edits), _declaring(stream),
+                         f"{name}: {what}, {m.describe(stream, positions[0])}")
 
 
 def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
@@ -326,18 +324,14 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     p = stream.items[calls.finish].json() if calls.finish not in edits else orjson.loads(edits[calls.finish].data)
     _choice0(p)["finish_reason"] = "stop"
     edits[calls.finish] = stream.items[calls.finish].with_json(p)
-    result = m.edited(stream, edits, f"no tool call although {tools.choice(body).spelled}")
-    result.request = body
-    return result
+    return m.well_formed(m.with_edits(stream, edits), body, f"no tool call although {tools.choice(body).spelled}")
 
 
 def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
     calls = _scan(stream)
     body = _declaring(stream, parallel_tool_calls=False)
     if len(calls.fragments) > 1:
-        result = m.unchanged(stream, f"{len(calls.fragments)} calls although parallel_tool_calls is false")
-        result.request = body
-        return result
+        return m.well_formed(stream, body, f"{len(calls.fragments)} calls although parallel_tool_calls is false")
     first = min(calls.fragments)
     positions = calls.fragments[first]
     copies = []
@@ -348,9 +342,8 @@ def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
             if e.get("id"):
                 e["id"] = f"{e['id']}_2"
         copies.append(stream.items[i].with_json(p))
-    result = m.edited(stream, {}, m.describe(stream, positions[-1]), {positions[-1]: copies})
-    result.request = body
-    return result
+    return m.well_formed(m.with_edits(stream, {}, {positions[-1]: copies}), body,
+                         f"the call again as a second one, {m.describe(stream, positions[-1])}")
 
 
 MUTATIONS: tuple[Mutation, ...] = (
