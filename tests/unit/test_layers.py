@@ -20,7 +20,8 @@ OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore", "opentelemetry"}
 DEFERRED = {"concurrent": "only check --jobs N uses its process pool (~15 ms of every check's start-up)",
             "logging": "only --otlp, with the OpenTelemetry SDK that loads it anyway",
             "jsonschema": "only a request that declares tool schemas (V rules); with attrs and referencing it "
-                          "costs more start-up than the rest of check"}
+                          "costs more start-up than the rest of check",
+            "jsonschema_rs": "the V rules' fast validity check, loaded with jsonschema"}
 """Modules imported where they are used, for start-up time: ``check`` must not load them on a capture
 that does not need them (``test_check_rules_and_help_load_no_ui_or_network_library``)."""
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
