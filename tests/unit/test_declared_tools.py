@@ -267,3 +267,23 @@ def test_check_request_supplies_the_declared_tools_of_a_capture_that_recorded_no
     req.write_text(json.dumps({"model": "m"}))
     assert main(["check", "--request", str(req), str(cap)]) == 2
     assert "declares no tools" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ diff: one set of declared tools for both
+def test_diff_judges_both_answers_against_the_same_declared_tools(tmp_path):
+    """A: the client side, recorded with its request (arguments as declared). B: what a gateway passed
+    on, recorded without its request, the list argument turned into a string: B's V002 is one-sided."""
+    from inspector.compare.diff.captures import diff_captures
+    from tests.dialect_answers import write_native
+    body = request_body("openai-chat", {"search": {"type": "object", "properties": {
+        "kinds": {"type": "array", "items": {"type": "string"}}}, "required": ["kinds"]}})
+    a = with_request(render("openai-chat", Spec(calls=[CallSpec("search", {"kinds": ["dataset"]})])), body)
+    b = render("anthropic-messages", Spec(calls=[CallSpec("search", {"kinds": '["dataset"]'})]))
+    write_native(a, tmp_path / "a.jsonl")
+    write_native(b, tmp_path / "b.jsonl")
+    d = diff_captures(str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"))
+    [one] = [x for x in d.differences if x.kind == "finding-one-side"]
+    assert one.side == "b" and one.b == "V002" and "$.kinds: '[\"dataset\"]' is not of type 'array'" in one.message
+    assert any("judged against the tools" in n for n in d.notes)
+    same = diff_captures(str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl"))
+    assert not [x for x in same.differences if x.kind == "finding-one-side"]

@@ -19,6 +19,8 @@ own tools (web search, code execution, MCP).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inspector.providers import provider_for_dialect
@@ -37,6 +39,42 @@ a tool: only then is "called none" judged (V003). ``max_tokens``, ``length``, ``
 stops, ``pause_turn`` and errors are not."""
 
 _UNREAD = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What V001/V002 say about one call: the code, the message, a severity where the rule grades it
+    (V002 on a tool that is not strict: warning), and the violations."""
+
+    code: str
+    message: str
+    severity: str | None = None
+    violations: list[Violation] = field(default_factory=list)
+
+
+def judge_call(d: DeclaredTools, name: str | None, args: object,
+               compile_tool: "Callable[[DeclaredTool], Compiled]") -> Verdict | None:
+    """V001 or V002 for one call named ``name`` with parsed ``args`` (None: incomplete) against ``d``,
+    or None when it fits (or cannot be judged: no name, incomplete arguments, no schema).
+    ``compile_tool`` compiles a tool's schema (and may report its V005)."""
+    if not name:
+        return None  # a call without a name is the dialect's finding (C002, A011…)
+    tool = d.tools.get(name)
+    if tool is None:
+        names = sorted(d.tools)
+        listed = ", ".join(names[:8]) + (", …" if len(names) > 8 else "") if names else "none"
+        return Verdict("V001", f"tool call {name!r} names a function the request did not declare "
+                       f"(declared: {listed}); do not run it")
+    if tool.schema is None or not isinstance(args, dict):
+        return None  # no schema, or incomplete / not an object: J002/J004 say so
+    found, total = violations(compile_tool(tool), args)
+    if not found:
+        return None
+    more = f" (and {total - len(found)} more)" if total > len(found) else ""
+    promise = ("the tool is strict: the provider promised conforming arguments" if tool.strict else
+               "the tool is not strict, so the provider does not promise conforming arguments")
+    return Verdict("V002", f"{name}: " + "; ".join(map(str, found)) + more + f" (schema at {tool.where}; {promise})",
+                   None if tool.strict else "warning", found)
 
 
 class DeclaredRules:
@@ -109,33 +147,13 @@ class DeclaredRules:
         if d is None or block.replaced or block.pos in self._judged or block.kind in d.server_kinds:
             return
         self._judged.add(block.pos)
-        name = block.name
-        if not name:
-            return  # a call without a name is the dialect's finding (C002, A011…)
-        tool = d.tools.get(name)
-        if tool is None:
-            self._undeclared(block, d)
+        verdict = judge_call(d, block.name, block.input, self._compile)
+        if verdict is None:
             return
-        if tool.schema is None:
-            return
-        compiled = self._compile(tool)
-        args = block.input
-        if not isinstance(args, dict):
-            return  # incomplete or not an object: J002/J004 say so
-        found, total = violations(compiled, args)
-        if found:
-            self.violations[block.pos] = found
-            more = f" (and {total - len(found)} more)" if total > len(found) else ""
-            promise = ("the tool is strict: the provider promised conforming arguments" if tool.strict else
-                       "the tool is not strict, so the provider does not promise conforming arguments")
-            self._at(block, "V002", f"{name}: " + "; ".join(map(str, found)) + more
-                     + f" (schema at {tool.where}; {promise})", severity=None if tool.strict else "warning")
-
-    def _undeclared(self, block: "Block", d: DeclaredTools) -> None:
-        names = sorted(d.tools)
-        listed = ", ".join(names[:8]) + (", …" if len(names) > 8 else "") if names else "none"
-        self._at(block, "V001", f"tool call {block.name!r} names a function the request did not declare "
-                 f"(declared: {listed}); do not run it", cause=("V001", block.name))
+        if verdict.violations:
+            self.violations[block.pos] = verdict.violations
+        self._at(block, verdict.code, verdict.message, severity=verdict.severity,
+                 cause=(verdict.code, block.name) if verdict.code == "V001" else None)
 
     def _compile(self, tool: DeclaredTool) -> Compiled:
         compiled = self._compiled.get(tool.name)
