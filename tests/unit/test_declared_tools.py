@@ -4,14 +4,17 @@ validator does not know)."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
+from inspector.cli import main
+from inspector.compare.diff.captures import diff_captures
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk
 from tests.helpers import sse
 from tests.declared_requests import ANY, TIME, TOOLS, WEATHER, request_body, with_request
-from tests.dialect_answers import DIALECTS, CallSpec, Spec, render
+from tests.dialect_answers import DIALECTS, CallSpec, Spec, render, write_native
 
 PARALLEL_SWITCH = ("anthropic-messages", "bedrock-anthropic", "openai-chat", "openai-responses")
 """Dialects whose requests can refuse parallel calls (``disable_parallel_tool_use``, ``parallel_tool_calls``)."""
@@ -255,9 +258,6 @@ def _pasted_chat_answer(tmp_path, args: str):
 def test_check_request_supplies_the_declared_tools_of_a_capture_that_recorded_none(tmp_path, capsys):
     """A pasted SSE body has no request; ``--request`` with the agent's tools judges its calls, even
     when that request carries no history (the request that produced the stream)."""
-    import json
-
-    from inspector.cli import main
     req = tmp_path / "req.json"
     req.write_text(json.dumps(request_body("openai-chat", TOOLS, strict=True)))
     cap = _pasted_chat_answer(tmp_path, '{"city": "Porto"}')
@@ -273,8 +273,6 @@ def test_check_request_supplies_the_declared_tools_of_a_capture_that_recorded_no
 def test_diff_judges_both_answers_against_the_same_declared_tools(tmp_path):
     """A: the client side, recorded with its request (arguments as declared). B: what a gateway passed
     on, recorded without its request, the list argument turned into a string: B's V002 is one-sided."""
-    from inspector.compare.diff.captures import diff_captures
-    from tests.dialect_answers import write_native
     body = request_body("openai-chat", {"search": {"type": "object", "properties": {
         "kinds": {"type": "array", "items": {"type": "string"}}}, "required": ["kinds"]}})
     a = with_request(render("openai-chat", Spec(calls=[CallSpec("search", {"kinds": ["dataset"]})])), body)
