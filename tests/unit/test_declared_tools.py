@@ -12,6 +12,7 @@ from inspector.cli import main
 from inspector.compare.diff.captures import diff_captures
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk
+from inspector.net.conform.mutate import Spec as MutationSpec, apply
 from tests.helpers import sse
 from tests.declared_requests import ANY, TIME, TOOLS, WEATHER, request_body, with_request
 from tests.dialect_answers import DIALECTS, CallSpec, Spec, render, write_native
@@ -285,3 +286,18 @@ def test_diff_judges_both_answers_against_the_same_declared_tools(tmp_path):
     assert any("judged against the tools" in n for n in d.notes)
     same = diff_captures(str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl"))
     assert not [x for x in same.differences if x.kind == "finding-one-side"]
+
+
+# ------------------------------------------------------------------ serve --mutate on a one-call stream
+@pytest.mark.parametrize("dialect", ["anthropic-messages", "openai-chat"])
+@pytest.mark.parametrize("name,code", [("undeclared-tool", "V001"), ("schema-violation", "V002"),
+                                       ("ignore-tool-choice", "V003"), ("extra-parallel-call", "V004")])
+def test_v_mutations_on_a_one_call_capture_with_a_declaring_request(dialect, name, code):
+    """The request already declares the tool (its schema is used: a required key dropped) and the
+    answer holds one call (extra-parallel-call adds the second, at a time that never goes back)."""
+    cap = with_request(render(dialect, Spec(calls=[GOOD])), request_body(dialect, TOOLS))
+    mc = apply("case", "case", cap, MutationSpec(name))
+    found = [f.code for f in run_capture(mc.capture).findings]
+    assert found == [code], (name, found)
+    if name == "schema-violation":
+        assert "dropped the required key 'city'" in mc.where

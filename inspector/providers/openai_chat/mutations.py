@@ -7,7 +7,7 @@ once mutated (``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md ยง2, ย
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import orjson
 
@@ -341,7 +341,7 @@ def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
             e["index"] = first + 1
             if e.get("id"):
                 e["id"] = f"{e['id']}_2"
-        copies.append(stream.items[i].with_json(p))
+        copies.append(replace(stream.items[i].with_json(p), t=stream.items[positions[-1]].t))  # times never go back
     return m.well_formed(m.with_edits(stream, {}, {positions[-1]: copies}), body,
                          f"the call again as a second one, {m.describe(stream, positions[-1])}")
 
