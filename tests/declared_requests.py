@@ -40,6 +40,14 @@ def request_body(dialect: str, tools: dict, *, choice: str | None = None, no_par
         if choice:
             config["toolChoice"] = {"tool": {"name": choice}} if named else {"any": {}}
         return {"messages": [{"role": "user", "content": [{"text": "go"}]}], "toolConfig": config}
+    if dialect == "cohere-chat":  # cohere-python ClientV2.chat_stream: tools, tool_choice, strict_tools
+        body = {"model": "command-a-03-2025", "stream": True, "messages": [{"role": "user", "content": "go"}],
+                "tools": [{"type": "function", "function": {"name": n, "parameters": s}} for n, s in tools.items()]}
+        if choice:
+            body["tool_choice"] = "REQUIRED"  # Cohere forces "a call", never a named one
+        if strict:
+            body["strict_tools"] = True
+        return body
     if dialect in ("openai-chat", "ollama"):
         body = {"model": "m", "messages": [{"role": "user", "content": "go"}],
                 "tools": [{"type": "function", "function": {"name": n, "parameters": s,
