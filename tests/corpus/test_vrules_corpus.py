@@ -37,9 +37,13 @@ def test_vrules_case(stem, capture, expect):
 
 
 def test_the_files_are_what_build_writes(tmp_path):
+    """Same request, same report (dialect, findings, blocks): the Bedrock frames' ``p`` padding varies
+    between builds, so the bytes are not compared."""
     for name, (cap, expect) in build.cases().items():
         write_native(cap, tmp_path / "c.jsonl")
-        assert (HERE / f"{name}.jsonl").read_text() == (tmp_path / "c.jsonl").read_text(), name
+        fresh, kept = load_path(tmp_path / "c.jsonl"), load_path(HERE / f"{name}.jsonl")
+        assert kept.request == fresh.request, name
+        assert report_dict("x", run_capture(kept)) == report_dict("x", run_capture(fresh)), name
         assert (HERE / f"{name}.expect.json").read_text(encoding="utf-8") == expect, name
 
 
