@@ -9,7 +9,10 @@ import json
 import pytest
 
 from inspector.cli import main
+from inspector.compare.diff.answer import answer_from_session
 from inspector.compare.diff.captures import diff_captures
+from inspector.compare.diff.compare import diff_answers
+from inspector.compare.diff.hops import attribute
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk
 from inspector.net.conform.mutate import Spec as MutationSpec, apply
@@ -304,3 +307,17 @@ def test_v_mutations_on_a_one_call_capture_with_a_declaring_request(dialect, nam
     assert found == [code], (name, found)
     if name == "schema-violation":
         assert "dropped the required key 'city'" in mc.where
+
+
+def test_a_gateway_that_rewrites_arguments_into_a_violation_is_named_as_the_hop():
+    """Back: the provider's Chat answer to the gateway's translated request, arguments as declared.
+    Front: the gateway's Anthropic answer to the client, the list turned into a string: V002 there
+    only, so the gateway introduced it."""
+    schema = {"search": {"type": "object", "properties": {"kinds": {"type": "array", "items": {"type": "string"}}},
+                         "required": ["kinds"]}}
+    back = run_capture(with_request(render("openai-chat", Spec(calls=[CallSpec("search", {"kinds": ["x"]})])),
+                                    request_body("openai-chat", schema)))
+    front = run_capture(with_request(render("anthropic-messages", Spec(calls=[CallSpec("search", {"kinds": '["x"]'})])),
+                                     request_body("anthropic-messages", schema)))
+    found = attribute(diff_answers(answer_from_session(back, "back"), answer_from_session(front, "front")))
+    assert [(h.hop, h.what) for h in found if h.what.startswith("V")] == [("gateway", "V002")]
