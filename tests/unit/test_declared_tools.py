@@ -321,3 +321,20 @@ def test_a_gateway_that_rewrites_arguments_into_a_violation_is_named_as_the_hop(
                                      request_body("anthropic-messages", schema)))
     found = attribute(diff_answers(answer_from_session(back, "back"), answer_from_session(front, "front")))
     assert [(h.hop, h.what) for h in found if h.what.startswith("V")] == [("gateway", "V002")]
+
+
+def test_v005_a_draft_the_validator_does_not_know_is_said_and_judged_as_2020_12():
+    odd = {**WEATHER, "$schema": "https://example.com/my-draft"}
+    found = check("openai-chat", Spec(calls=[CallSpec("get_weather", {"city": "Porto", "days": 0})]),
+                  tools={"get_weather": odd})
+    assert codes(found) == ["V002", "V005"]
+    assert "is not a draft the validator knows (judged as Draft 2020-12)" in next(
+        f for f in found if f.code == "V005").message
+
+
+def test_v002_counts_the_violations_it_does_not_name():
+    many = {"type": "object", "properties": {k: {"type": "integer"} for k in "abcde"}}
+    found = check("openai-chat", Spec(calls=[CallSpec("get_time", {k: "x" for k in "abcde"})]),
+                  tools={"get_time": many})
+    assert codes(found) == ["V002"] and "(and 2 more)" in found[0].message
+    assert found[0].message.count("is not of type 'integer'") == 3
