@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from inspector.model.capture import normal_end
 from inspector.session.session import Session
 
 PROVIDER_NAMES = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai",
@@ -213,7 +214,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     error = None
     if isinstance(status, int) and status >= 400:
         error = str(status)
-    elif s.end is not None and s.end.kind != "eof":
+    elif not normal_end(s.end, s.ended):
         error = s.end.kind
     if error:
         attrs["error.type"] = error
