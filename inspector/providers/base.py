@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.providers.history import HistoryShape
+    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
@@ -286,3 +287,6 @@ class Provider:
     ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
     otel_operation: str = "chat"
     """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""
+    declared_tools: "Reader | None" = None
+    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
+    ``inspector.providers.tools``)."""

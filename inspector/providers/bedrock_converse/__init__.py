@@ -8,6 +8,7 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.bedrock_converse import tools
 from inspector.providers.bedrock_converse import request
 from inspector.providers.bedrock_converse.advice import ADVICE, EXPLAIN
 from inspector.providers.bedrock_converse.stream import BedrockConverse
@@ -15,4 +16,5 @@ from inspector.providers.bedrock_converse.summary import summarize
 
 PROVIDER = Provider("bedrock-converse", BedrockConverse, request.ENDPOINT, request.prepare, summarize, ADVICE,
                     explain=EXPLAIN,
-                    otel_name="aws.bedrock")
+                    otel_name="aws.bedrock",
+                    declared_tools=tools.read)
