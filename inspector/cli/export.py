@@ -2,8 +2,9 @@
 
 ``--to html``: one capture as a self-contained page (``inspector.report.html``). ``--to har``: one
 entry per capture (``inspector.report.har``); several captures, a folder (e.g. a ``proxy
---record`` folder) or a glob give one HAR with an entry each, named after its capture file. A
-folder or glob is walked as ``check`` walks it: files that hold no stream capture (an
+--record`` folder) or a glob give one HAR with an entry each, named after its capture (HAR's
+``comment``); a VCR cassette gives one entry per streamed interaction (``cassette.yaml#N`` exports
+one). A folder or glob is walked as ``check`` walks it: files that hold no stream capture (an
 ``.expect.json`` beside the captures) are skipped (one line on stderr), and finding no capture at
 all is an error. Without ``-o`` (or with ``-o -``)
 the export goes to standard output. Exit 0 written, 2 unreadable input, bad usage or a file that
@@ -14,15 +15,15 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
-from inspector.capture.load import CaptureError
-from inspector.cli.inputs import InputError, expand, no_capture_line, read, recorded_start, skipped_line
+from inspector.capture.load import CaptureError, split_entry
+from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
 
 
-def _when(path: str, cap: Capture) -> datetime | None:
-    t = recorded_start(path, cap)
+def _when(name: str, cap: Capture) -> datetime | None:
+    t = recorded_start(split_entry(name)[0], cap)
     return None if t is None else datetime.fromtimestamp(t, timezone.utc)
 
 
@@ -42,19 +43,19 @@ def run(args) -> int:
     caps, skipped = [], []
     for inp in inputs:
         try:
-            found = read(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall)
+            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall)
         except CaptureError as e:
             return _fail(str(e))
-        if found is None:
+        caps += found
+        if not found:
             skipped.append(inp.name)
-        else:
-            caps.append((inp.name, *found))
     if skipped:
         print(f"stream-inspector: export: {skipped_line(skipped)}", file=sys.stderr)
     if not caps:
         return _fail(no_capture_line(args.captures, len(skipped)))
     if args.to == "html" and len(caps) > 1:
-        return _fail(f"--to html makes one page per capture; {len(caps)} captures given (use --to har for several)")
+        return _fail(f"--to html makes one page per capture; {len(caps)} captures given (use --to har for several, "
+                     "or name one stream as FILE#N)")
     if args.to == "html":
         name, cap, session = caps[0]
         text = html.render(name, session, cap)

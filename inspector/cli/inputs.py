@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.capture.errors import CaptureError, EmptyCapture
-from inspector.capture.load import load_bytes, load_path
+from inspector.capture.load import load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
@@ -82,27 +82,28 @@ def expand(args: list[str]) -> list[Input]:
     return out
 
 
-def read(inp: Input, *, entry: int | None = None, max_bytes: int | None = None, raw: bytes | None = None,
-         dialect: str | None = None, stall_s: float = 10.0,
-         severity_overrides: dict | None = None) -> tuple[Capture, Session] | None:
-    """``inp`` read (``raw``: its bytes when already read, e.g. standard input) and run through a
-    session: ``(capture, closed session)``, or None when a walk or glob found a file that holds no
-    stream capture (no byte, or nothing any provider streams: skip it). Raises ``CaptureError``
-    (one line) for an unreadable file, or a file named on its own that is no stream capture."""
+def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = None, dialect: str | None = None,
+            stall_s: float = 10.0) -> list[tuple[str, Capture, Session]]:
+    """Every stream of file ``inp`` as ``(name, capture, closed session)`` (a cassette holds several,
+    ``file#N``), each detected as ``check`` detects it (``not_a_stream``). A file that a walk or a
+    glob found and that holds no stream capture (no byte, nothing any provider streams) gives
+    ``[]``: skip it. Raises ``CaptureError`` (one line) for an unreadable file, or a file named on
+    its own that is no stream capture."""
     try:
-        cap = load_bytes(raw, name=inp.name, entry=entry) if raw is not None else \
-            load_path(inp.path, entry=entry, max_bytes=max_bytes)
+        found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes)
     except EmptyCapture:
         if inp.explicit:
             raise
-        return None
-    session = run_capture(cap, dialect=dialect, stall_s=stall_s, severity_overrides=severity_overrides)
-    why = not_a_stream(session, cap)
-    if why is None:
-        return cap, session
-    if inp.explicit:
-        raise CaptureError(f"{inp.name}: not a stream capture: {why}")
-    return None
+        return []
+    out = []
+    for name, cap in found:
+        session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        why = not_a_stream(session, cap)
+        if why is None:
+            out.append((name, cap, session))
+        elif inp.explicit:
+            raise CaptureError(f"{name}: not a stream capture: {why}")
+    return out
 
 
 SKIPPED_SHOWN = 3
