@@ -173,7 +173,7 @@ def run(args) -> int:
         if r.out:
             print(r.out, flush=True)
         if r.problem:
-            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)

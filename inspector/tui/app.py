@@ -60,6 +60,7 @@ from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
+from inspector.tui.text import words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
@@ -103,7 +104,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.pretty = pretty
         """Show tool arguments as pretty partial JSON (``j``)."""
         if title:
-            self.title = title
+            self.title = words(title)
         self.inspector_themes = load_themes()
         for t in self.inspector_themes.values():
             self.register_theme(t)
