@@ -12,8 +12,9 @@ HOSTILE = ("\x1b]52;c;SElKQUNLRUQ=\x07\x1b[2J\x1b[31;5mRED\x9b6n\x1bP+q\x1b\\\x9
 a Textual markup link, a carriage return."""
 
 FORBIDDEN = ["\x1b]52", "\x1b[2J", "\x1b[31;5m", "\x9b", "\x1bP", "\x90", "\x9c", "\u202e", "\u2066", "\u200f",
-             "\x1b]8;", "\x07", "\r"]
-"""What must never reach the terminal from such data (Textual itself writes none of them)."""
+             "\x1b]8;", "\r"]
+"""What must never reach the terminal from such data (Textual itself writes none of them; it
+does write BEL, ending its own OSC 22, so BEL is judged inside the OSC 52 sequence only)."""
 
 
 def _h(tag: str) -> str:

@@ -46,12 +46,12 @@ class PlaybackBar(Widget):
             speed = "instant" if s.get("instant") else f"×{s['speed']:g}"
             left.append((f"{speed}  ", ""))
         total = s.get("total")
-        shown = s["events"]
+        n_shown = s["events"]
         # The newest event shown, numbered from 0 as in findings and the log; then how many of how many.
         waiting = "no events" if s.get("ended") else (
             "waiting for the first event" if s.get("live") else "no event yet")
-        ev = (f"event {shown - 1}" if shown else waiting) + (
-            f"  ({shown} of {total})" if total is not None else "")
+        ev = (f"event {n_shown - 1}" if n_shown else waiting) + (
+            f"  ({n_shown} of {total})" if total is not None else "")
         left.append((ev, "bold"))
         now, dur = s.get("now"), s.get("duration")
         if now is not None:
