@@ -128,6 +128,11 @@ def _content_type(e: dict) -> str:
     return mime.lower() if isinstance(mime, str) else ""
 
 
+def _str(value) -> str | None:
+    """``value`` when it is a string, else None (HAR fields are untrusted JSON)."""
+    return value if isinstance(value, str) else None
+
+
 def _url(e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     return req.get("url") if isinstance(req.get("url"), str) else ""
@@ -186,7 +191,7 @@ def _fmt_size(n: int) -> str:
 def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    method = req.get("method") or "?"
+    method = _str(req.get("method")) or "?"
     status = resp.get("status", "?")
     ctype = _content_type(e).split(";")[0].strip() or "?"
     return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
@@ -202,7 +207,8 @@ def _request(req, *, lists: bool = False) -> dict | None:
             body = orjson.loads(post["text"])
         except orjson.JSONDecodeError:
             body = post["text"]
-    return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
+    # A method or URL that is not a string (a hand-edited or hostile HAR) is read as absent.
+    return {"method": _str(req.get("method")), "url": redact_url(_str(req.get("url")) or ""),
             "headers": redact_headers(_headers(req.get("headers"), lists=lists)), "body": body}
 
 
@@ -210,7 +216,7 @@ def _exported(e: dict, where: str) -> Capture:
     """An entry ``export --to har`` wrote: the capture exactly as exported (module docstring)."""
     cap = Capture(source_format="har", request_relative=e.get("_chunksFromRequest") is not False)
     req = e.get("request")
-    if isinstance(req, dict) and req.get("method"):
+    if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     headers = redact_headers(_headers(resp.get("headers"), lists=True))
