@@ -23,6 +23,7 @@ import binascii
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url
@@ -44,7 +45,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
     try:
-        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
+        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
     log = data.get("log") if isinstance(data, dict) else None
@@ -204,7 +205,7 @@ def _request(req, *, lists: bool = False) -> dict | None:
     post = req.get("postData")
     if isinstance(post, dict) and isinstance(post.get("text"), str):
         try:
-            body = orjson.loads(post["text"])
+            body = loads(post["text"])
         except orjson.JSONDecodeError:
             body = post["text"]
     # A method or URL that is not a string (a hand-edited or hostile HAR) is read as absent.

@@ -24,6 +24,7 @@ from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
+from inspector.model.jsondepth import TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
@@ -494,7 +495,10 @@ class Session:
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)
-                self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
+                if why == TOO_DEEP:  # valid JSON, perhaps, but too deep to read safely
+                    self.report("S019", f"event data is {why}: kept as text, not parsed: {ev.data[:60]!r}", cause=why)
+                else:
+                    self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
             else:
                 self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams "
                             "never send it")
@@ -605,7 +609,7 @@ class Session:
 def _json_error(data: str) -> str:
     """Why ``data`` is not JSON, without the position (repeats of one malformed shape are one cause)."""
     try:
-        orjson.loads(data)
+        loads(data)
     except orjson.JSONDecodeError as e:
         return e.msg
     return "not JSON"

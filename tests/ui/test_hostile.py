@@ -98,3 +98,28 @@ async def test_proxy_screens_write_nothing_from_the_data(hostile, terminal, monk
             app.push_screen(ExchangeDetailScreen(app.proxy.log.by_n[n]))
             await pilot.pause()
             await _visit(pilot, ["escape"], terminal, f"exchange {n}")
+
+
+async def test_explain_and_pretty_arguments_on_deep_nesting_keep_the_app_up(tmp_path):
+    """Issue 24, item 3: the explain screen on an event nested 5 000 deep, and pretty arguments
+    nested 1 000 deep, show the text; the app does not crash."""
+    from inspector.tui.screens.finding_detail import FindingDetailScreen
+    from tests.unit.test_depth import _anthropic, _nested, _tool
+
+    deep_event = tmp_path / "deep-event.sse"
+    deep_event.write_bytes(_anthropic('{"type": "ping", "x": ' + _nested(5_000) + "}"))
+    deep_args = tmp_path / "deep-args.sse"
+    deep_args.write_bytes(_tool('{"a": ' + _nested(1_000) + "}"))
+    for path, code in ((deep_event, "S019"), (deep_args, "S019")):
+        app = make_app(path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert [f.code for f in app.feed.session.findings] == [code]
+            await pilot.press("2", "i")
+            await pilot.pause()
+            assert isinstance(app.screen, FindingDetailScreen)
+            await pilot.press("escape", "j")
+            await settle(pilot)
+            await pilot.press("j", "3", "end", "enter")
+            await settle(pilot)
+        assert app._exception is None and app.return_code in (0, None)

@@ -30,6 +30,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from inspector.model.jsondepth import loads
 from inspector.tui.app import InspectorApp
 from inspector.feeds.exchanges.feed import ExchangeFeed
 from inspector.tui.widgets.exchange_list import ExchangeList
@@ -45,7 +46,7 @@ def _pretty(value) -> str:
         return "(none)"
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = loads(value)  # bounded depth (jsondepth): deeper text is shown as it is
         except ValueError:
             return value
     text = json.dumps(value, indent=2, ensure_ascii=False)

@@ -16,6 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
+from inspector.model.jsondepth import loads
 from inspector.model.catalog import RULES
 from inspector.session.advice import family_advice, rule_text
 from inspector.tui.screens.compare import bundled_compare_screen
@@ -28,7 +29,7 @@ MAX_EVENT_LINES = 40
 def event_text(ev) -> str:
     """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines."""
     try:
-        text = json.dumps(json.loads(ev.data), indent=2, ensure_ascii=False)
+        text = json.dumps(loads(ev.data), indent=2, ensure_ascii=False)  # bounded depth (jsondepth)
     except (ValueError, TypeError):
         text = ev.data
     lines = text.splitlines()

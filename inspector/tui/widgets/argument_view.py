@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.model.jsondepth import depth_over
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
 from inspector.model.jsonprogress import INVALID, TRAILING, partial_value
@@ -181,8 +182,11 @@ class ArgumentView(ScrollView, can_focus=False):
             return
         self._pretty_at = now
         self._pretty_len = len(text)
-        value, complete = partial_value(text)
-        if value is None:
+        # Arguments too deep to walk safely are shown as raw text (S019 says why).
+        value, complete = (None, False) if depth_over(text) else partial_value(text)
+        if value is None and text.strip() and depth_over(text):
+            pretty = text
+        elif value is None:
             pretty = ""
         else:
             try:
