@@ -260,7 +260,8 @@ class ArgumentView(ScrollView, can_focus=False):
             k = index - len(self._spans)
             if 0 <= k < len(self._notes):
                 style = "argview--note" if self._spans else "argview--placeholder"
-                text = line([(self._notes[k], self.get_component_rich_style(style))], no_wrap=False)
+                text = line([(self._notes[k], None)], no_wrap=False)
+                text.style = self.get_component_rich_style(style)  # under the base style, as it always was
                 text.stylize_before(base)
                 return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
             return Strip.blank(width, base)
