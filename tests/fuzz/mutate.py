@@ -13,6 +13,7 @@ from pathlib import Path
 
 from inspector.capture.load import load_path
 from inspector.capture.recorder import write_capture
+from inspector.model.jsondepth import depth_over
 from inspector.model.capture import Capture, Chunk, End
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +58,8 @@ def _json_lines(text: str, rng: random.Random, change) -> str:
     """``text`` with ``change`` applied to the JSON of one of its ``data:`` lines (SSE) or lines
     (NDJSON)."""
     lines = text.split("\n")
-    spots = [i for i, ln in enumerate(lines) if ln.startswith("data:") or ln.startswith("{")]
+    spots = [i for i, ln in enumerate(lines) if (ln.startswith("data:") or ln.startswith("{"))
+             and not depth_over(ln)]  # a line an earlier mutation nested deeply stays as it is
     if not spots:
         return text
     i = rng.choice(spots)

@@ -28,7 +28,7 @@ from tests.hostile import FORBIDDEN
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 """``check``/``export``/``diff`` cases per run."""
-REPLAYS = int(os.environ.get("FUZZ_REPLAYS", "8"))
+REPLAYS = int(os.environ.get("FUZZ_REPLAYS", "5"))
 """Instant replays under Pilot per run (each starts an app: the slow part)."""
 RSS_BUDGET_MB = 600
 """Most the process's peak RSS may grow over a run (a decompression or nesting bomb would not fit)."""
