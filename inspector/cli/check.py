@@ -15,7 +15,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
+from inspector.capture.arrivals import read_arrivals, with_arrivals
+from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path
+from inspector.model.capture import Chunk
 from inspector.cli.inputs import Input, InputError, expand, recorded_start
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
@@ -64,13 +66,15 @@ class Result:
 _RENDERERS = {"text": text, "json": json_report, "github": github}
 
 
-def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
-    """Check one capture (``raw``: its bytes when already read, e.g. standard input). Never raises
-    for bad input: an unreadable capture is a ``Result`` with a problem line."""
+def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> Result:
+    """Check one capture (``arrived``: its bytes as they were read, e.g. standard input, timed by
+    their arrival: ``inspector.capture.arrivals``). Never raises for bad input: an unreadable
+    capture is a ``Result`` with a problem line."""
     outcome = summary.FileOutcome(inp.name)
     try:
-        if raw is not None:
-            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
+        if arrived is not None:
+            raw = b"".join(c.data for c in arrived)
+            cap = with_arrivals(load_bytes(raw, name=inp.name, entry=opts.entry), arrived)
         else:
             cap = load_path(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
         s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
@@ -104,7 +108,7 @@ def check_batch(batch: list[Input], opts: Options) -> list[Result]:
     return [check_one(inp, opts) for inp in batch]
 
 
-def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
+def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
@@ -155,7 +159,7 @@ def run(args) -> int:
                   "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
             return EXIT_USAGE
         try:
-            stdin = read_limited(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
+            stdin = read_arrivals(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
         except CaptureError as e:
             print(f"stream-inspector: {e}", file=sys.stderr)
             return EXIT_USAGE

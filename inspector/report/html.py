@@ -26,7 +26,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import scrub_secrets
-from inspector.model.capture import Capture
+from inspector.model.capture import Capture, end_word
 from inspector.providers import summarize
 from inspector.session.advice import advice_for
 from inspector.session.session import Session
@@ -61,6 +61,13 @@ def _s(t: float | None) -> str:
     return "—" if t is None else f"{t:.3f} s"
 
 
+def _ended(s: Session) -> str:
+    if s.end is None:
+        return "—"
+    word = end_word(s.end, s.ended)
+    return word + (f": {s.end.error}" if s.end.error and word == s.end.kind else "")
+
+
 # ---------------------------------------------------------------- sections
 def _overview(name: str, cap: Capture | None, s: Session) -> str:
     counts: dict[str, int] = {}
@@ -71,7 +78,7 @@ def _overview(name: str, cap: Capture | None, s: Session) -> str:
             ("model", s.model or "—"), ("stop reason", s.stop_reason or "—"),
             ("events", len(s.events)), ("content blocks", len(s.blocks)),
             ("time to first byte", _s(s.ttfb_s)), ("duration", _s(s.duration_s)),
-            ("ended", (s.end.kind + (f": {s.end.error}" if s.end.error else "")) if s.end else "—"),
+            ("ended", _ended(s)),
             ("usage", orjson.dumps(s.usage).decode() if s.usage else "—")]
     if cap is not None and cap.request:
         req = redact_request(cap.request)

@@ -57,6 +57,8 @@ def render(path: str, s: Session) -> str:
     head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {plural(n, 'event')}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
+    elif n:  # no arrival times in the input (a pasted or saved body): say so, T rules need them
+        head += ", times unknown (T rules not judged)"
     if s.stop_reason:
         head += f", stop_reason {safe(s.stop_reason)}"
     if several:

@@ -252,7 +252,8 @@ EXPLAIN: dict[str, T] = {
         'missing from the history your client sent back.',
         'The provider rejects the request, or the model loses the reasoning behind its tool call '
         '(Gemini 3 requires the signature on function calls).',
-        'Send every signature back exactly as received, on the block or call it came with.'),
+        'Send every signature back as received, on the block or call it came with (compared as '
+        'bytes: the standard and URL-safe base64 spellings of the same bytes are the same signature).'),
     'Q005': T(
         "A tool call's input in the history is not an object (often the arguments left as a JSON "
         'string).',
@@ -263,6 +264,15 @@ EXPLAIN: dict[str, T] = {
         'The history no longer says what the model did: either the tool ran with other arguments than '
         'the model believes, or the accumulator is broken.',
         'Compare the two (the message shows where they part) and fix the accumulator.'),
+    'Q007': T(
+        "The request's history continues an answer that no earlier exchange of this session streamed: "
+        'a conversation begun before the proxy started, an answer another route served, or '
+        'assistant turns the client wrote itself (few-shot examples).',
+        'Nothing: the history cannot be compared with an answer the inspector never saw, so Q003, '
+        'Q004 and Q006 are not judged for this request (Q001, Q002 and Q005 still are). It is never '
+        "judged against another conversation's answer.",
+        "Nothing to fix. To have this request's history checked, start the proxy before the agent's "
+        'conversation begins; the next request of the same conversation is matched to this one.'),
 }
 
 
