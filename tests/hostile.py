@@ -129,11 +129,29 @@ def ollama() -> str:
     return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
 
 
+def cohere() -> str:
+    args = json.dumps({"q": _h("argvalue")}, ensure_ascii=False)
+    return _sse([
+        ("message-start", {"type": "message-start", "id": _h("msgid"), "delta": {"message": {
+            "role": "assistant", "content": [], "tool_plan": "", "tool_calls": [], "citations": []}}}),
+        ("tool-plan-delta", {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": _h("plan")}}}),
+        ("tool-call-start", {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
+            "id": _h("callid"), "type": "function", "function": {"name": _h("toolname"), "arguments": ""}}}}}),
+        ("tool-call-delta", {"type": "tool-call-delta", "index": 0,
+                             "delta": {"message": {"tool_calls": {"function": {"arguments": args}}}}}),
+        ("tool-call-end", {"type": "tool-call-end", "index": 0}),
+        (_h("eventname"), {"type": _h("eventtype")}),
+        ("message-end", {"type": "message-end", "delta": {"finish_reason": _h("finish"),
+                                                          "error": _h("errmessage")}}),
+    ])
+
+
 BODIES = {"anthropic": (anthropic, "text/event-stream", "/v1/messages"),
           "openai-chat": (openai_chat, "text/event-stream", "/v1/chat/completions"),
           "openai-responses": (openai_responses, "text/event-stream", "/v1/responses"),
           "gemini": (gemini, "text/event-stream", "/v1beta/models/m:streamGenerateContent"),
-          "ollama": (ollama, "application/x-ndjson", "/api/chat")}
+          "ollama": (ollama, "application/x-ndjson", "/api/chat"),
+          "cohere": (cohere, "text/event-stream", "/v2/chat")}
 """Dialect -> (body builder, content type, request path)."""
 
 
