@@ -32,3 +32,15 @@ def test_check_prints_no_control_and_no_bidi_character_from_the_data(hostile, di
         assert "\\u202e" in out and "\\u009b" in out
     else:
         assert "\\x1b]52;c;" in out and "\\u202eevil" in out  # shown, escaped
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("command", ["diff", "compare"])
+def test_diff_and_compare_print_no_control_and_no_bidi_character_from_the_data(hostile, command, fmt, capsys):
+    code = main([command, str(hostile["anthropic"]), str(hostile["openai-chat"]), "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert out and not [f for f in FORBIDDEN if f in out or f in err]
+    assert not [c for c in out if 0x80 <= ord(c) < 0xA0]
+    if fmt == "json":
+        json.loads(out)
