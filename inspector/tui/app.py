@@ -103,6 +103,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.start_paused = paused
         self.pretty = pretty
         """Show tool arguments as pretty partial JSON (``j``)."""
+        self.show_schema = False
+        """Show each tool call's declared schema and the paths it breaks (``d``)."""
         if title:
             self.title = words(title)
         self.inspector_themes = load_themes()
