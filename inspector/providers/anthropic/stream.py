@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from inspector.model.blocks import Block
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -436,8 +437,8 @@ class AnthropicMessages(Dialect):
             return
         self.seen_first = True
         if typ != "message_start":
-            self.w.report("A012", f"first event is {typ!r}, not message_start (the SDK raises "
-                          "'Unexpected event order')")
+            self.w.report("A012", f"first event is {typ!r}, not message_start "
+                          f"({says('A012-missing-message-start')})")
 
     def A013_missing_stop_reason(self) -> None:
         """A013: ``message_stop`` without a ``message_delta`` carrying ``stop_reason``, and none in

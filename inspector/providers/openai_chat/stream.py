@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.textcalls import looks_like_tool_call
 
@@ -582,8 +583,9 @@ class OpenAIChat(Dialect):
                 else f"has a non-integer index {idx!r}")
         target = (f"call {call.block.index} ({call.block.id or call.block.name or 'no id'})"
                   if call is not None else "no call yet")
-        self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} "
-                      "(openai-python raises RuntimeError on it)",
+        said = says("C001-missing-index" if idx is None else "C001-negative-index") if idx is None or _is_int(idx) \
+            else "clients that index their list of calls by it fail"
+        self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} ({said})",
                       index=call.block.index if call else None)
 
     def c002_fragment_without_start(self, call: _Call, name: str | None) -> None:
@@ -790,7 +792,7 @@ class OpenAIChat(Dialect):
         self.c018 = True
         how = "read as one entry" if isinstance(entries, dict) else "not read"
         self.w.report("C018", f"choice {ch.index}: delta.tool_calls is a {type(entries).__name__}, not an array "
-                      f"({how}): the official SDKs fail on it (reported once per stream)")
+                      f"({how}): {says('C018-tool-calls-not-list')} (reported once per stream)")
 
     def _audio(self, ch: _Choice, audio: dict) -> None:
         """``delta.audio`` (audio output): its ``transcript`` is shown as an ``audio`` block; the

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.jsonprogress import PARTIAL
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ class OpenAIResponses(Dialect):
         first, self.first = self.first, False
         if first and typ != "response.created" and not self._is_error(typ, p) and not self._resumed(p):
             self.w.report("R008", f"the first event is {typ!r}, not 'response.created' "
-                          "(the SDK raises 'Expected to have received response.created')")
+                          f"({says('R008-missing-created')})")
         self._check_sequence(p)
         if self.terminal is not None:
             self.w.after_end(f"event {typ!r} after the terminal event {self.terminal!r}")
