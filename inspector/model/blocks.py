@@ -173,6 +173,30 @@ class Block:
         if len(parts) - self._packed >= _PACK:
             self._pack()
 
+    def starts_with(self, text: str) -> bool:
+        """The content starts with ``text`` (reads only the leading fragments: no join)."""
+        if self._joined is not None:
+            return self._joined.startswith(text)
+        need, parts = len(text), []
+        for part in self._parts:
+            parts.append(part)
+            need -= len(part)
+            if need <= 0:
+                break
+        return "".join(parts).startswith(text)
+
+    def ends_with(self, text: str) -> bool:
+        """The content ends with ``text`` (reads only the trailing fragments: no join)."""
+        if self._joined is not None:
+            return self._joined.endswith(text)
+        need, parts = len(text), []
+        for part in reversed(self._parts):
+            parts.append(part)
+            need -= len(part)
+            if need <= 0:
+                break
+        return "".join(reversed(parts)).endswith(text)
+
     def _pack(self) -> None:
         """Join the newest fragments into one string: a long block keeps a few large strings, not
         one small object per delta (and each byte is copied once)."""

@@ -210,6 +210,12 @@ class Session:
         """The transport failed before any byte arrived (S012 alone says it; no S003)."""
         return not self.bytes_received and self.end is not None and self.end.kind != "eof"
 
+    @property
+    def ended_cleanly(self) -> bool:
+        """The body ended at EOF with its last event terminated (no S010, S012): nothing was cut."""
+        return (self.end is not None and self.end.kind == "eof"
+                and not any(f.code in ("S010", "S012") for f in self.findings))
+
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
                event: EventRecord | None | bool = True, severity: str | None = None,
@@ -321,6 +327,15 @@ class Session:
         block.replace(text)
         block.fragment_times.set([(t, len(text.encode("utf-8")))] if text else [])
         self._arguments.whole(block, text)
+
+    def prepend_text(self, block: Block, prefix: str) -> None:
+        """Text that was streamed before a resumed stream's cursor (RULES.md R012), known only from a
+        final event: put in front of what the deltas brought, as one untimed fragment."""
+        if not prefix:
+            return
+        times = list(block.fragment_times)
+        block.replace(prefix + block.content)
+        block.fragment_times.set([(None, len(prefix.encode("utf-8"))), *times])
 
     def set_object_arguments(self, block: Block, value: object) -> None:
         """Arguments that arrived as a JSON value, not text (Gemini ``args``, Ollama ``arguments``):

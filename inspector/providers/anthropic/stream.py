@@ -368,8 +368,9 @@ class AnthropicMessages(Dialect):
         """A004: a started index is not the next position 0, 1, 2, … of the final content array."""
         expected = len(self.started_order)
         if idx != expected:
+            said = f"; {says('A004-index-out-of-order')}" if idx > expected else ""
             self.w.report("A004", f"block started at index {idx}, expected {expected} "
-                          "(index is the position in the final content array)", index=idx)
+                          f"(index is the position in the final content array{said})", index=idx)
 
     def A005_delta_after_stop(self, block: Block, what: str) -> None:
         """A005: a delta or second stop for a block already stopped."""

@@ -19,6 +19,7 @@ llama.cpp ``function.id`` and repeated names, vLLM ``""`` ids and reused index 0
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,14 @@ DELTA_KEYS = frozenset({"role", "content", "refusal", "tool_calls", "function_ca
 """Delta fields the dialect reads or knowingly passes over (openai-python ``ChoiceDelta``; the
 ``reasoning`` variants of Ollama ``/v1``, DeepSeek, OpenRouter and LiteLLM; Gemini compat's
 ``extra_content``). Any other field is S008: shown, never silently dropped."""
+RESTATED_MIN = 8
+"""C019: a repeated delta shorter than this (stripped) is a repeated token, not a restatement."""
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""C020: what every API accepts as a tool name (OpenAI ``^[a-zA-Z0-9_-]{1,64}$``, Anthropic and Gemini
+add ``.``/``:`` and 128 characters)."""
+TEMPLATE_TOKENS = re.compile(r"<\|[^|<>]*\|>|</?tool_call>|\[TOOL_CALLS\]")
+"""C020: chat-template control tokens a tool parser can leak into a name (Harmony ``<|channel|>``,
+Hermes ``<tool_call>``, Mistral ``[TOOL_CALLS]``)."""
 LEGACY_OBJECT = "text_completion"
 """Chunks of the legacy ``/v1/completions`` stream: ``choices[].text`` instead of a delta."""
 
@@ -91,6 +100,7 @@ class _Call:
     """How index-less fragments were attributed to this call (``by id``, ``by position``...)."""
     c008: bool = False
     c012: bool = False
+    c020: bool = False
     c002: object = None
     """The C002 finding of a call opened without a name (its message says when the name came)."""
     from_object: bool = False
@@ -125,6 +135,7 @@ class _Choice:
     """A standalone thought signature seen before any call: it belongs to the first call."""
     c006: bool = False
     c015_judged: bool = False
+    c019: bool = False
     audio: "Block | None" = None
     """The ``delta.audio`` transcript (audio output), shown as a block."""
 
@@ -247,6 +258,12 @@ class OpenAIChat(Dialect):
             return None
         return call.block, "arguments"
 
+    def judges_text(self, block: "Block", values: list) -> bool:
+        """A run of content deltas with one long enough to be a restatement (C019) goes one by one."""
+        ch = self.choices.get(block.choice)
+        return (block.kind == "text" and ch is not None and not ch.c019
+                and any(len(v) >= RESTATED_MIN for v in values))
+
     def _first_chunk(self, p: dict) -> None:
         """The model and the ``id`` every chunk of this response should carry."""
         model = p.get("model")
@@ -326,6 +343,8 @@ class OpenAIChat(Dialect):
                 return
             block = self.w.open_block(kind, index=None, choice=ch.index)
             setattr(ch, kind, block)
+        elif kind == "text" and len(text) >= RESTATED_MIN and not ch.c019:
+            self.c019_content_restated(ch, block, text)
         self.w.add_text(block, text)
 
     def _content_parts(self, ch: _Choice, parts: list) -> None:
@@ -473,6 +492,7 @@ class OpenAIChat(Dialect):
         if cid is not None:
             ch.by_id.setdefault(cid, call)
         self.c002_fragment_without_start(call, name)
+        self.c020_invalid_tool_name(call, name)
         self.c011_incomplete_first_fragment(call, entry, fn)
         if ch.pending_signature is not None and len(ch.calls) == 1:
             self.w.set_signature(block, ch.pending_signature)
@@ -500,6 +520,7 @@ class OpenAIChat(Dialect):
             if call.block.name is None:
                 self.w.set_identity(call.block, name=name)  # a name after a nameless first fragment
                 self._late_name(call, name)
+                self.c020_invalid_tool_name(call, name)
             else:
                 self.c008_name_repeated(call, name)
 
@@ -665,9 +686,17 @@ class OpenAIChat(Dialect):
                           "the key misroute the text); reported once")
 
     def c007_missing_done(self) -> None:
-        """C007 missing-done (warning): "the stream ended without `data: [DONE]`"."""
-        if not self.w.ended and not self.w.http_error and not self.errored:
-            self.w.report("C007", "the stream ended without data: [DONE]", event=False)
+        """C007 missing-done (warning): "the stream ended without `data: [DONE]`. Info when every
+        choice already has its `finish_reason` and the body ended cleanly (some providers, e.g.
+        Writer, never send `[DONE]`; the official SDKs end at EOF)"."""
+        if self.w.ended or self.w.http_error or self.errored:
+            return
+        if self.choices and all(ch.finish is not None for ch in self.choices.values()) and self.w.ended_cleanly:
+            self.w.report("C007", "the stream ended without data: [DONE] after every choice finished, at a clean "
+                          "end of the body (some providers, e.g. Writer, never send it; the official SDKs end at "
+                          "EOF; clients that wait for [DONE] hang)", event=False, severity="info")
+            return
+        self.w.report("C007", "the stream ended without data: [DONE]", event=False)
 
     def c008_name_repeated(self, call: _Call, name: str) -> None:
         """C008 name-repeated (warning): "a continuation fragment repeats a non-empty
@@ -793,6 +822,39 @@ class OpenAIChat(Dialect):
         how = "read as one entry" if isinstance(entries, dict) else "not read"
         self.w.report("C018", f"choice {ch.index}: delta.tool_calls is a {type(entries).__name__}, not an array "
                       f"({how}): {says('C018-tool-calls-not-list')} (reported once per stream)")
+
+    def c019_content_restated(self, ch: _Choice, block: "Block", text: str) -> None:
+        """C019 content-restated (warning): "a chunk's `delta.content` repeats text the choice already
+        streamed (a whole-sentence restatement, typically on the chunk that carries the tool calls or
+        the finish): accumulating clients show it twice. Not fired for a single repeated short token
+        (under 8 characters)". A restatement repeats the text from its start or its latest part
+        (read without joining the block); a run of one character (``--------``) is no sentence."""
+        core = text.strip()
+        if len(core) < RESTATED_MIN or len(set(core)) == 1 or block.length < len(text):
+            return
+        where = "its start" if block.starts_with(text) else "its end" if block.ends_with(text) else None
+        if where is None:
+            return
+        ch.c019 = True
+        self.w.report("C019", f"choice {ch.index}: delta.content repeats {len(text)} characters the choice already "
+                      f"streamed (at {where}): {text[:60]!r}{'…' if len(text) > 60 else ''}; accumulating clients "
+                      "show it twice (reported once per choice)")
+
+    def c020_invalid_tool_name(self, call: _Call, name: str | None) -> None:
+        """C020 invalid-tool-name (error): "a streamed `function.name` that no API would accept as a
+        tool name: outside `^[A-Za-z0-9_.:-]{1,128}$`, or holding chat-template control tokens
+        (`<|…|>`, `<tool_call>`, `[TOOL_CALLS]`): the agent looks up a tool that does not exist".
+        Once per call."""
+        if name is None or call.c020:
+            return
+        token = TEMPLATE_TOKENS.search(name)
+        if token is None and TOOL_NAME.fullmatch(name):
+            return
+        call.c020 = True
+        why = (f"holds the chat-template token {token.group()!r} (the server's tool parser leaked it)"
+               if token is not None else "is not a tool name any API accepts (letters, digits, _ . : -, 1–128 characters)")
+        self.w.report("C020", f"tool call index {call.block.index}: function.name {name[:80]!r} {why}: "
+                      "the agent looks up a tool that does not exist", index=call.block.index)
 
     def _audio(self, ch: _Choice, audio: dict) -> None:
         """``delta.audio`` (audio output): its ``transcript`` is shown as an ``audio`` block; the

@@ -1,0 +1,238 @@
+"""RULES.md v3: each new or changed rule fires on its shape and not on a near miss.
+
+New: C019, C020, R011, R012. Changed: A004 (error, and what anthropic-python does), C001 (what
+openai-python does, measured), C007 (info when every choice finished and the body ended cleanly), R001
+(not in a resumed stream), R009 (deltas after `.done` count). The shapes are minimal versions of what
+real providers send (values replaced).
+"""
+from __future__ import annotations
+
+import json
+
+from inspector.model.clients import says
+from tests.helpers import check_bytes, codes, sse
+
+
+def data(*payloads) -> bytes:
+    return "".join(p if isinstance(p, str) else f"data: {json.dumps(p)}\n\n" for p in payloads).encode()
+
+
+def finding(s, code):
+    return next(f for f in s.findings if f.code == code)
+
+
+# ------------------------------------------------------------------ Chat
+def chunk(delta=None, finish=None, **extra):
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m", **extra,
+            "choices": [{"index": 0, "delta": delta or {}, "finish_reason": finish}]}
+
+
+DONE = "data: [DONE]\n\n"
+
+
+def call(name, args="", index=0, cid="call_1"):
+    return {"tool_calls": [{"index": index, "id": cid, "type": "function", "function": {"name": name, "arguments": args}}]}
+
+
+def args(text, index=0):
+    return {"tool_calls": [{"index": index, "function": {"arguments": text}}]}
+
+
+def test_C020_a_leaked_template_token_or_an_impossible_name():
+    for name in ("query_dataset<|channel|>commentary", "<tool_call>get_weather", "[TOOL_CALLS]get_weather",
+                 "get weather", "x" * 129):
+        s = check_bytes(data(chunk(call(name, "{}")), chunk(finish="tool_calls"), DONE))
+        assert codes(s) == ["C020"], name
+        assert finding(s, "C020").severity == "error" and s.blocks[0].name == name
+    # near misses: names every API accepts
+    for name in ("get_weather", "mcp.server:search-v2", "x" * 128):
+        assert codes(check_bytes(data(chunk(call(name, "{}")), chunk(finish="tool_calls"), DONE))) == [], name
+
+
+def test_C020_judges_a_name_that_arrives_after_a_nameless_first_fragment():
+    first = {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "", "arguments": ""}}]}
+    s = check_bytes(data(chunk(first), chunk(call("get<|call|>", "{}")), chunk(finish="tool_calls"), DONE))
+    assert "C020" in codes(s)
+
+
+def test_C019_content_restated_on_the_finish_chunk():
+    said = "Let me check the weather in Oslo."
+    s = check_bytes(data(chunk({"content": "Let me check "}), chunk({"content": "the weather in Oslo."}),
+                         chunk({"content": said}, "stop"), DONE))
+    assert codes(s) == ["C019"] and finding(s, "C019").severity == "warning"
+    assert s.blocks[0].content == said + said  # shown as the client assembles it
+    # a restatement of the latest sentence only
+    s = check_bytes(data(chunk({"content": "Hello there. "}), chunk({"content": "It is sunny today."}),
+                         chunk({"content": "It is sunny today."}), chunk(finish="stop"), DONE))
+    assert codes(s) == ["C019"]
+
+
+def test_C019_near_misses_short_tokens_new_text_and_runs_of_one_character():
+    assert codes(check_bytes(data(chunk({"content": "the"}), chunk({"content": "the"}), chunk(finish="stop"),
+                                  DONE))) == []
+    assert codes(check_bytes(data(chunk({"content": "Hello there. "}), chunk({"content": "It is sunny today."}),
+                                  chunk(finish="stop"), DONE))) == []
+    assert codes(check_bytes(data(chunk({"content": "--------"}), chunk({"content": "--------"}),
+                                  chunk(finish="stop"), DONE))) == []
+
+
+def test_C019_in_a_run_of_deltas_is_the_same_as_one_by_one():
+    # Thousands of identical-shape content chunks: the framing hands them over as runs.
+    words = [f" w{i:05d}" for i in range(3000)]
+    body = data(*(chunk({"content": w}) for w in words), chunk({"content": "".join(words[-3:])}),
+                chunk(finish="stop"), DONE)
+    assert codes(check_bytes(body)) == ["C019"]
+    body = data(*(chunk({"content": w}) for w in words), chunk(finish="stop"), DONE)
+    assert codes(check_bytes(body)) == []
+
+
+def test_C001_says_what_openai_python_does_by_kind_of_index():
+    missing = {"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    s = check_bytes(data(chunk(missing), chunk(finish="tool_calls"), DONE))
+    assert says("C001-missing-index") in finding(s, "C001").message
+    negative = {"tool_calls": [{"index": -1, "id": "call_1", "type": "function",
+                                "function": {"name": "f", "arguments": "{}"}}]}
+    s = check_bytes(data(chunk(negative), chunk(finish="tool_calls"), DONE))
+    assert says("C001-negative-index") in finding(s, "C001").message
+    assert "RuntimeError" not in finding(s, "C001").message
+
+
+def test_C007_is_info_when_every_choice_finished_and_the_body_ended_cleanly():
+    # Writer: a usage chunk then EOF, no [DONE]
+    s = check_bytes(data(chunk({"content": "Hi"}), chunk(finish="stop"),
+                         {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [],
+                          "usage": {"prompt_tokens": 1, "completion_tokens": 1}}))
+    assert codes(s) == ["C007"] and finding(s, "C007").severity == "info"
+    # near miss: a choice never finished: S003 and C007 stays a warning
+    s = check_bytes(data(chunk({"content": "Hi"})))
+    assert "S003" in codes(s) and finding(s, "C007").severity == "warning"
+
+
+def test_C007_stays_a_warning_when_the_body_did_not_end_cleanly():
+    # the last event lacks its blank line (S010): not a clean end
+    s = check_bytes(data(chunk({"content": "Hi"})) + f"data: {json.dumps(chunk(finish='stop'))}".encode())
+    assert finding(s, "C007").severity == "warning"
+
+
+# ------------------------------------------------------------------ Anthropic
+START = {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+                                              "model": "claude-x", "content": [], "stop_reason": None}}
+
+
+def text_block(i, t):
+    return [{"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+            {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": t}},
+            {"type": "content_block_stop", "index": i}]
+
+
+END = [{"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
+       {"type": "message_stop"}]
+
+
+def test_A004_is_an_error_and_says_what_anthropic_python_does_on_a_skipped_index():
+    s = check_bytes(sse(START, *text_block(0, "a"), *text_block(2, "b"), *END))
+    f = finding(s, "A004")
+    assert f.severity == "error" and says("A004-index-out-of-order") in f.message
+    assert codes(check_bytes(sse(START, *text_block(0, "a"), *text_block(1, "b"), *END))) == []
+
+
+# ------------------------------------------------------------------ Responses
+def resp_events(*events, start=0):
+    return sse(*(dict(e, sequence_number=start + i) for i, e in enumerate(events)))
+
+
+RESP = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "m", "output": []}
+MSG = {"id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress", "content": []}
+
+
+def part_added(ci, oi=0, iid="msg_1"):
+    return {"type": "response.content_part.added", "item_id": iid, "output_index": oi, "content_index": ci,
+            "part": {"type": "output_text", "text": "", "annotations": []}}
+
+
+def text_delta(t, ci=0, oi=0, iid="msg_1"):
+    return {"type": "response.output_text.delta", "item_id": iid, "output_index": oi, "content_index": ci, "delta": t}
+
+
+def text_done(t, ci=0, oi=0, iid="msg_1"):
+    return {"type": "response.output_text.done", "item_id": iid, "output_index": oi, "content_index": ci, "text": t}
+
+
+def item_done(text, oi=0):
+    return {"type": "response.output_item.done", "output_index": oi,
+            "item": dict(MSG, status="completed", content=[{"type": "output_text", "text": text, "annotations": []}])}
+
+
+def completed(*items):
+    return {"type": "response.completed", "response": dict(RESP, status="completed", output=list(items))}
+
+
+def message(ci):
+    return [{"type": "response.output_item.added", "output_index": 0, "item": MSG}, part_added(ci),
+            text_delta("Hi", ci), text_done("Hi", ci), item_done("Hi")]
+
+
+def test_R011_a_content_index_whose_earlier_parts_were_never_added():
+    s = check_bytes(resp_events({"type": "response.created", "response": RESP}, *message(1), completed()))
+    assert codes(s) == ["R011"]
+    assert finding(s, "R011").severity == "error" and says("R011-content-index-gap") in finding(s, "R011").message
+    # a delta at index 1 with no part added at all
+    events = [{"type": "response.created", "response": RESP},
+              {"type": "response.output_item.added", "output_index": 0, "item": MSG}, text_delta("Hi", 1),
+              item_done("Hi"), completed()]
+    assert codes(check_bytes(resp_events(*events))) == ["R011"]
+    # near miss: parts 0 and 1 both added
+    events = [{"type": "response.created", "response": RESP},
+              {"type": "response.output_item.added", "output_index": 0, "item": MSG}, part_added(0), part_added(1),
+              text_delta("Hi", 1), item_done("Hi"), completed()]
+    assert codes(check_bytes(resp_events(*events))) == []
+    assert codes(check_bytes(resp_events({"type": "response.created", "response": RESP}, *message(0),
+                                         completed()))) == []
+
+
+FINAL = "Here is the quick brown fox."
+
+
+def test_R012_a_resumed_stream_is_assembled_from_what_arrives():
+    events = [text_delta(" the quick"), text_delta(" brown fox."), text_done(FINAL), item_done(FINAL),
+              completed(item_done(FINAL)["item"])]
+    s = check_bytes(resp_events(*events, start=11))
+    assert codes(s) == ["R012"] and finding(s, "R012").severity == "info"
+    assert says("R012-resumed-stream") in finding(s, "R012").message
+    assert [(b.kind, b.id, b.content, b.closed) for b in s.blocks] == [("message", "msg_1", FINAL, True)]
+    # near miss: the same body from sequence_number 0 is not resumed: R008 and R001, no block
+    s = check_bytes(resp_events(*events, start=0))
+    assert "R012" not in codes(s) and {"R008", "R001"} <= set(codes(s))
+
+
+def test_R012_items_known_only_from_output_item_done_or_response_completed():
+    call = {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "get_weather",
+            "arguments": '{"city": "Oslo"}', "status": "completed"}
+    events = [{"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 1,
+               "delta": 'Oslo"}'},
+              {"type": "response.output_item.done", "output_index": 1, "item": call},
+              completed(item_done(FINAL)["item"], call)]
+    s = check_bytes(resp_events(*events, start=40))
+    assert codes(s) == ["R012"]
+    by_kind = {b.kind: b for b in s.blocks}
+    assert by_kind["function_call"].input == {"city": "Oslo"} and by_kind["function_call"].closed
+    assert by_kind["message"].content == FINAL and by_kind["message"].closed  # only in response.completed
+
+
+def test_R012_with_starting_after_in_the_request_and_a_suffix_that_does_not_fit():
+    # deltas that are no suffix of the final text: R009 still says so
+    events = [text_delta(" brown cat."), text_done(FINAL), item_done(FINAL), completed(item_done(FINAL)["item"])]
+    assert set(codes(check_bytes(resp_events(*events, start=11)))) == {"R012", "R009"}
+
+
+def test_R009_counts_deltas_that_arrive_after_the_parts_done():
+    events = [{"type": "response.created", "response": RESP},
+              {"type": "response.output_item.added", "output_index": 0, "item": MSG}, part_added(0),
+              text_delta("Hi"), text_done("Hi"), text_delta(" there"), item_done("Hi there"), completed()]
+    s = check_bytes(resp_events(*events))
+    assert codes(s) == ["R009"] and "after the part's .done" in finding(s, "R009").message
+    assert s.blocks[0].content == "Hi there"
+    # near miss: an empty delta after .done changes nothing
+    events[5] = text_delta("")
+    events[6] = item_done("Hi")
+    assert codes(check_bytes(resp_events(*events))) == []
