@@ -171,8 +171,8 @@ class Session:
         if self.dialect is None:
             self._set_dialect(detect.fallback(self.request))
             if self.events and self.dialect_name == "unknown" and not self.http_error:
-                self.report("S008", "no event identified a known dialect (pass --dialect to read it as one)",
-                            event=False)
+                self.report("S008", "no event identified a known dialect; its event types: "
+                            f"{detect.describe_types(self.events)} (pass --dialect to read it as one)", event=False)
         stream_rules.decide_json_body(self)
         self.current = None
         self._timing.on_end(end)
@@ -487,7 +487,8 @@ class Session:
 
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
-        accepted = payload is DONE and self.dialect.accepts_done
+        # An unknown dialect judges no end marker: [DONE] ends OpenAI Assistants and other streams too.
+        accepted = payload is DONE and (self.dialect.accepts_done or self.dialect_name == "unknown")
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)

@@ -165,12 +165,10 @@ class OpenAIChat(Dialect):
         """A chunk object, or any object with a ``choices`` list and no Anthropic/Responses ``type``.
 
         Gemini's compat endpoint omits ``object`` (PROTOCOLS.md §4), so ``choices`` alone counts.
-        ``[DONE]`` is OpenAI's end marker: when nothing identified the stream before it (vLLM sends
-        an error object, then ``[DONE]``), it says Chat.
+        A lone ``[DONE]`` decides nothing (RULES.md, dialect detection): OpenAI's Assistants and
+        other APIs end with it too.
         """
         p = ev.payload
-        if p is DONE:
-            return True
         if not isinstance(p, dict):
             return False
         if p.get("object") in (CHUNK_OBJECT, LEGACY_OBJECT):
