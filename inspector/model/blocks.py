@@ -173,6 +173,20 @@ class Block:
         if len(parts) - self._packed >= _PACK:
             self._pack()
 
+    @property
+    def empty_shown(self) -> str | None:
+        """What an empty block stands for, to show in place of nothing: ``{}`` for a call whose
+        missing arguments mean no parameters (Anthropic, Gemini ``functionCall`` without ``args``),
+        ``redacted, N bytes`` for a redacted reasoning block (Bedrock ``redactedContent``, noted by its
+        dialect as ``extra["redacted_bytes"]``); None when the block is not empty or stands for nothing."""
+        if self._length:
+            return None
+        if "redacted_bytes" in self.extra:
+            return f"redacted, {self.extra['redacted_bytes']} bytes"
+        if self.tool and self.empty_is_object and self.closed:
+            return "{}"
+        return None
+
     def starts_with(self, text: str) -> bool:
         """The content starts with ``text`` (reads only the leading fragments: no join)."""
         if self._joined is not None:

@@ -236,3 +236,89 @@ def test_R009_counts_deltas_that_arrive_after_the_parts_done():
     events[5] = text_delta("")
     events[6] = item_done("Hi")
     assert codes(check_bytes(resp_events(*events))) == []
+
+
+# ------------------------------------------------------------------ Gemini (PROTOCOLS.md §8)
+def gemini(*frames) -> bytes:
+    return data(*frames)
+
+
+def cand(parts=None, finish=None):
+    c = {"content": {"role": "model", "parts": parts or []}, "index": 0}
+    if finish is not None:
+        c["finishReason"] = finish
+    return {"candidates": [c]}
+
+
+def test_gemini_integer_finish_reasons_read_as_their_names():
+    s = check_bytes(gemini(cand([{"text": "Fog "}]), cand([{"text": "lifts."}], finish=1)))
+    assert s.dialect_name == "gemini" and codes(s) == [] and s.stop_reason == "STOP"
+    s = check_bytes(gemini(cand([{"functionCall": {"name": "f", "args": {}}}], finish=9)))
+    assert "G001" in codes(s) and s.stop_reason == "MALFORMED_FUNCTION_CALL"
+    # a number no enum has: shown as it came, S008, and still the end of the stream (no S003)
+    s = check_bytes(gemini(cand([{"text": "x"}], finish=99)))
+    assert codes(s) == ["S008"] and s.stop_reason == "99"
+    # near miss: no finishReason at all is still a truncated stream
+    assert codes(check_bytes(gemini(cand([{"text": "x"}])))) == ["S003"]
+
+
+def native(body: str, ctype: str, url: str = "https://aiplatform.googleapis.com/v1/x:streamGenerateContent") -> bytes:
+    head = {"format": "stream-inspector-capture", "version": 1,
+            "request": {"method": "POST", "url": url, "headers": {}, "body": None},
+            "response": {"status": 200, "headers": {"content-type": ctype}}}
+    lines = [head, {"t": 0.4, "data": body[:40]}, {"t": 0.5, "data": body[40:]}, {"t": 0.6, "end": "eof"}]
+    return "\n".join(json.dumps(x) for x in lines).encode() + b"\n"
+
+
+def test_a_json_array_body_is_a_gemini_stream_whatever_its_content_type():
+    body = json.dumps([cand([{"text": "Fog "}]), cand([{"text": "lifts."}], finish=1)], indent=2)
+    for ctype in ("application/json; charset=UTF-8", "text/plain"):
+        s = check_bytes(native(body, ctype))
+        assert s.dialect_name == "gemini" and codes(s) == [], ctype
+        assert s.blocks[0].content == "Fog lifts." and s.stop_reason == "STOP"
+    # near misses: an application/json object from Chat is not a stream; a JSON array with status 500 is S007
+    chat = json.dumps({"id": "c", "object": "chat.completion", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]})
+    assert "S007" in codes(check_bytes(native(chat, "application/json")))
+    raw = native(body, "application/json").replace(b'"status": 200', b'"status": 500')
+    assert "S007" in codes(check_bytes(raw))
+
+
+def test_a_gemini_function_call_without_args_is_shown_as_an_empty_object():
+    from inspector.report.text import render
+    s = check_bytes(gemini(cand([{"functionCall": {"name": "get_time"}}], finish="STOP")))
+    b = s.blocks[0]
+    assert codes(s) == [] and b.status == "complete" and b.input == {} and b.empty_shown == "{}"
+    assert "get_time" in render("x", s) and ": {}" in render("x", s)
+    # near miss: a call with arguments shows them, not {}
+    s = check_bytes(gemini(cand([{"functionCall": {"name": "f", "args": {"a": 1}}}], finish="STOP")))
+    assert s.blocks[0].empty_shown is None and s.blocks[0].content == '{"a":1}'
+
+
+# ------------------------------------------------------------------ Bedrock (PROTOCOLS.md §8)
+def test_bedrock_guardrail_intervened_is_a_known_stop_reason():
+    from tests import bedrock_frames as bf
+    body = b"".join(bf.chunk(e) for e in [bf.a_message_start(), *bf.a_text_block(0, "I can't"),
+                                           *bf.a_end("guardrail_intervened")])
+    s = check_bytes(bf.native(body, path="/model/m/invoke-with-response-stream").encode())
+    assert s.dialect_name == "bedrock-anthropic" and codes(s) == [] and s.stop_reason == "guardrail_intervened"
+    # near miss: the Anthropic API itself never sends it
+    s = check_bytes(sse(START, *text_block(0, "x"), {"type": "message_delta", "delta": {"stop_reason":
+                        "guardrail_intervened"}, "usage": {"output_tokens": 1}}, {"type": "message_stop"}))
+    assert codes(s) == ["S008"]
+
+
+def test_bedrock_redacted_reasoning_is_shown_by_its_size():
+    from inspector.report.text import render
+    from tests import bedrock_frames as bf
+    blob = "QUJDREVGR0hJSg=="  # 10 bytes
+    body = b"".join([bf.message_start(), bf.reasoning(0, redactedContent=blob), bf.stop(0), bf.text(1, "Hi"),
+                     bf.stop(1), bf.message_stop(), bf.metadata()])
+    s = check_bytes(bf.native(body, path="/model/m/converse-stream").encode())
+    r = s.blocks[0]
+    assert r.kind == "reasoning" and r.empty_shown == "redacted, 10 bytes"
+    assert "redacted, 10 bytes" in render("x", s)
+    # near miss: a reasoning block with text shows its text
+    body = b"".join([bf.message_start(), bf.reasoning(0, text="Let me think"), bf.stop(0), bf.message_stop(),
+                     bf.metadata()])
+    assert check_bytes(bf.native(body, path="/model/m/converse-stream").encode()).blocks[0].empty_shown is None

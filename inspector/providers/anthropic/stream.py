@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import orjson
 
@@ -73,6 +73,8 @@ class AnthropicMessages(Dialect):
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
+    stop_reasons: ClassVar[frozenset] = STOP_REASONS
+    """The ``stop_reason`` values this API sends; others are S008."""
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -315,7 +317,7 @@ class AnthropicMessages(Dialect):
         self.w.set_stop_reason(reason)
         self.stop_reason = reason
         self.stop_reason_event = self.w.current
-        if reason not in STOP_REASONS:
+        if reason not in self.stop_reasons:
             self.w.report("S008", f"unknown stop_reason {reason!r}", cause=reason)
 
     def _message_stop(self, p: dict) -> None:

@@ -19,7 +19,7 @@ import binascii
 import orjson
 
 from inspector.model.events import EventRecord
-from inspector.providers.anthropic.stream import AnthropicMessages
+from inspector.providers.anthropic.stream import STOP_REASONS, AnthropicMessages
 
 CHUNK = "chunk"
 
@@ -47,6 +47,8 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
 class BedrockAnthropic(AnthropicMessages):
     name = "bedrock-anthropic"
     url_hints = ("/invoke-with-response-stream",)
+    stop_reasons = STOP_REASONS | {"guardrail_intervened"}
+    """Bedrock's own ``guardrail_intervened`` besides Anthropic's (PROTOCOLS.md §8)."""
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
