@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+VERSION = 3
+"""The version of ``shared/RULES.md`` this catalog follows (``rules`` prints it; README "Rules" names it)."""
+
 BEDROCK = "AWS Bedrock ConverseStream"
 """The B family (a project addition, documented in README.md)."""
 

@@ -322,3 +322,19 @@ def test_bedrock_redacted_reasoning_is_shown_by_its_size():
     body = b"".join([bf.message_start(), bf.reasoning(0, text="Let me think"), bf.stop(0), bf.message_stop(),
                      bf.metadata()])
     assert check_bytes(bf.native(body, path="/model/m/converse-stream").encode()).blocks[0].empty_shown is None
+
+
+def test_rules_and_the_readme_say_v3_and_list_the_new_codes(capsys):
+    from inspector.cli import main
+    from tests.conftest import ROOT
+
+    assert main(["rules", "C019", "C020", "R011", "R012"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("Rule catalog v3 ")
+    for code, name in (("C019", "content-restated"), ("C020", "invalid-tool-name"), ("R011", "content-index-gap"),
+                       ("R012", "resumed-stream")):
+        assert f"  {code} {name}" in out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`shared/RULES.md` **v3**" in readme
+    for code in ("C019", "C020", "R011", "R012"):
+        assert f"`{code}` " in readme
