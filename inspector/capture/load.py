@@ -20,7 +20,7 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError
-from inspector.capture.har import load_har
+from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
@@ -69,14 +69,29 @@ def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | No
     (a FIFO or a device would block or never end: pipe it to ``check -`` instead), over the size
     cap, unreadable, empty, unrecognised.
     """
+    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry)
+
+
+def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
+    """The bytes of the regular file at ``path`` (at most ``max_bytes``; ``CaptureError`` otherwise)."""
     limit = MAX_BYTES if max_bytes is None else max_bytes
     try:
         _check_file(path, limit)
         with open(path, "rb") as f:
-            raw = read_limited(f, limit, name=str(path))
+            return read_limited(f, limit, name=str(path))
     except OSError as e:
         raise _unreadable(path, e) from None
-    return load_bytes(raw, name=str(path), entry=entry)
+
+
+def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
+    """The streamed entries of the HAR file at ``path`` (``(entry, description)``, see
+    ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
+    ``CaptureError`` as :func:`load_path` does."""
+    raw = _read_file(path, max_bytes)
+    head = raw.lstrip(BLANK)
+    if not (head[:1] == b"{" and _looks_like_har(head)):
+        return None
+    return streamed_entries(raw, name=str(path))
 
 
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:

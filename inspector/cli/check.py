@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass
 
 from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
-from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.cli.inputs import Input, InputError, each_entry, expand, recorded_start
 from inspector.cli.otel import sender_for
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
@@ -40,7 +40,8 @@ class Options:
     """What every file is checked with (picklable: sent to the worker processes)."""
 
     fmt: str
-    entry: int | None
+    entry: int | str | None
+    """``--entry``: a HAR entry, ``all`` (the inputs are then one per entry), or None."""
     dialect: str | None
     stall_s: float
     overrides: dict
@@ -68,11 +69,12 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
     """Check one capture (``raw``: its bytes when already read, e.g. standard input). Never raises
     for bad input: an unreadable capture is a ``Result`` with a problem line."""
     outcome = summary.FileOutcome(inp.name)
+    entry = inp.entry if inp.entry is not None else opts.entry if isinstance(opts.entry, int) else None
     try:
         if raw is not None:
-            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
+            cap = load_bytes(raw, name=inp.name, entry=entry)
         else:
-            cap = load_path(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+            cap = load_path(inp.path, entry=entry, max_bytes=opts.max_bytes)
         s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
         if opts.request:
             check_request_file(s, opts.request)
@@ -142,6 +144,8 @@ def run(args) -> int:
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
+        if args.entry == ALL_ENTRIES:
+            inputs = each_entry(inputs, max_bytes=args.max_size)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
