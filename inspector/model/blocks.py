@@ -187,29 +187,31 @@ class Block:
             return "{}"
         return None
 
-    def starts_with(self, text: str) -> bool:
-        """The content starts with ``text`` (reads only the leading fragments: no join)."""
+    def head(self, n: int) -> str:
+        """The first ``n`` characters of the content (reads only the leading fragments: no join)."""
         if self._joined is not None:
-            return self._joined.startswith(text)
-        need, parts = len(text), []
+            return self._joined[:n]
+        need, parts = n, []
         for part in self._parts:
             parts.append(part)
             need -= len(part)
             if need <= 0:
                 break
-        return "".join(parts).startswith(text)
+        return "".join(parts)[:n]
 
-    def ends_with(self, text: str) -> bool:
-        """The content ends with ``text`` (reads only the trailing fragments: no join)."""
+    def tail(self, n: int) -> str:
+        """The last ``n`` characters of the content (reads only the trailing fragments: no join)."""
+        if n <= 0:
+            return ""
         if self._joined is not None:
-            return self._joined.endswith(text)
-        need, parts = len(text), []
+            return self._joined[-n:]
+        need, parts = n, []
         for part in reversed(self._parts):
             parts.append(part)
             need -= len(part)
             if need <= 0:
                 break
-        return "".join(reversed(parts)).endswith(text)
+        return "".join(reversed(parts))[-n:]
 
     def _pack(self) -> None:
         """Join the newest fragments into one string: a long block keeps a few large strings, not

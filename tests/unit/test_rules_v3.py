@@ -74,16 +74,23 @@ def test_C019_near_misses_short_tokens_new_text_and_runs_of_one_character():
                                   chunk(finish="stop"), DONE))) == []
     assert codes(check_bytes(data(chunk({"content": "--------"}), chunk({"content": "--------"}),
                                   chunk(finish="stop"), DONE))) == []
+    # one long word said twice (code: `function` … `function`) is no restated sentence
+    assert codes(check_bytes(data(chunk({"content": "function"}), chunk({"content": " f() {} "}),
+                                  chunk({"content": "function"}), chunk(finish="stop"), DONE))) == []
 
 
 def test_C019_in_a_run_of_deltas_is_the_same_as_one_by_one():
-    # Thousands of identical-shape content chunks: the framing hands them over as runs.
-    words = [f" w{i:05d}" for i in range(3000)]
-    body = data(*(chunk({"content": w}) for w in words), chunk({"content": "".join(words[-3:])}),
-                chunk(finish="stop"), DONE)
-    assert codes(check_bytes(body)) == ["C019"]
-    body = data(*(chunk({"content": w}) for w in words), chunk(finish="stop"), DONE)
-    assert codes(check_bytes(body)) == []
+    from tests.unit.test_runs import _both, _capture, chat as chat_body
+
+    # Thousands of identical-shape content chunks: the framing hands them over as runs, and a
+    # restatement inside a run is found as it is one event at a time.
+    words = [f" word{i:05d}" for i in range(3000)]
+    for text, want in ((words + ["".join(words[-3:])], ["C019"]), (words + ["".join(words[:2])], ["C019"]),
+                       (words, []), (words + ["x" * 9, "x" * 9], []), (words + [words[0]], [])):
+        body = data(*(chunk({"content": w}) for w in text), chunk(finish="stop"), DONE)
+        assert codes(check_bytes(body)) == want
+        fast, exact, runs = _both(_capture(chat_body([], text)))
+        assert fast == exact and runs > 0
 
 
 def test_C001_says_what_openai_python_does_by_kind_of_index():

@@ -73,6 +73,17 @@ def named_tool_choice(body: dict | None) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def _restated(text: str, head: str, tail: str) -> str | None:
+    """Where ``text`` repeats what came before it (C019): ``its start`` when the text streamed so far
+    begins with it (``head``: as many characters), ``its end`` when it ends with it (``tail``); None
+    otherwise, and for what is no sentence: a short token, one word (``function`` twice in code), a run
+    of one character (``--------``)."""
+    core = text.strip()
+    if len(core) < RESTATED_MIN or len(set(core)) == 1 or not any(c.isspace() for c in core):
+        return None
+    return "its start" if head == text else "its end" if tail == text else None
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -257,10 +268,23 @@ class OpenAIChat(Dialect):
         return call.block, "arguments"
 
     def judges_text(self, block: "Block", values: list) -> bool:
-        """A run of content deltas with one long enough to be a restatement (C019) goes one by one."""
+        """A run of content deltas one of which restates what came before it (C019) goes one by one."""
         ch = self.choices.get(block.choice)
-        return (block.kind == "text" and ch is not None and not ch.c019
-                and any(len(v) >= RESTATED_MIN for v in values))
+        if block.kind != "text" or ch is None or ch.c019 or ch.text is not block:
+            return False
+        before = block.length
+        for i, v in enumerate(values):
+            if len(v) >= RESTATED_MIN and before >= len(v):
+                head = block.head(len(v)) if block.length >= len(v) else (block.content + "".join(values[:i]))[:len(v)]
+                tail, k = "", i
+                while len(tail) < len(v) and k > 0:
+                    k -= 1
+                    tail = values[k] + tail
+                tail = (block.tail(len(v) - len(tail)) + tail)[-len(v):]
+                if _restated(v, head, tail):
+                    return True
+            before += len(v)
+        return False
 
     def _first_chunk(self, p: dict) -> None:
         """The model and the ``id`` every chunk of this response should carry."""
@@ -827,10 +851,9 @@ class OpenAIChat(Dialect):
         the finish): accumulating clients show it twice. Not fired for a single repeated short token
         (under 8 characters)". A restatement repeats the text from its start or its latest part
         (read without joining the block); a run of one character (``--------``) is no sentence."""
-        core = text.strip()
-        if len(core) < RESTATED_MIN or len(set(core)) == 1 or block.length < len(text):
+        if block.length < len(text):
             return
-        where = "its start" if block.starts_with(text) else "its end" if block.ends_with(text) else None
+        where = _restated(text, block.head(len(text)), block.tail(len(text)))
         if where is None:
             return
         ch.c019 = True
