@@ -24,24 +24,33 @@ class ClientBehaviour:
     """The entry point measured, e.g. ``chat.completions.stream()``."""
     raises: str | None
     """The exception class it raises on the stream (None: it reads the stream without an error)."""
-    detail: str = ""
-    """What it does besides, in a few words (shown in parentheses)."""
+    effect: str | None = None
+    """What it does instead of raising, one of :data:`EFFECTS` (each is measured too)."""
 
     @property
     def sentence(self) -> str:
         """The claim as findings print it, e.g. ``openai-python's chat.completions.stream() raises TypeError``."""
-        did = f"raises {self.raises}" if self.raises else "reads it without an error"
-        return f"{self.client}'s {self.entry} {did}" + (f" ({self.detail})" if self.detail else "")
+        did = f"raises {self.raises}" if self.raises else self.effect or "reads it without an error"
+        return f"{self.client}'s {self.entry} {did}"
+
+
+DROPS_EVENT = "drops the event"
+"""It skips the one event and hands over every other (cohere-python logs a warning)."""
+STOPS_AT_DONE = "stops reading at data: [DONE]"
+"""It hands over the events before ``[DONE]`` and none after."""
+EFFECTS = (DROPS_EVENT, STOPS_AT_DONE)
 
 
 _CHAT = ("openai-python", "chat.completions.stream()")
 _RESPONSES = ("openai-python", "responses.stream()")
 _MESSAGES = ("anthropic-python", "messages.stream()")
 _EVENTSTREAM = ("botocore", "EventStreamBuffer")
+_BEDROCK_EVENTS = ("botocore", "EventStream")
+_COHERE = ("cohere-python", "chat_stream()")
 
 BEHAVIOURS: dict[str, ClientBehaviour] = {
     "C001-missing-index": ClientBehaviour(*_CHAT, "TypeError"),
-    "C001-negative-index": ClientBehaviour(*_CHAT, None, "a negative index counts from the end of its list"),
+    "C001-negative-index": ClientBehaviour(*_CHAT, None),
     "C018-tool-calls-not-list": ClientBehaviour(*_CHAT, "KeyError"),
     "A004-index-out-of-order": ClientBehaviour(*_MESSAGES, "IndexError"),
     "A012-missing-message-start": ClientBehaviour(*_MESSAGES, "AssertionError"),
@@ -49,7 +58,11 @@ BEHAVIOURS: dict[str, ClientBehaviour] = {
     "R011-content-index-gap": ClientBehaviour(*_RESPONSES, "IndexError"),
     "R012-resumed-stream": ClientBehaviour(*_RESPONSES, "RuntimeError"),
     "R012-resumed-stream-retrieve": ClientBehaviour("openai-python", "responses.retrieve(stream=True)", None),
-    "S015-corrupt-message": ClientBehaviour(*_EVENTSTREAM, "ParserError", "the SDK's stream ends there"),
+    "S015-corrupt-message": ClientBehaviour(*_EVENTSTREAM, "ParserError"),
+    "K001-event-dropped": ClientBehaviour(*_COHERE, None, DROPS_EVENT),
+    "K002-done-before-end": ClientBehaviour(*_COHERE, None, STOPS_AT_DONE),
+    "S008-cohere-unknown-event": ClientBehaviour(*_COHERE, None, DROPS_EVENT),
+    "S008-eventstream-unknown-event": ClientBehaviour(*_BEDROCK_EVENTS, None, DROPS_EVENT),
 }
 """Key (``CODE-what``: the reference capture's file name, bar a ``-retrieve``-style suffix naming another
 entry point on the same capture) -> the measured behaviour. ``raises`` may name a base class of what is

@@ -4,19 +4,24 @@ is checked against the SDK pinned in ``uv.lock``, fed the row's reference captur
 it does, the row's test fails and names the sentence that is now false."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from pathlib import Path
 
 import anthropic
+import cohere
 import httpx
 import httpx2
 import openai
 import pytest
-from botocore.eventstream import EventStreamBuffer
+import botocore.parsers
+import botocore.session
+from botocore.eventstream import EventStream, EventStreamBuffer
 
+from inspector.framing.eventstream import looks_like_eventstream
 from inspector.model import clients
-from inspector.model.clients import BEHAVIOURS, ClientBehaviour
+from inspector.model.clients import BEHAVIOURS, DROPS_EVENT, EFFECTS, STOPS_AT_DONE, ClientBehaviour
 from tests.conftest import ROOT
 
 REFERENCE = ROOT / "tests" / "clients" / "reference"
@@ -57,11 +62,18 @@ def _messages_stream(body: bytes) -> None:
         s.get_final_message()
 
 
+def _cohere_stream(body: bytes) -> list:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, headers=SSE, content=body))
+    client = cohere.ClientV2(api_key="test", base_url="http://sdk.test", httpx_client=httpx.Client(transport=transport))
+    return list(client.chat_stream(model="m", messages=[{"role": "user", "content": "hi"}]))
+
+
 RUNNERS = {
     ("openai-python", "chat.completions.stream()"): _chat_stream,
     ("openai-python", "responses.stream()"): _responses_stream,
     ("openai-python", "responses.retrieve(stream=True)"): _responses_retrieve,
     ("anthropic-python", "messages.stream()"): _messages_stream,
+    ("cohere-python", "chat_stream()"): _cohere_stream,
 }
 """How each (client, entry point) a row names is driven."""
 
@@ -73,7 +85,23 @@ def _eventstream(body: bytes) -> None:
         pass
 
 
+def _bedrock_events(body: bytes) -> list:
+    """botocore's ``EventStream`` as boto3's ``converse_stream`` reads a ConverseStream body."""
+    shape = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model(
+        "ConverseStream").output_shape.members["stream"]
+
+    class Raw:
+        def stream(self):
+            yield body
+
+        def close(self):
+            pass
+
+    return list(EventStream(Raw(), shape, botocore.parsers.EventStreamJSONParser(), "ConverseStream"))
+
+
 RUNNERS[("botocore", "EventStreamBuffer")] = _eventstream
+RUNNERS[("botocore", "EventStream")] = _bedrock_events
 SAME_CAPTURE = {"R012-resumed-stream-retrieve": "R012-resumed-stream"}
 """Rows measured on another row's reference capture (another entry point, same stream)."""
 
@@ -84,24 +112,53 @@ def reference(key: str) -> Path:
     return path
 
 
-def measure(row: ClientBehaviour, body: bytes) -> BaseException | None:
-    """What the SDK raises on ``body`` (None: it read the stream without an error)."""
+def measure(row: ClientBehaviour, body: bytes) -> tuple[BaseException | None, object]:
+    """What the SDK raises on ``body`` (None: it read the stream without an error), and what it
+    handed over (the events, for the SDKs whose stream is a list of events)."""
     try:
-        RUNNERS[(row.client, row.entry)](body)
+        return None, RUNNERS[(row.client, row.entry)](body)
     except Exception as e:  # what the SDK raises is the measurement
-        return e
+        return e, None
+
+
+def _data_events(body: bytes) -> tuple[int, int | None]:
+    """The events of a body (JSON ``data:`` events of SSE; messages of an AWS event-stream), and how many
+    come before ``data: [DONE]`` (None: no [DONE])."""
+    if looks_like_eventstream(body):
+        buf = EventStreamBuffer()
+        buf.add_data(body)
+        return len(list(buf)), None
+    lines = [ln for ln in body.decode().splitlines() if ln.startswith("data:")]
+    done = next((i for i, ln in enumerate(lines) if ln[5:].strip() == "[DONE]"), None)
+    return len(lines) - (done is not None), done
+
+
+def effect_of(body: bytes, handed: object) -> str | None:
+    """Which of ``EFFECTS`` the events an SDK handed over show (None: all of them, or no list)."""
+    if not isinstance(handed, list):
+        return None
+    total, before_done = _data_events(body)
+    if before_done is not None and len(handed) == before_done < total:
+        return STOPS_AT_DONE
+    if len(handed) == total - 1:
+        return DROPS_EVENT
     return None
 
 
 def mismatch(key: str, row: ClientBehaviour) -> str | None:
     """Why ``row`` is false for the SDK pinned here, or None when it says what the SDK does."""
-    got = measure(row, reference(key).read_bytes())
-    if got is None and row.raises is None:
-        return None
-    if got is not None and row.raises in {c.__name__ for c in type(got).__mro__}:
-        return None
-    really = f"raises {type(got).__name__}: {got}" if got is not None else "reads it without an error"
-    return f"{key}: the table says {row.sentence!r}, but the SDK {really}"
+    body = reference(key).read_bytes()
+    got, handed = measure(row, body)
+    if got is not None:
+        if row.raises in {c.__name__ for c in type(got).__mro__}:
+            return None
+        return f"{key}: the table says {row.sentence!r}, but the SDK raises {type(got).__name__}: {got}"
+    if row.raises is not None:
+        return f"{key}: the table says {row.sentence!r}, but the SDK reads it without an error"
+    effect = effect_of(body, handed)
+    if effect != row.effect:
+        return f"{key}: the table says {row.sentence!r}, but the SDK {effect or 'hands over every event'}"
+    return None
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -118,6 +175,9 @@ def test_a_sentence_edited_to_a_false_one_fails(key):
     assert mismatch(key, false_row) is not None
     if row.raises:
         assert mismatch(key, dataclasses.replace(row, raises="ValueError")) is not None
+    for effect in (None, *EFFECTS):
+        if effect != row.effect and row.raises is None:
+            assert mismatch(key, dataclasses.replace(row, effect=effect)) is not None, effect
 
 
 def test_every_row_has_its_reference_capture_and_every_capture_a_row():
@@ -126,26 +186,46 @@ def test_every_row_has_its_reference_capture_and_every_capture_a_row():
 
 
 def test_the_sentence_is_made_from_the_row():
+    assert clients.says("K002-done-before-end") == "cohere-python's chat_stream() stops reading at data: [DONE]"
     assert clients.says("C001-missing-index") == "openai-python's chat.completions.stream() raises TypeError"
     assert clients.says("R012-resumed-stream-retrieve") == \
         "openai-python's responses.retrieve(stream=True) reads it without an error"
 
 
-CLAIM = re.compile(r"(SDKs?|-python|botocore)\b[^\"'\n]{0,60}\b(raises|raise|asserts)\b")
-"""A sentence in a string literal that says what a client does (a docstring's own ``Raises`` never names one)."""
-NOT_FINDINGS = {"inspector/model/clients.py", "inspector/model/catalog.py"}
-"""The table itself, and the catalog (RULES.md's own words, generated by ``tests/gen_catalog.py``)."""
+CLAIM = re.compile(r"(SDKs?|-python|botocore)\b.{0,60}\b(raises|raise|asserts|drops|stops reading)\b")
+"""A sentence that says what a client does."""
+FINDING_CALLS = {"report", "report_at", "after_end", "FramingIssue"}
+"""What makes a finding's message (the session's and writers' methods, the framing's issues)."""
 
 
-def test_no_module_states_a_client_behaviour_in_its_own_words():
+def _literal_text(node: ast.AST) -> str:
+    """The literal parts of the strings in ``node`` (an f-string's placeholders become ``{}``)."""
+    parts = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            parts.append(sub.value)
+        elif isinstance(sub, ast.FormattedValue):
+            parts.append("{}")
+    return "".join(parts)
+
+
+def test_no_finding_states_a_client_behaviour_in_its_own_words():
     found = []
     for path in sorted((ROOT / "inspector").rglob("*.py")):
-        if path.relative_to(ROOT).as_posix() in NOT_FINDINGS or path.name == "advice.py":  # explanations, not findings
-            continue
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            stripped = line.strip()
-            if stripped.startswith("#") or not ('"' in line or "'" in line):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
                 continue
-            if CLAIM.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{n}: {stripped[:100]}")
-    assert not found, "claims about clients outside inspector/model/clients.py:\n" + "\n".join(found)
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name not in FINDING_CALLS:
+                continue
+            text = " ".join(_literal_text(arg) for arg in node.args)
+            if CLAIM.search(text):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:100]}")
+    assert not found, "findings that say what a client does outside inspector/model/clients.py:\n" + "\n".join(found)
+
+
+def test_the_claim_finder_finds_a_claim_written_in_place():
+    call = ast.parse('self.w.report("C001", f"entry {x}: openai-python raises RuntimeError on it")').body[0].value
+    assert CLAIM.search(" ".join(_literal_text(a) for a in call.args))
+    call = ast.parse('self.w.report("C001", f"entry {x}: ({says(\'C001-missing-index\')})")').body[0].value
+    assert not CLAIM.search(" ".join(_literal_text(a) for a in call.args))

@@ -19,6 +19,7 @@ import binascii
 import orjson
 
 from inspector.model.events import EventRecord
+from inspector.model.clients import says
 from inspector.providers.anthropic.stream import STOP_REASONS, AnthropicMessages
 
 CHUNK = "chunk"
@@ -82,7 +83,8 @@ class BedrockAnthropic(AnthropicMessages):
             self.errored = True
             return
         if ev.name != CHUNK:
-            self.w.report("S008", f"unknown event type {ev.name!r} (tolerated: botocore drops unknown events)")
+            self.w.report("S008", f"unknown event type {ev.name!r} "
+                          f"(tolerated: {says('S008-eventstream-unknown-event')})")
             return
         inner = self.unwrap(ev)
         if inner is None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inspector.model.blocks import Block
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -100,7 +101,8 @@ class BedrockConverse(Dialect):
         self.B001_missing_message_start(name)
         handler = self._handlers.get(name)
         if handler is None:
-            self.w.report("S008", f"unknown event type {name!r} (tolerated: botocore drops unknown events)")
+            self.w.report("S008", f"unknown event type {name!r} "
+                          f"(tolerated: {says('S008-eventstream-unknown-event')})")
             return
         handler(p)
 
