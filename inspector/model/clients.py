@@ -51,11 +51,13 @@ _COHERE = ("cohere-python", "chat_stream()")
 BEHAVIOURS: dict[str, ClientBehaviour] = {
     "C001-missing-index": ClientBehaviour(*_CHAT, "TypeError"),
     "C001-negative-index": ClientBehaviour(*_CHAT, None),
+    "C007-missing-done": ClientBehaviour(*_CHAT, None),
     "C018-tool-calls-not-list": ClientBehaviour(*_CHAT, "KeyError"),
     "A004-index-out-of-order": ClientBehaviour(*_MESSAGES, "IndexError"),
     "A012-missing-message-start": ClientBehaviour(*_MESSAGES, "AssertionError"),
     "R008-missing-created": ClientBehaviour(*_RESPONSES, "RuntimeError"),
     "R011-content-index-gap": ClientBehaviour(*_RESPONSES, "IndexError"),
+    "R010-item-id-changed": ClientBehaviour(*_RESPONSES, None),
     "R012-resumed-stream": ClientBehaviour(*_RESPONSES, "RuntimeError"),
     "R012-resumed-stream-retrieve": ClientBehaviour("openai-python", "responses.retrieve(stream=True)", None),
     "S015-corrupt-message": ClientBehaviour(*_EVENTSTREAM, "ParserError"),

@@ -192,7 +192,8 @@ def test_the_sentence_is_made_from_the_row():
         "openai-python's responses.retrieve(stream=True) reads it without an error"
 
 
-CLAIM = re.compile(r"(SDKs?|-python|botocore)\b.{0,60}\b(raises|raise|asserts|drops|stops reading)\b")
+CLAIM = re.compile(r"(SDKs?|-python|botocore)\b.{0,60}\b(raises|raise|asserts|drops|stops reading|does|do|"
+                   r"ends? at|accepts|rejects|fails?)\b")
 """A sentence that says what a client does."""
 FINDING_CALLS = {"report", "report_at", "after_end", "FramingIssue"}
 """What makes a finding's message (the session's and writers' methods, the framing's issues)."""

@@ -715,8 +715,9 @@ class OpenAIChat(Dialect):
             return
         if self.choices and all(ch.finish is not None for ch in self.choices.values()) and self.w.ended_cleanly:
             self.w.report("C007", "the stream ended without data: [DONE] after every choice finished, at a clean "
-                          "end of the body (some providers, e.g. Writer, never send it; the official SDKs end at "
-                          "EOF; clients that wait for [DONE] hang)", event=False, severity="info")
+                          "end of the body (some providers, e.g. Writer, never send it; "
+                          f"{says('C007-missing-done')}; clients that wait for [DONE] hang)", event=False,
+                          severity="info")
             return
         self.w.report("C007", "the stream ended without data: [DONE]", event=False)
 

@@ -430,8 +430,9 @@ class OpenAIResponses(Dialect):
             return
         item.r010 = True
         self.w.report("R010", f"{where} names item_id {iid!r} but output_index {item.output_index} was announced "
-                      f"as {item.item_id!r}: attributed by output_index, as the official SDK does (clients that "
-                      "key on item_id lose these events; reported once per item)", index=item.block.index)
+                      f"as {item.item_id!r}: attributed by output_index ({says('R010-item-id-changed')}); "
+                      "clients that key on item_id lose these events (reported once per item)",
+                      index=item.block.index)
 
     def _item_done(self, p: dict) -> None:
         item = p.get("item")
