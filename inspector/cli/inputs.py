@@ -34,8 +34,6 @@ class Input:
     """The file to read; None for standard input."""
     explicit: bool
     """Named on the command line (not found by walking a folder or matching a glob)."""
-    entry: int | None = None
-    """The HAR entry to read (``check --entry all`` makes one input per streamed entry)."""
 
 
 class InputError(ValueError):
@@ -81,9 +79,9 @@ def expand(args: list[str]) -> list[Input]:
 
 
 def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Input]:
-    """``inputs`` with every HAR file replaced by one input per streamed entry, named
-    ``PATH · entry N`` (``check --entry all``); other inputs, and files that cannot be read (their
-    check says why), stay as they are."""
+    """``inputs`` with every HAR file replaced by one input per streamed entry, ``PATH#N`` (how a
+    many-stream file names one of its streams: ``inspector.capture.load.split_entry``; ``check --entry
+    all``); other inputs, and files that cannot be read (their check says why), stay as they are."""
     out = []
     for inp in inputs:
         try:
@@ -93,7 +91,7 @@ def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Inp
         if not entries:
             out.append(inp)
             continue
-        out += [Input(f"{inp.name} · entry {i}", inp.path, inp.explicit, i) for i, _ in entries]
+        out += [Input(f"{inp.name}#{i}", f"{inp.path}#{i}", inp.explicit) for i, _ in entries]
     return out
 
 

@@ -100,14 +100,14 @@ def test_check_entry_all_checks_each_streamed_entry_as_a_capture_of_its_own(tmp_
     assert main(["check", "--format", "json", "--entry", "all", str(p), str(one)]) == 0
     reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["path"], r["dialect"]) for r in reports] == [
-        (f"{p} · entry 0", "openai-chat"), (f"{p} · entry 2", "openai-responses"), (str(one), "openai-chat")]
+        (f"{p}#0", "openai-chat"), (f"{p}#2", "openai-responses"), (str(one), "openai-chat")]
     # text: a summary over the entries, exit 1 when one of them has an error finding
     broken = CHAT.replace('"finish_reason":"stop"', '"finish_reason":null').replace("data: [DONE]\n\n", "")
     p.write_bytes(har(entry("https://a.test/v1/chat/completions", broken), entry("https://a.test/v1/responses",
                                                                                 RESPONSES)))
     assert main(["check", "--entry", "all", str(p)]) == 1
     out = capsys.readouterr().out
-    assert f"{p} · entry 0: openai-chat" in out and f"{p} · entry 1: openai-responses" in out and "S003" in out
+    assert f"{p}#0: openai-chat" in out and f"{p}#1: openai-responses" in out and "S003" in out
     # near miss: a number still reads one entry; a word other than all is a usage error
     assert main(["check", "--format", "json", "--entry", "1", str(p)]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1
