@@ -68,7 +68,7 @@ STREAMS = [SHARED_CORPUS / "openai-parallel-indexed.sse", SHARED_CORPUS / "wild-
 
 @pytest.mark.parametrize("path", NOT_STREAMS + STREAMS, ids=lambda p: p.name)
 def test_check_and_replay_agree_on_what_is_a_stream(path):
-    checked = check_one(Input(str(path), str(path), True), Options("json", None, None, 10.0, {}, None))
+    (checked,) = check_one(Input(str(path), str(path), True), Options("json", None, None, 10.0, {}, None))
     try:
         OpeningFeed(path).open()
         replay_error = None
