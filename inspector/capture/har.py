@@ -23,6 +23,7 @@ import binascii
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
@@ -35,6 +36,34 @@ OLLAMA_PATHS = ("/api/chat", "/api/generate")
 """Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
 
 
+def _entries(raw: bytes, name: str) -> list:
+    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list."""
+    try:
+        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError as e:
+        raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
+    log = data.get("log") if isinstance(data, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise CaptureError(f"{name}: not a HAR file (no log.entries list)")
+    return entries
+
+
+def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, str]]:
+    """The streamed entries of a HAR file as ``(entry, description)``, e.g. ``(3, "entry 3: POST https://…
+    200 text/event-stream, 12 kB")``, in file order (what ``check --entry all`` checks one by one).
+    Raises ``CaptureError`` for invalid JSON or a missing ``log.entries`` list."""
+    entries = _entries(raw, name)
+    return [(i, _describe(i, e)) for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
+
+
+def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
+    """The readable list of a HAR's streamed entries: one per line, then how to pick."""
+    listing = "".join(f"\n  {d}" for _, d in choices)
+    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
+            "pick one with --entry N (check --entry all checks each of them)")
+
+
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
     """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
 
@@ -43,14 +72,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    try:
-        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
-    except orjson.JSONDecodeError as e:
-        raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
-    log = data.get("log") if isinstance(data, dict) else None
-    entries = log.get("entries") if isinstance(log, dict) else None
-    if not isinstance(entries, list):
-        raise CaptureError(f"{name}: not a HAR file (no log.entries list)")
+    entries = _entries(raw, name)
     if entry is not None:
         if not 0 <= entry < len(entries):
             raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"
@@ -63,9 +85,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
                                "text/event-stream or NDJSON); pick one with --entry N")
         if len(cands) > 1:
             choices = [(i, _describe(i, entries[i])) for i in cands]
-            listing = "; ".join(d for _, d in choices)
-            raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the HAR: {listing}; "
-                                 "pick one with --entry N", choices)
+            raise SeveralStreams(several_streams_message(name, choices), choices)
         chosen = cands[0]
     e = entries[chosen]
     if not isinstance(e, dict):
@@ -126,6 +146,11 @@ def _content_type(e: dict) -> str:
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
     mime = content.get("mimeType")
     return mime.lower() if isinstance(mime, str) else ""
+
+
+def _str(value) -> str | None:
+    """``value`` when it is a string, else None (HAR fields are untrusted JSON)."""
+    return value if isinstance(value, str) else None
 
 
 def _url(e: dict) -> str:
@@ -202,7 +227,7 @@ def _describe(i: int, e: dict) -> str:
     # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
     name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
     label = f"entry {i}: {scrub_secrets(' '.join(name.split()))[:120]}" if name else f"entry {i}"
-    return describe_exchange(label, req.get("method"), _url(e), resp.get("status", "?"), ctype, _size(e))
+    return describe_exchange(label, _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:
@@ -212,10 +237,11 @@ def _request(req, *, lists: bool = False) -> dict | None:
     post = req.get("postData")
     if isinstance(post, dict) and isinstance(post.get("text"), str):
         try:
-            body = orjson.loads(post["text"])
+            body = loads(post["text"])
         except orjson.JSONDecodeError:
             body = post["text"]
-    return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
+    # A method or URL that is not a string (a hand-edited or hostile HAR) is read as absent.
+    return {"method": _str(req.get("method")), "url": redact_url(_str(req.get("url")) or ""),
             "headers": redact_headers(_headers(req.get("headers"), lists=lists)), "body": body}
 
 
@@ -223,7 +249,7 @@ def _exported(e: dict, where: str) -> Capture:
     """An entry ``export --to har`` wrote: the capture exactly as exported (module docstring)."""
     cap = Capture(source_format="har", request_relative=e.get("_chunksFromRequest") is not False)
     req = e.get("request")
-    if isinstance(req, dict) and req.get("method"):
+    if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     headers = redact_headers(_headers(resp.get("headers"), lists=True))

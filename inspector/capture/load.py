@@ -21,12 +21,13 @@ from pathlib import Path
 
 import orjson
 
+from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
-from inspector.capture.har import load_har
+from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
@@ -123,6 +124,17 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>",
     return [(name, load_bytes(raw, name=name, entry=entry))], 0
 
 
+def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
+    """The streamed entries of the HAR file at ``path`` (``(entry, description)``, see
+    ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
+    ``CaptureError`` as :func:`load_path` does."""
+    raw = _read_file(path, max_bytes)
+    head = raw.lstrip(BLANK)
+    if not (head[:1] == b"{" and _looks_like_har(head)):
+        return None
+    return streamed_entries(raw, name=str(path))
+
+
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:
     """Raise the ``CaptureError`` :func:`load_path` would raise for a missing, unreadable, empty,
     oversized or not-regular file, reading at most its first 64 KiB (cheap enough to run before a
@@ -202,7 +214,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     """
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
-        header = orjson.loads(lines[0])
+        header = loads(lines[0])
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}:1: capture header is not JSON: {e}") from None
     if not isinstance(header, dict) or header.get("format") != NATIVE_FORMAT:
@@ -220,7 +232,9 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         if not line.strip():
             continue
         try:
-            rec = orjson.loads(line)
+            rec = loads(line)
+        except TooDeep as e:  # a record is {"t", "data"}: nothing legitimate nests like this
+            raise CaptureError(f"{name}:{n}: capture record is {e.msg}: not a capture record") from None
         except orjson.JSONDecodeError as e:
             rec = _lenient(line)
             if rec is None:
@@ -280,6 +294,8 @@ class _Clock:
 
 def _lenient(line: bytes) -> object | None:
     """``line`` read by Python's ``json`` (which accepts ``NaN``/``Infinity``), or None."""
+    if depth_over(line):  # Python's json recurses: never hand it a value this deep
+        return None
     try:
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):

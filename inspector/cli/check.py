@@ -19,9 +19,9 @@ from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
-from inspector.cli.inputs import Input, InputError, expand, no_capture_line, recorded_start, skipped_line
+from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.otel import sender_for
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
@@ -44,7 +44,8 @@ class Options:
     """What every file is checked with (picklable: sent to the worker processes)."""
 
     fmt: str
-    entry: int | None
+    entry: int | str | None
+    """``--entry``: a HAR entry, ``all`` (the inputs are then one per entry), or None."""
     dialect: str | None
     stall_s: float
     overrides: dict
@@ -75,13 +76,14 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
     exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
     with a problem line."""
+    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
         if arrived is not None:
             raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=opts.entry)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry)
             streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
-            streams, skipped = load_all(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+            streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes)
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
@@ -170,6 +172,8 @@ def run(args) -> int:
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
+        if args.entry == ALL_ENTRIES:
+            inputs = each_entry(inputs, max_bytes=args.max_size)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -202,7 +206,7 @@ def run(args) -> int:
         if r.out:
             print(r.out, flush=True)
         if r.problem:
-            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
         if r.outcome.status == "skipped":

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.capture.errors import CaptureError, EmptyCapture
-from inspector.capture.load import load_all
+from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
@@ -124,6 +124,23 @@ def skipped_line(names: list[str]) -> str | None:
 def no_capture_line(args: list[str], skipped: int) -> str:
     """The error when nothing read was a capture: ``no stream capture in runs/ (13 files skipped)``."""
     return f"no stream capture in {' '.join(args)} ({skipped} file{'s' if skipped != 1 else ''} skipped)"
+
+
+def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Input]:
+    """``inputs`` with every HAR file replaced by one input per streamed entry, ``PATH#N`` (how a
+    many-stream file names one of its streams: ``inspector.capture.load.split_entry``; ``check --entry
+    all``); other inputs, and files that cannot be read (their check says why), stay as they are."""
+    out = []
+    for inp in inputs:
+        try:
+            entries = har_entries(inp.path, max_bytes=max_bytes) if inp.path is not None else None
+        except CaptureError:
+            entries = None
+        if not entries:
+            out.append(inp)
+            continue
+        out += [Input(f"{inp.name}#{i}", f"{inp.path}#{i}", inp.explicit) for i, _ in entries]
+    return out
 
 
 def recorded_start(path: str | None, cap: Capture) -> float | None:

@@ -56,6 +56,10 @@ class StreamWriter(Protocol):
         """This response's blocks, in opening order (read only)."""
 
     @property
+    def ended_cleanly(self) -> bool:
+        """The body ended at EOF with its last event terminated (judged once it ended)."""
+
+    @property
     def transport_failed_early(self) -> bool:
         """The transport failed before any byte arrived (there was no stream to truncate)."""
 
@@ -78,6 +82,9 @@ class StreamWriter(Protocol):
 
     def set_arguments(self, block: "Block", text: str, *, t: "float | None | bool" = True) -> None:
         """Arguments that arrived whole (``t``: when their bytes arrived, for T003)."""
+
+    def prepend_text(self, block: "Block", prefix: str) -> None:
+        """Text streamed before a resumed stream's cursor, known from a final event: put in front."""
 
     def set_object_arguments(self, block: "Block", value: object) -> None:
         """Arguments that arrived as a JSON value (Gemini ``args``, Ollama ``arguments``)."""
@@ -138,6 +145,10 @@ class Dialect:
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
+    typed_events: ClassVar[bool] = False
+    """Every event payload names its type in ``type`` (Anthropic, Responses): a ``type`` that is
+    not a string is S018 at that event (the session skips it)."""
+
     starts_response: ClassVar[frozenset] = frozenset()
     """Payload ``type`` values that may open a new response before this one ended (the session
     asks ``next_response`` for those, and for every event once this response ended)."""
@@ -164,6 +175,11 @@ class Dialect:
         ``"text"``); None when taking one could do anything else (then each is taken alone).
         Exactness is the contract: answer None whenever unsure."""
         return None
+
+    def judges_text(self, block: "Block", values: list) -> bool:
+        """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could
+        report a finding (Chat's C019): the run is then taken event by event."""
+        return False
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:

@@ -140,7 +140,7 @@ def _block(b, s: Session) -> str:
              ("first delta", _s(b.first_delta_s)), ("last delta", _s(b.last_delta_s)),
              ("largest gap", _s(b.max_gap_s)), ("stop", b.stop_info), ("attribution", b.attribution)]
     kv = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts if v not in (None, ""))
-    body = b.content
+    body = b.content or b.empty_shown
     label = "arguments (raw)" if b.tool else "text"
     parts = [f'<h3>{_e(title)}</h3><table class="kv">{kv}</table>',
              f'<h4>{label}</h4><pre class="content">{_e(body) if body else "<span class=muted>(empty)</span>"}</pre>']
@@ -251,7 +251,8 @@ def _heads(cap: Capture | None) -> str:
     req = redact_request(cap.request)
     if req is not None:
         headers = "\n".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items())
-        parts.append(f"<h3>request</h3><pre>{_e((req.get('method') or '') + ' ' + (req.get('url') or ''))}\n"
+        line = f"{req.get('method') or ''} {req.get('url') or ''}"  # formatted: any JSON type reads
+        parts.append(f"<h3>request</h3><pre>{_e(line)}\n"
                      f"{_e(headers)}</pre>")
         if req.get("body") is not None:
             parts.append(f"<h4>body</h4><pre>{_e(_pretty(req['body']) if not isinstance(req['body'], str) else req['body'])}</pre>")

@@ -10,6 +10,7 @@ one of these modules (a test checks).
 from __future__ import annotations
 
 from inspector.providers import PROVIDERS
+from inspector.model.clients import says
 from inspector.providers.base import RuleText as T
 
 ADVICE: dict[str, str] = {
@@ -138,8 +139,7 @@ EXPLAIN: dict[str, T] = {
         'An AWS event-stream message (Bedrock) failed its checksum, declared impossible lengths or had '
         'headers that do not parse; the inspector skipped to the next valid message (the offset is in '
         'the message).',
-        "botocore raises on it and the SDK's stream ends there: the rest of the answer is lost to the "
-        'client.',
+        f"{says('S015-corrupt-message')}: the rest of the answer is lost to the client.",
         'The bytes were altered on the way (a proxy that re-encodes, a text-mode copy of a binary body). '
         "Capture the body as bytes (curl -o, or this tool's --record) and compare."),
     'S016': T(
@@ -156,6 +156,21 @@ EXPLAIN: dict[str, T] = {
         'unreliable: a stall can hide, or appear where there was none.',
         'Record the stream again (`live --record`, `proxy --record`); if you edited or merged '
         'capture files by hand, keep each file in the order its bytes arrived.'),
+    'S018': T(
+        'A field of this event holds a JSON value of the wrong type: a list or an object where the '
+        'provider always sends a string or a number (the message says which event and what could not '
+        'be read). The inspector skipped that event and read the rest.',
+        'Typed clients (the official SDKs, pydantic models) raise a validation error on this event and '
+        'the whole answer is lost; hand-written clients crash on the unexpected type.',
+        'Find the hop that built the event (a gateway, a proxy, a mock server, a hand-edited capture) '
+        'and compare its output with the provider\'s schema for this event type.'),
+    'S019': T(
+        'A JSON value here nests arrays or objects more than 512 levels deep. The inspector keeps it '
+        'as text instead of parsing it, and reads the rest of the stream.',
+        'Parsers give up on such values (orjson and many JSON libraries stop at 1 024 levels; Python\'s '
+        'recursive code hits its recursion limit near 1 000): a client crashes or drops the event. No '
+        'real provider sends this; it is a corrupted or hostile capture.',
+        'Do not feed this capture to tools you do not trust with hostile input; find who produced it.'),
     # ------------------------------------------------------------------ T: timing
     'T001': T(
         'No bytes at all arrived for at least the stall threshold (`--stall`, 10 s by default); the '

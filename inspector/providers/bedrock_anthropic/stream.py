@@ -18,8 +18,10 @@ import base64
 import binascii
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
-from inspector.providers.anthropic.stream import AnthropicMessages
+from inspector.model.clients import says
+from inspector.providers.anthropic.stream import STOP_REASONS, AnthropicMessages
 
 CHUNK = "chunk"
 
@@ -31,7 +33,7 @@ def decode_chunk(payload: object) -> dict | None:
     if not isinstance(raw, str):
         return None
     try:
-        inner = orjson.loads(base64.b64decode(raw, validate=True))
+        inner = json_loads(base64.b64decode(raw, validate=True))
     except (binascii.Error, ValueError):
         return None
     return inner if isinstance(inner, dict) else None
@@ -47,6 +49,8 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
 class BedrockAnthropic(AnthropicMessages):
     name = "bedrock-anthropic"
     url_hints = ("/invoke-with-response-stream",)
+    stop_reasons = STOP_REASONS | {"guardrail_intervened"}
+    """Bedrock's own ``guardrail_intervened`` besides Anthropic's (PROTOCOLS.md §8)."""
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
@@ -80,7 +84,8 @@ class BedrockAnthropic(AnthropicMessages):
             self.errored = True
             return
         if ev.name != CHUNK:
-            self.w.report("S008", f"unknown event type {ev.name!r} (tolerated: botocore drops unknown events)")
+            self.w.report("S008", f"unknown event type {ev.name!r} "
+                          f"(tolerated: {says('S008-eventstream-unknown-event')})")
             return
         inner = self.unwrap(ev)
         if inner is None:
