@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.session.session import Session
 
 PROVIDER_NAMES = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai",
@@ -203,7 +204,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     if status is not None:
         attrs["http.response.status_code"] = int(status)
     if label:
-        attrs["stream_inspector.source"] = label
+        attrs["stream_inspector.source"] = redact_url(label)
     counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
@@ -228,6 +229,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
         if count and count > 1:
             fa["stream_inspector.finding.count"] = int(count)
         t = f.t if f.t is not None and s.request_relative else 0.0
-        events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), fa))
-    name = f"{operation} {model}" if model else operation
-    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), attrs, events, error)
+        events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), scrub_value(fa)))
+    name = scrub_secrets(f"{operation} {model}" if model else operation)
+    # A span leaves the machine: every string in it (a model name, an id, a source path) is masked.
+    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), scrub_value(attrs), events, error)

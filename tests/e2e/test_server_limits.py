@@ -13,17 +13,11 @@ import pytest
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
 from inspector.net.servers import RequestLimits
-from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, spawn, sse_event
+from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, answering, spawn, sse_event
 from tests.helpers import timed
 
 OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)
 LIMITS = RequestLimits(header_timeout=0.5, max_bytes=1000)
-
-
-def answer(srv, conn, request) -> None:
-    srv.head(conn)
-    srv.chunk(conn, OPENING)
-    srv.finish(conn)
 
 
 @pytest.fixture(params=["proxy", "serve"])
@@ -31,7 +25,7 @@ def server(request, raw_server):
     """A proxy (in front of a server that answers every request) or a mock provider, with ``LIMITS``;
     ``srv.upstream`` is the proxy's upstream (None for serve)."""
     if request.param == "proxy":
-        up = raw_server(answer)
+        up = raw_server(answering(OPENING))
         with ProxyThread(up.url, requests=LIMITS) as px:
             px.upstream = up
             yield px
@@ -116,7 +110,7 @@ def test_requests_within_the_limits_are_answered(server):
 @pytest.mark.parametrize("command", ["proxy", "serve"])
 def test_the_options_reach_the_real_commands(raw_server, tmp_path, command):
     if command == "proxy":
-        argv = ["proxy", "--upstream", raw_server(answer).url, "--format", "json"]
+        argv = ["proxy", "--upstream", raw_server(answering(OPENING)).url, "--format", "json"]
     else:
         cap = tmp_path / "a.sse"
         cap.write_bytes(OPENING)

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
+from inspector.capture.redact import scrub_secrets
 from inspector.model.catalog import RULES
 from inspector.session.advice import family_advice, rule_text
 from inspector.tui.screens.compare import bundled_compare_screen
@@ -26,11 +27,12 @@ MAX_EVENT_LINES = 40
 
 
 def event_text(ev) -> str:
-    """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines."""
+    """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines, secrets masked."""
     try:
         text = json.dumps(json.loads(ev.data), indent=2, ensure_ascii=False)
     except (ValueError, TypeError):
         text = ev.data
+    text = scrub_secrets(text)
     lines = text.splitlines()
     if len(lines) > MAX_EVENT_LINES:
         lines = lines[:MAX_EVENT_LINES] + [f"… {len(lines) - MAX_EVENT_LINES} more lines"]
