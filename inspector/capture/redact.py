@@ -190,8 +190,25 @@ def scrub_value(value: object) -> object:
     return value
 
 
-_VALUE = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*"')
-"""The opening of a JSON string value and its name (``"text":"``)."""
+def _openings(text: str, pos: int):
+    """``(name, start)`` of each JSON string value in ``text`` whose name ends at or after ``pos``:
+    ``"text": "…`` gives ``("text", position after the value's opening quote)``. Found with
+    ``str.find`` (a regular expression tried at every quote of a JSON stream costs several times more)."""
+    n = len(text)
+    while True:
+        i = text.find('":', pos)
+        if i < 0:
+            return
+        pos = i + 2
+        if i and text[i - 1] == "\\":
+            continue  # an escaped quote inside a string, not the end of a name
+        j = pos
+        while j < n and text[j] in " \t":
+            j += 1
+        if j < n and text[j] == '"':
+            k = text.rfind('"', max(0, i - 64), i)
+            if k >= 0:
+                yield text[k + 1:i], j + 1
 
 
 def _key_spans(text: str) -> list[tuple[int, int]]:
@@ -256,17 +273,18 @@ class ChunkScrubber:
         joined = self._tail + text
         n = len(self._tail)
         self._tail = joined[-self.KEEP:]
-        spans = _key_spans(joined) if maybe_key(joined) else []
+        hot = maybe_key(joined)
+        spans = _key_spans(joined) if hot else []
         known = _known_pattern
         if known is not None:
             spans += [m.span() for m in known.finditer(joined)]
-        cut = _open_secret(joined, n)
+        cut = _open_secret(joined, n, hot)
         if cut is not None:
             spans.append((cut, len(joined)))
-        self._across_values(joined, n, spans)
+        self._across_values(joined, n, spans, hot)
         return _render(joined, n, text, spans)
 
-    def _across_values(self, joined: str, n: int, spans: list) -> None:
+    def _across_values(self, joined: str, n: int, spans: list, hot: bool) -> None:
         """Add the spans of ``joined`` (past ``n``) that continue a key begun in an earlier value of
         the same name, or that may begin one (class docstring)."""
         pos = 0
@@ -275,25 +293,26 @@ class ChunkScrubber:
             self._inside = None
             q = _value_end(joined, n)
             end = q if q >= 0 else len(joined)
-            self._value(name, ctx, joined, n, end, q >= 0, spans)
+            self._value(name, ctx, joined, n, end, q >= 0, spans, hot)
             pos = end + 1 if q >= 0 else len(joined)
-        for m in _VALUE.finditer(joined, max(pos, n - 64)):  # an opening may straddle the boundary
-            start = m.end()
+        for name, start in _openings(joined, max(pos, n - 8)):  # an opening may straddle the boundary
             if start < n:
                 continue  # a value the previous piece began was followed as ``_inside``
             q = _value_end(joined, start)
             end = q if q >= 0 else len(joined)
-            self._value(m.group(1), self._last.pop(m.group(1), ""), joined, start, end, q >= 0, spans)
+            self._value(name, self._last.pop(name, ""), joined, start, end, q >= 0, spans, hot)
 
-    def _value(self, name: str, ctx: str, joined: str, a: int, b: int, closed: bool, spans: list) -> None:
+    def _value(self, name: str, ctx: str, joined: str, a: int, b: int, closed: bool, spans: list,
+               hot: bool) -> None:
         """Read the value ``joined[a:b]`` of ``name`` after ``ctx`` (the end of the value before it,
         when that may have begun a key); add the spans to mask; keep what the next value of
         ``name`` is to be read after."""
         if ctx:  # read after the value before: ``text`` is ctx + this value, ``shift`` maps back to ``joined``
             text = ctx + joined[a:b]
             lo, hi, shift = len(ctx), len(ctx) + b - a, a - len(ctx)
+            hot = maybe_key(text)  # the value read after its context: a prefix may span the two
             if b > a:
-                found = _key_spans(text) if maybe_key(text) else []
+                found = _key_spans(text) if hot else []
                 known = _known_pattern
                 if known is not None:
                     found += [m.span() for m in known.finditer(text)]
@@ -304,7 +323,7 @@ class ChunkScrubber:
         if not closed:
             self._inside = (name, text[max(keep_from, hi - self.KEEP):hi])
             return
-        begun = _key_begun(text, keep_from, hi)
+        begun = _key_begun(text, keep_from, hi, hot)
         if begun is None:
             return
         if begun < hi:  # what there is of the key is masked now: the rest comes with the next value
@@ -314,30 +333,38 @@ class ChunkScrubber:
         self._last[name] = text[max(keep_from, hi - self.KEEP):hi]
 
 
-def _key_begun(text: str, lo: int, hi: int) -> int | None:
+def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     """If ``text[lo:hi]`` ends in what may be the beginning of a key: where its secret part starts
-    (``hi`` when only a type prefix or part of one is there yet), else None."""
+    (``hi`` when only a type prefix or part of one is there yet), else None. ``hot``: the text may
+    hold a key prefix (``maybe_key``); when it does not, only a short start of one (``sk``,
+    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for."""
     if hi <= lo:
         return None
     last = text[hi - 1]
-    if last in _KEY_CHARS:
-        m = TRAIL.search(text, max(lo, hi - 256), hi)
-        if m is not None:
-            run, start = m.group(), m.start()
-            if not run.startswith("eyJ") and "." in run:  # a key begins a word: after a sentence's full stop
-                dot = run.rindex(".") + 1
-                run, start = run[dot:], start + dot
-            if run.startswith(HEADS):
-                return start + open_keep(run)
-            if run in HEAD_STARTS:
-                return hi
-    elif last != " ":
+    if last == " ":
+        return hi if text.endswith(_SCHEMES, max(lo, hi - 8), hi) else None
+    if last not in _KEY_CHARS:
         return None
-    if "earer" in text[max(lo, hi - 300):hi].lower():
-        m = BEARER_END.search(text, max(lo, hi - 300), hi)
-        if m is not None:
-            return m.start(1)
-    return None
+    if not hot:
+        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 1), hi)
+        ok = m is not None and m.group() in HEAD_STARTS and (m.start() == lo or text[m.start() - 1] not in _KEY_CHARS)
+        return hi if ok else None
+    m = TRAIL.search(text, max(lo, hi - 256), hi)
+    if m is not None:
+        run, start = m.group(), m.start()
+        if not run.startswith("eyJ") and "." in run:  # a key begins a word: after a sentence's full stop
+            dot = run.rindex(".") + 1
+            run, start = run[dot:], start + dot
+        if run.startswith(HEADS):
+            return start + open_keep(run)
+        if run in HEAD_STARTS:
+            return hi
+    m = BEARER_END.search(text, max(lo, hi - 300), hi)
+    return m.start(1) if m is not None else None
+
+
+_SCHEMES = ("Bearer ", "bearer ", "BEARER ")
+_LONGEST_START = max(map(len, HEAD_STARTS))
 
 
 def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str:
@@ -364,10 +391,11 @@ def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str
     return "".join(out)
 
 
-def _open_secret(joined: str, n: int) -> int | None:
+def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:
     """Where a possible secret starts at the very end of ``joined`` (within its last piece, which
-    starts at ``n``), else None. The type prefix (``sk-``, ``AIza``, ``Bearer ``) stays readable."""
-    m = OPEN.search(joined, max(0, len(joined) - 200)) if maybe_key(joined[-200:]) else None
+    starts at ``n``), else None. The type prefix (``sk-``, ``AIza``, ``Bearer ``) stays readable.
+    ``hot``: False when ``joined`` holds no key prefix at all (``maybe_key``)."""
+    m = OPEN.search(joined, max(0, len(joined) - 200)) if hot and maybe_key(joined[-200:]) else None
     if m is not None and m.end() > n:
         return max(m.start() + open_keep(m.group()), n)
     # A remembered credential whose first k >= 4 characters end the text: find its first four
@@ -394,10 +422,11 @@ class EventMasks:
     ``inspector.model.events.EventLog``). ``data(i)`` and ``shown(i)`` may be asked in any order and
     cost at most ``2 * WINDOW`` events of scrubbing: events are scrubbed in windows of ``WINDOW``,
     each warmed up on the window before it (a key split across more than ``WINDOW`` events is not
-    followed). Windows already complete are remembered (only their changed events).
+    followed: a key is at most ~200 characters, a delta at least a token). Windows already complete
+    are remembered (only their changed events).
     """
 
-    WINDOW = 512
+    WINDOW = 128
 
     def __init__(self, events) -> None:
         self.events = events
