@@ -190,25 +190,17 @@ def scrub_value(value: object) -> object:
     return value
 
 
-def _openings(text: str, pos: int):
-    """``(name, start)`` of each JSON string value in ``text`` whose name ends at or after ``pos``:
-    ``"text": "…`` gives ``("text", position after the value's opening quote)``. Found with
-    ``str.find`` (a regular expression tried at every quote of a JSON stream costs several times more)."""
-    n = len(text)
-    while True:
-        i = text.find('":', pos)
-        if i < 0:
-            return
-        pos = i + 2
-        if i and text[i - 1] == "\\":
-            continue  # an escaped quote inside a string, not the end of a name
-        j = pos
-        while j < n and text[j] in " \t":
-            j += 1
-        if j < n and text[j] == '"':
-            k = text.rfind('"', max(0, i - 64), i)
-            if k >= 0:
-                yield text[k + 1:i], j + 1
+STREAMED_FIELDS = ("text", "partial_json", "thinking", "content", "arguments", "reasoning_content", "reasoning",
+                   "refusal", "delta", "input")
+"""The JSON fields streams cut text into, one piece per event (SPEC.md's dialects): Anthropic
+``text_delta.text``, ``input_json_delta.partial_json``, ``thinking_delta.thinking``; OpenAI Chat
+``delta.content``, ``function.arguments``, ``reasoning_content``/``reasoning``, ``refusal``;
+Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thinking``; Bedrock
+ConverseStream ``delta.text``, ``toolUse.input``, ``reasoningContent.text``. A key the model writes
+is split across events only there; identifiers and types are whole in each event."""
+
+_STREAMED_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"')
+"""The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
 
 
 def _key_spans(text: str) -> list[tuple[int, int]]:
@@ -247,10 +239,11 @@ class ChunkScrubber:
       arrives: at most the key's type prefix (``sk-``) is ever written.
     - Two deltas (issue 23 item 11): a key streamed as ``"text":"…sk"`` in one event and
       ``"text":"-ant-api03-…"`` in the next is one key in the assembled block, but neither event
-      holds all of it. So every JSON string value is read after the end of the last value of the
-      same name (``text``, ``partial_json``, ``arguments``, ``delta``...: the fields streams cut text
-      into) when that one ended in a key character: whatever part of a key it continues is masked,
-      and a value ending in what may be the start of a key has that end masked at once (the next
+      holds all of it. So each value of the fields streams cut text into (``STREAMED_FIELDS``:
+      ``text``, ``partial_json``, ``arguments``, ``delta``...) is read after the end of the last
+      value of the same name when that one ended in what may begin a key (a type prefix, or any
+      start of one: ``s``, ``sk``, ``github_p``): whatever part of a key it continues is masked,
+      and a value ending in what may be a key's first part has that end masked at once (the next
       value, which may finish it, comes later). Key characters never need escaping in JSON, so the
       raw text is read as it is.
     """
@@ -295,7 +288,8 @@ class ChunkScrubber:
             end = q if q >= 0 else len(joined)
             self._value(name, ctx, joined, n, end, q >= 0, spans, hot)
             pos = end + 1 if q >= 0 else len(joined)
-        for name, start in _openings(joined, max(pos, n - 8)):  # an opening may straddle the boundary
+        for m in _STREAMED_VALUE.finditer(joined, max(pos, n - 32)):  # an opening may straddle the boundary
+            name, start = m.group(1), m.end()
             if start < n:
                 continue  # a value the previous piece began was followed as ``_inside``
             q = _value_end(joined, start)
