@@ -3,7 +3,7 @@
 :class:`Spec` says what the answer is (text, tool calls with their arguments, the stop class) and
 when things arrive; :func:`render` writes it as the stream a provider of ``dialect`` sends:
 Anthropic Messages and Anthropic on Bedrock, Bedrock ConverseStream, OpenAI Chat, OpenAI
-Responses, Gemini native SSE, Ollama NDJSON. Each event is one network chunk at its own time.
+Responses, Gemini native SSE, Ollama NDJSON, Cohere v2 chat. Each event is one network chunk at its own time.
 Ids follow each dialect's own convention unless a call gives one.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from inspector.model.capture import Capture, Chunk, End
 from tests import bedrock_frames as bf
 
 DIALECTS = ("anthropic-messages", "bedrock-anthropic", "bedrock-converse", "openai-chat", "openai-responses",
-            "gemini", "ollama")
+            "gemini", "ollama", "cohere-chat")
 
 STOPS = {
     "anthropic-messages": {"tool": "tool_use", "end": "end_turn", "length": "max_tokens"},
@@ -26,11 +26,13 @@ STOPS = {
     "openai-responses": {"tool": "completed", "end": "completed", "length": "incomplete"},
     "gemini": {"tool": "STOP", "end": "STOP", "length": "MAX_TOKENS"},
     "ollama": {"tool": "stop", "end": "stop", "length": "length"},
+    "cohere-chat": {"tool": "TOOL_CALL", "end": "COMPLETE", "length": "MAX_TOKENS"},
 }
 """How each dialect says each stop class (PROTOCOLS.md); Gemini, Responses and Ollama have no tool stop."""
 
 ID_PREFIX = {"anthropic-messages": "toolu_", "bedrock-anthropic": "toolu_", "bedrock-converse": "tooluse_",
-             "openai-chat": "call_", "openai-responses": "call_", "gemini": None, "ollama": None}
+             "openai-chat": "call_", "openai-responses": "call_", "gemini": None, "ollama": None,
+             "cohere-chat": "get_weather_"}
 
 
 @dataclass
@@ -262,8 +264,32 @@ def _ollama(spec: Spec, clock: _Clock) -> None:
         line({"content": ""}, True, _stop("ollama", spec))
 
 
+def _cohere(spec: Spec, clock: _Clock) -> None:
+    """PROTOCOLS.md §8: content by index, then tool calls by index of their own, then ``message-end``."""
+    def ev(obj: dict, delay: float = 0.0) -> None:
+        clock.add(_sse(obj), delay=delay)
+
+    ev({"type": "message-start", "id": "m1", "delta": {"message": {"role": "assistant"}}})
+    if spec.text:
+        ev({"type": "content-start", "index": 0, "delta": {"message": {"content": {"type": "text", "text": ""}}}})
+        for p in _halves(spec.text):
+            ev({"type": "content-delta", "index": 0, "delta": {"message": {"content": {"text": p}}}})
+        ev({"type": "content-end", "index": 0})
+    for i, c in enumerate(spec.calls):
+        ev({"type": "tool-call-start", "index": i, "delta": {"message": {"tool_calls": {
+            "id": call_id("cohere-chat", c), "type": "function", "function": {"name": c.name, "arguments": ""}}}}})
+        for k, frag in enumerate(_halves(_args_text(c))):
+            ev({"type": "tool-call-delta", "index": i, "delta": {"message": {"tool_calls": {
+                "function": {"arguments": frag}}}}}, spec.arg_delay if k == 0 else 0)
+        ev({"type": "tool-call-end", "index": i})
+    if not spec.drop_end:
+        delta = {"finish_reason": _stop("cohere-chat", spec)} if spec.stop is not None else {}
+        ev({"type": "message-end", "delta": {**delta, "usage": {"tokens": {"input_tokens": 3, "output_tokens": 9}}}})
+
+
 _RENDER = {"anthropic-messages": _anthropic, "bedrock-anthropic": _bedrock_anthropic, "bedrock-converse": _converse,
-           "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini, "ollama": _ollama}
+           "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini, "ollama": _ollama,
+           "cohere-chat": _cohere}
 _CTYPE = {"bedrock-anthropic": "application/vnd.amazon.eventstream", "bedrock-converse": "application/vnd.amazon.eventstream",
           "ollama": "application/x-ndjson"}
 _PATH = {"anthropic-messages": "https://api.anthropic.com/v1/messages",
@@ -271,7 +297,7 @@ _PATH = {"anthropic-messages": "https://api.anthropic.com/v1/messages",
          "bedrock-converse": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
          "openai-chat": "https://api.openai.com/v1/chat/completions", "openai-responses": "https://api.openai.com/v1/responses",
          "gemini": "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent?alt=sse",
-         "ollama": "http://localhost:11434/api/chat"}
+         "ollama": "http://localhost:11434/api/chat", "cohere-chat": "https://api.cohere.com/v2/chat"}
 
 
 def render(dialect: str, spec: Spec) -> Capture:

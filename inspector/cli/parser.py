@@ -218,7 +218,7 @@ def _replay(sub) -> None:
 def _live(sub) -> None:
     p = _sub(sub, "live", help="TUI: send a request to a provider and inspect the streamed answer",
              description="Send one request (streaming switched on) and inspect the answer as it arrives.\n"
-                         "Keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY; a local "
+                         "Keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or CO_API_KEY; a local "
                          "--base-url needs none. Exit 0 clean, 1 errors found (--format json|text), "
                          "2 no stream.",
              examples=(f"{PROG} live --provider anthropic --request req.json --record run.jsonl",
@@ -307,7 +307,7 @@ def _run(sub) -> None:
                        f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"))
     p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
                    help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
-                        "NAME: anthropic, openai, gemini, ollama; repeatable); a plain URL sends every request there. "
+                        "NAME: anthropic, openai, gemini, ollama, cohere; repeatable); a plain URL sends every request there. "
                         "Without it, per route: the variable's value in the environment, else the provider's API")
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",

@@ -1,7 +1,8 @@
 """The rule catalog: every finding code, its stable name, default severity and meaning.
 
 Generated from `shared/RULES.md` (the project's rule catalog) by ``tests/gen_catalog.py``, plus the project's additions at the
-end of a family (S014–S017) and the B family (AWS Bedrock ConverseStream), documented in README.md;
+end of a family (S014–S017), the B family (AWS Bedrock ConverseStream) and the K family (Cohere v2 chat),
+documented in README.md;
 codes are stable and never renumbered. ``explain`` is the catalog's "fires when" text, shown in the
 TUI and `--explain`.
 """
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 BEDROCK = "AWS Bedrock ConverseStream"
 """The B family (a project addition, documented in README.md)."""
+COHERE = "Cohere v2 chat (`/v2/chat`, SSE)"
+"""The K family (a project addition, documented in README.md): only what the `cohere` SDK itself loses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +261,15 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          'characters or outside `[a-zA-Z0-9_-]`: the tool result cannot be sent back'),
     Rule('B013', 'missing-metadata', 'info', BEDROCK,
          'the stream ended after `messageStop` with no `metadata` event: token usage and latency are unknown'),
+    Rule('K001', 'event-dropped', 'error', COHERE,
+         'an event of a known type has a shape cohere-python\'s stream types (`V2ChatStreamResponse`) reject: '
+         '`tool_calls` a list instead of one object, a tool call without a string `id` or with `type` other than '
+         '`function`, `arguments` or a text not a string, a number field holding a word, `delta` not an object. '
+         'The SDK logs a warning and drops the event (the call, a fragment or the `finish_reason` is lost); the '
+         'inspector still reads it as meant. Name the field'),
+    Rule('K002', 'done-before-end', 'error', COHERE,
+         '`data: [DONE]` before `message-end`: cohere-python stops reading at `[DONE]`, so every event after it '
+         'is lost. A `[DONE]` after `message-end` is harmless (no finding)'),
 )}
 
 SEVERITIES = ("info", "warning", "error")

@@ -1,10 +1,12 @@
 """Providers: one folder per provider, and the registry every other layer reads.
 
 Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
-``bedrock_anthropic``, ``bedrock_converse``) holds
+``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
 ``history``: where requests carry history for the Q rules), its event-log summaries and its
-advice, and exports one ``PROVIDER`` record. A new provider is one folder plus one line below.
+advice, and exports one ``PROVIDER`` record. A new provider is one folder plus its entries below and
+in ``conformers`` (and, today, rows in ``inspector.model.catalog`` and the dialect-keyed tables of
+``inspector.compare.diff.answer`` and ``inspector.report.spans``: README "How it is built").
 ``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
 ``mutations``), in a module of its own so that ``check`` never loads them.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
@@ -17,22 +19,23 @@ from __future__ import annotations
 
 from inspector.capture.redact import scrub_secrets
 from inspector.model.events import EventRecord
-from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, gemini, ollama, openai_chat,
-                                 openai_responses)
+from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, cohere, gemini, ollama,
+                                 openai_chat, openai_responses)
 from inspector.providers.base import Dialect, Provider
 from inspector.providers.history import HistoryShape
 from inspector.providers.summary import generic
 
 PROVIDERS: dict[str, Provider] = {
     p.name: p for p in (anthropic.PROVIDER, openai_chat.PROVIDER, openai_responses.PROVIDER,
-                        gemini.PROVIDER, ollama.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER)
+                        gemini.PROVIDER, ollama.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
+                        cohere.PROVIDER)
 }
 """By ``live --provider`` name, in the order help texts list them."""
 
 DIALECTS: dict[str, type[Dialect]] = {
     p.dialect.name: p.dialect for p in (anthropic.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
-                                        openai_responses.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER,
-                                        ollama.PROVIDER)
+                                        openai_responses.PROVIDER, cohere.PROVIDER, openai_chat.PROVIDER,
+                                        gemini.PROVIDER, ollama.PROVIDER)
 }
 """By dialect name (SPEC.md), in detection order: typed-event dialects before the shapes that
 only a key identifies (a Responses event also has fields a Chat sniff could accept)."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from inspector.providers.anthropic import answer as anthropic_answer
 from inspector.providers.anthropic import mutations as anthropic_mutations
+from inspector.providers.cohere import answer as cohere_answer
+from inspector.providers.cohere import mutations as cohere_mutations
 from inspector.providers.conformance import Conformance
 from inspector.providers.gemini import answer as gemini_answer
 from inspector.providers.gemini import mutations as gemini_mutations
@@ -31,5 +33,6 @@ CONFORMANCE: dict[str, Conformance] = {
     "openai-responses": _of(responses_mutations, responses_answer),
     "gemini": _of(gemini_mutations, gemini_answer),
     "ollama": _of(ollama_mutations, ollama_answer),
+    "cohere": _of(cohere_mutations, cohere_answer, tool_stop=True),
 }
 """By provider name: each provider's mutations (``serve --mutate``) and how ``conform`` reads its answers."""

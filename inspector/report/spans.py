@@ -24,7 +24,7 @@ from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.session.session import Session
 
 PROVIDER_NAMES = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai",
-                  "gemini": "gcp.gemini", "ollama": "ollama"}
+                  "gemini": "gcp.gemini", "ollama": "ollama", "cohere-chat": "cohere"}
 """Dialect -> ``gen_ai.provider.name`` (semconv well-known values; ``ollama`` is not one, so it is
 its own name). An OpenAI-compatible server is ``openai``: the convention names the API flavour."""
 OPERATIONS = {"gemini": "generate_content"}
@@ -39,7 +39,8 @@ _USAGE_KEYS = {
     "gen_ai.usage.reasoning.output_tokens": ("reasoning_tokens", "thoughtsTokenCount"),
 }
 """Semconv usage attribute -> the provider fields that report it (Anthropic/Responses, Chat, Gemini
-``usageMetadata``, Ollama), looked up in the usage object and its ``*_details`` objects."""
+``usageMetadata``, Ollama, Cohere ``tokens``), looked up in the usage object and its ``*_details`` objects
+(and Cohere's ``tokens``: the model's counts, where ``billed_units`` are what was billed)."""
 
 _REQUEST_KEYS = {
     "gen_ai.request.max_tokens": ("max_tokens", "max_completion_tokens", "max_output_tokens", "maxOutputTokens",
@@ -100,7 +101,7 @@ def _usage(s: Session) -> dict:
 def _usage_attributes(usage: dict) -> dict:
     flat = dict(usage)
     for k, v in usage.items():
-        if k.endswith("_details") and isinstance(v, dict):
+        if (k.endswith("_details") or k == "tokens") and isinstance(v, dict):
             flat.update({kk: vv for kk, vv in v.items() if kk not in flat})
     out = {}
     for attr, keys in _USAGE_KEYS.items():

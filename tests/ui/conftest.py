@@ -42,3 +42,16 @@ def highlight_finding(app, code: str) -> int:
     pos = next(i for i, f in enumerate(app.feed.session.findings) if f.code == code)
     findings.highlighted = findings.get_option_index(str(pos))
     return pos
+
+
+async def explain(pilot, code: str) -> list:
+    """Open the explain screen (``i``) on the first finding with ``code``; its rendered Markdown blocks."""
+    from textual.widgets import Markdown
+
+    from inspector.tui.screens.finding_detail import FindingDetailScreen
+
+    highlight_finding(pilot.app, code)
+    await pilot.press("i")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, FindingDetailScreen)
+    return [w for w in pilot.app.screen.query("Markdown *") if not isinstance(w, Markdown)]

@@ -1,11 +1,9 @@
 """Explain (``i``): the rule in the user's terms, rendered Markdown, and a word when there is nothing to explain."""
 from __future__ import annotations
 
-from textual.widgets import Markdown
-
 from inspector.tui.app import make_app
 from inspector.tui.screens.finding_detail import FindingDetailScreen
-from tests.ui.conftest import CLEAN, QUIRKS, VIOLATIONS, highlight_finding, playback, settle
+from tests.ui.conftest import CLEAN, QUIRKS, VIOLATIONS, explain, playback, settle
 
 SIZE = (150, 44)
 
@@ -15,11 +13,7 @@ async def test_explain_renders_the_user_text_as_markdown():
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        highlight_finding(app, "J002")
-        await pilot.press("i")
-        await pilot.pause()
-        assert isinstance(app.screen, FindingDetailScreen)
-        blocks = [w for w in app.screen.query("Markdown *") if not isinstance(w, Markdown)]
+        blocks = await explain(pilot, "J002")
         headings = [str(w.render()) for w in blocks if type(w).__name__ == "MarkdownH3"]
         assert headings == ["What happened", "Why it breaks clients", "What to do", "The exact rule"]
         text = " ".join(str(w.render()) for w in blocks)

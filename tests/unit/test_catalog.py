@@ -7,9 +7,9 @@ from inspector.model.catalog import RULES
 from tests.conftest import ROOT
 from tests.rules_md import RULES_MD, rules_md
 
-ADDITIONS = {"S014", "S015", "S016", "S017", *(f"B{n:03d}" for n in range(1, 14))}
-"""Project codes at the end of a family (S014–S017) and the B family (Bedrock ConverseStream),
-documented in README.md's rule tables."""
+ADDITIONS = {"S014", "S015", "S016", "S017", *(f"B{n:03d}" for n in range(1, 14)), "K001", "K002"}
+"""Project codes at the end of a family (S014–S017), the B family (Bedrock ConverseStream) and the K
+family (Cohere v2 chat), documented in README.md's rule tables."""
 
 
 @pytest.mark.skipif(not RULES_MD.is_file(), reason="shared/RULES.md not present")

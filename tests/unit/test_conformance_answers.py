@@ -77,6 +77,24 @@ def test_ollama():
     assert sent.results == ["f"]
 
 
+def test_cohere():
+    """A ``V2ChatResponse`` (cohere-python's shape) and a v2 history with ``tool_plan`` and a tool message."""
+    conf = CONFORMANCE["cohere"]
+    msg = {"role": "assistant", "tool_plan": "I will look.", "content": [{"type": "thinking", "thinking": "hm"}],
+           "tool_calls": [{"id": "get_weather_1", "type": "function",
+                           "function": {"name": "get_weather", "arguments": '{"location": "Madrid"}'}}]}
+    turn = conf.read({"id": "r", "finish_reason": "TOOL_CALL", "message": msg, "usage": {}})
+    assert [(c.id, c.name, c.arguments) for c in turn.calls] == [("get_weather_1", "get_weather", {"location": "Madrid"})]
+    assert turn.kinds == ["tool_plan", "thinking", "tool_call"] and conf.stop_class(turn.stop_reason) == "tool"
+    assert conf.stop_class("TIMEOUT") == "error" and conf.tool_stop
+    sent = conf.sent_back({"messages": [{"role": "user", "content": "weather?"}, msg,
+                                        {"role": "tool", "tool_call_id": "get_weather_1", "content": "24C"}]})
+    assert sent.results == ["get_weather_1"] and sent.kinds == turn.kinds
+    assert conf.plain({"model": "command-a", "stream": True}) == ({"model": "command-a", "stream": False}, "/v2/chat")
+    with pytest.raises(ValueError, match="Cohere"):
+        conf.read({"choices": [], "message": {}, "finish_reason": "stop"})
+
+
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
 def test_bundled_matrices_load(provider):
     m = load(provider)

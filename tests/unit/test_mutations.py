@@ -17,7 +17,7 @@ from inspector.cli.serve import list_mutations
 from inspector.net.conform.mutate import MutateError, Spec, apply, parse_specs
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.mutations import NotApplicable
-from tests.conftest import SHARED_CORPUS
+from tests.conftest import ROOT, SHARED_CORPUS
 from tests.e2e.conftest import run_cli
 
 REFERENCE = {
@@ -26,6 +26,7 @@ REFERENCE = {
     "openai-responses": SHARED_CORPUS / "openclaude-1262-responses-args-only-in-done.sse",
     "gemini": SHARED_CORPUS / "wild-gemini-partial-args.sse",
     "ollama": SHARED_CORPUS / "ollama-newapi-7252-toolcall-in-final-done-line.ndjson",
+    "cohere": ROOT / "tests" / "real_streams" / "cohere" / "docs-tool-use-streaming-tool-calls.sse",
 }
 CASES = [(p, mu.name) for p, conf in CONFORMANCE.items() for mu in conf.mutations]
 

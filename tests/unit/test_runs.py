@@ -86,6 +86,33 @@ def chat(tool_fragments: list[str], text_fragments: list[str], *, finish_early: 
     return _sse(ev) + b"data: [DONE]\n\n"
 
 
+def cohere(tool_fragments: list[str], text_fragments: list[str], *, end_early: bool = False,
+           as_list: bool = False) -> bytes:
+    """Cohere v2 chat (PROTOCOLS.md §8): a plan and a text block from ``text_fragments``, a tool call from
+    ``tool_fragments``; ``end_early``: its ``tool-call-end`` halfway; ``as_list``: from halfway on the deltas
+    carry ``tool_calls`` as a list (K001, a shape cohere-python drops)."""
+    def msg(typ: str, index: int | None, **message) -> tuple[str, dict]:
+        e = {"type": typ, "delta": {"message": message}}
+        return typ, e if index is None else {**e, "index": index}
+
+    ev = [msg("message-start", None, role="assistant")]
+    ev += [msg("tool-plan-delta", None, tool_plan=f) for f in text_fragments]
+    ev.append(msg("content-start", 0, content={"type": "text", "text": ""}))
+    ev += [msg("content-delta", 0, content={"text": f}) for f in text_fragments]
+    ev += [("content-end", {"type": "content-end", "index": 0}),
+           msg("tool-call-start", 0, tool_calls={"id": "c1", "type": "function",
+                                                 "function": {"name": "f", "arguments": ""}})]
+    half = len(tool_fragments) // 2
+    for i, f in enumerate(tool_fragments):
+        if end_early and i == half:
+            ev.append(("tool-call-end", {"type": "tool-call-end", "index": 0}))
+        tc = {"function": {"arguments": f}}
+        ev.append(msg("tool-call-delta", 0, tool_calls=[tc] if as_list and i >= half else tc))
+    ev += [("tool-call-end", {"type": "tool-call-end", "index": 0}),
+           ("message-end", {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}})]
+    return _sse(ev)
+
+
 def _fingerprint(s) -> str:
     blocks = [(b.content, list(b.fragment_times), b.deltas, b.last_fragment, b.first_delta_s, b.last_delta_s,
                b.max_gap_s, b.status) for b in s.blocks]
@@ -127,22 +154,24 @@ def _capture(body: bytes, cuts: list[int] | None = None, timed: bool = False) ->
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 STREAM = dict(tool=FRAGMENTS, text=FRAGMENTS, cuts=st.lists(st.integers(0, 10_000), max_size=3), timed=st.booleans(),
               compile_after=st.sampled_from([0, 3, 2000]))
-"""What both dialects' streams vary: fragments, chunk cuts, timing, how a run's template is matched."""
+"""What every dialect's streams vary: fragments, chunk cuts, timing, how a run's template is matched."""
 
 
+DIALECTS = {
+    "anthropic": lambda tool, text, early, odd: anthropic(tool, text, stop_early=early, bad_index=odd),
+    "chat": lambda tool, text, early, odd: chat(tool, text, finish_early=early, obfuscate=odd),
+    "cohere": lambda tool, text, early, odd: cohere(tool, text, end_early=early, as_list=odd),
+}
+"""Each generator with its two faults: a block closed ``early`` (Anthropic ``content_block_stop``, Chat
+``finish_reason``, Cohere ``tool-call-end``) and an ``odd`` second half (Anthropic deltas to an index never
+started, Chat's varying ``obfuscation`` padding, Cohere ``tool_calls`` as a list)."""
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
 @PROPERTY
-@given(**STREAM, stop_early=st.booleans(), bad_index=st.booleans())
-def test_anthropic_runs_match_the_exact_path(tool, text, cuts, timed, stop_early, bad_index, compile_after):
-    fast, exact, _ = _both(_capture(anthropic(tool, text, stop_early=stop_early, bad_index=bad_index), cuts, timed),
-                           compile_after)
-    assert fast == exact
-
-
-@PROPERTY
-@given(**STREAM, finish_early=st.booleans(), obfuscate=st.booleans())
-def test_chat_runs_match_the_exact_path(tool, text, cuts, timed, finish_early, obfuscate, compile_after):
-    fast, exact, _ = _both(_capture(chat(tool, text, finish_early=finish_early, obfuscate=obfuscate), cuts, timed),
-                           compile_after)
+@given(**STREAM, early=st.booleans(), odd=st.booleans())
+def test_runs_match_the_exact_path(dialect, tool, text, cuts, timed, early, odd, compile_after):
+    fast, exact, _ = _both(_capture(DIALECTS[dialect](tool, text, early, odd), cuts, timed), compile_after)
     assert fast == exact
 
 
@@ -150,7 +179,8 @@ def test_a_long_tool_call_is_taken_in_runs():
     """The case runs exist for: they form, and change nothing."""
     args = json.dumps({"lines": [f"line {i}: \"q\" é ✓" for i in range(400)]})
     frags = [args[i:i + 8] for i in range(0, len(args), 8)]
-    bodies = (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"]), chat(frags, ["Hi"], obfuscate=True))
+    bodies = (anthropic(frags, ["Hel", "lo"]), chat(frags, ["Hel", "lo"]), chat(frags, ["Hi"], obfuscate=True),
+              cohere(frags, ["Hel", "lo"]))
     for body, compile_after in ((b, c) for b in bodies for c in (0, 2000)):  # regexes compiled, matched by hand
         fast, exact, runs = _both(_capture(body), compile_after)
         assert runs >= 1

@@ -13,7 +13,8 @@ open several text blocks around its tool calls.
 Stop reasons are reduced to classes (``tool``, ``end``, ``length``, ``refusal``, ``error``; None
 when the stream never said): Anthropic and Bedrock ``stop_reason``, Chat ``finish_reason``,
 Responses terminal ``status`` (``completed`` → end, ``incomplete`` → length), Gemini
-``finishReason`` (``STOP`` → end, ``MAX_TOKENS`` → length), Ollama ``done_reason``
+``finishReason`` (``STOP`` → end, ``MAX_TOKENS`` → length), Ollama ``done_reason``, Cohere
+``finish_reason`` (``TOOL_CALL`` → tool, ``COMPLETE`` → end, ``ERROR``/``TIMEOUT`` → error)
 (PROTOCOLS.md per dialect; the tables are the providers' ``stop_class``).
 """
 from __future__ import annotations
@@ -26,10 +27,13 @@ from inspector.providers.conformers import CONFORMANCE
 from inspector.session.session import Session
 
 TEXT_KINDS = frozenset({"text", "message", "output_text", "content"})
-REASONING_KINDS = frozenset({"thinking", "redacted_thinking", "reasoning", "thought", "reasoning_content"})
+REASONING_KINDS = frozenset({"thinking", "redacted_thinking", "reasoning", "thought", "reasoning_content",
+                             "tool_plan"})
+"""Cohere's ``tool_plan`` (the plan stated before the calls) is reasoning: never the answer's text."""
 
 _BY_DIALECT = {"anthropic-messages": "anthropic", "bedrock-anthropic": "anthropic", "openai-chat": "openai",
-               "openai-responses": "openai-responses", "gemini": "gemini", "ollama": "ollama"}
+               "openai-responses": "openai-responses", "gemini": "gemini", "ollama": "ollama",
+               "cohere-chat": "cohere"}
 """Dialect → the provider whose conformance tables read its stop reasons."""
 
 _CONVERSE_STOPS = {"end_turn": "end", "stop_sequence": "end", "tool_use": "tool", "max_tokens": "length",
@@ -37,13 +41,14 @@ _CONVERSE_STOPS = {"end_turn": "end", "stop_sequence": "end", "tool_use": "tool"
                    "content_filtered": "refusal", "malformed_model_output": "error", "malformed_tool_use": "error"}
 """Bedrock ConverseStream ``stopReason`` (PROTOCOLS.md, Bedrock) → class."""
 
-TOOL_STOP_DIALECTS = frozenset({"anthropic-messages", "bedrock-anthropic", "bedrock-converse", "openai-chat"})
+TOOL_STOP_DIALECTS = frozenset({"anthropic-messages", "bedrock-anthropic", "bedrock-converse", "openai-chat",
+                                "cohere-chat"})
 """Dialects with a stop reason of their own for tool calls; the others end a tool turn like any turn
 (Gemini ``STOP``, Responses ``completed``, Ollama ``stop``)."""
 
 ID_FAMILY = {"anthropic-messages": "anthropic", "bedrock-anthropic": "anthropic", "bedrock-converse": "bedrock",
              "openai-chat": "openai-chat", "openai-responses": "openai-responses", "gemini": "gemini",
-             "ollama": "ollama"}
+             "ollama": "ollama", "cohere-chat": "cohere"}
 """Dialects that mint tool-call ids the same way: a gateway translating between two families may
 rewrite ids (``toolu_…`` → ``call_…``); within one family it must keep them."""
 
@@ -198,7 +203,7 @@ def answer_from_session(session: Session, label: str) -> Answer:
 
 
 _READERS = (("anthropic", "anthropic-messages"), ("openai", "openai-chat"), ("openai-responses", "openai-responses"),
-            ("gemini", "gemini"), ("ollama", "ollama"))
+            ("gemini", "gemini"), ("ollama", "ollama"), ("cohere", "cohere-chat"))
 
 
 def answer_from_body(body: object, label: str, *, dialect: str | None = None,

@@ -1,0 +1,131 @@
+"""Cohere v2 chat (``/v2/chat``, SSE) fault injection (``serve --mutate``).
+
+The mutations edit the first tool call (its ``tool-call-*`` events) and ``message-end``. ``codes``
+are what ``check`` finds on ``tests/real_streams/cohere/docs-tool-use-streaming-tool-calls.sse`` (the
+tool-calling step of docs.cohere.com/v2/docs/tool-use-streaming) once mutated
+(``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md §8; what cohere-python does with each:
+``inspector.providers.cohere.shapes`` and ``tests/e2e/test_cohere_sdk.py``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import orjson
+
+from inspector.providers import mutations as m
+from inspector.providers.conformance import CLOSING_TEXT, sse
+from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+
+
+def _typed(stream: Stream, typ: str) -> list[tuple[int, dict]]:
+    return [(i, p) for i, ev in enumerate(stream.items) if isinstance(p := ev.json(), dict) and p.get("type") == typ]
+
+
+def _first_call_index(stream: Stream) -> int:
+    starts = _typed(stream, "tool-call-start")
+    if not starts:
+        raise NotApplicable("no tool-call-start in this stream")
+    return starts[0][1].get("index")
+
+
+def _call_events(stream: Stream, typ: str) -> list[tuple[int, dict]]:
+    idx = _first_call_index(stream)
+    return [(i, p) for i, p in _typed(stream, typ) if p.get("index") == idx]
+
+
+def _mid_arguments(stream: Stream) -> int:
+    """The middle ``tool-call-delta`` of the first tool call."""
+    return m.middle([i for i, _ in _call_events(stream, "tool-call-delta")])
+
+
+def _end(stream: Stream) -> int:
+    ends = _typed(stream, "message-end")
+    if not ends:
+        raise NotApplicable("no message-end in this stream")
+    return ends[-1][0]
+
+
+def tool_calls_as_list(stream: Stream, param: float | None) -> Mutated:
+    edits = {}
+    for typ in ("tool-call-start", "tool-call-delta"):
+        for i, p in _call_events(stream, typ):
+            msg = p["delta"]["message"]
+            msg["tool_calls"] = [msg["tool_calls"]]
+            edits[i] = stream.items[i].with_json(p)
+    return m.edited(stream, edits, m.describe(stream, min(edits)))
+
+
+def done_before_end(stream: Stream, param: float | None) -> Mutated:
+    at = _mid_arguments(stream)
+    done = Ev("[DONE]", None, stream.items[at].t)
+    return m.edited(stream, {}, m.describe(stream, at), after={at: [done]})
+
+
+def no_stop_event(stream: Stream, param: float | None) -> Mutated:
+    at = _end(stream)
+    return m.edited(stream, {at: None}, m.describe(stream, at - 1))
+
+
+def drop_call_end(stream: Stream, param: float | None) -> Mutated:
+    ends = _call_events(stream, "tool-call-end")
+    if not ends:
+        raise NotApplicable("the first tool call has no tool-call-end")
+    return m.edited(stream, {ends[0][0]: None}, m.describe(stream, ends[0][0] - 1))
+
+
+ERROR_END = {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": "internal server error"}}
+"""``message-end`` of a failed generation (``ChatMessageEndEventDelta.error``; PROTOCOLS.md §8)."""
+
+
+def error_event(stream: Stream, param: float | None) -> Mutated:
+    at = _mid_arguments(stream)
+    end = Ev(None, "message-end", stream.items[at].t).with_json(ERROR_END)
+    return m.unchanged(stream.derive(stream.items[: at + 1] + [end]), m.describe(stream, at))
+
+
+def _inject(stream: Stream) -> Stream:
+    fragments = [(i, p["delta"]["message"]["tool_calls"]["function"]["arguments"])
+                 for i, p in _call_events(stream, "tool-call-delta")]
+    found = m.accent_in_arguments([f for _, f in fragments])
+    if found is None:
+        raise NotApplicable("no string argument to carry a multi-byte character")
+    k, text = found
+    i = fragments[k][0]
+    p = stream.items[i].json()
+    p["delta"]["message"]["tool_calls"]["function"]["arguments"] = text
+    items = list(stream.items)
+    items[i] = replace(stream.items[i], data=orjson.dumps(p).decode())
+    return stream.derive(items)
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("tool-calls-as-list", "the first tool call's tool-call-start/-delta carry tool_calls as a "
+             "one-element list (the OpenAI shape) instead of one object", frozenset({"K001"}),
+             ("cohere-python ToolCallV2 is one object: the SDK drops these events (measured)",), tool_calls_as_list),
+    Mutation("done-before-end", "a data: [DONE] in the middle of the tool arguments, then the rest as recorded",
+             frozenset({"K002"}), ("cohere-python v2 chat_stream stops iterating at [DONE]",), done_before_end),
+    Mutation("no-stop-event", "no message-end (the stream just ends)", frozenset({"S003"}),
+             ("a cut stream (generic; no Cohere-specific report found)",), no_stop_event),
+    Mutation("drop-call-end", "the first tool call's tool-call-end is missing", frozenset({"J005"}),
+             ("a gateway dropping events (generic; no Cohere-specific report found)",), drop_call_end),
+    Mutation("error-event", "message-end with finish_reason ERROR in the middle of the tool arguments",
+             frozenset({"S006", "J005"}), ("ankit373/hydra#976",), error_event),
+    m.stall({"T001"}, ("a stalled upstream (generic; no Cohere-specific report found)",), _mid_arguments),
+    m.reset({"S012", "S003", "J005"}, ("a reset connection (generic; no Cohere-specific report found)",),
+            _mid_arguments),
+    m.bom({"S009"}, ("vm0-ai/vm0#24687",)),
+    m.utf8_split(set(), ("librefang/librefang#3448",), _inject),
+)
+"""In the order ``serve --mutations`` lists them."""
+
+
+def closing() -> bytes:
+    """A short, clean text answer: what ``serve --expect-next`` sends the next request."""
+    return sse([("message-start", {"type": "message-start", "id": "closing",
+                                   "delta": {"message": {"role": "assistant"}}}),
+                ("content-start", {"type": "content-start", "index": 0,
+                                   "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
+                ("content-delta", {"type": "content-delta", "index": 0,
+                                   "delta": {"message": {"content": {"text": CLOSING_TEXT}}}}),
+                ("content-end", {"type": "content-end", "index": 0}),
+                ("message-end", {"type": "message-end", "delta": {"finish_reason": "COMPLETE"}})])
