@@ -191,13 +191,14 @@ def scrub_value(value: object) -> object:
 
 
 STREAMED_FIELDS = ("text", "partial_json", "thinking", "content", "arguments", "reasoning_content", "reasoning",
-                   "refusal", "delta", "input")
+                   "refusal", "delta", "input", "tool_plan")
 """The JSON fields streams cut text into, one piece per event (SPEC.md's dialects): Anthropic
 ``text_delta.text``, ``input_json_delta.partial_json``, ``thinking_delta.thinking``; OpenAI Chat
 ``delta.content``, ``function.arguments``, ``reasoning_content``/``reasoning``, ``refusal``;
-Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thinking``; Bedrock
-ConverseStream ``delta.text``, ``toolUse.input``, ``reasoningContent.text``. A key the model writes
-is split across events only there; identifiers and types are whole in each event."""
+Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thinking``; Cohere
+``text``, ``arguments``, ``tool_plan``; Bedrock ConverseStream ``delta.text``, ``toolUse.input``,
+``reasoningContent.text``. A key the model writes is split across events only there; identifiers
+and types are whole in each event. Every dialect's ``run_keys`` is here (a test holds it)."""
 
 _STREAMED_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""

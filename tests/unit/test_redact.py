@@ -210,3 +210,11 @@ def test_event_masks_show_each_event_of_a_split_key_masked_in_any_order():
     assert key[10:] not in last.data and last.payload == {"text": "[redacted]"}
     assert key[4:10] not in before and before.startswith('{"text":"token ghp_')
     assert masks.shown(0) is events[0]  # nothing to mask: the same record
+
+
+def test_every_delta_field_a_dialect_streams_is_followed_across_events():
+    from inspector.capture.redact import STREAMED_FIELDS
+    from inspector.providers import DIALECTS
+
+    run_keys = {k for d in DIALECTS.values() for keys in (getattr(d, "run_keys", None) or {}).values() for k in keys}
+    assert run_keys <= set(STREAMED_FIELDS), run_keys - set(STREAMED_FIELDS)
