@@ -280,52 +280,73 @@ class ChunkScrubber:
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool) -> None:
         """Add the spans of ``joined`` (past ``n``) that continue a key begun in an earlier value of
-        the same name, or that may begin one (class docstring)."""
+        the same name, or that may begin one (class docstring). The values of one name in this
+        piece are read as one text, after the end of that name's last value: the Python work per
+        value is a slice, so a 64 KB chunk of small events costs little more than its regex pass."""
+        parts: dict[str, list[tuple[int, int]]] = {}
+        left_open = None
         pos = 0
         if self._inside is not None:  # the previous piece ended inside a value: it goes on here
             name, ctx = self._inside
             self._inside = None
+            self._last[name] = ctx  # the value's part so far is what its rest is read after
             q = _value_end(joined, n)
             end = q if q >= 0 else len(joined)
-            self._value(name, ctx, joined, n, end, q >= 0, spans, hot)
+            parts[name] = [(n, end)]
+            if q < 0:
+                left_open = name
             pos = end + 1 if q >= 0 else len(joined)
         for m in _STREAMED_VALUE.finditer(joined, max(pos, n - 32)):  # an opening may straddle the boundary
-            name, start = m.group(1), m.end()
+            start = m.end()
             if start < n:
                 continue  # a value the previous piece began was followed as ``_inside``
-            q = _value_end(joined, start)
+            q = joined.find('"', start)
+            if q > 0 and joined[q - 1] == "\\":
+                q = _value_end(joined, start)
             end = q if q >= 0 else len(joined)
-            self._value(name, self._last.pop(name, ""), joined, start, end, q >= 0, spans, hot)
+            parts.setdefault(m.group(1), []).append((start, end))
+            if q < 0:
+                left_open = m.group(1)
+        for name, where in parts.items():
+            self._read(name, self._last.pop(name, ""), joined, where, name == left_open, spans, hot)
 
-    def _value(self, name: str, ctx: str, joined: str, a: int, b: int, closed: bool, spans: list,
-               hot: bool) -> None:
-        """Read the value ``joined[a:b]`` of ``name`` after ``ctx`` (the end of the value before it,
-        when that may have begun a key); add the spans to mask; keep what the next value of
-        ``name`` is to be read after."""
-        if ctx:  # read after the value before: ``text`` is ctx + this value, ``shift`` maps back to ``joined``
-            text = ctx + joined[a:b]
-            lo, hi, shift = len(ctx), len(ctx) + b - a, a - len(ctx)
-            hot = maybe_key(text)  # the value read after its context: a prefix may span the two
-            if b > a:
-                found = _key_spans(text) if hot else []
-                known = _known_pattern
-                if known is not None:
-                    found += [m.span() for m in known.finditer(text)]
-                spans += [(a, y + shift) for x, y in found if x < lo < y]
-            keep_from = 0
-        else:
-            text, lo, hi, shift, keep_from = joined, a, b, 0, a
-        if not closed:
-            self._inside = (name, text[max(keep_from, hi - self.KEEP):hi])
+    def _read(self, name: str, ctx: str, joined: str, where: list[tuple[int, int]], left_open: bool,
+              spans: list, hot: bool) -> None:
+        """The values of ``name`` at ``where`` (in ``joined``), read as one text after ``ctx``: mask
+        what of a key crosses from one to the next, and what begins one at the end."""
+        text = ctx + "".join(joined[a:b] for a, b in where)
+        starts, o = [], len(ctx)
+        for a, b in where:
+            starts.append(o)
+            o += b - a
+
+        def mask(x: int, y: int) -> None:  # text[x:y] -> the parts of it in each value
+            for (a, b), s in zip(where, starts):
+                lo, hi = max(x, s), min(y, s + b - a)
+                if lo < hi:
+                    spans.append((a + lo - s, a + hi - s))
+
+        if ctx or len(where) > 1:
+            hot = maybe_key(text)
+            found = _key_spans(text) if hot else []
+            known = _known_pattern
+            if known is not None:
+                found += [m.span() for m in known.finditer(text)]
+            bounds = starts[1:] if not ctx else starts
+            for x, y in found:
+                if any(x < s < y for s in bounds):  # one value alone does not hold it: the raw scan missed it
+                    mask(x, y)
+        if left_open:
+            self._inside = (name, text[-self.KEEP:])
             return
-        begun = _key_begun(text, keep_from, hi, hot)
+        begun = _key_begun(text, 0, len(text), hot)
         if begun is None:
             return
-        if begun < hi:  # what there is of the key is masked now: the rest comes with the next value
-            spans.append((max(begun, lo) + shift, hi + shift))
+        if begun < len(text):  # what there is of the key is masked now: the rest comes with the next value
+            mask(begun, len(text))
         if len(self._last) >= self.NAMES:
             self._last.pop(next(iter(self._last)))
-        self._last[name] = text[max(keep_from, hi - self.KEEP):hi]
+        self._last[name] = text[-self.KEEP:]
 
 
 def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
