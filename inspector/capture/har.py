@@ -147,10 +147,16 @@ def _is_stream(e: dict) -> bool:
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
     if isinstance(e.get("_chunks"), list) or _messages(e, content):
         return True
-    ctype = _content_type(e)
+    return is_streamed_response(_content_type(e), _url(e))
+
+
+def is_streamed_response(ctype: str, url: str) -> bool:
+    """Whether a recorded response with content type ``ctype`` (lower case) to ``url`` is a stream:
+    SSE, NDJSON or AWS event-stream, or JSON from one of Ollama's streaming paths (HAR entries and
+    cassette interactions are picked by this)."""
     if any(s in ctype for s in STREAM_TYPES):
         return True
-    return "json" in ctype and any(p in _url(e) for p in OLLAMA_PATHS)
+    return "json" in ctype and any(p in url for p in OLLAMA_PATHS)
 
 
 def _body(content: dict) -> bytes:
@@ -183,13 +189,17 @@ def _fmt_size(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
+def describe_exchange(label: str, method, url: str, status, ctype: str, size: int) -> str:
+    """One line naming a recorded exchange among several, secrets redacted:
+    ``entry 3: POST https://… 200 text/event-stream, 12 kB``."""
+    return f"{label}: {method or '?'} {redact_url(url)} {'?' if status is None else status} {ctype}, {_fmt_size(size)}"
+
+
 def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    method = req.get("method") or "?"
-    status = resp.get("status", "?")
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
+    return describe_exchange(f"entry {i}", req.get("method"), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:

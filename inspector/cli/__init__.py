@@ -71,7 +71,7 @@ def _main(argv: list[str] | None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    module = importlib.import_module(f"inspector.cli.{args.command}")
+    module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         return module.run(args) or EXIT_OK

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.providers.history import HistoryShape
+    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
@@ -281,3 +282,11 @@ class Provider:
     """Where this provider's requests carry history (Q rules); None when another shape reads it."""
     explain: dict = field(default_factory=dict)
     """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
+    otel_name: str = "_OTHER"
+    """``gen_ai.provider.name`` (OpenTelemetry GenAI semconv well-known values: ``anthropic``, ``openai``,
+    ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
+    otel_operation: str = "chat"
+    """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""
+    declared_tools: "Reader | None" = None
+    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
+    ``inspector.providers.tools``)."""

@@ -29,6 +29,7 @@ from inspector.providers.base import Dialect
 from inspector.session import detect
 from inspector.session import runs
 from inspector.session.rules import arguments as argument_rules
+from inspector.session.rules import declared as declared_rules
 from inspector.session.rules import stream as stream_rules
 from inspector.session.response import ResponseWriter
 from inspector.session.rules import timing as timing_rules
@@ -99,6 +100,8 @@ class Session:
         self._body_pos = 0
         self._arguments = argument_rules.ArgumentRules(self)
         self._timing = timing_rules.StallWatch(self)
+        self.declared = declared_rules.DeclaredRules(self)
+        """The V rules: the request's declared tools, and what the calls did with them."""
         self._reports = 0
         """Findings reported so far, repeats included (a run is taken whole only after a clean event)."""
         self._clean = False
@@ -345,6 +348,7 @@ class Session:
         if block.tool:
             self._arguments.at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
+            self.declared.at_close(block)
 
     def replace_block(self, block: Block) -> None:
         block.replaced = True
@@ -514,6 +518,7 @@ class Session:
             if block.tool and not block.closed and not block.replaced:
                 self._arguments.at_end(block)
         timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
+        self.declared.at_response_end(self.current_response)
         self.current = current
 
     def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:

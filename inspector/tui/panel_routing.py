@@ -54,8 +54,11 @@ class PanelRouting:
                     p.add_class("-collapsed")
             self._panels.extend(new)
             pane.mount_all(new)
+        rules = s.declared
         for p, b in zip(self._panels, blocks):
             p.bind(b)
+            if b.tool:
+                p.bind_declared(rules.tool_for(b), rules.violations.get(b.pos, ()), self.show_schema)
         if len(s.findings) > self._findings_routed:
             for f in s.findings[self._findings_routed:]:
                 pos = self._block_position(s, f)
@@ -174,4 +177,8 @@ class PanelRouting:
 
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty
+        self._render_frame()
+
+    def action_toggle_schema(self) -> None:
+        self.show_schema = not self.show_schema
         self._render_frame()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.providers.conformers import CONFORMANCE
+from inspector.providers.tools import DeclaredTools
 from inspector.session.session import Session
 
 TEXT_KINDS = frozenset({"text", "message", "output_text", "content"})
@@ -130,6 +131,8 @@ class Answer:
     responses: int = 1
     first_byte_t: float | None = None
     notes: list[str] = field(default_factory=list)
+    declared: DeclaredTools | None = None
+    """What this side's request declared about tools (V rules), when it is known."""
 
     @property
     def has_ids(self) -> bool:
@@ -199,6 +202,7 @@ def answer_from_session(session: Session, label: str) -> Answer:
                        "[DONE])")
     a.findings = [{"code": f.code, "name": f.name, "severity": f.severity, "message": f.message, "index": f.index}
                   for f in session.findings if f.response == 0 and not f.code.startswith("Q")]
+    a.declared = session.declared.declared
     return a
 
 

@@ -33,6 +33,7 @@ from textual.widgets import DataTable, Label, Static
 
 from inspector.tui.app import InspectorApp
 from inspector.feeds.exchanges.feed import ExchangeFeed
+from inspector.model.capture import end_word
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 LIST_FPS = 4
@@ -103,8 +104,9 @@ class ExchangeDetailScreen(ModalScreen[None]):
                 what = f"no response: {ex.end.error}" if ex.done and ex.end and ex.end.error else "waiting…"
                 yield Static(Content(what), classes="xd-text")
             else:
-                state = "streaming" if not ex.done else f"ended {ex.end.kind}" + (
-                    f": {ex.end.error}" if ex.end.error else "")
+                word = end_word(ex.end, ex.session is not None and ex.session.ended)
+                state = "streaming" if not ex.done else f"ended {word}" + (
+                    f": {ex.end.error}" if ex.end.error and word == ex.end.kind else "")
                 dur = f", {ex.duration_s:.3f} s" if ex.duration_s is not None else ""
                 yield Static(Content(f"{ex.status} · {ex.bytes_received} bytes · {state}{dur}"), classes="xd-text")
                 yield Static(Content(_headers_text(ex.response_headers)), classes="xd-muted")

@@ -16,6 +16,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
+from inspector.model.capture import normal_end
+
 COLUMNS = (("n", "#"), ("time", "time"), ("method", "method"), ("status", "status"), ("duration", "duration"),
            ("findings", "findings"), ("model", "model"), ("path", "path"))
 """Status, duration and findings before the model and the path: at 80 columns what is cut is the
@@ -142,7 +144,7 @@ class ExchangeList(DataTable):
             label = str(ex.status)
             if ex.done and not ex.linted:
                 label += " (json)" if "json" in ex.content_type else " (body)"
-            elif ex.done and ex.end is not None and ex.end.kind != "eof":
+            elif ex.done and not normal_end(ex.end, ex.session is not None and ex.session.ended):
                 label += f" {ex.end.kind}"
                 style = colors.get("error", "red")
             status = Text(label, style=style)
