@@ -23,6 +23,7 @@ import binascii
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url
@@ -44,7 +45,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
     try:
-        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
+        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
     log = data.get("log") if isinstance(data, dict) else None
@@ -128,6 +129,11 @@ def _content_type(e: dict) -> str:
     return mime.lower() if isinstance(mime, str) else ""
 
 
+def _str(value) -> str | None:
+    """``value`` when it is a string, else None (HAR fields are untrusted JSON)."""
+    return value if isinstance(value, str) else None
+
+
 def _url(e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     return req.get("url") if isinstance(req.get("url"), str) else ""
@@ -199,7 +205,7 @@ def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return describe_exchange(f"entry {i}", req.get("method"), _url(e), resp.get("status", "?"), ctype, _size(e))
+    return describe_exchange(f"entry {i}", _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:
@@ -209,10 +215,11 @@ def _request(req, *, lists: bool = False) -> dict | None:
     post = req.get("postData")
     if isinstance(post, dict) and isinstance(post.get("text"), str):
         try:
-            body = orjson.loads(post["text"])
+            body = loads(post["text"])
         except orjson.JSONDecodeError:
             body = post["text"]
-    return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
+    # A method or URL that is not a string (a hand-edited or hostile HAR) is read as absent.
+    return {"method": _str(req.get("method")), "url": redact_url(_str(req.get("url")) or ""),
             "headers": redact_headers(_headers(req.get("headers"), lists=lists)), "body": body}
 
 
@@ -220,7 +227,7 @@ def _exported(e: dict, where: str) -> Capture:
     """An entry ``export --to har`` wrote: the capture exactly as exported (module docstring)."""
     cap = Capture(source_format="har", request_relative=e.get("_chunksFromRequest") is not False)
     req = e.get("request")
-    if isinstance(req, dict) and req.get("method"):
+    if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     headers = redact_headers(_headers(resp.get("headers"), lists=True))

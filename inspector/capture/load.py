@@ -21,6 +21,7 @@ from pathlib import Path
 
 import orjson
 
+from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
@@ -202,7 +203,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     """
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
-        header = orjson.loads(lines[0])
+        header = loads(lines[0])
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}:1: capture header is not JSON: {e}") from None
     if not isinstance(header, dict) or header.get("format") != NATIVE_FORMAT:
@@ -220,7 +221,9 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         if not line.strip():
             continue
         try:
-            rec = orjson.loads(line)
+            rec = loads(line)
+        except TooDeep as e:  # a record is {"t", "data"}: nothing legitimate nests like this
+            raise CaptureError(f"{name}:{n}: capture record is {e.msg}: not a capture record") from None
         except orjson.JSONDecodeError as e:
             rec = _lenient(line)
             if rec is None:
@@ -280,6 +283,8 @@ class _Clock:
 
 def _lenient(line: bytes) -> object | None:
     """``line`` read by Python's ``json`` (which accepts ``NaN``/``Infinity``), or None."""
+    if depth_over(line):  # Python's json recurses: never hand it a value this deep
+        return None
     try:
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):

@@ -1,4 +1,4 @@
-"""What leaves the process: secrets redacted, text made safe for a terminal.
+"""What leaves the process: secrets redacted (made safe for a terminal: ``inspector.model.display``).
 
 Why it exists: captures, reports and screens are shared in bug reports, so API keys must never
 reach a file, stdout or the screen. One mechanism serves every sink (recordings, JSON/text/GitHub
@@ -15,7 +15,6 @@ reports, the TUI, logs, exports):
   deltas (``ChunkScrubber``; for sinks that show events one by one, ``EventMasks``);
 - by value: the exact credentials this process sent or forwarded (``remember_secret``), whatever
   their shape (a 401 that echoes an unusual token);
-- and ``printable`` escapes control characters, so a crafted capture cannot drive the terminal.
 """
 from __future__ import annotations
 
@@ -483,14 +482,3 @@ class EventMasks:
             return ev
         return EventRecord(ev.index, ev.name, masked, parse_payload(masked), ev.line, ev.t, ev.named, ev.keepalive,
                            ev.block, ev.response)
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x0A,)}
-_CONTROL_ONE_LINE = {**_CONTROL, 0x0A: "\\n"}
-
-
-def printable(text: object, *, one_line: bool = False) -> str:
-    """``text`` with control characters escaped (``\\x1b``…; LF kept unless ``one_line``), so
-    text from a stream cannot clear the screen, move the cursor or set the window title."""
-    text = text if isinstance(text, str) else str(text)
-    return text.translate(_CONTROL_ONE_LINE if one_line else _CONTROL)

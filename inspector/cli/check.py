@@ -198,7 +198,7 @@ def run(args) -> int:
         if r.out:
             print(r.out, flush=True)
         if r.problem:
-            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
         outcomes.append(r.outcome)

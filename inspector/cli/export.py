@@ -18,6 +18,7 @@ from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture
 from inspector.report import har, html
+from inspector.model.display import display_text
 
 
 def _when(name: str, cap: Capture) -> datetime | None:
@@ -26,7 +27,7 @@ def _when(name: str, cap: Capture) -> datetime | None:
 
 
 def _fail(message: str) -> int:
-    print(f"stream-inspector: export: {message}", file=sys.stderr)
+    print(f"stream-inspector: export: {display_text(message, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 

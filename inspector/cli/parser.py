@@ -19,7 +19,7 @@ from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
 from inspector.tui.theme_files import short_theme_names
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 PROG = "stream-inspector"
 WRAP = 78
 """Column at which descriptions wrap."""

@@ -62,5 +62,10 @@ def summarize(ev: EventRecord, dialect: str | None) -> str:
     if not isinstance(p, dict):
         return scrub_secrets(ev.data)
     provider = provider_for_dialect(dialect)
-    line = provider.summarize(p, ev) if provider is not None else None
-    return scrub_secrets(line if line is not None else generic(p, ev))
+    try:
+        line = provider.summarize(p, ev) if provider is not None else None
+        if line is None:
+            line = generic(p, ev)
+    except (TypeError, AttributeError):  # a value of the wrong JSON type (S018): the raw data
+        line = ev.data
+    return scrub_secrets(line)

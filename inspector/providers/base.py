@@ -137,6 +137,10 @@ class Dialect:
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
+    typed_events: ClassVar[bool] = False
+    """Every event payload names its type in ``type`` (Anthropic, Responses): a ``type`` that is
+    not a string is S018 at that event (the session skips it)."""
+
     starts_response: ClassVar[frozenset] = frozenset()
     """Payload ``type`` values that may open a new response before this one ended (the session
     asks ``next_response`` for those, and for every event once this response ended)."""

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
+
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
 
@@ -105,7 +107,7 @@ def parse_args(value):
     """Chat/Responses ``arguments``: a JSON string (or an object, Ollama); ``(ok, parsed)``."""
     if isinstance(value, str):
         try:
-            return True, orjson.loads(value)
+            return True, json_loads(value)
         except orjson.JSONDecodeError:
             return False, None
     return True, value

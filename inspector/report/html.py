@@ -253,7 +253,8 @@ def _heads(cap: Capture | None) -> str:
     req = redact_request(cap.request)
     if req is not None:
         headers = "\n".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items())
-        parts.append(f"<h3>request</h3><pre>{_e((req.get('method') or '') + ' ' + (req.get('url') or ''))}\n"
+        line = f"{req.get('method') or ''} {req.get('url') or ''}"  # formatted: any JSON type reads
+        parts.append(f"<h3>request</h3><pre>{_e(line)}\n"
                      f"{_e(headers)}</pre>")
         if req.get("body") is not None:
             parts.append(f"<h4>body</h4><pre>{_e(_pretty(req['body']) if not isinstance(req['body'], str) else req['body'])}</pre>")

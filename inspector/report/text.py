@@ -6,7 +6,8 @@ Everything quoted from a stream (names, ids, stop reasons, text, messages) goes 
 terminal the report is read in."""
 from __future__ import annotations
 
-from inspector.capture.redact import printable, scrub_secrets
+from inspector.capture.redact import scrub_secrets
+from inspector.model.display import display_text
 from inspector.session.session import Session
 
 
@@ -30,7 +31,7 @@ def _place(path: str, f, several: bool) -> str:
 
 def safe(text: object) -> str:
     """One line of ``text`` fit for a terminal: secrets masked, control characters escaped."""
-    return printable(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
+    return display_text(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
 
 
 def _short(text: str, n: int = 100) -> str:

@@ -156,6 +156,21 @@ EXPLAIN: dict[str, T] = {
         'unreliable: a stall can hide, or appear where there was none.',
         'Record the stream again (`live --record`, `proxy --record`); if you edited or merged '
         'capture files by hand, keep each file in the order its bytes arrived.'),
+    'S018': T(
+        'A field of this event holds a JSON value of the wrong type: a list or an object where the '
+        'provider always sends a string or a number (the message says which event and what could not '
+        'be read). The inspector skipped that event and read the rest.',
+        'Typed clients (the official SDKs, pydantic models) raise a validation error on this event and '
+        'the whole answer is lost; hand-written clients crash on the unexpected type.',
+        'Find the hop that built the event (a gateway, a proxy, a mock server, a hand-edited capture) '
+        'and compare its output with the provider\'s schema for this event type.'),
+    'S019': T(
+        'A JSON value here nests arrays or objects more than 512 levels deep. The inspector keeps it '
+        'as text instead of parsing it, and reads the rest of the stream.',
+        'Parsers give up on such values (orjson and many JSON libraries stop at 1 024 levels; Python\'s '
+        'recursive code hits its recursion limit near 1 000): a client crashes or drops the event. No '
+        'real provider sends this; it is a corrupted or hostile capture.',
+        'Do not feed this capture to tools you do not trust with hostile input; find who produced it.'),
     # ------------------------------------------------------------------ T: timing
     'T001': T(
         'No bytes at all arrived for at least the stall threshold (`--stall`, 10 s by default); the '

@@ -60,6 +60,7 @@ from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
+from inspector.tui.text import words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
@@ -105,7 +106,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.show_schema = False
         """Show each tool call's declared schema and the paths it breaks (``d``)."""
         if title:
-            self.title = title
+            self.title = words(title)
         self.inspector_themes = load_themes()
         for t in self.inspector_themes.values():
             self.register_theme(t)

@@ -18,6 +18,7 @@ from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import notice
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ class CommandsMixin:
             return
         i = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(i + 1) % len(names)]
-        self.notify(f"theme: {self.theme}", timeout=1.5)
+        self.notify(notice(f"theme: {self.theme}"), timeout=1.5)
 
     def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """Every binding, grouped by where it works (built from the binding tables)."""

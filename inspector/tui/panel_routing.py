@@ -15,6 +15,7 @@ from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import notice
 
 
 class BlocksPane(VerticalScroll, inherit_bindings=False):
@@ -173,7 +174,7 @@ class PanelRouting:
             message = "This stream has no findings: nothing to explain."
         else:
             message = "No findings yet: i explains the highlighted one once there is one."
-        self.notify(message, title="explain", timeout=4)
+        self.notify(notice(message), title="explain", timeout=4)
 
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty

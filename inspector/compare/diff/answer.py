@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.tools import DeclaredTools
 from inspector.session.session import Session
@@ -156,7 +157,7 @@ def _parse(text: str, empty_is_object: bool) -> tuple[bool, object]:
     if not text.strip():
         return (True, {}) if empty_is_object else (False, None)
     try:
-        return True, orjson.loads(text)
+        return True, loads(text)  # bounded depth: deeper arguments compare as text
     except orjson.JSONDecodeError:
         return False, None
 
@@ -217,7 +218,7 @@ def answer_from_body(body: object, label: str, *, dialect: str | None = None,
     none of them. ``dialect`` tries that shape first."""
     if isinstance(body, (bytes, str)):
         try:
-            body = orjson.loads(body)
+            body = loads(body)
         except orjson.JSONDecodeError:
             return None
     if not isinstance(body, dict):

@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
 from inspector.model.capture import End
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
@@ -162,7 +163,7 @@ class ProxyEndpoint:
         parsed = None
         if body:
             try:
-                parsed = orjson.loads(body)
+                parsed = json_loads(body)
             except orjson.JSONDecodeError:
                 parsed = None
         stored_body = parsed if parsed is not None else (body.decode("utf-8", "replace") if body else None)

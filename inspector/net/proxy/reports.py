@@ -14,6 +14,7 @@ from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import end_word, normal_end
 from inspector.report import text
 from inspector.report.json import report_dict
+from inspector.model.display import display_text, json_safe
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -44,9 +45,9 @@ class Reports:
         if self.out is None:
             return
         if self.fmt == "json":
-            self.out.write(orjson.dumps(d).decode() + "\n")
+            self.out.write(json_safe(orjson.dumps(d).decode()) + "\n")
         else:
-            self.out.write(text_for(ex) + "\n\n")
+            self.out.write(display_text(text_for(ex)) + "\n\n")
         self.out.flush()
 
 

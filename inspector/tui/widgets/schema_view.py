@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from textual.content import Content
+from inspector.tui.text import Content, assemble
 
 MAX_LINES = 40
 
@@ -32,11 +32,11 @@ def schema_content(name: str | None, tool, violations, judged: bool) -> Content:
     """The schema box of one call (see the module docstring); ``judged``: its arguments are complete
     and were validated."""
     if tool is None:
-        return Content.assemble((f"✖ {name!r} is not declared by the request (V001)" if name else
+        return assemble((f"✖ {name!r} is not declared by the request (V001)" if name else
                                  "no declared tool for this call", "$warning"))
     head = f"declared at {tool.where}" + (" · strict" if tool.strict else "")
     if tool.shown is None:
-        return Content.assemble((head + " · no schema: the name alone is judged", "$text-muted"))
+        return assemble((head + " · no schema: the name alone is judged", "$text-muted"))
     lines = json.dumps(tool.shown, indent=2, ensure_ascii=False).splitlines()
     cut = len(lines) > MAX_LINES
     lines = lines[:MAX_LINES]
@@ -54,4 +54,4 @@ def schema_content(name: str | None, tool, violations, judged: bool) -> Content:
     if not violations:
         pieces.append(("✔ the arguments validate\n" if judged else "… judged when the call's arguments are complete\n",
                        "$success" if judged else "$text-muted"))
-    return Content.assemble(*pieces)
+    return assemble(*pieces)
