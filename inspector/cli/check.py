@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
-from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.cli.inputs import Input, InputError, each_entry, expand, recorded_start
 from inspector.cli.otel import sender_for
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
@@ -43,7 +43,8 @@ class Options:
     """What every file is checked with (picklable: sent to the worker processes)."""
 
     fmt: str
-    entry: int | None
+    entry: int | str | None
+    """``--entry``: a HAR entry, ``all`` (the inputs are then one per entry), or None."""
     dialect: str | None
     stall_s: float
     overrides: dict
@@ -74,13 +75,14 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
     exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
     with a problem line."""
+    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
         if arrived is not None:
             raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=opts.entry)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry)
             streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
-            streams, skipped = load_all(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+            streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes)
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and "empty capture" in str(e):
@@ -167,6 +169,8 @@ def run(args) -> int:
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
+        if args.entry == ALL_ENTRIES:
+            inputs = each_entry(inputs, max_bytes=args.max_size)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE

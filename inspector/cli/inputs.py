@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.capture.errors import CaptureError
+from inspector.capture.load import har_entries
 from inspector.model.capture import Capture
 
 STDIN = "-"
@@ -73,6 +75,23 @@ def expand(args: list[str]) -> list[Input]:
             out += [Input(p, p, False) for p in files]
         else:
             out.append(Input(arg, arg, True))
+    return out
+
+
+def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Input]:
+    """``inputs`` with every HAR file replaced by one input per streamed entry, ``PATH#N`` (how a
+    many-stream file names one of its streams: ``inspector.capture.load.split_entry``; ``check --entry
+    all``); other inputs, and files that cannot be read (their check says why), stay as they are."""
+    out = []
+    for inp in inputs:
+        try:
+            entries = har_entries(inp.path, max_bytes=max_bytes) if inp.path is not None else None
+        except CaptureError:
+            entries = None
+        if not entries:
+            out.append(inp)
+            continue
+        out += [Input(f"{inp.name}#{i}", f"{inp.path}#{i}", inp.explicit) for i, _ in entries]
     return out
 
 

@@ -107,6 +107,23 @@ def _count(value: str) -> int:
     return v
 
 
+ALL_ENTRIES = "all"
+"""``check --entry all``: every streamed entry of a HAR, each checked as a capture of its own."""
+
+
+def _entry(value: str) -> int | str:
+    """``--entry``: a HAR entry number (0 or more), or ``all``."""
+    if value.strip().lower() == ALL_ENTRIES:
+        return ALL_ENTRIES
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an entry number or 'all': {value!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"entries count from 0: {value!r}")
+    return v
+
+
 def cpu_count() -> int:
     """CPUs this process may run on (its affinity mask where the OS has one): ``check --jobs``'s default."""
     try:
@@ -189,7 +206,9 @@ def _check(sub) -> None:
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
     p.add_argument("--request", metavar="REQ.json", help="lint the history a client sends next against the stream (Q rules)")
-    p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
+    p.add_argument("--entry", type=_entry, metavar="N|all",
+                   help="HAR: which entry to read, or all (each streamed entry checked as a capture of its own; "
+                        "the entries are listed when several stream and this is omitted)")
     p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
                    help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
     _add_otlp(p)

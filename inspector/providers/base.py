@@ -55,6 +55,10 @@ class StreamWriter(Protocol):
         """This response's blocks, in opening order (read only)."""
 
     @property
+    def ended_cleanly(self) -> bool:
+        """The body ended at EOF with its last event terminated (judged once it ended)."""
+
+    @property
     def transport_failed_early(self) -> bool:
         """The transport failed before any byte arrived (there was no stream to truncate)."""
 
@@ -77,6 +81,9 @@ class StreamWriter(Protocol):
 
     def set_arguments(self, block: "Block", text: str, *, t: "float | None | bool" = True) -> None:
         """Arguments that arrived whole (``t``: when their bytes arrived, for T003)."""
+
+    def prepend_text(self, block: "Block", prefix: str) -> None:
+        """Text streamed before a resumed stream's cursor, known from a final event: put in front."""
 
     def set_object_arguments(self, block: "Block", value: object) -> None:
         """Arguments that arrived as a JSON value (Gemini ``args``, Ollama ``arguments``)."""
@@ -167,6 +174,11 @@ class Dialect:
         ``"text"``); None when taking one could do anything else (then each is taken alone).
         Exactness is the contract: answer None whenever unsure."""
         return None
+
+    def judges_text(self, block: "Block", values: list) -> bool:
+        """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could
+        report a finding (Chat's C019): the run is then taken event by event."""
+        return False
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:

@@ -140,7 +140,7 @@ def _block(b, s: Session) -> str:
              ("first delta", _s(b.first_delta_s)), ("last delta", _s(b.last_delta_s)),
              ("largest gap", _s(b.max_gap_s)), ("stop", b.stop_info), ("attribution", b.attribution)]
     kv = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts if v not in (None, ""))
-    body = b.content
+    body = b.content or b.empty_shown
     label = "arguments (raw)" if b.tool else "text"
     parts = [f'<h3>{_e(title)}</h3><table class="kv">{kv}</table>',
              f'<h4>{label}</h4><pre class="content">{_e(body) if body else "<span class=muted>(empty)</span>"}</pre>']

@@ -185,7 +185,7 @@ def test_a_non_streamed_answer_compares_without_timing_or_findings():
                          "input": {"city": "Lisbon", "units": ["c"]}}]}
     plain = answer_from_body(body, "B")
     assert plain is not None and not plain.streamed and plain.dialect == "anthropic-messages"
-    d = diff_answers(answer("openai-chat", BASE.with_(drop_end=True), "A"), plain)
+    d = diff_answers(answer("anthropic-messages", BASE.with_(drop_end=True), "A"), plain)  # S003 on A
     assert d.equivalent
     assert "stream findings not compared: one side is a non-streamed answer" in d.notes
     assert any("non-streamed answer (read as anthropic-messages)" in n for n in d.notes)
