@@ -15,7 +15,7 @@ import textwrap
 from inspector import __version__
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.model.sizes import parse_size
-from inspector.net.limits import MAX_BYTES
+from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
 from inspector.providers.variables import help_text, route_names
 from inspector.tui.theme_files import short_theme_names
@@ -81,6 +81,13 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-duration", type=_positive, default=None, metavar="SECONDS",
                    help="cut a response body still streaming this long after the request (default: no limit; "
                         "--timeout bounds only the silence between bytes)")
+
+
+def _add_request_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--header-timeout", type=_positive, default=HEADER_TIMEOUT, metavar="SECONDS",
+                   help="answer 408 and close a connection whose request headers take longer than this")
+    p.add_argument("--max-request-bytes", type=_size, default=f"{MAX_REQUEST_BYTES // 2**20}M", metavar="SIZE",
+                   help="answer 413 to a request body larger than this (e.g. 10M)")
 
 
 def _add_keep(p: argparse.ArgumentParser) -> None:
@@ -274,6 +281,7 @@ def _proxy(sub) -> None:
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or print one check report per exchange (json: one line each)")
     _add_limits(p)
+    _add_request_limits(p)
     _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
@@ -332,6 +340,7 @@ def _run(sub) -> None:
     p.add_argument("--port", type=_port, default=0, help="proxy port on 127.0.0.1 (0: a free one)")
     p.add_argument("--timeout", type=_positive, default=600.0, metavar="SECONDS", help="upstream read timeout")
     _add_limits(p)
+    _add_request_limits(p)
     _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
@@ -370,6 +379,7 @@ def _serve(sub) -> None:
                    help="--expect-next: how long to wait for the next request")
     p.add_argument("--format", choices=("text", "json", "junit"), default="text",
                    help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
+    _add_request_limits(p)
     _add_max_size(p)
 
 

@@ -95,7 +95,7 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
             sock.close()
             return _fail(f"cannot write {args.output}: {e.strerror or e}")
     proxy = ProxyThread(the_plan.routes, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
-                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out), **bounds(args))
+                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out), rows=0, **bounds(args))
     proxy.log.listeners.extend(listeners)
     try:
         proxy.start()

@@ -16,7 +16,7 @@ from inspector.net.conform import report
 from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
 from inspector.net.serve import asgi_app, load_served, make_asgi_app
-from inspector.net.servers import QUIET_ABORTS, is_loopback, listen, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
 
@@ -119,7 +119,8 @@ def run(args) -> int:
     elif n > 1:
         log("  any other path: the captures in turn")
     log("Ctrl+C stops" + ("" if args.loop or provider else "; without --loop, so does answering every capture once"))
-    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS)
+    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
+                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes))
     interrupted = False
     try:
         server.run(sockets=[sock])

@@ -28,7 +28,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.records import chunk_record, end_record
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
 
 HTTP_VERSION = "HTTP/1.1"
@@ -76,7 +76,7 @@ def _request(request: dict | None) -> dict:
 def _content(body: bytes, mime: str) -> dict:
     content: dict = {"size": len(body), "mimeType": mime}
     try:
-        content["text"] = scrub_secrets(body.decode("utf-8"))
+        content["text"] = ChunkScrubber().scrub(body.decode("utf-8"))  # also a key split across events
     except UnicodeDecodeError:
         content["text"] = base64.b64encode(body).decode("ascii")
         content["encoding"] = "base64"
@@ -115,6 +115,7 @@ def entry(cap: Capture, *, started: datetime | None = None, name: str | None = N
         if last is not None and first is not None else 0.0
     when = started or datetime.fromtimestamp(0, timezone.utc)
     named = {"comment": scrub_secrets(name)} if name else {}
+    scrubber = ChunkScrubber()  # one per body: a key cut by a chunk boundary or split across events
     return {
         "startedDateTime": when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
         "time": round(wait + receive, 3),
@@ -123,7 +124,7 @@ def entry(cap: Capture, *, started: datetime | None = None, name: str | None = N
         "cache": {},
         "timings": {"send": 0, "wait": wait, "receive": receive},
         # Times as the capture holds them, not rounded again: the round trip is exact.
-        "_chunks": [{**chunk_record(c.t, c.data), "t": c.t} for c in cap.chunks],
+        "_chunks": [{**chunk_record(c.t, c.data, scrubber), "t": c.t} for c in cap.chunks],
         "_end": {**end_record(cap.end), "t": cap.end.t} if cap.end is not None else None,
         "_chunksFromRequest": cap.request_relative,
         **named,
