@@ -346,11 +346,12 @@ def test_diff_judges_both_answers_against_the_same_declared_tools(tmp_path):
 
 
 # ------------------------------------------------------------------ serve --mutate on a one-call stream
-V_MUTATIONS = [(d, name, code) for d in ("anthropic-messages", "openai-chat", "ollama", "openai-responses", "gemini")
+V_MUTATIONS = [(d, name, code) for d in ("anthropic-messages", "openai-chat", "ollama", "openai-responses", "gemini",
+                                         "cohere-chat")
                for name, code in (("undeclared-tool", "V001"), ("schema-violation", "V002"),
                                   ("ignore-tool-choice", "V003"), ("extra-parallel-call", "V004"))
-               if d in ("anthropic-messages", "openai-chat") or code in ("V001", "V002")]
-"""Ollama can neither force a call nor refuse two; Responses and Gemini have the first two so far."""
+               if (d != "ollama" or code in ("V001", "V002")) and (d in PARALLEL_SWITCH or code != "V004")]
+"""Ollama can neither force a call nor refuse two; Gemini and Cohere cannot refuse two (no parallel switch)."""
 
 
 @pytest.mark.parametrize("dialect,name,code", V_MUTATIONS)
