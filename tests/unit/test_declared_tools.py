@@ -169,6 +169,38 @@ def test_standard_formats_are_annotations_not_v005(dialect):
     assert codes(found) == ["V002"] and "$.seats" in found[0].message
 
 
+def test_a_tool_the_openai_sdk_built_from_a_pydantic_model_with_dates_raises_nothing():
+    """What agents really send: ``openai.pydantic_function_tool`` spells ``datetime``, ``date``,
+    ``timedelta`` and ``UUID`` fields as ``format: date-time|date|duration|uuid`` (strict). A valid
+    call: no V finding at all (it was V005 before); a wrong one: V002 alone, an error (strict)."""
+    import datetime
+    import uuid
+
+    import openai
+    from pydantic import BaseModel
+
+    class Meeting(BaseModel):
+        start: datetime.datetime
+        day: datetime.date
+        length: datetime.timedelta
+        room: uuid.UUID
+        seats: int
+
+    tool = openai.pydantic_function_tool(Meeting, name="plan")
+    assert tool["function"]["parameters"]["properties"]["start"]["format"] == "date-time"
+    body = {"model": "gpt-4o", "stream": True, "messages": [{"role": "user", "content": "book it"}], "tools": [tool]}
+    good = {"start": "2026-12-01T09:30:00Z", "day": "2026-12-01", "length": "PT30M",
+            "room": "0f8fad5b-d9cb-469f-a165-70867728950e", "seats": 4}
+
+    def found(args):
+        cap = with_request(render("openai-chat", Spec(calls=[CallSpec("plan", args)])), copy.deepcopy(body))
+        return [f for f in run_capture(cap).findings if f.code.startswith("V")]
+
+    assert found(good) == []
+    [bad] = found({**good, "seats": "four"})
+    assert bad.code == "V002" and bad.severity == "error" and "$.seats" in bad.message
+
+
 @pytest.mark.parametrize("fmt", ["date-time", "time", "idn-email", "idn-hostname", "ipv4", "ipv6",
                                  "uri-reference", "iri", "iri-reference", "uri-template", "json-pointer",
                                  "relative-json-pointer", "regex", "int64", "float", "byte", "binary", "enum"])
