@@ -45,7 +45,7 @@ def value_span(text: str, path: str) -> tuple[int, int] | None:
             if i is None:
                 return None
         return i, _end(text, i)
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, RecursionError):  # not JSON, cut short, or nested past the parser
         return None
 
 

@@ -27,6 +27,11 @@ def test_a_path_not_in_the_text_or_text_not_json_is_none(text, path):
     assert value_span(text, path) is None
 
 
+def test_arguments_nested_past_the_parser_give_none_not_a_crash():
+    deep = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert value_span(deep, "$.a[0]") is None  # json cannot parse it (RecursionError): nothing marked
+
+
 def test_steps_of_a_jsonschema_path():
     assert path_steps("$.a.b[0][12].c") == ["a", "b", 0, 12, "c"] and path_steps("$") == []
 
