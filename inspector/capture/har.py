@@ -26,7 +26,7 @@ import orjson
 from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
-from inspector.capture.redact import redact_headers, redact_url
+from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk, End
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -224,7 +224,10 @@ def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return describe_exchange(f"entry {i}", _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
+    # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
+    name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
+    label = f"entry {i}: {scrub_secrets(' '.join(name.split()))[:120]}" if name else f"entry {i}"
+    return describe_exchange(label, _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:

@@ -26,7 +26,7 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
-from inspector.capture.errors import NATIVE_FORMAT, CaptureError
+from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
@@ -51,7 +51,7 @@ def _unreadable(path, e: OSError) -> CaptureError:
 
 
 def _empty(name) -> CaptureError:
-    return CaptureError(f"{name}: empty capture (no bytes to inspect)")
+    return EmptyCapture(f"{name}: empty capture (no bytes to inspect)")
 
 
 def _check_file(path: str | Path, limit: int) -> None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
-from inspector.cli.inputs import Input, InputError, each_entry, expand, recorded_start
+from inspector.capture.errors import EmptyCapture
+from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
@@ -85,15 +86,16 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes)
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
-        if not inp.explicit and "empty capture" in str(e):
+        if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
             outcome.status = "skipped"
-            return [Result("", f"{inp.name}: skipped (empty file)", outcome)]
+            return [Result("", None, outcome)]
         outcome.status = "unreadable"
         return [Result("", str(e), outcome)]
     note = f"{inp.name}: {plural(skipped, 'interaction')} not streamed, skipped"
     if not streams:  # a cassette without a streamed interaction
-        outcome = summary.FileOutcome(inp.name, "skipped" if not inp.explicit else "unreadable")
-        return [Result("", f"{note}; no streamed interaction to check", outcome)]
+        if not inp.explicit:
+            return [Result("", None, summary.FileOutcome(inp.name, "skipped"))]
+        return [Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))]
     results = [_check_capture(name, cap, inp, opts) for name, cap in streams]
     if skipped:
         results.append(Result("", note, None))
@@ -112,10 +114,10 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
     why = not_a_stream(s, cap)
     if why:
         # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
-        # captures) is skipped; named one by one, it is an error.
+        # captures) is skipped (``run`` names them in one line); named one by one, it is an error.
         if not inp.explicit:
             outcome.status = "skipped"
-            return Result("", f"{name}: skipped, not a stream capture ({why})", outcome)
+            return Result("", None, outcome)
         outcome.status = "unreadable"
         return Result("", f"{name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
@@ -165,7 +167,8 @@ def _quiet_on_ctrl_c() -> None:
 
 
 def run(args) -> int:
-    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input."""
+    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or
+    no capture at all (every file found was skipped). Skipped files get one line on stderr."""
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
@@ -198,6 +201,7 @@ def run(args) -> int:
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
     outcomes = []
+    skipped = []
     for r in _results(inputs, opts, jobs, stdin):
         if r.out:
             print(r.out, flush=True)
@@ -205,6 +209,8 @@ def run(args) -> int:
             print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
+        if r.outcome.status == "skipped":
+            skipped.append(r.outcome.name)
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)
@@ -212,7 +218,12 @@ def run(args) -> int:
             worst = EXIT_USAGE
         elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
-    if args.format == "text" and len(outcomes) > 1:
+    if skipped:
+        print(f"stream-inspector: {skipped_line(skipped)}", file=sys.stderr, flush=True)
+    if len(skipped) == len(outcomes):
+        print(f"stream-inspector: {no_capture_line(args.captures, len(skipped))}", file=sys.stderr, flush=True)
+        worst = EXIT_USAGE
+    elif args.format == "text" and len(outcomes) > 1:
         print(summary.render(outcomes), flush=True)
     if sender is not None:
         sender.close()

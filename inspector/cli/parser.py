@@ -17,6 +17,7 @@ from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.model.sizes import parse_size
 from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
+from inspector.providers.variables import help_text, route_names
 from inspector.tui.theme_files import short_theme_names
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -177,11 +178,13 @@ def _add_theme(p: argparse.ArgumentParser) -> None:
                         "ctrl+t switches at run time (default: dark)")
 
 
-def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ...]) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` has ``description`` (paragraphs split at newlines, each wrapped)
-    and ``examples``."""
+def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ...],
+         more: str = "") -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` has ``description`` (paragraphs split at newlines, each wrapped),
+    ``examples``, and ``more`` after them as is (a table)."""
     text = "\n".join(textwrap.fill(par, WRAP) for par in description.split("\n"))
-    return sub.add_parser(name, help=help, description=text, epilog=_examples(*examples), formatter_class=_Help)
+    epilog = _examples(*examples) + (f"\n\n{more}" if more else "")
+    return sub.add_parser(name, help=help, description=text, epilog=epilog, formatter_class=_Help)
 
 
 def _check(sub) -> None:
@@ -323,11 +326,12 @@ def _run(sub) -> None:
              examples=(f"{PROG} run -- python my_agent.py",
                        f"{PROG} run --record captures/ -- npm start",
                        f"{PROG} run --format json -o runs.jsonl -- python my_agent.py   # no TUI",
-                       f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"))
+                       f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"),
+             more=help_text(WRAP))
     p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
-                   help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
-                        "NAME: anthropic, openai, gemini, ollama, cohere; repeatable); a plain URL sends every request there. "
-                        "Without it, per route: the variable's value in the environment, else the provider's API")
+                   help="NAME=URL: where that route forwards (the URL its variables would hold; "
+                        f"NAME: {', '.join(route_names())}; repeatable); a plain URL sends every request there. "
+                        "Without it, per route: the variable's value in the environment, else its readers' default")
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or one report per exchange (json: JSON Lines) without a TUI")
