@@ -315,8 +315,10 @@ EXPLAIN: dict[str, T] = {
         'and then sends back results the provider does not match to calls.',
         'Check that a gateway passes the setting through; run only the first call, or handle several.'),
     'V005': T(
-        'A declared schema uses a keyword or format the validator does not know, or is not a valid '
-        'JSON Schema: that part of the arguments was not judged (the message says which and where).',
+        'A declared schema uses a keyword the validator does not know, a format neither JSON Schema '
+        'nor OpenAPI defines, or is not a valid JSON Schema: that part of the arguments was not '
+        'judged (the message says which and where). Standard formats (`date-time`, `uuid`, `int64`…) '
+        'are annotations in Draft 2020-12: never V005.',
         'Nothing breaks by itself: a constraint the inspector cannot check may still be one the '
         'provider rejects (400) or ignores, so calls may break it unseen.',
         'Use standard JSON Schema keywords (Draft 2020-12) in tool schemas; a Gemini `parameters` '

@@ -182,10 +182,12 @@ def test_live_provider_cohere_posts_to_v2_chat_with_the_key_as_bearer(server, tm
 
 COHERE_SURVIVAL = {"tool-calls-as-list": "mis-assembled", "done-before-end": "mis-assembled",
                    "no-stop-event": "mis-assembled", "drop-call-end": "survived", "error-event": "mis-assembled",
-                   "stall": "survived", "reset": "crashed", "bom": "survived", "utf8-split": "survived"}
+                   "stall": "survived", "reset": "crashed", "bom": "survived", "utf8-split": "survived",
+                   "undeclared-tool": "survived", "schema-violation": "survived", "ignore-tool-choice": "survived"}
 """What an agent on the cohere SDK (``tests/clients/cohere_agent.py``, the docs' assembly) sends back next under
 each mutation. ``drop-call-end`` survives: the docs' assembly never waits for ``tool-call-end`` (J005 is about
-clients that do)."""
+clients that do). The three V mutations survive too: the SDK hands over what was sent (an undeclared name, broken
+arguments, a text answer); judging it against the request is the agent's check (V001–V003)."""
 
 
 def test_conform_client_grades_the_cohere_sdk_agent_under_every_mutation():

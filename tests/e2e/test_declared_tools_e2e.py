@@ -6,8 +6,14 @@ import json
 import re
 import signal
 
+import openai
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.net.conform.mutate import Spec, apply
+from inspector.net.serve import ServerThread
 from tests.clients import openai_agent
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHARED_CORPUS
 from tests.e2e.conftest import WAIT_S, spawn
 
 CAPTURE = ROOT / "inspector" / "data" / "captures" / "3-openai-parallel-tool-calls.jsonl"
@@ -42,3 +48,25 @@ def test_the_proxy_reports_v002_with_the_path_when_serve_breaks_the_schema():
     assert "get_stock: $.symbol: 4 is not of type 'string' (type)" in v002["message"]
     assert v002["severity"] == "warning"  # the agent's tools are not strict
     assert [f["code"] for f in first["findings"]] == ["V002"]
+
+
+def test_the_openai_sdk_assembles_the_responses_v_mutations_as_sent():
+    """``responses.stream`` on ``ignore-tool-choice`` gets a message and no function call (what V003
+    says), on ``extra-parallel-call`` two function calls with their own ``call_id`` (what V004 says):
+    the mutated streams are well formed, the fault is in what they do with the request."""
+    ref = SHARED_CORPUS / "openclaude-1262-responses-args-only-in-done.sse"
+    if not ref.is_file():
+        pytest.skip("../shared/corpus is not beside the project")
+    names = ("ignore-tool-choice", "extra-parallel-call")
+    mutated = [apply(ref.stem, str(ref), load_path(ref), Spec(n)) for n in names]
+    got = {}
+    with ServerThread([(f"{ref.stem}--{mc.mutation.name}", mc.capture) for mc in mutated], instant=True) as srv:
+        for name in names:
+            client = openai.OpenAI(api_key="sk-test", base_url=srv.url_for(f"{ref.stem}--{name}") + "/v1")
+            with client.responses.stream(model="m", input="find the docs") as stream:
+                for _ in stream:
+                    pass
+                final = stream.get_final_response()
+            got[name] = [(o.type, getattr(o, "call_id", None)) for o in final.output], final.output_text
+    assert got["ignore-tool-choice"] == ([("message", None)], "I can answer that without a tool.")
+    assert got["extra-parallel-call"][0] == [("function_call", "call_s1"), ("function_call", "call_s1_2")]

@@ -5,6 +5,7 @@ from inspector.capture.load import load_path
 from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.commands import COMMANDS
+from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.block_panel import BlockPanel
 from tests.conftest import ROOT
 from tests.ui.conftest import settle
@@ -49,3 +50,43 @@ async def test_a_call_that_validates_says_so():
 def test_the_key_is_a_command_with_help_text():
     [cmd] = [c for c in COMMANDS if c.action == "toggle_schema"]
     assert cmd.keys == "d" and "schema" in cmd.help  # listed in help (?) and the palette
+
+
+def _marked_in_arguments(app) -> tuple[list[str], list[str]]:
+    """(the text of every cell run drawn in the violation style, every line) of the call's ArgumentView."""
+    panel = next(p for p in app.query(BlockPanel) if p.block is not None and p.block.tool)
+    view = panel.query_one(ArgumentView)
+    bg = view.get_component_rich_style("argview--violation").bgcolor
+    marked, lines = [], []
+    for y in range(view.size.height):
+        strip = view.render_line(y)
+        lines.append("".join(s.text for s in strip).rstrip())
+        run = "".join(s.text for s in strip if s.style is not None and s.style.bgcolor == bg)
+        if run:
+            marked.append(run)
+    return marked, lines
+
+
+async def test_the_failing_argument_is_marked_inside_the_call_text_raw_and_pretty():
+    """V002 on ``$.kinds``: the argument text marks exactly the value at that path (the string sent
+    where an array was declared), names the violation below it, in raw and in pretty (``j``) view;
+    without ``d`` too (the mark is on the call itself)."""
+    app = make_app(Playback(load_path(CASE), instant=True, label=CASE.name))
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        marked, lines = _marked_in_arguments(app)
+        assert marked == ['"[\\"dataset\\"]"']
+        assert any("✖ $.kinds: '[\"dataset\"]' is not of type 'array' (type)" in ln for ln in lines)
+        await pilot.press("j")
+        await settle(pilot)
+        marked, lines = _marked_in_arguments(app)
+        assert marked == ['"[\\"dataset\\"]"'] and any('"kinds":' in ln for ln in lines)
+        assert sum("✖ $.kinds" in ln for ln in lines) == 1  # said once, not once per frame
+
+
+async def test_a_call_that_validates_has_nothing_marked_in_its_text():
+    app = make_app(Playback(load_path(NEAR), instant=True, label=NEAR.name))
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        marked, lines = _marked_in_arguments(app)
+        assert marked == [] and not any("✖" in ln for ln in lines)

@@ -135,6 +135,89 @@ def test_v005_a_keyword_the_validator_does_not_know_and_the_rest_still_judged(di
     assert "format 'city-name' is not checked" in v005.message and v005.severity == "info"
 
 
+MEETING = {
+    "type": "object",
+    "properties": {
+        "start": {"type": "string", "format": "date-time"},
+        "day": {"type": "string", "format": "date"},
+        "length": {"type": "string", "format": "duration"},
+        "attendees": {"type": "array", "items": {"type": "string", "format": "email"}},
+        "room": {"type": "string", "format": "uuid"},
+        "host": {"type": "string", "format": "hostname"},
+        "link": {"type": "string", "format": "uri"},
+        "seats": {"type": "integer", "format": "int32", "minimum": 1},
+        "budget": {"type": "number", "format": "double"},
+        "pin": {"type": "string", "format": "password"},
+    },
+    "required": ["start", "attendees"],
+}
+"""A tool using the formats OpenAI's Structured Outputs guide lists as supported (date-time, date,
+duration, email, uuid, hostname…) and OpenAPI's (int32, double, password, as Gemini's ``Schema``)."""
+MEETING_CALL = {"start": "2026-12-01T09:30:00Z", "day": "2026-12-01", "length": "PT30M",
+                "attendees": ["ana@example.com"], "room": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "host": "meet.example.com", "link": "https://meet.example.com/x", "seats": 4,
+                "budget": 12.5, "pin": "1234"}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_standard_formats_are_annotations_not_v005(dialect):
+    """Near miss of V005: ``format: date-time`` and the other JSON Schema / OpenAPI formats are
+    known (Draft 2020-12 makes ``format`` an annotation), so a valid call raises nothing, and a
+    wrong one raises V002 alone."""
+    assert check(dialect, Spec(calls=[CallSpec("plan", MEETING_CALL)]), tools={"plan": MEETING}) == []
+    found = check(dialect, Spec(calls=[CallSpec("plan", {**MEETING_CALL, "seats": 0})]), tools={"plan": MEETING})
+    assert codes(found) == ["V002"] and "$.seats" in found[0].message
+
+
+def test_a_tool_the_openai_sdk_built_from_a_pydantic_model_with_dates_raises_nothing():
+    """What agents really send: ``openai.pydantic_function_tool`` spells ``datetime``, ``date``,
+    ``timedelta`` and ``UUID`` fields as ``format: date-time|date|duration|uuid`` (strict). A valid
+    call: no V finding at all (it was V005 before); a wrong one: V002 alone, an error (strict)."""
+    import datetime
+    import uuid
+
+    import openai
+    from pydantic import BaseModel
+
+    class Meeting(BaseModel):
+        start: datetime.datetime
+        day: datetime.date
+        length: datetime.timedelta
+        room: uuid.UUID
+        seats: int
+
+    tool = openai.pydantic_function_tool(Meeting, name="plan")
+    assert tool["function"]["parameters"]["properties"]["start"]["format"] == "date-time"
+    body = {"model": "gpt-4o", "stream": True, "messages": [{"role": "user", "content": "book it"}], "tools": [tool]}
+    good = {"start": "2026-12-01T09:30:00Z", "day": "2026-12-01", "length": "PT30M",
+            "room": "0f8fad5b-d9cb-469f-a165-70867728950e", "seats": 4}
+
+    def found(args):
+        cap = with_request(render("openai-chat", Spec(calls=[CallSpec("plan", args)])), copy.deepcopy(body))
+        return [f for f in run_capture(cap).findings if f.code.startswith("V")]
+
+    assert found(good) == []
+    [bad] = found({**good, "seats": "four"})
+    assert bad.code == "V002" and bad.severity == "error" and "$.seats" in bad.message
+
+
+@pytest.mark.parametrize("fmt", ["date-time", "time", "idn-email", "idn-hostname", "ipv4", "ipv6",
+                                 "uri-reference", "iri", "iri-reference", "uri-template", "json-pointer",
+                                 "relative-json-pointer", "regex", "int64", "float", "byte", "binary", "enum"])
+def test_every_spec_format_is_known(fmt):
+    """No V005 whether or not the validator asserts the format (one it asserts may still give V002)."""
+    tool = {"type": "object", "properties": {"v": {"type": "string", "format": fmt}}}
+    assert "V005" not in codes(check("openai-chat", Spec(calls=[CallSpec("t", {"v": "x"})]), tools={"t": tool}))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_v005_a_made_up_format_alone(dialect):
+    odd = {**MEETING, "properties": {**MEETING["properties"], "room": {"type": "string", "format": "room-code"}}}
+    found = check(dialect, Spec(calls=[CallSpec("plan", MEETING_CALL)]), tools={"plan": odd})
+    assert codes(found) == ["V005"]
+    assert "at $.properties.room: format 'room-code' is not checked" in found[0].message
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_v005_a_schema_that_is_not_one_judges_the_name_only(dialect):
     broken = {"type": "object", "properties": {"city": {"type": "town"}}}
@@ -295,11 +378,12 @@ def test_diff_judges_both_answers_against_the_same_declared_tools(tmp_path):
 
 
 # ------------------------------------------------------------------ serve --mutate on a one-call stream
-V_MUTATIONS = [(d, name, code) for d in ("anthropic-messages", "openai-chat", "ollama", "openai-responses", "gemini")
+V_MUTATIONS = [(d, name, code) for d in ("anthropic-messages", "openai-chat", "ollama", "openai-responses", "gemini",
+                                         "cohere-chat")
                for name, code in (("undeclared-tool", "V001"), ("schema-violation", "V002"),
                                   ("ignore-tool-choice", "V003"), ("extra-parallel-call", "V004"))
-               if d in ("anthropic-messages", "openai-chat") or code in ("V001", "V002")]
-"""Ollama can neither force a call nor refuse two; Responses and Gemini have the first two so far."""
+               if (d != "ollama" or code in ("V001", "V002")) and (d in PARALLEL_SWITCH or code != "V004")]
+"""Ollama can neither force a call nor refuse two; Gemini and Cohere cannot refuse two (no parallel switch)."""
 
 
 @pytest.mark.parametrize("dialect,name,code", V_MUTATIONS)

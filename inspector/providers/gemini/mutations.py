@@ -4,6 +4,10 @@ Each frame is a whole ``GenerateContentResponse``; the mutations edit candidate 
 ``finishReason`` and the frames around its function call. ``codes`` are what ``check`` finds on
 the shared corpus capture ``wild-gemini-partial-args`` once mutated (this dialect has no bundled
 capture; ``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md §4.
+
+Of the four faults against the declared tools, ``extra-parallel-call`` has no Gemini form: a
+request cannot refuse parallel calls (``FunctionCallingConfig`` has ``mode`` and
+``allowedFunctionNames`` only; ``providers/gemini/tools.py``), so two calls break nothing it said.
 """
 from __future__ import annotations
 
@@ -165,6 +169,42 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
     raise NotApplicable("no function call argument to break")
 
 
+NO_TOOL_TEXT = "I can answer that without a tool."
+"""What the mutated answer says instead of calling the forced function."""
+
+
+def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
+    """Every functionCall part removed (the first one's frame says ``NO_TOOL_TEXT`` instead; a frame
+    left with nothing to say is dropped unless it carries the finishReason or usage), the finishReason
+    ``STOP``; the request forces a call (``functionCallingConfig.mode: ANY``) when it did not."""
+    body = _declaring(stream)
+    if tools.read(body) is None or tools.read(body).choice is None:
+        body["toolConfig"] = {"functionCallingConfig": {"mode": "ANY"}}
+    edits: dict = {}
+    said = False
+    for i, payload, _ in _function_calls(stream):
+        if i in edits:
+            continue
+        cand = payload["candidates"][0]
+        parts = [x for x in cand["content"]["parts"] if not (isinstance(x, dict) and "functionCall" in x)]
+        if not said:
+            parts, said = [{"text": NO_TOOL_TEXT}, *parts], True
+        cand["content"]["parts"] = parts
+        keep = parts or cand.get("finishReason") or payload.get("usageMetadata")
+        edits[i] = stream.items[i].with_json(payload) if keep else None
+    if not edits:
+        raise NotApplicable("no functionCall part in this stream")
+    end = _finish(stream)
+    p = edits[end].json() if edits.get(end) is not None else stream.items[end].json()
+    cand = p["candidates"][0]
+    cand["finishReason"] = "STOP"
+    if isinstance(cand.get("content"), dict) and not cand["content"].get("parts"):
+        del cand["content"]  # a finishReason-only frame, as Gemini sends them
+    edits[end] = stream.items[end].with_json(p)
+    return m.well_formed(m.with_edits(stream, edits), body,
+                         f"no functionCall although {tools.read(body).choice.spelled}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("no-stop-event", "the last frame carries no finishReason (the stream just ends)",
              frozenset({"S003"}), ("router-for-me/CLIProxyAPI#5651",), no_finish),
@@ -181,6 +221,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("schema-violation", "a functionCall argument breaks the declared schema (a required key dropped, "
              "else a value of another type; in a streamed call, an argument sent whole with another type)",
              frozenset({"V002"}), ("Datus-ai/Datus-agent#1365",), schema_violation),
+    Mutation("ignore-tool-choice", "a text part instead of the functionCall although the request forces one "
+             "(functionCallingConfig mode ANY)", frozenset({"V003"}), ("maximhq/bifrost#3290",), ignore_tool_choice),
 )
 """In the order ``serve --mutations`` lists them."""
 

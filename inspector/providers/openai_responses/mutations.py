@@ -7,6 +7,8 @@ capture; ``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md §3.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -193,6 +195,132 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
     return m.well_formed(m.with_edits(stream, edits), _declaring(stream), f"{item.get('name')}: {what}")
 
 
+def _function_call_ids(stream: Stream) -> list[str]:
+    """Ids of every ``function_call`` item announced, in order."""
+    ids = []
+    for ev in stream.items:
+        p = ev.json()
+        item = p.get("item") if isinstance(p, dict) else None
+        if isinstance(item, dict) and p.get("type") == "response.output_item.added" \
+                and item.get("type") == "function_call" and item.get("id"):
+            ids.append(item["id"])
+    if not ids:
+        raise NotApplicable("no function_call item with an id in this stream")
+    return ids
+
+
+def _renumbered(items: list[Ev]) -> list[Ev]:
+    """``items`` with ``sequence_number`` counted on from the first one, so that removing or adding
+    events leaves no gap (R-rule: ``sequence_number`` skipped or went back)."""
+    out, seq = [], None
+    for ev in items:
+        p = ev.json()
+        if isinstance(p, dict) and isinstance(p.get("sequence_number"), int):
+            seq = p["sequence_number"] if seq is None else seq + 1
+            if p["sequence_number"] != seq:
+                p["sequence_number"] = seq
+                ev = ev.with_json(p)
+        out.append(ev)
+    return out
+
+
+NO_TOOL_TEXT = "I can answer that without a tool."
+"""What the mutated answers say instead of calling the forced tool."""
+
+
+def _text_item_events(item_id: str, output_index: int, text: str) -> tuple[list[dict], dict]:
+    """The events of a complete ``message`` output item saying ``text`` (PROTOCOLS.md §3), and the
+    item as done (for the terminal response's ``output``)."""
+    item = {"id": item_id, "type": "message", "role": "assistant", "status": "in_progress", "content": []}
+    part = {"type": "output_text", "text": "", "annotations": []}
+    done_part = {**part, "text": text}
+    done_item = {**item, "status": "completed", "content": [done_part]}
+    at = {"item_id": item_id, "output_index": output_index, "content_index": 0}
+    return [
+        {"type": "response.output_item.added", "output_index": output_index, "item": item},
+        {"type": "response.content_part.added", **at, "part": part},
+        {"type": "response.output_text.delta", **at, "delta": text},
+        {"type": "response.output_text.done", **at, "text": text},
+        {"type": "response.content_part.done", **at, "part": done_part},
+        {"type": "response.output_item.done", "output_index": output_index, "item": done_item},
+    ], done_item
+
+
+def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
+    """Every ``function_call`` item removed; the first one's place taken by a ``message`` item
+    saying it needs no tool; the request forces a call (``tool_choice: required``) when it did not."""
+    ids = set(_function_call_ids(stream))
+    body = _declaring(stream)
+    if tools.choice(body) is None:
+        body["tool_choice"] = "required"
+    events, done_item = [], None
+    items: list[Ev] = []
+    for ev in stream.items:
+        p = ev.json()
+        item = p.get("item") if isinstance(p, dict) else None
+        mine = isinstance(p, dict) and (p.get("item_id") in ids or (isinstance(item, dict) and item.get("id") in ids))
+        if not mine:
+            if isinstance(p, dict) and isinstance(p.get("response"), dict) \
+                    and isinstance(p["response"].get("output"), list):
+                out = [x for x in p["response"]["output"] if not (isinstance(x, dict) and x.get("id") in ids)]
+                p["response"]["output"] = ([done_item] if done_item and p["response"]["output"] else []) + out
+                ev = ev.with_json(p)
+            items.append(ev)
+        elif done_item is None and p.get("type") == "response.output_item.added":
+            events, done_item = _text_item_events("msg_si_no_tool", p.get("output_index", 0), NO_TOOL_TEXT)
+            items += [Ev(None, e["type"], ev.t).with_json({**e, "sequence_number": 0}) for e in events]
+    return m.well_formed(stream.derive(_renumbered(items)), body,
+                         f"no function_call although {tools.choice(body).spelled}")
+
+
+def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
+    """The first ``function_call`` item sent again as the next output item (its own item id and
+    ``call_id``), after the first one is done; the request refuses parallel calls."""
+    body = {**_declaring(stream), "parallel_tool_calls": False}
+    ids = _function_call_ids(stream)
+    if len(ids) > 1:
+        return m.well_formed(stream, body, f"{len(ids)} function calls although parallel_tool_calls is false")
+    iid = ids[0]
+    last_index = max((p.get("output_index") for ev in stream.items
+                      if isinstance(p := ev.json(), dict) and isinstance(p.get("output_index"), int)), default=0)
+    new_id, copied, done_at, copy_done = f"{iid}_2", [], None, None
+
+    def again(item: dict) -> dict:
+        out = {**item, "id": new_id}
+        if isinstance(item.get("call_id"), str):
+            out["call_id"] = item["call_id"] + "_2"
+        return out
+
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        if not isinstance(p, dict):
+            continue
+        item = p.get("item")
+        if p.get("item_id") == iid:
+            p["item_id"] = new_id
+        elif isinstance(item, dict) and item.get("id") == iid:
+            p["item"] = again(item)
+            if p.get("type") == "response.output_item.done":
+                done_at, copy_done = i, p["item"]
+        else:
+            continue
+        p["output_index"] = last_index + 1
+        copied.append(ev.with_json(p))
+    if done_at is None:
+        raise NotApplicable("the function_call item is never done")
+    edits = {}
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        resp = p.get("response") if isinstance(p, dict) else None
+        if isinstance(resp, dict) and isinstance(resp.get("output"), list) and resp["output"]:
+            resp["output"].append(copy_done)
+            edits[i] = ev.with_json(p)
+    copied = [replace(ev, t=stream.items[done_at].t) for ev in copied]  # times never go back
+    grown = m.with_edits(stream, edits, {done_at: copied})
+    return m.well_formed(grown.derive(_renumbered(grown.items)), body,
+                         f"the function call again as a second item, {m.describe(stream, done_at)}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("drop-item-id", "the function_call item and its events carry no id / item_id",
              frozenset({"R006"}), ("Oaklight/llm-rosetta#86",), drop_item_id),
@@ -212,6 +340,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("schema-violation", "the first function_call's arguments break the declared parameters (a required "
              "key dropped, else a value of another type), consistently in every event that states them",
              frozenset({"V002"}), ("Datus-ai/Datus-agent#1365",), schema_violation),
+    Mutation("ignore-tool-choice", "a message item instead of a function_call although the request forces one "
+             "(tool_choice required)", frozenset({"V003"}), ("sgl-project/sglang#28475", "ogx-ai/ogx#3548"),
+             ignore_tool_choice),
+    Mutation("extra-parallel-call", "the function_call again as a second output item although the request set "
+             "parallel_tool_calls false", frozenset({"V004"}), ("ogx-ai/ogx#4123",), extra_parallel_call),
 )
 """In the order ``serve --mutations`` lists them."""
 

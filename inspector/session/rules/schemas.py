@@ -27,6 +27,19 @@ ANNOTATIONS = frozenset({
 })
 """Keywords that validate nothing themselves or that ``if``/an older draft's validators read: never V005."""
 
+KNOWN_FORMATS = frozenset({
+    # JSON Schema 2020-12 Validation §7.3 (Draft 2020-12 makes ``format`` an annotation by default:
+    # a validator that does not assert one of these still "knows" it, RULES.md V005).
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex",
+    # OpenAPI 3.x data-type formats (Specification §4.4 "Data Types"), used in providers' schemas
+    # (Gemini's ``Schema.format`` documents ``int32``/``int64``/``float``/``double``/``enum``).
+    "int32", "int64", "float", "double", "byte", "binary", "password", "enum",
+})
+"""Formats named by the JSON Schema or OpenAPI specs: an annotation the validator may not assert,
+never V005. Only a format outside these (``city-name``) is one nobody judges."""
+
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SCHEMA_ONE = ("items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains",
@@ -97,7 +110,7 @@ def _compile(schema: dict | bool) -> Compiled:
         return Compiled(None, [f"at {where}: not a valid schema: {e.message[:160]} ({e.validator}): "
                                "the arguments are not judged"])
     known = frozenset(cls.VALIDATORS) | ANNOTATIONS
-    formats = frozenset(cls.FORMAT_CHECKER.checkers)
+    formats = frozenset(cls.FORMAT_CHECKER.checkers) | KNOWN_FORMATS
     _audit(schema, "$", known, formats, notes)
     try:
         fast = jsonschema_rs.validator_for(schema, validate_formats=True)
@@ -115,7 +128,7 @@ def _audit(schema: object, path: str, known: frozenset, formats: frozenset, note
             notes.append(f"at {path}: {key!r} is not a keyword the validator knows: not judged")
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt not in formats:
-        notes.append(f"at {path}: format {fmt!r} is not checked by the validator")
+        notes.append(f"at {path}: format {fmt!r} is not checked (neither JSON Schema nor OpenAPI defines it)")
     for key in _SCHEMA_MAPS:
         sub = schema.get(key)
         if isinstance(sub, dict):

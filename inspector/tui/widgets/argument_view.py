@@ -9,7 +9,10 @@ Two views: *raw* (the exact accumulated text; the newest fragment highlighted; t
 where the JSON broke marked, and trailing data after a complete value marked) and *pretty*
 (``inspector.model.jsonprogress.partial_value`` of the arguments, indented; computed when the
 panel is drawn, never per delta, and at most a few times a second for large arguments).
-In raw view, control characters (including newlines inside tool arguments, which JSON forbids
+In both views the value at each V002 violation's JSONPath is marked (``argview--violation``) where
+it is written, and the violations follow the text as notes, so the eye finds the failing argument in
+the call itself; a violation about an object's keys (``required``, ``additionalProperties``…) marks
+the object's opening brace only. In raw view, control characters (including newlines inside tool arguments, which JSON forbids
 unescaped) are shown as visible control pictures so the broken character can be seen.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.model.jsondepth import depth_over
+from inspector.model.jsonlocate import value_span
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
 from inspector.model.jsonprogress import INVALID, TRAILING, partial_value
@@ -33,6 +37,23 @@ from inspector.tui.text import line
 PRETTY_THROTTLE_S = 0.25
 """Least time between two pretty renders of arguments longer than ``PRETTY_BIG``."""
 PRETTY_BIG = 20_000
+KEY_KEYWORDS = frozenset({"required", "additionalProperties", "unevaluatedProperties", "minProperties",
+                          "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas"})
+"""Keywords a violation of which is about an object's keys: its opening brace is marked, not all of it."""
+
+
+def violation_spans(text: str, violations) -> tuple[tuple[int, int], ...]:
+    """Offsets in ``text`` (JSON) to mark for ``violations`` (``schemas.Violation``), sorted; a path
+    not found in the text (arguments rewritten, not JSON) marks nothing."""
+    spans = set()
+    for v in violations:
+        span = value_span(text, v.path)
+        if span is None:
+            continue
+        if v.keyword in KEY_KEYWORDS and text[span[0]] in "{[":
+            span = (span[0], span[0] + 1)
+        spans.add(span)
+    return tuple(sorted(spans))
 
 
 def _word_end(text: str, i: int, cut: int) -> int:
@@ -111,6 +132,7 @@ class ArgumentView(ScrollView, can_focus=False):
         "argview--trailing",
         "argview--placeholder",
         "argview--note",
+        "argview--violation",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -126,13 +148,18 @@ class ArgumentView(ScrollView, can_focus=False):
         self._error_at: int | None = None
         self._trailing_at: int | None = None
         self._notes: list[str] = []
+        self._violations: tuple = ()
+        self._said: list[str] = []
+        self._marks: tuple[tuple[int, int], ...] = ()
+        self._marked_for: tuple | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=512)
         self._pretty_at = 0.0
         self._pretty_len = -1
 
     # ------------------------------------------------------------ feeding
-    def show(self, block, pretty: bool) -> None:
-        """Bring the view up to date with ``block`` (called at most once per frame, when it changed)."""
+    def show(self, block, pretty: bool, violations=()) -> None:
+        """Bring the view up to date with ``block`` (called at most once per frame, when it changed);
+        ``violations``: the call's V002 violations (``schemas.Violation``), marked in the text."""
         width = self.scrollable_content_region.width or self.size.width
         if width <= 0:
             width = 80
@@ -147,6 +174,7 @@ class ArgumentView(ScrollView, can_focus=False):
             self._show_pretty(block, width, force=mode_changed)
         else:
             self._show_raw(block, width, reset=mode_changed)
+        self._mark(tuple(violations))
         self._wrap_width = width
         set_virtual_size(self, Size(width, len(self._spans) + len(self._notes)))
         if at_end or mode_changed:
@@ -211,6 +239,19 @@ class ArgumentView(ScrollView, can_focus=False):
             notes.append("{}  (no input text: an empty object)" if block.empty_is_object else "(no arguments yet)")
         self._notes = notes
 
+    def _mark(self, violations: tuple) -> None:
+        """Spans and notes for ``violations`` in the text now shown (recomputed only when either changed)."""
+        self._violations = violations
+        # A pretty view kept from an earlier frame keeps its notes: replace the violation notes only.
+        said = [f"✖ {v.path}: {v.message} ({v.keyword})" for v in violations]
+        self._notes = [n for n in self._notes if n not in self._said] + said
+        self._said = said
+        sig = (violations, len(self._text), self.pretty)
+        if sig != self._marked_for:
+            self._marked_for = sig
+            self._marks = violation_spans(self._text, violations) if violations else ()
+            self._cache.clear()
+
     def _to_end(self) -> None:
         self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
 
@@ -226,20 +267,22 @@ class ArgumentView(ScrollView, can_focus=False):
 
     def on_resize(self) -> None:
         if self.block is not None:
-            self.show(self.block, self.pretty)
+            self.show(self.block, self.pretty, self._violations)
 
     # ------------------------------------------------------------ rendering
-    def _pieces(self, a: int, b: int, frag, trail, err) -> list[tuple[str, Style | None]]:
+    def _pieces(self, a: int, b: int, frag, trail, err, marks=()) -> list[tuple[str, Style | None]]:
         """Characters ``a:b`` of the arguments cut where their style changes (the newest fragment,
         trailing data, the first invalid character), each piece with its style: the road escapes
         each piece, so an escape never shifts where a style starts."""
-        marks = []
+        violated, marks = marks, []
         if frag is not None:
             marks.append((max(a, frag[0]), min(b, frag[1]), "argview--fragment"))
         if trail is not None:
             marks.append((max(a, trail), b, "argview--trailing"))
         if err is not None:
             marks.append((err, err + 1, "argview--error"))
+        for lo, hi in violated:
+            marks.append((max(a, lo), min(b, hi), "argview--violation"))
         cuts = sorted({a, b, *(x for lo, hi, _ in marks for x in (lo, hi) if a < x < b)})
         out = []
         for x, y in zip(cuts, cuts[1:]):
@@ -269,10 +312,11 @@ class ArgumentView(ScrollView, can_focus=False):
         frag = self._frag if self._frag is not None and self._frag[0] < b and self._frag[1] > a else None
         err = self._error_at if self._error_at is not None and a <= self._error_at < b else None
         trail = self._trailing_at if self._trailing_at is not None and self._trailing_at < b else None
-        key = (a, b, frag, err, trail, self.pretty)
+        marks = tuple(m for m in self._marks if m[0] < b and m[1] > a)
+        key = (a, b, frag, err, trail, self.pretty, marks)
         strip = self._cache.get(key)
         if strip is None:
-            text = line(self._pieces(a, b, frag, trail, err), keep_newlines=self._newlines and not self.pretty)
+            text = line(self._pieces(a, b, frag, trail, err, marks), keep_newlines=self._newlines and not self.pretty)
             text.stylize_before(base)
             strip = Strip(list(text.render(self.app.console)), text.cell_len)
             self._cache[key] = strip

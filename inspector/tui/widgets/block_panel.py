@@ -179,7 +179,7 @@ class BlockPanel(Vertical, can_focus=True):
             schema.display = wanted
         if self.collapsed and not first:
             return
-        self.query_one(ArgumentView).show(b, pretty)
+        self.query_one(ArgumentView).show(b, pretty, self.violations)
         if self._findings_sig != len(self.findings):
             self._findings_sig = len(self.findings)
             fl = self.query_one(".block-findings", Label)
