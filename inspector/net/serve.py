@@ -126,6 +126,19 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
     return out
 
 
+async def read_body(receive) -> bytes | None:
+    """The whole request body (clients wait for it to be taken before reading the answer); None
+    when the client left first."""
+    body = bytearray()
+    while True:
+        msg = await receive()
+        if msg["type"] == "http.disconnect":
+            return None
+        body += msg.get("body", b"")
+        if not msg.get("more_body"):
+            return bytes(body)
+
+
 class MockProvider:
     """The ASGI endpoint: picks a capture for each request and plays it back.
 
@@ -136,8 +149,8 @@ class MockProvider:
 
     def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
                  log: Callable[[str], None] | None = None,
-                 on_all_served: Callable[[], None] | None = None) -> None:
-        if not served:
+                 on_all_served: Callable[[], None] | None = None, allow_empty: bool = False) -> None:
+        if not served and not allow_empty:
             raise ValueError("nothing to serve")
         self.served = served
         self.by_name = {s.name: s for s in served}
@@ -161,19 +174,15 @@ class MockProvider:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        start = asyncio.get_running_loop().time()
         self.requests += 1
-        # Read the request body (clients wait for it to be taken before reading the answer).
-        body = bytearray()
-        while True:
-            msg = await receive()
-            if msg["type"] == "http.disconnect":
-                return
-            body += msg.get("body", b"")
-            if not msg.get("more_body"):
-                break
-        served = self.choose(scope, bytes(body))
+        body = await read_body(receive)
+        if body is None:
+            return
+        await self.respond(scope, self.choose(scope, body), receive, send, start)
+
+    async def respond(self, scope, served: Served, receive, send, start: float) -> None:
+        """Play ``served`` as the answer (``start``: the loop time the request arrived), log it, tell ``answered``."""
         gone = asyncio.Event()
 
         async def watch() -> None:
