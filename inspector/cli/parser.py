@@ -359,8 +359,8 @@ def _serve(sub) -> None:
     p.add_argument("--record-missing", action="store_true",
                    help="--match: forward a request no recording matches to --upstream, record it into DIR and "
                         "serve it from there on")
-    p.add_argument("--upstream", metavar="URL", help="--record-missing: where unmatched requests go (the base URL "
-                                                      "the client would use, e.g. https://api.openai.com/v1)")
+    p.add_argument("--upstream", metavar="URL", help="--record-missing: where unmatched requests go (the "
+                                                      "request's path is appended: https://api.openai.com)")
     p.add_argument("--format", choices=("text", "json", "junit"), default="text",
                    help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
     _add_max_size(p)
