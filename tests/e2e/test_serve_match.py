@@ -162,7 +162,7 @@ def test_a_target_naming_no_recording_is_a_clear_error(recorded):
 
 def test_the_cli_serves_by_match_logs_a_miss_and_stops_once_every_recording_was_answered(recorded):
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--match", str(recorded), "--port", "0",
-                             "--instant"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--instant"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         first = proc.stdout.readline()
         url = re.search(r"on (http://127\.0\.0\.1:\d+)", first).group(1)
@@ -172,12 +172,24 @@ def test_the_cli_serves_by_match_logs_a_miss_and_stops_once_every_recording_was_
         assert _post(url, bad).status_code == 400
         for k in (1, 0, 2):
             assert _post(url, reqs[k]).status_code == 200
-        out, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        out = proc.stdout.read()  # not communicate(): it would skip what readline() already buffered
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 0, err
+    assert proc.returncode == 0, out
     assert "turn 1: POST /v1/chat/completions" in first + out
     assert '$.messages[0].content: "Quote ACME." vs "Quote ACME and convert 100 EUR to BRL."' in out
     assert "every recording answered once: stopping" in out
+
+
+def test_serve_warns_once_when_a_request_asks_another_api_than_the_captures_dialect(tmp_path):
+    lines: list[str] = []
+    chat = render("openai-chat", ANSWERS[2])
+    with ServerThread([("chat", chat)], instant=True, log=lines.append) as srv:
+        for path in ("/v1/chat/completions", "/v1/responses", "/v1/responses"):
+            assert httpx.post(srv.url + path, json={"model": "m", "input": "hi"}, timeout=10).status_code == 200
+    warnings = [ln for ln in lines if ln.startswith("warning:")]
+    assert warnings == ["warning: /v1/responses asks for the openai-responses API, but chat is a openai-chat "
+                        "stream: the client will misread it (said once per capture)"]

@@ -15,10 +15,11 @@ import orjson
 from inspector.model.capture import Capture, Chunk, End
 from inspector.net.replay.forward import Forwarder
 from inspector.net.replay.match import DEFAULT_IGNORE, Ignore
-from inspector.net.replay.recordings import Hit, Index, Miss, api_of, load_folder
+from inspector.net.replay.recordings import Hit, Index, Miss, load_folder
 from inspector.net.replay.targets import mutate_recordings, parse_targeted
 from inspector.net.serve import MockProvider, Served, asgi_app, read_body
 from inspector.net.servers import BackgroundServer
+from inspector.providers.endpoints import api_of
 from inspector.providers.errors import error_answer
 
 MISS_STATUS = 400

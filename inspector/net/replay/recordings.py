@@ -18,12 +18,7 @@ from inspector.capture.redact import scrub_value
 from inspector.model.capture import Capture
 from inspector.net.replay.match import Departure, Ignore, departure, paths_agree, shared, turn_of
 from inspector.net.serve import Served, load_served
-from inspector.providers import DIALECTS
-
-
-def api_of(path: str) -> str | None:
-    """The dialect whose endpoint ``path`` is (by each dialect's URL hints), or None."""
-    return next((name for name, d in DIALECTS.items() if name != "unknown" and d.sniff_url(path)), None)
+from inspector.providers.endpoints import api_of
 
 
 @dataclass(slots=True)
