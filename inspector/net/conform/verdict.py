@@ -212,8 +212,10 @@ def _compare(expected: list[Call], text: str, turn: Turn | None, broken: dict[st
                                          f"{_clip(match.raw if match.raw is not None else match.arguments)}, streamed as "
                                          f"{_clip(call.arguments)}"))
     for extra in sent:
-        out.append(("arguments", f"tool call {extra.name!r} ({extra.id}) that the stream did not produce ran with "
-                                 f"arguments {_clip(extra.raw if extra.raw is not None else extra.arguments)}"))
+        out.append(("arguments", f"tool call {extra.name!r} ({extra.id}) ran with arguments "
+                                 f"{_clip(extra.raw if extra.raw is not None else extra.arguments)}: a correct client "
+                                 "runs no such call (the stream never produced it, or ended the turn before it was "
+                                 "complete)"))
     if text.strip() and _norm(turn.text) != _norm(text):
         if "\ufffd" in turn.text:
             out.append(("other", "the assistant text sent back holds U+FFFD: a multi-byte character was decoded per chunk"))

@@ -1,0 +1,41 @@
+"""Content-level faults say each dialect's own stop reason, and grade clients against the answer as sent."""
+from __future__ import annotations
+
+import pytest
+
+from inspector.capture.load import load_path
+from inspector.feeds.run import run_capture
+from inspector.net.conform.mutate import Spec, apply
+from tests.unit.test_mutations import REFERENCE
+
+
+@pytest.mark.parametrize("provider,name,stop", [
+    ("openai", "content-filter", "content_filter"), ("openai", "max-tokens-mid-call", "length"),
+    ("openai", "refusal", "stop"), ("openai", "empty-answer", "stop"),
+    ("anthropic", "content-filter", "refusal"), ("anthropic", "max-tokens-mid-call", "max_tokens"),
+    ("anthropic", "refusal", "refusal"), ("anthropic", "empty-answer", "end_turn")])
+def test_each_dialect_stops_with_its_own_reason(provider, name, stop):
+    ref = REFERENCE[provider]
+    mc = apply(ref.stem, str(ref), load_path(ref), Spec(name))
+    assert stop.encode() in mc.capture.body
+    truth = run_capture(mc.truth)
+    tools = [b for b in truth.blocks if b.tool]
+    if name in ("content-filter", "max-tokens-mid-call", "refusal", "empty-answer"):
+        assert tools == []  # a correct client runs no call of a refused, empty or cut-short turn
+
+
+def test_a_chat_refusal_is_carried_in_delta_refusal():
+    ref = REFERENCE["openai"]
+    mc = apply(ref.stem, str(ref), load_path(ref), Spec("refusal"))
+    assert b'"refusal":"I\'m sorry' in mc.capture.body and b"tool_calls" not in mc.capture.body
+
+
+def test_wrong_tool_choice_swaps_the_two_tool_names_and_keeps_the_arguments():
+    ref = REFERENCE["openai"]
+    cap = load_path(ref)
+    before = [(b.name, b.input) for b in run_capture(cap).blocks if b.tool]
+    mc = apply(ref.stem, str(ref), cap, Spec("wrong-tool-choice"))
+    after = [(b.name, b.input) for b in run_capture(mc.capture).blocks if b.tool]
+    assert len(before) == len(after) == 2 and before[0][0] != before[1][0]
+    assert [n for n, _ in after] == [before[1][0], before[0][0]]
+    assert [a for _, a in after] == [a for _, a in before]
