@@ -23,6 +23,7 @@ import binascii
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url
@@ -44,7 +45,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
     try:
-        data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
+        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
     log = data.get("log") if isinstance(data, dict) else None
@@ -128,6 +129,11 @@ def _content_type(e: dict) -> str:
     return mime.lower() if isinstance(mime, str) else ""
 
 
+def _str(value) -> str | None:
+    """``value`` when it is a string, else None (HAR fields are untrusted JSON)."""
+    return value if isinstance(value, str) else None
+
+
 def _url(e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     return req.get("url") if isinstance(req.get("url"), str) else ""
@@ -147,10 +153,16 @@ def _is_stream(e: dict) -> bool:
     content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
     if isinstance(e.get("_chunks"), list) or _messages(e, content):
         return True
-    ctype = _content_type(e)
+    return is_streamed_response(_content_type(e), _url(e))
+
+
+def is_streamed_response(ctype: str, url: str) -> bool:
+    """Whether a recorded response with content type ``ctype`` (lower case) to ``url`` is a stream:
+    SSE, NDJSON or AWS event-stream, or JSON from one of Ollama's streaming paths (HAR entries and
+    cassette interactions are picked by this)."""
     if any(s in ctype for s in STREAM_TYPES):
         return True
-    return "json" in ctype and any(p in _url(e) for p in OLLAMA_PATHS)
+    return "json" in ctype and any(p in url for p in OLLAMA_PATHS)
 
 
 def _body(content: dict) -> bytes:
@@ -183,13 +195,17 @@ def _fmt_size(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
+def describe_exchange(label: str, method, url: str, status, ctype: str, size: int) -> str:
+    """One line naming a recorded exchange among several, secrets redacted:
+    ``entry 3: POST https://… 200 text/event-stream, 12 kB``."""
+    return f"{label}: {method or '?'} {redact_url(url)} {'?' if status is None else status} {ctype}, {_fmt_size(size)}"
+
+
 def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    method = req.get("method") or "?"
-    status = resp.get("status", "?")
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return f"entry {i}: {method} {redact_url(_url(e))} {status} {ctype}, {_fmt_size(_size(e))}"
+    return describe_exchange(f"entry {i}", _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:
@@ -199,10 +215,11 @@ def _request(req, *, lists: bool = False) -> dict | None:
     post = req.get("postData")
     if isinstance(post, dict) and isinstance(post.get("text"), str):
         try:
-            body = orjson.loads(post["text"])
+            body = loads(post["text"])
         except orjson.JSONDecodeError:
             body = post["text"]
-    return {"method": req.get("method"), "url": redact_url(req.get("url") or ""),
+    # A method or URL that is not a string (a hand-edited or hostile HAR) is read as absent.
+    return {"method": _str(req.get("method")), "url": redact_url(_str(req.get("url")) or ""),
             "headers": redact_headers(_headers(req.get("headers"), lists=lists)), "body": body}
 
 
@@ -210,7 +227,7 @@ def _exported(e: dict, where: str) -> Capture:
     """An entry ``export --to har`` wrote: the capture exactly as exported (module docstring)."""
     cap = Capture(source_format="har", request_relative=e.get("_chunksFromRequest") is not False)
     req = e.get("request")
-    if isinstance(req, dict) and req.get("method"):
+    if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     headers = redact_headers(_headers(resp.get("headers"), lists=True))

@@ -1,14 +1,19 @@
 """Read any capture people have into a ``Capture``: detected from the content, never the file name.
 
 Accepted (SPEC.md "Capture files"): the native JSON Lines capture, raw SSE text as pasted in bug
-reports, NDJSON, HAR, SSE pasted inside prose or markdown fences, and a raw AWS event-stream body
-(Bedrock's binary stream as ``curl -o`` saves it).
+reports, NDJSON, HAR, a VCR cassette (vcrpy, pytest-recording; YAML or JSON), SSE pasted inside
+prose or markdown fences, and a raw AWS event-stream body (Bedrock's binary stream as ``curl -o``
+saves it).
+
+A file holding several streams (HAR, cassette) is read one stream at a time: ``entry=N`` or a path
+ending in ``#N`` (``cassette.yaml#3``) picks one; :func:`load_all` gives every stream of a cassette.
 """
 from __future__ import annotations
 
 import json
 import math
 import os
+import re
 import stat
 import struct
 import zlib
@@ -16,16 +21,18 @@ from pathlib import Path
 
 import orjson
 
+from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
+from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError
 from inspector.capture.har import load_har
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
-           "probe_path"]
+           "probe_path", "load_all", "load_all_bytes", "split_entry"]
 
 MAX_BYTES = 1 << 30
 """Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
@@ -62,27 +69,66 @@ def _check_file(path: str | Path, limit: int) -> None:
                            f"(--max-size {size_option(st.st_size)} reads it)")
 
 
+_ENTRY_SUFFIX = re.compile(r"^(.+)#(\d+)$")
+
+
+def split_entry(path: str | Path, entry: int | None = None) -> tuple[str | Path, int | None]:
+    """``"run.yaml#3"`` -> ``("run.yaml", 3)`` when no file has the whole name and ``run.yaml``
+    exists; any other path comes back with ``entry`` unchanged."""
+    m = _ENTRY_SUFFIX.match(str(path))
+    if m is None or os.path.exists(path) or not os.path.exists(m.group(1)):
+        return path, entry
+    return m.group(1), int(m.group(2))
+
+
+def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
+    limit = MAX_BYTES if max_bytes is None else max_bytes
+    try:
+        _check_file(path, limit)
+        with open(path, "rb") as f:
+            return read_limited(f, limit, name=str(path))
+    except OSError as e:
+        raise _unreadable(path, e) from None
+
+
 def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None) -> Capture:
-    """Read a capture file of at most ``max_bytes`` (default ``MAX_BYTES``).
+    """Read a capture file of at most ``max_bytes`` (default ``MAX_BYTES``); a path ending in ``#N``
+    picks stream ``N`` of a many-stream file (:func:`split_entry`).
 
     Raises ``CaptureError`` with one line saying why: missing, a directory, not a regular file
     (a FIFO or a device would block or never end: pipe it to ``check -`` instead), over the size
     cap, unreadable, empty, unrecognised.
     """
-    limit = MAX_BYTES if max_bytes is None else max_bytes
-    try:
-        _check_file(path, limit)
-        with open(path, "rb") as f:
-            raw = read_limited(f, limit, name=str(path))
-    except OSError as e:
-        raise _unreadable(path, e) from None
-    return load_bytes(raw, name=str(path), entry=entry)
+    path, entry = split_entry(path, entry)
+    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry)
+
+
+def load_all(path: str | Path, *, entry: int | None = None,
+             max_bytes: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+    """Every stream of the file at ``path`` as ``(name, Capture)``, and how many recorded exchanges
+    were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
+    (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
+    file, entry = split_entry(path, entry)
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry)
+    if len(streams) == 1 and entry is not None:
+        streams = [(str(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
+    return streams, skipped
+
+
+def load_all_bytes(raw: bytes, *, name: str = "<input>",
+                   entry: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+    """:func:`load_all` for bytes already read (standard input)."""
+    if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
+        streams, skipped = cassette_streams(raw, name=name)
+        return [(f"{name}#{i}", cap) for i, cap in streams], skipped
+    return [(name, load_bytes(raw, name=name, entry=entry))], 0
 
 
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:
     """Raise the ``CaptureError`` :func:`load_path` would raise for a missing, unreadable, empty,
     oversized or not-regular file, reading at most its first 64 KiB (cheap enough to run before a
     UI opens)."""
+    path, _ = split_entry(path)
     try:
         _check_file(path, MAX_BYTES if max_bytes is None else max_bytes)
         with open(path, "rb") as f:
@@ -124,6 +170,8 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
         return load_native(raw, name=name)
     if head[:1] == b"{" and _looks_like_har(head):
         return load_har(raw, name=name, entry=entry)
+    if looks_like_cassette(head):
+        return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
     return extract_stream(raw, name=name)
@@ -155,7 +203,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     """
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
-        header = orjson.loads(lines[0])
+        header = loads(lines[0])
     except orjson.JSONDecodeError as e:
         raise CaptureError(f"{name}:1: capture header is not JSON: {e}") from None
     if not isinstance(header, dict) or header.get("format") != NATIVE_FORMAT:
@@ -173,7 +221,9 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         if not line.strip():
             continue
         try:
-            rec = orjson.loads(line)
+            rec = loads(line)
+        except TooDeep as e:  # a record is {"t", "data"}: nothing legitimate nests like this
+            raise CaptureError(f"{name}:{n}: capture record is {e.msg}: not a capture record") from None
         except orjson.JSONDecodeError as e:
             rec = _lenient(line)
             if rec is None:
@@ -233,6 +283,8 @@ class _Clock:
 
 def _lenient(line: bytes) -> object | None:
     """``line`` read by Python's ``json`` (which accepts ``NaN``/``Infinity``), or None."""
+    if depth_over(line):  # Python's json recurses: never hand it a value this deep
+        return None
     try:
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):

@@ -1,4 +1,4 @@
-"""What leaves the process: secrets redacted, text made safe for a terminal.
+"""What leaves the process: secrets redacted (made safe for a terminal: ``inspector.model.display``).
 
 Why it exists: captures, reports and screens are shared in bug reports, so API keys must never
 reach a file, stdout or the screen. One mechanism serves every sink (recordings, JSON/text/GitHub
@@ -10,7 +10,6 @@ reports, the TUI, logs, exports):
   (``scrub_secrets``, ``scrub_value``; across the chunks of a stream, ``ChunkScrubber``);
 - by value: the exact credentials this process sent or forwarded (``remember_secret``), whatever
   their shape (a 401 that echoes an unusual token);
-- and ``printable`` escapes control characters, so a crafted capture cannot drive the terminal.
 """
 from __future__ import annotations
 
@@ -239,14 +238,3 @@ def _open_secret(joined: str, n: int) -> int | None:
 
 def _maybe_key(text: str) -> bool:
     return "sk-" in text or "AIza" in text or "earer" in text or "EARER" in text
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x0A,)}
-_CONTROL_ONE_LINE = {**_CONTROL, 0x0A: "\\n"}
-
-
-def printable(text: object, *, one_line: bool = False) -> str:
-    """``text`` with control characters escaped (``\\x1b``…; LF kept unless ``one_line``), so
-    text from a stream cannot clear the screen, move the cursor or set the window title."""
-    text = text if isinstance(text, str) else str(text)
-    return text.translate(_CONTROL_ONE_LINE if one_line else _CONTROL)

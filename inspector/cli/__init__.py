@@ -8,7 +8,7 @@ Lives here: ``parser`` (every command's arguments) and one module per command, e
 or the network when they start (the one place the import-linter contract allows an import inside a
 function); ``export`` needs neither. Helpers: ``inputs`` (``-``, folders, globs), ``otel`` (``--otlp``).
 Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or bad usage,
-130 interrupted.
+3 internal error (one line, the traceback saved to a file: ``crash``), 130 interrupted.
 May import: every other layer (it is the top one).
 
 Ctrl+C at any moment ends with one line and exit 130: until the command runs, an interrupt exits
@@ -36,6 +36,7 @@ if (os.path.basename(sys.argv[0]).startswith("stream-inspector")
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
+from inspector.cli.crash import report_internal_error  # noqa: E402
 from inspector.cli.parser import COMMANDS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
 from inspector.tui.terminal import NoTerminal  # noqa: E402
 
@@ -71,7 +72,7 @@ def _main(argv: list[str] | None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    module = importlib.import_module(f"inspector.cli.{args.command}")
+    module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         return module.run(args) or EXIT_OK
@@ -86,3 +87,5 @@ def _main(argv: list[str] | None) -> int:
         # stdout went away (``| head``): stop quietly, and keep Python from complaining at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except Exception as e:  # a bug: one line and a saved traceback, exit 3 (never "findings")
+        return report_internal_error(e, args.command)

@@ -15,7 +15,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_bytes, load_path, read_limited
+from inspector.capture.arrivals import read_arrivals, with_arrivals
+from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
+from inspector.model.capture import Chunk
 from inspector.cli.inputs import Input, InputError, expand, recorded_start
 from inspector.cli.otel import sender_for
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
@@ -23,6 +25,7 @@ from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.spans import SpanRecord, span_for
+from inspector.report.text import plural
 
 def _overrides(items: list[str]) -> dict[str, str]:
     out = {}
@@ -57,29 +60,51 @@ class Result:
 
     out: str
     problem: str | None
-    outcome: summary.FileOutcome
+    outcome: summary.FileOutcome | None
+    """None for a note that is no capture's outcome (a cassette's skipped interactions)."""
     span: SpanRecord | None = None
 
 
 _RENDERERS = {"text": text, "json": json_report, "github": github}
 
 
-def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
-    """Check one capture (``raw``: its bytes when already read, e.g. standard input). Never raises
-    for bad input: an unreadable capture is a ``Result`` with a problem line."""
-    outcome = summary.FileOutcome(inp.name)
+def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> list[Result]:
+    """Check one capture file (``arrived``: its bytes as they were read, e.g. standard input, timed
+    by their arrival: ``inspector.capture.arrivals``): one ``Result`` per stream in it (a cassette
+    holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
+    exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
+    with a problem line."""
     try:
-        if raw is not None:
-            cap = load_bytes(raw, name=inp.name, entry=opts.entry)
+        if arrived is not None:
+            raw = b"".join(c.data for c in arrived)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=opts.entry)
+            streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
-            cap = load_path(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+            streams, skipped = load_all(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+    except CaptureError as e:
+        outcome = summary.FileOutcome(inp.name)
+        if not inp.explicit and "empty capture" in str(e):
+            outcome.status = "skipped"
+            return [Result("", f"{inp.name}: skipped (empty file)", outcome)]
+        outcome.status = "unreadable"
+        return [Result("", str(e), outcome)]
+    note = f"{inp.name}: {plural(skipped, 'interaction')} not streamed, skipped"
+    if not streams:  # a cassette without a streamed interaction
+        outcome = summary.FileOutcome(inp.name, "skipped" if not inp.explicit else "unreadable")
+        return [Result("", f"{note}; no streamed interaction to check", outcome)]
+    results = [_check_capture(name, cap, inp, opts) for name, cap in streams]
+    if skipped:
+        results.append(Result("", note, None))
+    return results
+
+
+def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
+    outcome = summary.FileOutcome(name)
+    try:
         s = run_capture(cap, dialect=opts.dialect, stall_s=opts.stall_s, severity_overrides=opts.overrides)
         if opts.request:
             check_request_file(s, opts.request)
     except CaptureError as e:
-        if not inp.explicit and "empty capture" in str(e):
-            outcome.status = "skipped"
-            return Result("", f"{inp.name}: skipped (empty file)", outcome)
         outcome.status = "unreadable"
         return Result("", str(e), outcome)
     why = not_a_stream(s, cap)
@@ -88,27 +113,27 @@ def check_one(inp: Input, opts: Options, raw: bytes | None = None) -> Result:
         # captures) is skipped; named one by one, it is an error.
         if not inp.explicit:
             outcome.status = "skipped"
-            return Result("", f"{inp.name}: skipped, not a stream capture ({why})", outcome)
+            return Result("", f"{name}: skipped, not a stream capture ({why})", outcome)
         outcome.status = "unreadable"
-        return Result("", f"{inp.name}: not a stream capture: {why}", outcome)
+        return Result("", f"{name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
     span = None
     if opts.spans:
         start = recorded_start(inp.path, cap)
-        span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=inp.name)
-    return Result(_RENDERERS[opts.fmt].render(inp.name, s), None, outcome, span)
+        span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=name)
+    return Result(_RENDERERS[opts.fmt].render(name, s), None, outcome, span)
 
 
-def check_batch(batch: list[Input], opts: Options) -> list[Result]:
+def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:
     """``check_one`` for each input of ``batch`` (what one worker process does per task)."""
     return [check_one(inp, opts) for inp in batch]
 
 
-def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None):
+def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
-            yield check_one(inp, opts, stdin if inp.path is None else None)
+            yield from check_one(inp, opts, stdin if inp.path is None else None)
         return
     files = [inp for inp in inputs if inp.path is not None]
     size = max(1, min(32, len(files) // (jobs * 4)))
@@ -124,7 +149,7 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: bytes | None)
         batches = [pool.submit(check_batch, files[i:i + size], opts) for i in range(0, len(files), size)]
         done = (r for batch in batches for r in batch.result())
         for inp in inputs:
-            yield check_one(inp, opts, stdin) if inp.path is None else next(done)
+            yield from check_one(inp, opts, stdin) if inp.path is None else next(done)
     except BaseException:  # Ctrl+C (the workers got it too: the pool ends at once), a closed stdout
         pool.shutdown(wait=False)
         raise
@@ -155,7 +180,7 @@ def run(args) -> int:
                   "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
             return EXIT_USAGE
         try:
-            stdin = read_limited(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
+            stdin = read_arrivals(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
         except CaptureError as e:
             print(f"stream-inspector: {e}", file=sys.stderr)
             return EXIT_USAGE
@@ -173,7 +198,9 @@ def run(args) -> int:
         if r.out:
             print(r.out, flush=True)
         if r.problem:
-            print(f"stream-inspector: {r.problem}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
+        if r.outcome is None:
+            continue
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)

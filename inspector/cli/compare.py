@@ -8,10 +8,11 @@ from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.compare import Comparison, compare_captures, render_json, render_text
 from inspector.model.capture import Capture
 from inspector.tui.screens.compare import make_compare_app
+from inspector.model.display import display_text
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: compare: {message}", file=sys.stderr)
+    print(f"stream-inspector: compare: {display_text(message, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -42,7 +43,7 @@ def show(cmp, a_cap, b_cap, fmt: str, *, theme=None, dialect=None, stall_s: floa
         print(render_json(cmp), flush=True)
         return EXIT_OK
     if fmt == "text":
-        print(render_text(cmp), flush=True)
+        print(display_text(render_text(cmp)), flush=True)
         return EXIT_OK
     return run_tui(cmp, a_cap, b_cap, theme=theme, dialect=dialect, stall_s=stall_s)
 

@@ -10,10 +10,11 @@ import sys
 from inspector.cli.parser import EXIT_USAGE
 from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
 from inspector.tui.screens.diff import make_diff_app
+from inspector.model.display import display_text
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: diff: {message}", file=sys.stderr)
+    print(f"stream-inspector: diff: {display_text(message, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -2,7 +2,8 @@
 
 ``--to html``: one capture as a self-contained page (``inspector.report.html``). ``--to har``: one
 entry per capture (``inspector.report.har``); several captures, a folder (e.g. a ``proxy
---record`` folder) or a glob give one HAR with an entry each. Without ``-o`` (or with ``-o -``)
+--record`` folder) or a glob give one HAR with an entry each; a VCR cassette gives one entry per
+streamed interaction (``cassette.yaml#N`` exports one). Without ``-o`` (or with ``-o -``)
 the export goes to standard output. Exit 0 written, 2 unreadable input, bad usage or a file that
 cannot be written (one line on stderr).
 """
@@ -11,21 +12,22 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
-from inspector.capture.load import CaptureError, load_path
+from inspector.capture.load import CaptureError, load_all, split_entry
 from inspector.cli.inputs import InputError, expand, recorded_start
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture
 from inspector.report import har, html
+from inspector.model.display import display_text
 
 
-def _when(path: str, cap: Capture) -> datetime | None:
-    t = recorded_start(path, cap)
+def _when(name: str, cap: Capture) -> datetime | None:
+    t = recorded_start(split_entry(name)[0], cap)
     return None if t is None else datetime.fromtimestamp(t, timezone.utc)
 
 
 def _fail(message: str) -> int:
-    print(f"stream-inspector: export: {message}", file=sys.stderr)
+    print(f"stream-inspector: export: {display_text(message, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -37,14 +39,16 @@ def run(args) -> int:
         return _fail(str(e))
     if any(inp.path is None for inp in inputs):
         return _fail("export reads capture files, not standard input")
-    if args.to == "html" and len(inputs) > 1:
-        return _fail(f"--to html makes one page per capture; {len(inputs)} captures given (use --to har for several)")
     caps = []
     for inp in inputs:
         try:
-            caps.append((inp.name, load_path(inp.path, entry=args.entry, max_bytes=args.max_size)))
+            streams, _ = load_all(inp.path, entry=args.entry, max_bytes=args.max_size)
         except CaptureError as e:
             return _fail(str(e))
+        caps += streams
+    if args.to == "html" and len(caps) > 1:
+        return _fail(f"--to html makes one page per capture; {len(caps)} captures given (use --to har for several, "
+                     "or name one stream as FILE#N)")
     if args.to == "html":
         name, cap = caps[0]
         session = run_capture(cap, dialect=args.dialect, stall_s=args.stall)

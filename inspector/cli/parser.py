@@ -19,7 +19,7 @@ from inspector.net.limits import MAX_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
 from inspector.tui.theme_files import short_theme_names
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 PROG = "stream-inspector"
 WRAP = 78
 """Column at which descriptions wrap."""
@@ -460,6 +460,38 @@ def _rules(sub) -> None:
     p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
 
 
+def _mcp(sub) -> None:
+    p = _sub(sub, "mcp", help="an MCP server (stdio) for coding agents: list, explain and diff recorded streams",
+             description="A Model Context Protocol server on standard input/output over a recording folder "
+                         "(proxy --record DIR, running or not; any folder of captures or cassettes). Tools: "
+                         "list_exchanges, get_exchange, check_capture, explain_rule, diff_captures. Needs the "
+                         "mcp extra: pip install 'stream-inspector[mcp]'.",
+             examples=(f"{PROG} mcp recordings/", f"claude mcp add stream-inspector -- {PROG} mcp recordings/"))
+    p.add_argument("folder", nargs="?", default=".", metavar="DIR",
+                   help="the recording folder (default: the current folder)")
+
+
+def _mitmproxy_addon(sub) -> None:
+    _sub(sub, "mitmproxy-addon", help="print the path of the mitmproxy addon (mitmdump -s PATH)",
+         description="Print the path of the mitmproxy addon that sends every streamed LLM response mitmproxy "
+                     "sees to stream-inspector (reports, findings, recordings, spans: as proxy does). "
+                     "mitmproxy runs in its own environment (uvx, pipx); the addon starts `stream-inspector "
+                     "mitmproxy-sink` (--set stream_inspector=COMMAND to use another) with the arguments in "
+                     "--set stream_inspector_args.",
+         examples=(f'mitmdump -s "$({PROG} mitmproxy-addon)" --set stream_inspector_args="--record rec/ --format json"',))
+
+
+def _mitmproxy_sink(sub) -> None:
+    p = _sub(sub, "mitmproxy-sink", help="(used by the mitmproxy addon) inspect the exchanges it sends on stdin",
+             description="Reads the mitmproxy addon's records on standard input and inspects each exchange as "
+                         "proxy does: one report per exchange, --record, --otlp. Started by the addon.",
+             examples=(f"{PROG} mitmproxy-sink --format json --record rec/",))
+    p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
+    p.add_argument("--format", choices=("json", "text"), default="text", help="one check report per exchange")
+    _add_otlp(p)
+    _add_common_lint(p)
+
+
 def _demo(sub) -> None:
     p = _sub(sub, "demo", help="no key, no network: serve bundled captures on loopback and inspect them live",
              description="The bundled captures served on 127.0.0.1 and inspected live, exactly as a client "
@@ -472,7 +504,8 @@ def _demo(sub) -> None:
 
 COMMANDS = {"check": _check, "replay": _replay, "live": _live, "proxy": _proxy, "gateway": _gateway, "run": _run,
             "serve": _serve, "conform": _conform, "compare": _compare, "diff": _diff, "export": _export,
-            "rules": _rules, "demo": _demo}
+            "rules": _rules, "mcp": _mcp, "mitmproxy-addon": _mitmproxy_addon, "mitmproxy-sink": _mitmproxy_sink,
+            "demo": _demo}
 """Each command and the function adding its subparser, in the order ``--help`` lists them."""
 
 

@@ -15,10 +15,11 @@ from inspector.feeds.opening import OpeningFeed
 from inspector.tui.app import make_app
 from inspector.tui.terminal import terminal_problem
 from inspector.tui.themes import check_theme
+from inspector.model.display import display_text
 
 
 def err(message: str) -> int:
-    print(f"stream-inspector: {message}", file=sys.stderr)
+    print(f"stream-inspector: {display_text(message, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -68,6 +68,7 @@ from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, End
 from inspector.session.session import Session
+from inspector.model.display import json_safe
 
 SAME_S = 0.05
 """Differences shorter than this are stated as "the same time"."""
@@ -585,4 +586,4 @@ def render_text(cmp: Comparison) -> str:
 
 
 def render_json(cmp: Comparison) -> str:
-    return orjson.dumps(cmp.to_dict()).decode()
+    return json_safe(orjson.dumps(cmp.to_dict()).decode())

@@ -65,7 +65,10 @@ class Driver:
     """Feeds sessions from a source's items: a new session per ``Head``, then chunks, then the end.
 
     Times on live sources count from the request (``request_relative``), so the wait for the
-    first byte is part of the stream (T001).
+    first byte is part of the stream (T001). Lines on live sources are capture lines (RULES.md
+    preamble): a chunk that arrives without one gets the line its record has in the native
+    capture of this stream (the header is line 1, each non-empty chunk one record after it), so a
+    finding points at the same line live and in ``check`` of the recording.
     """
 
     def __init__(self, settings: Settings = Settings(), capture: Capture | None = None, *, keep: bool = False) -> None:
@@ -77,6 +80,8 @@ class Driver:
         self.generation = 0
         """Bumped each time a ``Head`` starts a new session."""
         self.keep = keep
+        self._records = 0
+        """Lines of the native capture this live stream is (or would be) recorded as, so far."""
         self.tape: Capture | None = None
         """With ``keep``: the current stream as received (request, response head, chunks, end), for
         saving it as a native capture; a new one at each ``Head``. The chunks are the ones fed (not copies)."""
@@ -95,10 +100,14 @@ class Driver:
             self.session = new_session(Capture(request=item.request, response=response, request_relative=True),
                                        self.settings)
             self.generation += 1
+            self._records = 1  # the header line
             if self.keep:
                 self.tape = Capture(request=item.request, response=response, source_format="native",
                                     request_relative=True)
         elif isinstance(item, Chunk):
+            if self._records and item.data and item.line is None:
+                self._records += 1
+                item.line = self._records
             self.session.feed(item)
             if self.tape is not None and item.data:
                 self.tape.chunks.append(item)

@@ -66,6 +66,11 @@ class ThreadedSource:
         self._task: asyncio.Task | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self.origin: float | None = None
+        """``time.monotonic()`` of the source's t = 0, from the chunks' stamps as they arrive (the
+        reader thread sets it: a viewer that is late to take the chunks does not move it)."""
+        self.last_t: float | None = None
+        """The newest chunk time that arrived (handed over, taken by the viewer or not yet)."""
 
     def __aiter__(self) -> "ThreadedSource":
         return self
@@ -118,11 +123,19 @@ class ThreadedSource:
         source = self._source() if callable(self._source) else self._source
         try:
             async for item in source:
+                if isinstance(item, Chunk) and item.t is not None and item.data:
+                    self._arrived(item.t)
                 self._hand_over(item)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 - handed to the consumer, which decides
             self._hand_over(e)
+
+    def _arrived(self, t: float) -> None:
+        # Stamped t seconds after the request and read just now: t = 0 was at most now - t.
+        origin = time.monotonic() - t
+        self.origin = origin if self.origin is None else min(self.origin, origin)
+        self.last_t = t if self.last_t is None else max(self.last_t, t)
 
     def _cancel(self) -> None:
         if self._thread is None:
@@ -160,6 +173,8 @@ class LiveFeed:
         self.error: str | None = None
         """Why the source failed (one line), if it did."""
         self._restarts = 0
+        self._reader: ThreadedSource | None = None
+        """The current stream's reader thread (``threaded``): what has arrived, taken or not."""
 
     @property
     def session(self):
@@ -190,13 +205,30 @@ class LiveFeed:
         return self._driver.tape
 
     def now(self) -> float | None:
-        """Seconds on the stream's own clock (since the request was sent), None before it started."""
+        """Seconds on the stream's own clock (since the request was sent), None before it started.
+
+        The clock is set by arrivals only (the chunks' stamps, read by the reader thread when
+        ``threaded``), never by when the viewer got round to taking them."""
         if self.session.closed:
             return self.session.duration_s
-        origin = self._origin if self._origin is not None else self.started_at
+        origin = self._origin
+        reader = self._reader
+        if reader is not None and reader.origin is not None:
+            origin = reader.origin if origin is None else min(origin, reader.origin)
+        if origin is None:
+            origin = self.started_at
         if origin is None:
             return None
         return time.monotonic() - origin
+
+    def last_arrival(self) -> float | None:
+        """Stream time of the newest chunk that arrived, shown or not (None: none yet): what
+        "silent" counts from, so a viewer that is late to draw never reads as a silent stream."""
+        last = self.session.last_byte_t
+        reader = self._reader
+        if reader is not None and reader.last_t is not None:
+            last = reader.last_t if last is None else max(last, reader.last_t)
+        return last
 
     def pause(self) -> None:
         self.paused = True
@@ -208,11 +240,13 @@ class LiveFeed:
         """Live streams arrive at their own pace."""
 
     def restart(self) -> None:
-        """A new driver; ``play`` calls the factory again (only when ``restartable``)."""
+        """A new stream: a new driver and its own t = 0; ``play`` calls the factory again (only
+        when ``restartable``)."""
         if self.restartable:
             self._driver = Driver(self._driver.settings, keep=True)
             self._restarts += 1
             self._origin = None
+            self._reader = None
             self.error = None
 
     async def ascan(self, progress: Progress | None = None) -> None:
@@ -232,11 +266,13 @@ class LiveFeed:
     async def play(self, progress: Progress | None = None) -> None:
         """Consume the source to its end; ``progress()`` after every item, and every ``TICK_S`` of
         silence after the session's clock ticked."""
-        if self.session.closed and self.restartable:
+        if self.started_at is not None and self.restartable:
+            # Played before (ended, or stopped when the viewer switched away): the factory sends
+            # the request again, so this is a new stream with its own clock, not the old one resumed.
             self.restart()
         source = self._source() if callable(self._source) and not self.threaded else self._source
         if self.threaded:
-            source = ThreadedSource(source)
+            source = self._reader = ThreadedSource(source)
         self.started_at = time.monotonic()
         items = source.__aiter__()
         waiting: asyncio.Future | None = None

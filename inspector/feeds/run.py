@@ -35,7 +35,7 @@ def not_a_stream(session: Session, cap: Capture) -> str | None:
     or None when it is one. A recorded capture, an HTTP error, an in-band error, an SSE body (of
     whatever provider) and any body a dialect recognised are streams; a file with no event, or
     whose JSON values no provider sends (a config file, ``{"hello": "world"}``, random bytes), is not."""
-    if cap.source_format in ("native", "har") or session.http_error:
+    if cap.source_format in ("native", "har", "cassette") or session.http_error:
         return None
     if session.dialect_name not in (None, "unknown"):
         return None
@@ -55,12 +55,19 @@ def not_a_stream(session: Session, cap: Capture) -> str | None:
 
 
 def check_request_file(session: Session, path) -> None:
-    """Q rules for the request in the file at ``path`` (see ``load_request_body``) against ``session``.
+    """The request in the file at ``path`` (see ``load_request_body``) against ``session``: Q rules for
+    the history it sends back, and V rules for the tools it declares when the capture recorded no
+    request declaring any (an agent sends the same tools on every turn; RULES.md V).
 
-    Raises ``CaptureError`` with a one-line message when the file cannot be read or its request
-    carries no history (no ``messages``, ``contents`` or ``input`` list).
+    Raises ``CaptureError`` with a one-line message when the file cannot be read, or its request
+    carries neither history (no ``messages``, ``contents`` or ``input`` list) nor declared tools.
     """
     body = load_request_body(path)
-    if not has_history(body):
-        raise CaptureError(f"{path}: request has no history to check (no 'messages', 'contents' or 'input' list)")
-    check_request(session, body)
+    history = has_history(body)
+    tools = session.declared.read(body) is not None
+    session.declared.use_request(body)
+    if not history and not tools:
+        raise CaptureError(f"{path}: request has no history to check (no 'messages', 'contents' or 'input' list) "
+                           "and declares no tools")
+    if history:
+        check_request(session, body)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
 class FragmentTimes:
@@ -215,7 +216,7 @@ class Block:
         if not text.strip():
             return {}
         try:
-            return orjson.loads(text)
+            return loads(text)  # bounded depth (jsondepth): deeper arguments have no parsed input
         except orjson.JSONDecodeError:
             return None
 

@@ -32,6 +32,25 @@ class End:
     error: str | None = None
 
 
+HUNG_UP_AFTER_END = "closed by the client after the end"
+"""How a stream that was complete ends when the client hangs up before the server ends its body
+(the SDKs stop reading at ``[DONE]``/``message_stop`` and close): a normal end, not a cancel."""
+
+
+def normal_end(end: End | None, after_marker: bool) -> bool:
+    """True when the body ended normally: ``eof``, or cancelled after the dialect's end marker
+    (``after_marker``: the session saw ``[DONE]``, ``message_stop``, ``response.completed``…).
+    None (not ended, or ended with no record) counts as normal."""
+    return end is None or end.kind == "eof" or (end.kind == "cancelled" and after_marker)
+
+
+def end_word(end: End | None, after_marker: bool) -> str:
+    """How the body ended, for people: ``eof``, ``HUNG_UP_AFTER_END``, or the abnormal ``End.kind``."""
+    if end is None or end.kind == "eof":
+        return "eof"
+    return HUNG_UP_AFTER_END if normal_end(end, after_marker) else end.kind
+
+
 @dataclass(slots=True)
 class Capture:
     """A whole capture: request (redacted), response head, body chunks, end."""

@@ -228,6 +228,15 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          'a native capture record\'s `t` is negative, not a finite number, beyond 10^6 s, or earlier than the '
          'record before it: the time is clamped to the previous record\'s so durations and gaps stay sane, and '
          'the finding lists the lines (a hand-edited or merged capture; a recorder clock that went backwards)'),
+    Rule('S018', 'wrong-json-type', 'error', 'stream framing (every dialect)',
+         'a field of an event payload holds a JSON value of a type its dialect never sends there (a list or '
+         'an object where a string or a number belongs: `"index": {}`, `"type": []`, `"delta": {"type": {}}`): '
+         'name the event and what could not be read; that event is skipped and the rest of the stream is read '
+         '(SDKs raise on it and the stream ends there)'),
+    Rule('S019', 'nesting-too-deep', 'error', 'stream framing (every dialect)',
+         'a JSON value in an event payload, a capture record or tool arguments nests arrays and objects deeper '
+         'than 512 levels (orjson\'s and many parsers\' limit is 1 024, Python\'s recursion limit 1 000): the value '
+         'is kept as text, not parsed, and the rest of the stream is read'),
     Rule('B001', 'missing-message-start', 'warning', BEDROCK,
          'the first event is not `messageStart` (clients that build the message on it have no role and no message)'),
     Rule('B002', 'delta-without-start', 'error', BEDROCK,

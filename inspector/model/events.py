@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import orjson
 
+from inspector.model.jsondepth import loads
 
 class _Sentinel:
     """A marker payload with one instance: copies and pickles give back the module's own
@@ -45,7 +46,7 @@ def parse_payload(data: str) -> object:
     if data == "[DONE]":
         return DONE
     try:
-        return orjson.loads(data)
+        return loads(data)  # bounded depth: S019 beyond it
     except orjson.JSONDecodeError:
         return NOT_JSON
 

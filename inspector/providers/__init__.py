@@ -3,15 +3,17 @@
 Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
 ``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
-``history``: where requests carry history for the Q rules), its event-log summaries and its
-advice, and exports one ``PROVIDER`` record. A new provider is one folder plus its entries below and
-in ``conformers`` (and, today, rows in ``inspector.model.catalog`` and the dialect-keyed tables of
-``inspector.compare.diff.answer`` and ``inspector.report.spans``: README "How it is built").
+``history``: where requests carry history for the Q rules; ``tools``: the tools a request
+declares, for the V rules), its event-log summaries and its advice, and exports one ``PROVIDER``
+record. A new provider is one folder plus its entries below and in ``conformers`` (and, today, rows
+in ``inspector.model.catalog`` and the dialect-keyed tables of ``inspector.compare.diff.answer`` and
+``inspector.report.spans``: README "How it is built").
 ``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
 ``mutations``), in a module of its own so that ``check`` never loads them.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
-(the Q-rule helpers), ``summary`` (generic event summaries), ``textcalls`` (tool calls written
-as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
+(the Q-rule helpers), ``tools`` (``DeclaredTools``, the shape every ``tools`` reader returns),
+``tool_faults`` (what the V-rule mutations share), ``summary`` (generic event summaries),
+``textcalls`` (tool calls written as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
 May import: ``inspector.capture`` (redaction) and ``inspector.model``; never the session (dialects
 write through ``StreamWriter``), never a sink.
 """
@@ -60,5 +62,10 @@ def summarize(ev: EventRecord, dialect: str | None) -> str:
     if not isinstance(p, dict):
         return scrub_secrets(ev.data)
     provider = provider_for_dialect(dialect)
-    line = provider.summarize(p, ev) if provider is not None else None
-    return scrub_secrets(line if line is not None else generic(p, ev))
+    try:
+        line = provider.summarize(p, ev) if provider is not None else None
+        if line is None:
+            line = generic(p, ev)
+    except (TypeError, AttributeError):  # a value of the wrong JSON type (S018): the raw data
+        line = ev.data
+    return scrub_secrets(line)

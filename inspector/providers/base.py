@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.providers.history import HistoryShape
+    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
@@ -135,6 +136,10 @@ class Dialect:
     """``data: [DONE]`` is part of this dialect (OpenAI); elsewhere it is S002 (RULES.md S002)."""
     url_hints: ClassVar[tuple[str, ...]] = ()
     """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
+
+    typed_events: ClassVar[bool] = False
+    """Every event payload names its type in ``type`` (Anthropic, Responses): a ``type`` that is
+    not a string is S018 at that event (the session skips it)."""
 
     starts_response: ClassVar[frozenset] = frozenset()
     """Payload ``type`` values that may open a new response before this one ended (the session
@@ -281,3 +286,11 @@ class Provider:
     """Where this provider's requests carry history (Q rules); None when another shape reads it."""
     explain: dict = field(default_factory=dict)
     """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
+    otel_name: str = "_OTHER"
+    """``gen_ai.provider.name`` (OpenTelemetry GenAI semconv well-known values: ``anthropic``, ``openai``,
+    ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
+    otel_operation: str = "chat"
+    """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""
+    declared_tools: "Reader | None" = None
+    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
+    ``inspector.providers.tools``)."""

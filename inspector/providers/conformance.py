@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
 from inspector.providers.mutations import Mutation
 
 
@@ -73,7 +74,7 @@ def parse_arguments(value) -> tuple[object, str | None]:
     """``(parsed, raw text)`` for arguments sent as JSON text (Chat, Responses) or as an object."""
     if isinstance(value, str):
         try:
-            return orjson.loads(value), value
+            return json_loads(value), value
         except orjson.JSONDecodeError:
             return None, value
     return value, None

@@ -8,11 +8,15 @@ Rules: ``shared/RULES.md`` section Q. Pure: no I/O.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import orjson
+
+from inspector.model.jsondepth import loads as json_loads
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
@@ -65,6 +69,28 @@ class HistoryCheck:
                     f"(streamed ids: {produced})")
 
 
+def signature_bytes(sig) -> bytes | str | None:
+    """What a signature stands for: its bytes when it is base64 in either alphabet, else the string itself.
+
+    Servers send ``thoughtSignature``/``signature`` in standard base64 (``+``, ``/``); google-genai
+    keeps it as bytes and sends it back URL-safe (``-``, ``_``; ``_common.py`` ``urlsafe_b64encode``):
+    the same signature. Missing padding is tolerated. None for a non-string or empty value.
+    """
+    if not isinstance(sig, str) or not sig:
+        return None
+    text = sig.strip().replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return sig
+
+
+def same_signature(a, b) -> bool:
+    """True when ``a`` and ``b`` are the same signature (compared as bytes: see :func:`signature_bytes`)."""
+    x = signature_bytes(a)
+    return x is not None and x == signature_bytes(b)
+
+
 def is_delta_type(typ) -> bool:
     return isinstance(typ, str) and (typ in DELTA_TYPES or typ.endswith("_delta") or
                                      (typ.startswith("response.") and typ.endswith(".delta")))
@@ -81,7 +107,7 @@ def parse_args(value):
     """Chat/Responses ``arguments``: a JSON string (or an object, Ollama); ``(ok, parsed)``."""
     if isinstance(value, str):
         try:
-            return True, orjson.loads(value)
+            return True, json_loads(value)
         except orjson.JSONDecodeError:
             return False, None
     return True, value

@@ -15,7 +15,8 @@ Shapes (times are seconds, as in captures):
 - :class:`Stream`: a capture's items, its framing (``sse`` or ``ndjson``) and its ``End``.
 - :class:`Mutated`: the chunks to send, how the body ends, ``pauses`` (``{chunk index: seconds}``
   to wait before that chunk even under ``--instant``: the fault *is* the timing), the stream the
-  client should have assembled (``truth``: None means the original), and where the fault sits.
+  client should have assembled (``truth``: None means the original), where the fault sits, and the
+  request the mutated capture records when the fault is about the request (``tool_faults``).
 - :class:`Mutation`: ``name``, one-line ``summary``, the bug ``reports`` it reproduces
   (``owner/repo#N``), the rule ``codes`` ``check`` finds on the dialect's reference capture
   (exactly those: ``tests/unit/test_mutations.py``), and ``apply(stream, param) -> Mutated``,
@@ -77,13 +78,15 @@ class Stream:
     format: str
     """``sse`` or ``ndjson``: how items are rendered back to bytes."""
     end: End
+    request: dict | None = None
+    """The body of the request the capture recorded (what declared its tools), when it has one."""
 
     @property
     def timed(self) -> bool:
         return any(e.t is not None for e in self.items)
 
     def derive(self, items: list[Ev], end: End | None = None) -> "Stream":
-        return Stream(items, self.format, end if end is not None else self.end)
+        return Stream(items, self.format, end if end is not None else self.end, self.request)
 
 
 @dataclass(slots=True)
@@ -98,6 +101,10 @@ class Mutated:
     """What a correct client assembles (None: the original stream)."""
     where: str = ""
     """Where the fault sits, for people (``after event 12, t=1.72 s``)."""
+    request: dict | None = None
+    """The request body the mutated capture records, when the fault lies in what the answer does with
+    the request (the V rules: tools declared, a tool forced, parallel calls refused); None: the
+    original's."""
 
 
 Apply = Callable[[Stream, "float | None"], Mutated]
@@ -138,7 +145,8 @@ def stream_of(cap: Capture) -> Stream:
             items.append(Ev(None, None, it.t, comment=it.text))
     last = next((e.t for e in reversed(items) if e.t is not None), None)
     end = cap.end or End(last, "eof")
-    return Stream(items, fmt, end)
+    body = (cap.request or {}).get("body")
+    return Stream(items, fmt, end, body if isinstance(body, dict) else None)
 
 
 def encode(ev: Ev, fmt: str) -> bytes:
@@ -339,13 +347,25 @@ def edited(stream: Stream, edits: dict[int, "Ev | None"], where: str,
            after: dict[int, list[Ev]] | None = None) -> Mutated:
     """The stream with items replaced (``edits``: position -> new item, None drops it) and items
     inserted after positions (``after``), rendered."""
+    return unchanged(with_edits(stream, edits, after), where)
+
+
+def with_edits(stream: Stream, edits: dict[int, "Ev | None"], after: dict[int, list[Ev]] | None = None) -> Stream:
+    """The stream ``edited`` renders."""
     items: list[Ev] = []
     for i, ev in enumerate(stream.items):
         new = edits.get(i, ev)
         if new is not None:
             items.append(new)
         items += (after or {}).get(i, [])
-    return unchanged(stream.derive(items), where)
+    return stream.derive(items)
+
+
+def well_formed(stream: Stream, request: dict, where: str) -> Mutated:
+    """A fault in what the answer does with the request (``tool_faults``), not in its framing: the
+    stream is sent as ``stream`` says, a correct client assembles exactly that (``truth``), and the
+    mutated capture records ``request``."""
+    return Mutated(render(stream), stream.end, truth=stream, where=where, request=request)
 
 
 def accent_in_arguments(fragments: list[str]) -> tuple[int, str] | None:

@@ -13,6 +13,8 @@ import re
 
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
+
 _TAG = re.compile(r"<tool_call>", re.IGNORECASE)
 _FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n?(.*?)\n?```$", re.DOTALL)
 _PREFIXES = ("[TOOL_CALLS]", "<|python_tag|>")
@@ -58,7 +60,7 @@ def looks_like_tool_call(text: str) -> str | None:
     if body[:1] not in ("{", "["):
         return None
     try:
-        value = orjson.loads(body)
+        value = json_loads(body)
     except orjson.JSONDecodeError:
         return None
     if _is_call_object(value):

@@ -1,14 +1,15 @@
 """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` line per finding."""
 from __future__ import annotations
 
-from inspector.capture.redact import printable, scrub_secrets
+from inspector.capture.redact import scrub_secrets
+from inspector.model.display import display_text
 from inspector.session.session import Session
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _escape(s: str) -> str:
-    s = printable(scrub_secrets(s))  # no secret and no escape sequence reaches the CI log
+    s = display_text(scrub_secrets(s))  # no secret and no escape sequence reaches the CI log
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

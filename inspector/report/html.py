@@ -4,7 +4,7 @@ Why it exists: the person who has to fix a stream (a provider, a gateway's maint
 colleague without this tool) opens a page, not a terminal. The page holds everything ``check``
 knows: the overview (dialect, status, model, usage, timing, stop reason), the findings with their
 explanation (``inspector.session.advice``), every content block with its text or arguments (raw,
-and parsed when complete), a timeline (SVG: events, each block's fragments, the findings), the
+and parsed when complete; for a tool call, the schema its request declared and the violations), a timeline (SVG: events, each block's fragments, the findings), the
 raw events and the request/response heads.
 
 Self-contained: inline CSS and a few lines of inline JavaScript (a filter over the raw events);
@@ -13,7 +13,8 @@ text is HTML-escaped; secrets are redacted (heads through ``inspector.capture.re
 key-shaped in bodies, events and messages masked).
 
 Stable hooks for tools and tests: ``#overview``, ``#findings`` (rows ``tr.finding`` with
-``data-code``, ``data-event``, ``data-index``), ``#blocks`` (``article.block`` with ``data-pos``),
+``data-code``, ``data-event``, ``data-index``), ``#blocks`` (``article.block`` with ``data-pos``; a tool
+call's declared schema in ``pre.schema``, each V002 violation a ``p.violation`` with ``data-path``),
 ``#timeline`` (an ``svg``), ``#events`` (rows ``tr.event`` with ``id="event-N"``), ``#heads``.
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import scrub_secrets
-from inspector.model.capture import Capture
+from inspector.model.capture import Capture, end_word
 from inspector.providers import summarize
 from inspector.session.advice import advice_for
 from inspector.session.session import Session
@@ -61,6 +62,13 @@ def _s(t: float | None) -> str:
     return "—" if t is None else f"{t:.3f} s"
 
 
+def _ended(s: Session) -> str:
+    if s.end is None:
+        return "—"
+    word = end_word(s.end, s.ended)
+    return word + (f": {s.end.error}" if s.end.error and word == s.end.kind else "")
+
+
 # ---------------------------------------------------------------- sections
 def _overview(name: str, cap: Capture | None, s: Session) -> str:
     counts: dict[str, int] = {}
@@ -71,7 +79,7 @@ def _overview(name: str, cap: Capture | None, s: Session) -> str:
             ("model", s.model or "—"), ("stop reason", s.stop_reason or "—"),
             ("events", len(s.events)), ("content blocks", len(s.blocks)),
             ("time to first byte", _s(s.ttfb_s)), ("duration", _s(s.duration_s)),
-            ("ended", (s.end.kind + (f": {s.end.error}" if s.end.error else "")) if s.end else "—"),
+            ("ended", _ended(s)),
             ("usage", orjson.dumps(s.usage).decode() if s.usage else "—")]
     if cap is not None and cap.request:
         req = redact_request(cap.request)
@@ -104,7 +112,25 @@ def _findings(s: Session) -> str:
             + "".join(rows) + "</tbody></table></section>")
 
 
-def _block(b) -> str:
+def _declared(s: Session, b) -> str:
+    """What the request declared for a call and how its arguments break it (V rules), or ''."""
+    tool = s.declared.tool_for(b)
+    if s.declared.declared is None:
+        return ""
+    if tool is None:
+        return (f'<p class="bad violation" data-code="V001">{_e(repr(b.name))} is not a function the request '
+                "declared</p>") if b.name else ""
+    head = f"declared schema ({tool.where}{', strict' if tool.strict else ''})"
+    if tool.shown is None:
+        return f'<h4>{_e(head)}</h4><p class="muted">no schema: the name alone is judged</p>'
+    out = [f'<h4>{_e(head)}</h4><pre class="content schema">{_e(_pretty(tool.shown))}</pre>']
+    for v in s.declared.violations.get(b.pos, ()):
+        out.append(f'<p class="bad violation" data-code="V002" data-path="{_e(v.path)}">'
+                   f"{_e(v.path)}: {_e(v.message)} ({_e(v.keyword)})</p>")
+    return "".join(out)
+
+
+def _block(b, s: Session) -> str:
     d = b.to_dict()
     title = f"#{b.index if b.index is not None else '-'} {b.kind}"
     if b.choice not in (None, 0):
@@ -125,12 +151,14 @@ def _block(b) -> str:
         at = getattr(b.progress, "error_offset", None)
         why = f"not valid JSON at character {at}: {reason}" if reason and at is not None else "not valid JSON"
         parts.append(f'<p class="bad">{_e(why)}</p>')
+    if b.tool:
+        parts.append(_declared(s, b))
     return (f'<article class="block{" tool" if b.tool else ""}" id="block-{b.pos}" data-pos="{b.pos}" '
             f'data-index="{"" if b.index is None else b.index}">' + "".join(parts) + "</article>")
 
 
 def _blocks(s: Session) -> str:
-    inner = "".join(_block(b) for b in s.blocks) or '<p class="muted">No content block.</p>'
+    inner = "".join(_block(b, s) for b in s.blocks) or '<p class="muted">No content block.</p>'
     return f'<section id="blocks"><h2>Content blocks</h2>{inner}</section>'
 
 
@@ -223,7 +251,8 @@ def _heads(cap: Capture | None) -> str:
     req = redact_request(cap.request)
     if req is not None:
         headers = "\n".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items())
-        parts.append(f"<h3>request</h3><pre>{_e((req.get('method') or '') + ' ' + (req.get('url') or ''))}\n"
+        line = f"{req.get('method') or ''} {req.get('url') or ''}"  # formatted: any JSON type reads
+        parts.append(f"<h3>request</h3><pre>{_e(line)}\n"
                      f"{_e(headers)}</pre>")
         if req.get("body") is not None:
             parts.append(f"<h4>body</h4><pre>{_e(_pretty(req['body']) if not isinstance(req['body'], str) else req['body'])}</pre>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import orjson
 
 from inspector.capture.redact import scrub_secrets, scrub_value
+from inspector.model.display import json_safe
 from inspector.session.session import Session
 
 
@@ -36,5 +37,5 @@ def report_dict(path: str, s: Session) -> dict:
 
 
 def render(path: str, s: Session) -> str:
-    """One JSON line."""
-    return orjson.dumps(report_dict(path, s)).decode()
+    """One JSON line (C1 and bidi controls escaped as ``\\u…``: ``json_safe``)."""
+    return json_safe(orjson.dumps(report_dict(path, s)).decode())

@@ -11,23 +11,51 @@ request's sampling settings, ``gen_ai.response.model``/``id``/``finish_reasons``
 is a span event ``stream_inspector.finding`` (code, name, severity, message, event, block index,
 line) at the time it fired.
 
+Joining the agent's trace: a request carrying a W3C ``traceparent`` (w3c.org/TR/trace-context,
+``00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>``) makes the span a child of that span
+(``SpanRecord.parent``; ``tracestate`` kept beside it), so a trace viewer shows the wire under the
+agent's own call. Content capture is opt-in, as the GenAI instrumentations do it: with
+``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`` the span also carries
+``gen_ai.input.messages`` (the request's history) and ``gen_ai.output.messages`` (the assembled
+blocks), as semconv JSON (``role``, ``parts`` of ``text``/``tool_call``/``tool_call_response``),
+secrets masked (``scrub_value``).
+
 This module builds a :class:`SpanRecord` (picklable: ``check --jobs`` builds them in worker
 processes); ``inspector.net.otlp`` sends it with the OpenTelemetry SDK. No OpenTelemetry import here.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import orjson
+
+from inspector.capture.redact import scrub_value
+from inspector.model.capture import normal_end
+from inspector.providers import provider_for_dialect
 from inspector.session.session import Session
 
-PROVIDER_NAMES = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai",
-                  "gemini": "gcp.gemini", "ollama": "ollama", "cohere-chat": "cohere"}
-"""Dialect -> ``gen_ai.provider.name`` (semconv well-known values; ``ollama`` is not one, so it is
-its own name). An OpenAI-compatible server is ``openai``: the convention names the API flavour."""
-OPERATIONS = {"gemini": "generate_content"}
-"""Dialect -> ``gen_ai.operation.name`` when not ``chat``."""
+HOST_PROVIDERS = (
+    (re.compile(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$"), "aws.bedrock"),
+    (re.compile(r"\.openai\.azure\.com$"), "azure.ai.openai"),
+    (re.compile(r"(\.services\.ai\.azure\.com|\.inference\.ai\.azure\.com|\.models\.ai\.azure\.com)$"),
+     "azure.ai.inference"),
+    (re.compile(r"aiplatform\.googleapis\.com$"), "gcp.vertex_ai"),
+    (re.compile(r"(^|\.)api\.deepseek\.com$"), "deepseek"),
+    (re.compile(r"(^|\.)api\.groq\.com$"), "groq"),
+    (re.compile(r"(^|\.)api\.mistral\.ai$"), "mistral_ai"),
+    (re.compile(r"(^|\.)api\.x\.ai$"), "x_ai"),
+    (re.compile(r"(^|\.)api\.perplexity\.ai$"), "perplexity"),
+    (re.compile(r"(^|\.)api\.cohere\.(com|ai)$"), "cohere"),
+)
+"""Hosts whose ``gen_ai.provider.name`` is not their API's (semconv well-known values): an
+OpenAI-compatible stream from DeepSeek is ``deepseek``, Claude or Llama on Bedrock ``aws.bedrock``.
+Any other host gets its dialect's provider record's ``otel_name``."""
+CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+"""The variable GenAI instrumentations read to opt in to message content on spans."""
+_TRACEPARENT = re.compile(r"^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")
 FINDING_EVENT = "stream_inspector.finding"
 
 _USAGE_KEYS = {
@@ -71,6 +99,117 @@ class SpanRecord:
     events: list[SpanEvent] = field(default_factory=list)
     error: str | None = None
     """``error.type`` when the exchange failed (span status ERROR), else None."""
+    parent: tuple[int, int, int] | None = None
+    """``(trace id, parent span id, trace flags)`` from the request's ``traceparent``, or None."""
+    tracestate: str | None = None
+    """The request's ``tracestate``, kept with the parent."""
+
+
+def _header(request: dict, name: str) -> str | None:
+    for k, v in ((request or {}).get("headers") or {}).items():
+        if str(k).lower() == name:
+            v = v[0] if isinstance(v, list) and v else v
+            return v.strip() if isinstance(v, str) else None
+    return None
+
+
+def trace_parent(request: dict | None) -> tuple[int, int, int] | None:
+    """The request's W3C ``traceparent`` (version 00) as ``(trace id, span id, flags)``; None when
+    absent or invalid (malformed, or an all-zero id: Trace Context §3.2.2.3, §3.2.2.4)."""
+    m = _TRACEPARENT.match((_header(request or {}, "traceparent") or "").lower())
+    if m is None:
+        return None
+    trace_id, span_id = int(m.group(1), 16), int(m.group(2), 16)
+    if not trace_id or not span_id:
+        return None
+    return trace_id, span_id, int(m.group(3), 16)
+
+
+def provider_name(dialect: str, url: str | None) -> str:
+    """``gen_ai.provider.name`` for a stream of ``dialect`` from ``url`` (``HOST_PROVIDERS``, then the
+    dialect's provider record; ``_OTHER`` when neither knows)."""
+    try:
+        host = (urlsplit(url or "").hostname or "").lower()
+    except ValueError:
+        host = ""
+    for pattern, name in HOST_PROVIDERS:
+        if host and pattern.search(host):
+            return name
+    provider = provider_for_dialect(dialect)
+    return provider.otel_name if provider is not None else "_OTHER"
+
+
+def capture_content(environ=None) -> bool:
+    """Whether message content goes on spans (``CONTENT_ENV`` set to ``true``, any case)."""
+    return (environ if environ is not None else os.environ).get(CONTENT_ENV, "").strip().lower() == "true"
+
+
+def _parts(content) -> list[dict]:
+    """A message's content (a string, or a list of provider blocks/parts) as semconv parts."""
+    if isinstance(content, str):
+        return [{"type": "text", "content": content}]
+    out = []
+    for part in content if isinstance(content, list) else []:
+        if isinstance(part, str):
+            out.append({"type": "text", "content": part})
+        elif not isinstance(part, dict):
+            continue
+        elif isinstance(part.get("text"), str):
+            out.append({"type": "text", "content": part["text"]})
+        elif part.get("type") in ("tool_use", "function_call") or "functionCall" in part:
+            call = part.get("functionCall") if isinstance(part.get("functionCall"), dict) else part
+            out.append({"type": "tool_call", "id": call.get("id") or part.get("call_id"), "name": call.get("name"),
+                        "arguments": call.get("input", call.get("args", call.get("arguments")))})
+        elif part.get("type") in ("tool_result", "function_call_output") or "functionResponse" in part:
+            out.append({"type": "tool_call_response", "id": part.get("tool_use_id") or part.get("call_id"),
+                        "response": part.get("content", part.get("output", part.get("functionResponse")))})
+    return out
+
+
+def input_messages(body) -> list[dict]:
+    """The request's history as semconv input messages (Anthropic/Chat ``system`` + ``messages``, Gemini
+    ``contents``, Responses ``instructions`` + ``input``, Ollama ``messages``/``prompt``)."""
+    if not isinstance(body, dict):
+        return []
+    out = []
+    for key in ("system", "instructions"):
+        if body.get(key):
+            out.append({"role": "system", "parts": _parts(body[key])})
+    items = body.get("messages") or body.get("contents") or body.get("input") or body.get("prompt")
+    if isinstance(items, str):
+        items = [{"role": "user", "content": items}]
+    for m in items if isinstance(items, list) else []:
+        if not isinstance(m, dict):
+            continue
+        role = m.get("role") or ("tool" if m.get("type") == "function_call_output" else "user")
+        parts = _parts(m.get("content", m.get("parts")))
+        if not parts and m.get("type") in ("function_call", "function_call_output"):
+            parts = _parts([m])
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function") if isinstance(call, dict) else None
+            if isinstance(fn, dict):
+                parts.append({"type": "tool_call", "id": call.get("id"), "name": fn.get("name"),
+                              "arguments": fn.get("arguments")})
+        out.append({"role": "model" if role == "model" else role, "parts": parts})
+    return out
+
+
+def output_messages(s: Session) -> list[dict]:
+    """The assembled blocks as one semconv output message per choice, with its finish reason."""
+    by_choice: dict = {}
+    for b in s.blocks:
+        parts = by_choice.setdefault(b.choice or 0, [])
+        if b.tool:
+            parts.append({"type": "tool_call", "id": b.id, "name": b.name, "arguments": b.content})
+        elif b.content:
+            parts.append({"type": "reasoning" if "think" in b.kind or "reason" in b.kind else "text",
+                          "content": b.content})
+    return [{"role": "assistant", "parts": parts, "finish_reason": str(s.stop_reason or "")}
+            for _, parts in sorted(by_choice.items())]
+
+
+def _json(value) -> str:
+    return orjson.dumps(scrub_value(value), default=str).decode()
 
 
 def _number(v) -> bool:
@@ -171,20 +310,24 @@ def _first_chunk(s: Session) -> float | None:
     return next((ev.t for ev in s.events if ev.block is not None and ev.t is not None), None)
 
 
-def span_for(s: Session, *, start: float, status: int | None = None, label: str | None = None) -> SpanRecord:
+def span_for(s: Session, *, start: float, status: int | None = None, label: str | None = None,
+             content: bool | None = None) -> SpanRecord:
     """The span of a closed session ``s`` whose request was sent at ``start`` (Unix seconds).
 
     ``status``: the HTTP status when the caller knows it better than the session's response head
-    (the proxy); ``label``: the capture file or exchange, kept as ``stream_inspector.source``.
+    (the proxy); ``label``: the capture file or exchange, kept as ``stream_inspector.source``;
+    ``content``: put the messages on the span (default: ``capture_content()``).
     """
     dialect = s.dialect_name or "unknown"
     request = s.request or {}
     model = _request_model(request)
-    operation = OPERATIONS.get(dialect, "chat")
+    record = provider_for_dialect(dialect)
+    operation = record.otel_operation if record is not None else "chat"
     status = status if status is not None else (s.response or {}).get("status")
+    provider = provider_name(dialect, request.get("url"))
     attrs: dict = {"gen_ai.operation.name": operation,
-                   "gen_ai.provider.name": PROVIDER_NAMES.get(dialect, "_OTHER"),
-                   "gen_ai.system": PROVIDER_NAMES.get(dialect, "_OTHER"),
+                   "gen_ai.provider.name": provider,
+                   "gen_ai.system": provider,
                    "stream_inspector.dialect": dialect, "stream_inspector.events": len(s.events)}
     if model:
         attrs["gen_ai.request.model"] = model
@@ -213,7 +356,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     error = None
     if isinstance(status, int) and status >= 400:
         error = str(status)
-    elif s.end is not None and s.end.kind != "eof":
+    elif not normal_end(s.end, s.ended):
         error = s.end.kind
     if error:
         attrs["error.type"] = error
@@ -230,5 +373,9 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
             fa["stream_inspector.finding.count"] = int(count)
         t = f.t if f.t is not None and s.request_relative else 0.0
         events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), fa))
+    if capture_content() if content is None else content:
+        attrs["gen_ai.input.messages"] = _json(input_messages(request.get("body")))
+        attrs["gen_ai.output.messages"] = _json(output_messages(s))
     name = f"{operation} {model}" if model else operation
-    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), attrs, events, error)
+    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), attrs, events, error,
+                      trace_parent(request), _header(request, "tracestate"))

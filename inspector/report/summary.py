@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.report.text import counts_text, plural
+from inspector.report.text import counts_text, plural, safe
 
 SEVERITY_ORDER = ("error", "warning", "info")
 WORST_FILES = 5
@@ -71,7 +71,7 @@ def render(outcomes: list[FileOutcome]) -> str:
         worst = sorted((o for o in outcomes if o.findings), key=lambda o: (tuple(-x for x in o.rank()), o.name))
         lines.append("  worst files:")
         for o in worst[:WORST_FILES]:
-            lines.append(f"    {o.name}: {counts_text(o.counts())}")
+            lines.append(f"    {safe(o.name)}: {counts_text(o.counts())}")
         if len(worst) > WORST_FILES:
             lines.append(f"    … and {plural(len(worst) - WORST_FILES, 'more file')} with findings")
     lines.append(total_line(outcomes))

@@ -6,7 +6,8 @@ Everything quoted from a stream (names, ids, stop reasons, text, messages) goes 
 terminal the report is read in."""
 from __future__ import annotations
 
-from inspector.capture.redact import printable, scrub_secrets
+from inspector.capture.redact import scrub_secrets
+from inspector.model.display import display_text
 from inspector.session.session import Session
 
 
@@ -30,7 +31,7 @@ def _place(path: str, f, several: bool) -> str:
 
 def safe(text: object) -> str:
     """One line of ``text`` fit for a terminal: secrets masked, control characters escaped."""
-    return printable(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
+    return display_text(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
 
 
 def _short(text: str, n: int = 100) -> str:
@@ -50,12 +51,27 @@ def counts_text(counts: dict[str, int]) -> str:
     return ", ".join(plural(counts[k], k) for k in ("error", "warning", "info") if counts.get(k)) or "no findings"
 
 
+def finding_sentence(f) -> str:
+    """A finding in the stream's terms, one line, safe to show: ``J002 args-incomplete-at-close
+    (error) at event 4, index 0: closed while the arguments are an incomplete JSON prefix (…): do not
+    execute`` (no place for stream-level facts)."""
+    where = []
+    if f.event is not None:
+        where.append(f"event {f.event}" + (f" (×{f.count}, last at event {f.last_event})" if f.count > 1 else ""))
+    if f.index is not None:
+        where.append(f"index {f.index}")
+    at = f" at {', '.join(where)}" if where else ""
+    return f"{f.code} {f.name} ({f.severity}){at}: {safe(f.message)}"
+
+
 def render(path: str, s: Session) -> str:
     several = len(s.responses) > 1
     n = len(s.events)
     head = f"{safe(path)}: {s.dialect_name or 'unknown'}, {plural(n, 'event')}"
     if s.duration_s is not None:
         head += f", {s.duration_s:.3f} s"
+    elif n:  # no arrival times in the input (a pasted or saved body): say so, T rules need them
+        head += ", times unknown (T rules not judged)"
     if s.stop_reason:
         head += f", stop_reason {safe(s.stop_reason)}"
     if several:

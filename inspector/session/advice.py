@@ -1,4 +1,4 @@
-"""Findings explained to users: the rules every dialect shares (S, T, J, Q), and the lookups that
+"""Findings explained to users: the rules every dialect shares (S, T, J, Q, V), and the lookups that
 merge them with each provider folder's own (``inspector.providers.*.advice``).
 
 Why it exists: the rule catalog (``inspector.model.catalog``) defines *when* a rule fires, in an
@@ -33,6 +33,13 @@ ADVICE: dict[str, str] = {
         'The history your client sends back does not match what the stream produced. Rebuild the '
         'assistant turn from the assembled blocks (not from raw deltas), keep every id and '
         'signature, and send tool inputs as objects.'),
+    'V': (
+        'The answer does not fit the tools your request declared. Check every call against the '
+        'declared tools before running it (name, arguments against the schema), and answer a call that '
+        'does not fit with an error tool result instead of running it. If a gateway or proxy sits '
+        'between you and the provider, compare its two sides with `stream-inspector gateway` or '
+        '`diff`: a rewrite on the way is the usual cause when the provider promised conforming '
+        'calls.'),
 }
 
 EXPLAIN: dict[str, T] = {
@@ -149,6 +156,21 @@ EXPLAIN: dict[str, T] = {
         'unreliable: a stall can hide, or appear where there was none.',
         'Record the stream again (`live --record`, `proxy --record`); if you edited or merged '
         'capture files by hand, keep each file in the order its bytes arrived.'),
+    'S018': T(
+        'A field of this event holds a JSON value of the wrong type: a list or an object where the '
+        'provider always sends a string or a number (the message says which event and what could not '
+        'be read). The inspector skipped that event and read the rest.',
+        'Typed clients (the official SDKs, pydantic models) raise a validation error on this event and '
+        'the whole answer is lost; hand-written clients crash on the unexpected type.',
+        'Find the hop that built the event (a gateway, a proxy, a mock server, a hand-edited capture) '
+        'and compare its output with the provider\'s schema for this event type.'),
+    'S019': T(
+        'A JSON value here nests arrays or objects more than 512 levels deep. The inspector keeps it '
+        'as text instead of parsing it, and reads the rest of the stream.',
+        'Parsers give up on such values (orjson and many JSON libraries stop at 1 024 levels; Python\'s '
+        'recursive code hits its recursion limit near 1 000): a client crashes or drops the event. No '
+        'real provider sends this; it is a corrupted or hostile capture.',
+        'Do not feed this capture to tools you do not trust with hostile input; find who produced it.'),
     # ------------------------------------------------------------------ T: timing
     'T001': T(
         'No bytes at all arrived for at least the stall threshold (`--stall`, 10 s by default); the '
@@ -237,7 +259,8 @@ EXPLAIN: dict[str, T] = {
         'missing from the history your client sent back.',
         'The provider rejects the request, or the model loses the reasoning behind its tool call '
         '(Gemini 3 requires the signature on function calls).',
-        'Send every signature back exactly as received, on the block or call it came with.'),
+        'Send every signature back as received, on the block or call it came with (compared as '
+        'bytes: the standard and URL-safe base64 spellings of the same bytes are the same signature).'),
     'Q005': T(
         "A tool call's input in the history is not an object (often the arguments left as a JSON "
         'string).',
@@ -248,6 +271,56 @@ EXPLAIN: dict[str, T] = {
         'The history no longer says what the model did: either the tool ran with other arguments than '
         'the model believes, or the accumulator is broken.',
         'Compare the two (the message shows where they part) and fix the accumulator.'),
+    'Q007': T(
+        "The request's history continues an answer that no earlier exchange of this session streamed: "
+        'a conversation begun before the proxy started, an answer another route served, or '
+        'assistant turns the client wrote itself (few-shot examples).',
+        'Nothing: the history cannot be compared with an answer the inspector never saw, so Q003, '
+        'Q004 and Q006 are not judged for this request (Q001, Q002 and Q005 still are). It is never '
+        "judged against another conversation's answer.",
+        "Nothing to fix. To have this request's history checked, start the proxy before the agent's "
+        'conversation begins; the next request of the same conversation is matched to this one.'),
+    # ------------------------------------------------------------------ V: the declared tools
+    'V001': T(
+        'A tool call names a function your request did not declare (the message lists the ones it '
+        'did).',
+        'The agent looks the name up in its tool table and crashes, or answers "unknown tool" and the '
+        'model loops; a framework that routes by prefix may even run the wrong tool.',
+        'Do not run it: send back an error tool result naming the declared tools. A gateway renaming '
+        'tools (prefixes, case) or tools declared in another turn of the conversation are the usual '
+        'causes.'),
+    'V002': T(
+        "A tool call's complete arguments do not validate against the schema your request declared: "
+        'the message gives each JSON path, what is wrong there and the schema keyword that failed '
+        '(`$.days: 0 is less than the minimum of 1 (minimum)`). An error when the tool was strict '
+        '(the provider promised conforming arguments), a warning otherwise.',
+        'The tool runs with a missing, mistyped or out-of-range argument: it crashes, or does the '
+        'wrong thing quietly (a string "3" where a number was expected).',
+        'Validate before running, and answer a failing call with an error tool result that quotes '
+        'the path: models correct themselves from it. To have the provider enforce the schema, use '
+        'strict tools (OpenAI `strict: true`, Anthropic `strict`, Gemini `VALIDATED` mode); on a '
+        'strict tool this finding means something rewrote the arguments on the way.'),
+    'V003': T(
+        'The request forced a tool call (`tool_choice` naming a function, `required`/`any`, Gemini '
+        '`mode: ANY`), and the answer called none, or a different declared function. Not judged when '
+        'the answer was cut short (`max_tokens`, an error, a refusal).',
+        'An agent that forced the call reads the call without checking: it finds none and crashes, or '
+        'runs the next step with no tool result.',
+        'Check that a gateway passes `tool_choice` through (many drop or translate it); check that '
+        'the model and endpoint support forcing a tool. Handle "no call" anyway.'),
+    'V004': T(
+        'The request refused parallel calls (`parallel_tool_calls: false`, Anthropic '
+        '`disable_parallel_tool_use: true`) and the answer holds more than one tool call.',
+        'An agent built for one call per turn runs only the first, or all of them out of order, '
+        'and then sends back results the provider does not match to calls.',
+        'Check that a gateway passes the setting through; run only the first call, or handle several.'),
+    'V005': T(
+        'A declared schema uses a keyword or format the validator does not know, or is not a valid '
+        'JSON Schema: that part of the arguments was not judged (the message says which and where).',
+        'Nothing breaks by itself: a constraint the inspector cannot check may still be one the '
+        'provider rejects (400) or ignores, so calls may break it unseen.',
+        'Use standard JSON Schema keywords (Draft 2020-12) in tool schemas; a Gemini `parameters` '
+        'schema is the OpenAPI subset, mapped before it is judged.'),
 }
 
 

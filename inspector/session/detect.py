@@ -18,8 +18,11 @@ if TYPE_CHECKING:
 def from_event(ev: "EventRecord") -> str | None:
     """The dialect ``ev`` alone identifies, or None."""
     for name, cls in DIALECTS.items():
-        if cls.sniff(ev):
-            return name
+        try:
+            if cls.sniff(ev):
+                return name
+        except (TypeError, AttributeError):  # a list or an object where a shape has a scalar: not this one
+            continue
     return None
 
 

@@ -24,13 +24,16 @@ from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
+from inspector.model.jsondepth import TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
 from inspector.session import runs
 from inspector.session.rules import arguments as argument_rules
+from inspector.session.rules import declared as declared_rules
 from inspector.session.rules import stream as stream_rules
 from inspector.session.response import ResponseWriter
+from inspector.session.shapes import wrong_type_fields
 from inspector.session.rules import timing as timing_rules
 
 __all__ = ["Session", "EventRecord", "DONE", "NOT_JSON"]
@@ -99,6 +102,8 @@ class Session:
         self._body_pos = 0
         self._arguments = argument_rules.ArgumentRules(self)
         self._timing = timing_rules.StallWatch(self)
+        self.declared = declared_rules.DeclaredRules(self)
+        """The V rules: the request's declared tools, and what the calls did with them."""
         self._reports = 0
         """Findings reported so far, repeats included (a run is taken whole only after a clean event)."""
         self._clean = False
@@ -345,6 +350,7 @@ class Session:
         if block.tool:
             self._arguments.at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
+            self.declared.at_close(block)
 
     def replace_block(self, block: Block) -> None:
         block.replaced = True
@@ -466,9 +472,26 @@ class Session:
             stream_rules.check_event_name(self, ev)
         if ev.t is not None or self._timing.pending_stall is not None:
             self._timing.on_event(ev)
-        dialect.on_event(ev)
+        try:
+            kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
+            if kind is not None and kind.__class__ is not str:
+                raise TypeError(f"its type is {'an object' if isinstance(kind, dict) else 'a ' + type(kind).__name__}, "
+                                "not a string")
+            dialect.on_event(ev)
+        except (TypeError, AttributeError) as e:  # a list or an object where the dialect reads a scalar
+            self._wrong_type(ev, e)
         self.current = None
         ev.release()
+
+    def _wrong_type(self, ev: EventRecord | None, error: Exception) -> None:
+        """S018: the dialect could not read ``ev`` (None: the end of the stream) because a value has
+        the wrong JSON type; the event is skipped and the stream goes on."""
+        fields = wrong_type_fields(ev.payload) if ev is not None else []
+        where = f"{', '.join(fields)}: " if fields else ""
+        what = f"the {ev.name!r} event" if ev is not None else "the end of the stream"
+        self.report("S018", f"{what} could not be read: {where}a value of the wrong JSON type "
+                    f"({type(error).__name__}: {error}); skipped, the rest of the stream is read",
+                    event=ev if ev is not None else False, cause=(type(error).__name__, str(error)))
 
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
@@ -476,7 +499,10 @@ class Session:
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)
-                self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
+                if why == TOO_DEEP:  # valid JSON, perhaps, but too deep to read safely
+                    self.report("S019", f"event data is {why}: kept as text, not parsed: {ev.data[:60]!r}", cause=why)
+                else:
+                    self.report("S002", f"event data is not valid JSON ({why}): {ev.data[:120]!r}", cause=why)
             else:
                 self.report("S002", f"data: [DONE] is OpenAI's end marker, not JSON; {self.dialect_name} streams "
                             "never send it")
@@ -509,11 +535,15 @@ class Session:
         started before this response's end marker (the dialect says so, e.g. A017); no S003."""
         current, self.current = self.current, None
         self.dialect.superseded = superseded
-        self.dialect.on_end(end)
+        try:
+            self.dialect.on_end(end)
+        except (TypeError, AttributeError) as e:  # state built from an event with a wrong type
+            self._wrong_type(None, e)
         for block in self.current_response.blocks:
             if block.tool and not block.closed and not block.replaced:
                 self._arguments.at_end(block)
         timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
+        self.declared.at_response_end(self.current_response)
         self.current = current
 
     def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
@@ -584,7 +614,7 @@ class Session:
 def _json_error(data: str) -> str:
     """Why ``data`` is not JSON, without the position (repeats of one malformed shape are one cause)."""
     try:
-        orjson.loads(data)
+        loads(data)
     except orjson.JSONDecodeError as e:
         return e.msg
     return "not JSON"

@@ -41,7 +41,7 @@ from inspector.capture.load import load_path
 from inspector.feeds.base import Feed
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.replay import ReplayFeed
-from inspector.model.capture import Capture
+from inspector.model.capture import Capture, end_word
 from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
 from inspector.tui.copy_save import CopySave
@@ -60,6 +60,7 @@ from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
+from inspector.tui.text import words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
@@ -102,8 +103,10 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.start_paused = paused
         self.pretty = pretty
         """Show tool arguments as pretty partial JSON (``j``)."""
+        self.show_schema = False
+        """Show each tool call's declared schema and the paths it breaks (``d``)."""
         if title:
-            self.title = title
+            self.title = words(title)
         self.inspector_themes = load_themes()
         for t in self.inspector_themes.values():
             self.register_theme(t)
@@ -295,11 +298,17 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
 
     @staticmethod
     def _silence(feed, s) -> float | None:
-        """Seconds without a byte up to now, while the stream is open (a stall in progress)."""
+        """Seconds without a byte up to now, while the stream is open (a stall in progress).
+
+        Counted from the newest *arrival* (``feed.last_arrival()`` where the feed knows it), not
+        from the newest event drawn: a frame drawn late must not show a silence that is not there."""
         now = feed.now()
         if now is None or s.closed:
             return None
-        last = s.last_byte_t if s.last_byte_t is not None else (0.0 if s.request_relative else None)
+        arrival = getattr(feed, "last_arrival", None)
+        last = arrival() if arrival is not None else s.last_byte_t
+        if last is None and s.request_relative:
+            last = 0.0
         return None if last is None else max(0.0, now - last)
 
     def _gc_checkpoint(self, events: int) -> None:
@@ -322,7 +331,8 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         if feed.error:
             return "source failed"
         if s.closed:
-            return "ended" if s.end is None or s.end.kind == "eof" else f"ended ({s.end.kind})"
+            word = end_word(s.end, s.ended)
+            return "ended" if word == "eof" else f"ended ({word})"
         return "streaming" if s.events or s.bytes_received else "waiting"
 
     def _play_word(self) -> str:
@@ -350,7 +360,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
             filt.append(f"{fl.min_severity}+")
         if fl.text_filter:
             filt.append(f"“{fl.text_filter}”")
-        total = self._counted
+        total = sum(c.values())  # with a stall still open: it is listed, so it is counted
         sub = f"filter {' '.join(filt)} · {fl.shown}/{total} · esc clears" if filt else (
             "i: explain · v: severity" if total else "no findings")
         pane = self.query_one("#findings-pane")

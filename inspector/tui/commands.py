@@ -18,6 +18,7 @@ from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import notice
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,8 @@ COMMANDS: tuple[Command, ...] = (
             "A bundled example: one tool call with and without eager_input_streaming, on one time axis "
             "(your own pair: stream-inspector compare A B)", show=False),
     Command("j", "toggle_json", "JSON", "Pretty JSON / raw", "Show tool arguments as pretty partial JSON or raw text"),
+    Command("d", "toggle_schema", "Schema", "Declared schema", "Show beside each tool call the schema its request "
+            "declared, with the paths its arguments break (V rules)", show=False),
     Command("slash", "search", "Search", "Search events…", "Search the raw event log (n / N: next / previous match)",
             key_display="/"),
     Command("x", "filter", "Filter", "Filter findings…", "Show only findings whose code, name or message contains text",
@@ -107,7 +110,7 @@ class CommandsMixin:
             return
         i = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(i + 1) % len(names)]
-        self.notify(f"theme: {self.theme}", timeout=1.5)
+        self.notify(notice(f"theme: {self.theme}"), timeout=1.5)
 
     def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """Every binding, grouped by where it works (built from the binding tables)."""

@@ -19,6 +19,7 @@ from inspector.tui.screens.save_file import SaveFileScreen
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import notice
 
 
 def finding_text(f) -> str:
@@ -56,7 +57,7 @@ class CopySave:
             return
         what, text = target
         self.copy_to_clipboard(text)
-        self.notify(f"Copied {what}: {len(text):,} characters (through the terminal: OSC 52).", title="copy",
+        self.notify(notice(f"Copied {what}: {len(text):,} characters (through the terminal: OSC 52)."), title="copy",
                     timeout=3)
 
     # ------------------------------------------------------------------ s: save
@@ -81,8 +82,8 @@ class CopySave:
         try:
             n = write_capture(capture, path)
         except OSError as e:
-            self.notify(f"{path}: {e.strerror or e}", title="cannot save", severity="error", timeout=8)
+            self.notify(notice(f"{path}: {e.strerror or e}"), title="cannot save", severity="error", timeout=8)
             return False
-        self.notify(f"Saved {n:,} chunks to {path}: `stream-inspector replay {path}` (or o) replays it.",
+        self.notify(notice(f"Saved {n:,} chunks to {path}: `stream-inspector replay {path}` (or o) replays it."),
                     title="saved", timeout=6)
         return True

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.containers import Vertical
@@ -22,6 +21,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from inspector.tui.text import segment
 
 MEDIUM = 110
 """Columns from which the panes sit side by side."""
@@ -217,13 +217,13 @@ class FittedFooter(Widget, can_focus=False):
         blank = Style(bgcolor=base.bgcolor)  # empty cells carry the background only (as Textual's)
         if y or not self._items:
             return Strip.blank(width, blank)
-        keys: list[Segment] = []
-        palette: list[Segment] = []
+        keys: list = []
+        palette: list = []
         for (_, _, pieces), item in zip(self._cells(), self._items):
             into = palette if item.palette else keys
             if keys and into is keys and self.compact:
-                keys.append(Segment(" ", blank))
-            into += [Segment(text, style if style.color is None else base + style) for text, style in pieces]
+                keys.append(segment(" ", blank))
+            into += [segment(text, style if style.color is None else base + style) for text, style in pieces]
         room = max(0, width - sum(seg.cell_length for seg in palette))
         line = Strip(keys).crop(self._offset, self._offset + room).extend_cell_length(room, blank)
         return Strip.join([line, Strip(palette)]).crop(0, width).extend_cell_length(width, blank)

@@ -24,6 +24,7 @@ from inspector.capture.load import probe_path
 from inspector.feeds.opening import OpeningFeed
 from inspector.tui.screens.entry_picker import EntryPickerScreen
 from inspector.tui.screens.open_file import OpenFileScreen
+from inspector.tui.text import notice
 
 
 LOADING_DELAY_S = 0.25
@@ -89,7 +90,7 @@ class CaptureOpening:
             self.failure = message
             self.exit(None, 2)
             return
-        self.notify(message, title="cannot open", severity="error", timeout=8)
+        self.notify(notice(message), title="cannot open", severity="error", timeout=8)
         self._drop_feed(index)
 
     def _choose_entry(self, pending: OpeningFeed, several: SeveralStreams) -> None:
@@ -156,7 +157,7 @@ class CaptureOpening:
         try:
             probe_path(path)
         except CaptureError as e:
-            self.notify(str(e), title="cannot open", severity="error", timeout=8)
+            self.notify(notice(e), title="cannot open", severity="error", timeout=8)
             return
         pending = OpeningFeed(path, entry=entry, **self.open_options)
         self.feeds.append(pending)

@@ -14,6 +14,7 @@ from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import notice
 
 
 class BlocksPane(VerticalScroll, inherit_bindings=False):
@@ -53,8 +54,11 @@ class PanelRouting:
                     p.add_class("-collapsed")
             self._panels.extend(new)
             pane.mount_all(new)
+        rules = s.declared
         for p, b in zip(self._panels, blocks):
             p.bind(b)
+            if b.tool:
+                p.bind_declared(rules.tool_for(b), rules.violations.get(b.pos, ()), self.show_schema)
         if len(s.findings) > self._findings_routed:
             for f in s.findings[self._findings_routed:]:
                 pos = self._block_position(s, f)
@@ -168,8 +172,12 @@ class PanelRouting:
             message = "This stream has no findings: nothing to explain."
         else:
             message = "No findings yet: i explains the highlighted one once there is one."
-        self.notify(message, title="explain", timeout=4)
+        self.notify(notice(message), title="explain", timeout=4)
 
     def action_toggle_json(self) -> None:
         self.pretty = not self.pretty
+        self._render_frame()
+
+    def action_toggle_schema(self) -> None:
+        self.show_schema = not self.show_schema
         self._render_frame()

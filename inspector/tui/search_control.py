@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.tui.text import one_line
 
 
 class SearchControl:
@@ -43,7 +44,7 @@ class SearchControl:
             self._close_box(event.input)
             return
         found = log.find(event.value, 1, include_current=log.search != event.value) is not None
-        event.input.border_subtitle = None if found else f"no event contains “{event.value}”"
+        event.input.border_subtitle = None if found else one_line(f"no event contains “{event.value}”")
         event.input.set_class(not found, "-nomatch")
         self._update_titles()
 

@@ -18,6 +18,11 @@ class NoTerminal(Exception):
     """stdin, stdout or stderr is not a terminal; the message says which (one line)."""
 
 
+class AppCrashed(Exception):
+    """The app ended on an unhandled exception (its ``__cause__``); the CLI reports it as an
+    internal error (exit 3), never as the exit status of a clean quit."""
+
+
 def terminal_problem(streams: dict | None = None) -> str | None:
     """None when every stream (default: the process's stdout, stdin and stderr) is a terminal, else why not."""
     streams = streams if streams is not None else {"stdout": sys.stdout, "stdin": sys.stdin, "stderr": sys.stderr}
@@ -60,7 +65,16 @@ class TerminalApp:
             signal.signal(signal.SIGINT, previous)
         if self._interrupted:
             raise KeyboardInterrupt
+        error = getattr(self, "_exception", None)
+        if error is not None:
+            raise AppCrashed(f"{type(error).__name__}: {error}") from error
         return result
+
+    def _print_error_renderables(self) -> None:
+        """Textual prints the traceback with its local variables (capture text, secrets) on the
+        terminal; an unhandled exception is reported by the CLI instead (one line, saved traceback)."""
+        if getattr(self, "_exception", None) is None:
+            super()._print_error_renderables()
 
     def _on_sigint(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
         """Leave the app the way ``q`` does (the terminal restored), then report the interrupt."""

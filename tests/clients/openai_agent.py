@@ -7,8 +7,16 @@ import sys
 
 import openai
 
-TOOLS = [{"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": {}}}}
-         for name in ("get_stock", "convert_currency")]
+SCHEMAS = {
+    "get_stock": {"type": "object", "properties": {"symbol": {"type": "string"}, "exchange": {"type": "string"},
+                                                   "fields": {"type": "array", "items": {"type": "string"}}},
+                  "required": ["symbol"]},
+    "convert_currency": {"type": "object", "properties": {"amount": {"type": "number"}, "from": {"type": "string"},
+                                                          "to": {"type": "string"}},
+                         "required": ["amount", "from", "to"]},
+}
+"""What the agent's tools take (the calls of ``3-openai-parallel-tool-calls`` validate against them)."""
+TOOLS = [{"type": "function", "function": {"name": name, "parameters": schema}} for name, schema in SCHEMAS.items()]
 
 
 MAX_TURNS = 5

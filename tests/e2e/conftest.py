@@ -222,8 +222,9 @@ TIME_FIELDS = ("first_delta_s", "last_delta_s", "max_gap_s")
 
 def report_shape(report: dict, *, dialect: bool = True) -> dict:
     """A report without times, and without what legitimately differs between a recorded capture and
-    the same bytes seen on the wire: ``line`` (a native capture's findings point at its file lines,
-    a live stream's at body lines) and messages that quote a time or the transport's own error."""
+    the same bytes seen on the wire: ``line`` (a served ``.sse`` file's findings point at its body
+    lines, the live stream's at the lines of its own recording) and messages that quote a time or
+    the transport's own error."""
     out = {
         "dialect": report["dialect"], "events": report["events"], "stop_reason": report["stop_reason"],
         "blocks": [{k: v for k, v in b.items() if k not in TIME_FIELDS} for b in report["blocks"]],

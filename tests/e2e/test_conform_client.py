@@ -79,17 +79,21 @@ def test_a_client_that_never_reaches_the_mock_is_told_which_variables_to_read():
     assert "no request reached the mock provider (does the client read ANTHROPIC_BASE_URL" in out
 
 
-def test_serve_expect_next_grades_each_mutation(tmp_path):
+def serve_expect_next(fmt: str):
+    """``serve --mutate finish-stop,no-stop-event --expect-next`` on the bundled parallel-calls capture:
+    ``(process, base URL)``."""
     capture = ROOT / "inspector" / "data" / "captures" / "3-openai-parallel-tool-calls.jsonl"
     proc = spawn(["serve", str(capture), "--mutate", "finish-stop,no-stop-event", "--expect-next", "--instant",
-                  "--port", "0", "--next-timeout", "20", "--format", "junit"])
-    url = None
+                  "--port", "0", "--next-timeout", "20", "--format", fmt])
     for line in proc.stderr:
         m = re.match(r"serving 2 captures on (http://127\.0\.0\.1:\d+)", line)
         if m:
-            url = m.group(1)
-            break
-    assert url, "serve did not start"
+            return proc, m.group(1)
+    pytest.fail("serve did not start")
+
+
+def test_serve_expect_next_grades_each_mutation(tmp_path):
+    proc, url = serve_expect_next("junit")
     for _ in range(2):
         openai_agent.run({"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": url + "/v1"})
     out, err = proc.communicate(timeout=30)
@@ -100,3 +104,22 @@ def test_serve_expect_next_grades_each_mutation(tmp_path):
     assert results["no-stop-event"] == []  # survived
     assert proc.returncode == 1
     assert "verdict: no-stop-event" in err
+
+
+def test_serve_expect_next_a_new_conversation_is_not_graded_as_the_next_request():
+    """Issue 23 item 1, the shared rule in ``serve --expect-next``: a request whose history continues
+    no answer (a fresh first request) is not that stream's next request: the stream's verdict is
+    ``crashed`` and the request gets the next mutated stream, not the closing answer."""
+    import openai
+
+    proc, url = serve_expect_next("json")
+    sdk = openai.OpenAI(api_key="sk-test", base_url=url + "/v1", max_retries=0, timeout=20)
+    with sdk.chat.completions.stream(model="gpt-4.1-mini", messages=[{"role": "user", "content": "first try"}],
+                                     tools=openai_agent.TOOLS) as s:
+        s.get_final_completion()  # the client then gives up on that conversation
+    openai_agent.run({"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": url + "/v1"})  # a new one, two rounds
+    out, _ = proc.communicate(timeout=30)
+    verdicts = [json.loads(line) for line in out.splitlines()]
+    assert [(v["mutation"], v["outcome"]) for v in verdicts] == [("finish-stop", "crashed"),
+                                                                  ("no-stop-event", "survived")]
+    assert "began a new conversation" in verdicts[0]["detail"]

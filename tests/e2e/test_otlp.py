@@ -19,6 +19,8 @@ import httpx
 import pytest
 
 pytest.importorskip("opentelemetry.sdk")
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (  # noqa: E402
+    ExportMetricsServiceRequest, ExportMetricsServiceResponse)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: E402
     ExportTraceServiceRequest, ExportTraceServiceResponse)
 
@@ -43,17 +45,34 @@ def attrs(items) -> dict:
 
 
 class Receiver:
-    """An OTLP/HTTP traces endpoint on 127.0.0.1: ``spans`` holds every decoded span as a dict."""
+    """An OTLP/HTTP traces and metrics endpoint on 127.0.0.1: ``spans`` holds every decoded span as a
+    dict, ``points`` every metric data point as ``(metric name, attributes, value)``."""
 
     def __init__(self) -> None:
         self.spans: list[dict] = []
+        self.points: list[tuple[str, dict, float]] = []
         self.requests: list[dict] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            def _metrics(self, body: bytes) -> bytes:
+                req = ExportMetricsServiceRequest()
+                req.ParseFromString(body)
+                for rm in req.resource_metrics:
+                    for sm in rm.scope_metrics:
+                        for m in sm.metrics:
+                            data = getattr(m, m.WhichOneof("data"))
+                            for dp in data.data_points:
+                                value = dp.sum if m.WhichOneof("data") == "histogram" else (
+                                    dp.as_int if dp.WhichOneof("value") == "as_int" else dp.as_double)
+                                outer.points.append((m.name, attrs(dp.attributes), value))
+                return ExportMetricsServiceResponse().SerializeToString()
+
             def do_POST(self):  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
                 outer.requests.append({"path": self.path, "headers": dict(self.headers)})
+                if self.path == "/v1/metrics":
+                    return self._answer(self._metrics(body))
                 req = ExportTraceServiceRequest()
                 req.ParseFromString(body)
                 for rs in req.resource_spans:
@@ -63,10 +82,13 @@ class Receiver:
                             outer.spans.append({
                                 "name": sp.name, "kind": sp.kind, "attributes": attrs(sp.attributes),
                                 "resource": resource, "start": sp.start_time_unix_nano, "end": sp.end_time_unix_nano,
-                                "status": sp.status.code,
+                                "status": sp.status.code, "trace_id": sp.trace_id.hex(),
+                                "parent": sp.parent_span_id.hex(), "flags": sp.flags,
                                 "events": [{"name": e.name, "t": e.time_unix_nano, "attributes": attrs(e.attributes)}
                                            for e in sp.events]})
-                out = ExportTraceServiceResponse().SerializeToString()
+                self._answer(ExportTraceServiceResponse().SerializeToString())
+
+            def _answer(self, out: bytes) -> None:
                 self.send_response(200)
                 self.send_header("content-type", "application/x-protobuf")
                 self.send_header("content-length", str(len(out)))
@@ -112,7 +134,8 @@ def test_check_sends_one_span_per_file_with_genai_attributes_and_finding_events(
     assert p.returncode in (0, 1) and "Traceback" not in p.stderr, p.stderr
     reports = [json.loads(line) for line in p.stdout.splitlines()]
     wait_for(lambda: len(receiver.spans) == 3, "3 spans")
-    assert receiver.requests[0]["path"] == "/v1/traces" and receiver.requests[0]["headers"].get("x-team") == "agents"
+    traces = [r for r in receiver.requests if r["path"] == "/v1/traces"]
+    assert traces and traces[0]["headers"].get("x-team") == "agents"
     by_source = {s["attributes"]["stream_inspector.source"]: s for s in receiver.spans}
     assert set(by_source) == {str(f) for f in files}
     first = by_source[str(files[0])]
@@ -217,3 +240,71 @@ def test_the_endpoint_follows_the_standard_variables():
     assert traces_endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318",
                             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://t.example/otlp/traces"}) == \
         "https://t.example/otlp/traces"
+
+
+TRACE_ID, AGENT_SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+KEYLIKE = "sk-ant-api03-" + "Q" * 40
+
+
+def test_proxy_span_joins_the_agents_trace_and_carries_content_and_metrics(receiver, corpus, monkeypatch):
+    """A request with a W3C traceparent: the proxy's span is its child; with content capture on, the
+    messages ride on the span, secrets masked; metrics reach /v1/metrics."""
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url)
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+    sender = OtlpSender(traces_endpoint())
+    with ServerThread([corpus / "anthropic-stop-before-json-complete.sse", corpus / "anthropic-doc-tool-call.sse"],
+                      instant=True) as srv:
+        with ProxyThread(srv.url) as px:
+            px.log.listeners.append(ExchangeSpans(sender))
+            with httpx.Client(timeout=WAIT_S) as client:
+                client.post(f"{px.url}/anthropic-stop-before-json-complete/v1/messages",
+                            headers={"traceparent": f"00-{TRACE_ID}-{AGENT_SPAN}-01", "tracestate": "agent=1"},
+                            json={"model": "claude-traced", "max_tokens": 50, "stream": True, "system": "be brief",
+                                  "messages": [{"role": "user", "content": f"my key is {KEYLIKE}"}]})
+                client.post(f"{px.url}/anthropic-doc-tool-call/v1/messages",
+                            json={"model": "claude-untraced", "stream": True, "messages": []})
+            px.wait_reports(2)
+    sender.close()
+    wait_for(lambda: len(receiver.spans) == 2, "2 spans")
+    spans = {s["attributes"]["gen_ai.request.model"]: s for s in receiver.spans}
+    traced, untraced = spans["claude-traced"], spans["claude-untraced"]
+    assert (traced["trace_id"], traced["parent"]) == (TRACE_ID, AGENT_SPAN)
+    assert untraced["parent"] == "" and untraced["trace_id"] != TRACE_ID
+    inp = json.loads(traced["attributes"]["gen_ai.input.messages"])
+    assert inp[0] == {"role": "system", "parts": [{"type": "text", "content": "be brief"}]}
+    assert inp[1]["role"] == "user" and inp[1]["parts"][0]["content"].startswith("my key is ")
+    assert KEYLIKE not in traced["attributes"]["gen_ai.input.messages"]
+    out = json.loads(traced["attributes"]["gen_ai.output.messages"])
+    assert out == [{"role": "assistant", "finish_reason": "tool_use", "parts": [
+        {"type": "tool_call", "id": "toolu_01Early", "name": "search_docs", "arguments": '{"query": "refund pol'}]}]
+    wait_for(lambda: any(n == "stream_inspector.findings" for n, _, _ in receiver.points), "metrics")
+    findings = {(a["code"], a["gen_ai.provider.name"]): v for n, a, v in receiver.points if n == "stream_inspector.findings"}
+    assert findings == {("J002", "anthropic"): 1, ("A005", "anthropic"): 1}
+    durations = [a for n, a, _ in receiver.points if n == "gen_ai.client.operation.duration"]
+    assert {a["gen_ai.request.model"] for a in durations} == {"claude-traced", "claude-untraced"}
+
+
+def test_content_stays_off_spans_unless_asked_for(receiver, corpus):
+    sender = OtlpSender(traces_endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}))
+    with ServerThread([corpus / "anthropic-doc-tool-call.sse"], instant=True) as srv, ProxyThread(srv.url) as px:
+        px.log.listeners.append(ExchangeSpans(sender))
+        httpx.post(f"{px.url}/v1/messages", json={"model": "m", "stream": True,
+                                                  "messages": [{"role": "user", "content": "private"}]})
+        px.wait_reports(1)
+    sender.close()
+    wait_for(lambda: len(receiver.spans) == 1, "1 span")
+    assert not any(k.startswith(("gen_ai.input", "gen_ai.output")) for k in receiver.spans[0]["attributes"])
+
+
+def test_every_provider_has_its_semconv_name(receiver):
+    from tests.conftest import BEDROCK_CORPUS
+
+    files = [BEDROCK_CORPUS / "bedrock-anthropic-text-clean.bin", BUNDLED / "4-openai-compatible-quirks.jsonl"]
+    converse = sorted(BEDROCK_CORPUS.glob("converse-*.jsonl"))[:1]
+    p = run_cli(["check", "--otlp", "--jobs", "1", *map(str, files + converse)], env_for(receiver))
+    assert "Traceback" not in p.stderr, p.stderr
+    wait_for(lambda: len(receiver.spans) == len(files + converse), "spans")
+    names = {s["attributes"]["stream_inspector.source"]: s["attributes"]["gen_ai.provider.name"] for s in receiver.spans}
+    assert names[str(files[0])] == "aws.bedrock"
+    assert all(names[str(c)] == "aws.bedrock" for c in converse) and converse
+    assert names[str(files[1])] == "openai"

@@ -196,13 +196,14 @@ def test_correct_history_raises_no_q_finding(upstream, proxy, tmp_path):
 
 
 def test_first_request_keeps_only_history_only_q_rules(upstream, proxy):
-    """With no earlier exchange, an empty text block is still Q002, but no id can be called unknown (Q003)."""
+    """With no earlier exchange, an empty text block is still Q002, but no id can be called unknown (Q003):
+    the history continues an answer this session never saw, said once (Q007)."""
     history = [{"role": "user", "content": [{"type": "text", "text": ""}]},
                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_never", "name": "f", "input": {}}]},
                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_never", "content": "x"}]}]
     direct_bytes(f"{proxy.url}/anthropic-doc-tool-call/v1/messages", {"stream": True, "messages": history})
     [report] = proxy.wait_reports(1)
-    assert [f["code"] for f in report["findings"]] == ["Q002"]
+    assert [f["code"] for f in report["findings"]] == ["Q007", "Q002"]
     assert report["continues"] is None
 
 

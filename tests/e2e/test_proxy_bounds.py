@@ -22,6 +22,7 @@ from inspector.capture.load import load_path
 from inspector.feeds.exchanges.feed import ExchangeFeed
 from inspector.feeds.exchanges.log import REQUEST_BODY_KEEP
 from inspector.net.limits import StreamLimits
+from inspector.net.proxy.reports import EndLines
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.servers import BackgroundServer
 from tests.e2e.conftest import (ANTHROPIC_OPENING, WAIT_S, run_cli, spawn, sse_event,
@@ -124,6 +125,7 @@ def test_client_leaving_an_endless_upstream_closes_it_with_one_log_line(raw_serv
     lines: list[str] = []
     with caplog.at_level(logging.WARNING, logger="asyncio"), ProxyThread(up.url) as px:
         px.endpoint.log = lines.append
+        px.log.listeners.append(EndLines(lines.append))  # what headless `proxy` prints on stderr
         with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S,
                           trust_env=False) as r:
             for i, _ in enumerate(r.iter_raw()):

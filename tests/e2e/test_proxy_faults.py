@@ -18,6 +18,7 @@ import socket
 import zlib
 
 import anthropic
+import openai
 import httpx
 import pytest
 
@@ -385,3 +386,53 @@ def test_ollama_native_stream_sent_as_application_json_is_linted(raw_server):
         [report] = px.wait_reports(1)
     assert report["streamed"] is True and report["dialect"] == "ollama"
     assert report["blocks"][0]["text"] == "Hi!" and report["findings"] == []
+
+
+# ------------------------------------------------------------------ a hang-up after the end marker (issue 23 item 12)
+CHAT_DONE = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in [
+    {"id": "c1", "object": "chat.completion.chunk", "model": "m", "created": 1,
+     "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hello there."}, "finish_reason": None}]},
+    {"id": "c1", "object": "chat.completion.chunk", "model": "m", "created": 1,
+     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]) + b"data: [DONE]\n\n"
+
+
+def test_an_sdk_closing_after_done_is_a_normal_end_not_cancelled(raw_server):
+    """The upstream sends the whole stream and ``[DONE]`` but keeps its body open; openai-python stops
+    reading at ``[DONE]`` and closes. The transport says ``cancelled``; the product says normal:
+    no S012, no stderr line, and every label says the client closed after the end."""
+    from inspector.net.proxy.reports import text_for
+    from inspector.tui.widgets.exchange_list import ExchangeList
+
+    def behave(srv, conn, request):
+        srv.head(conn)
+        srv.chunk(conn, CHAT_DONE)
+        srv.hold()
+
+    up = raw_server(behave)
+    proc, url = _start_cli(up.url, "--format", "json")
+    try:
+        client = openai.OpenAI(base_url=url + "/v1", api_key="sk-done-test", max_retries=0, timeout=WAIT_S)
+        with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}]) as stream:
+            assert stream.get_final_completion().choices[0].message.content == "Hello there."
+        wait_for(lambda: len(up.requests) == 1, "the request upstream")
+    finally:
+        out, err, _ = _stop(proc)
+    report = json.loads(out.splitlines()[0])
+    assert codes(report) == []
+    assert "cancelled" not in err and "POST /v1" not in err, err  # no line: nothing ended abnormally
+    # The same exchange in-process: the TUI's status cell and detail, and the HTML overview.
+    up2 = raw_server(behave)
+    with ProxyThread(up2.url) as px:
+        client = openai.OpenAI(base_url=px.url + "/v1", api_key="sk-done-test", max_retries=0, timeout=WAIT_S)
+        with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}]) as stream:
+            stream.get_final_completion()
+        px.wait_reports(1)
+        ex = px.log.exchanges[0]
+    assert ex.end.kind == "cancelled" and ex.session.ended  # what the transport did
+    status = ExchangeList._cells_for(ex, 0.0, {})[3]
+    assert status.plain == "200"
+    assert "cancelled" not in text_for(ex)
+    from inspector.model.capture import HUNG_UP_AFTER_END
+    from inspector.report.html import _ended
+
+    assert _ended(ex.session) == HUNG_UP_AFTER_END

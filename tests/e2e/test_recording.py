@@ -107,3 +107,50 @@ def test_recording_replays_to_the_live_report(tmp_path, raw_server):
     assert code == code2 == 1
     for key in ("dialect", "events", "duration_s", "ttfb_s", "stop_reason", "blocks", "findings"):
         assert check_report[key] == live_report[key], key
+
+
+CHAT_ID_REPEATED = [
+    {"id": "c1", "object": "chat.completion.chunk", "model": "m", "created": 1, "choices": [{"index": 0, "delta": {
+        "role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                             "function": {"name": "f", "arguments": "{\"a\""}}]}}]},
+    {"id": "c1", "object": "chat.completion.chunk", "model": "m", "created": 1, "choices": [{"index": 0, "delta": {
+        "tool_calls": [{"index": 0, "id": "call_1", "function": {"arguments": ": 1}"}}]}}]},
+    {"id": "c1", "object": "chat.completion.chunk", "model": "m", "created": 1,
+     "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+]
+
+
+def test_a_finding_points_at_the_same_capture_line_live_and_from_the_recording(tmp_path, raw_server):
+    """Issue 23 item 14: one definition of a line, the capture line (RULES.md preamble). Live, a
+    finding points at the line its chunk has in the recording, which is what ``check`` says later;
+    and the proxy's report agrees with ``check`` of the proxy's recording."""
+    from inspector.net.proxy.server import ProxyThread
+
+    def answer(srv, conn, request):
+        RawServer.head(conn)
+        RawServer.chunk(conn, b": keep-alive\n\n")  # a chunk before the events: body and capture lines part
+        for c in CHAT_ID_REPEATED:
+            RawServer.chunk(conn, b"data: " + json.dumps(c).encode() + b"\n\n")
+        RawServer.chunk(conn, b"data: [DONE]\n\n")
+        RawServer.finish(conn)
+
+    srv = raw_server(answer)
+    rec = tmp_path / "lines.jsonl"
+    _, out, _ = run_cli(["live", "--provider", "openai", "--request", write_request(tmp_path),
+                         "--base-url", srv.url, "--format", "json", "--record", str(rec)])
+    live = [(f["code"], f["event"], f["line"]) for f in json.loads(out)["findings"]]
+    _, out2, _ = run_cli(["check", "--format", "json", str(rec)])
+    checked = [(f["code"], f["event"], f["line"]) for f in json.loads(out2)["findings"]]
+    assert ("C012", 1, 4) in checked  # the 2nd event is in the 3rd chunk record: line 4 of the file
+    assert live == checked
+
+    (tmp_path / "rec").mkdir()
+    with ProxyThread(srv.url, record_dir=tmp_path / "rec") as px:
+        import httpx
+
+        httpx.post(px.url + "/v1/chat/completions", json={"stream": True}, timeout=10).read()
+        [report] = px.wait_reports(1)
+    [recorded] = (tmp_path / "rec").iterdir()
+    _, out3, _ = run_cli(["check", "--format", "json", str(recorded)])
+    assert [(f["code"], f["line"]) for f in report["findings"]] == \
+        [(f["code"], f["line"]) for f in json.loads(out3)["findings"]]

@@ -228,3 +228,24 @@ def test_cli_writes_stdout_or_a_file_and_reports_bad_input(capsys, tmp_path):
         assert main(["export", *argv]) == 2
         err = capsys.readouterr().err
         assert why in err and len(err.strip().splitlines()) == 1
+
+
+def test_html_shows_a_calls_declared_schema_and_its_violation():
+    case = ROOT / "tests" / "corpus" / "vrules" / "datus-1365-chat-list-argument-sent-as-string.jsonl"
+    cap = load_path(case)
+    page = html.render(case.name, run_capture(cap), cap)
+    assert '<pre class="content schema">' in page and "&quot;kinds&quot;: {" in page
+    assert ('<p class="bad violation" data-code="V002" data-path="$.kinds">$.kinds: '
+            "&#x27;[&quot;dataset&quot;]&#x27; is not of type &#x27;array&#x27; (type)</p>") in page
+    near = ROOT / "tests" / "corpus" / "vrules" / "datus-1365-chat-list-argument-sent-as-string-near-miss.jsonl"
+    cap = load_path(near)
+    page = html.render(near.name, run_capture(cap), cap)
+    assert '<pre class="content schema">' in page and "violation" not in page
+
+
+def test_html_names_an_undeclared_call():
+    case = ROOT / "tests" / "corpus" / "vrules" / "openhands-5111-anthropic-undeclared-tool.jsonl"
+    cap = load_path(case)
+    page = html.render(case.name, run_capture(cap), cap)
+    assert ('<p class="bad violation" data-code="V001">&#x27;execute_python&#x27; is not a function the request '
+            "declared</p>") in page

@@ -280,3 +280,38 @@ def test_odd_shapes_never_crash():
                  {"messages": [{"role": "assistant", "tool_calls": [None, {"function": 3}]}]}):
         check_request(s, body)
     check_request(s, [])  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- signatures are bytes (issue 23 item 2)
+STANDARD_SIG, URLSAFE_SIG = "Et8E+x/9Zw==", "Et8E-x_9Zw"  # the same 7 bytes; google-genai sends the second
+
+
+def with_signature(stream: bytes, old: str, new: str) -> bytes:
+    return stream.replace(old.encode(), new.encode())
+
+
+def test_gemini_signature_sent_back_url_safe_is_the_same_signature():
+    stream = with_signature(GEMINI, "TSIG", STANDARD_SIG)
+    assert judge(stream, edit(GEMINI_HISTORY, lambda b: gem_part(b).update(thoughtSignature=URLSAFE_SIG))) == []
+    # Other bytes are still another signature.
+    assert judge(stream, edit(GEMINI_HISTORY, lambda b: gem_part(b).update(thoughtSignature="Et8E-x_9Zg"))) == ["Q004"]
+
+
+def test_chat_google_signature_sent_back_url_safe_is_the_same_signature():
+    stream = with_signature(CHAT, "GSIG", STANDARD_SIG)
+    back = edit(CHAT_HISTORY, lambda b: chat_call(b)["extra_content"]["google"].update(thought_signature=URLSAFE_SIG))
+    assert judge(stream, back) == []
+
+
+def test_anthropic_signature_compared_as_bytes():
+    stream = with_signature(ANTHROPIC, "SIG1", STANDARD_SIG)
+    back = edit(ANTHROPIC_HISTORY, lambda b: turn(b)[0].update(signature=URLSAFE_SIG))
+    assert judge(stream, back) == []
+
+
+def test_signature_bytes_keeps_a_non_base64_signature_as_text():
+    from inspector.providers.history import same_signature, signature_bytes
+
+    assert signature_bytes("not base64!") == "not base64!" and signature_bytes("") is None
+    assert same_signature(STANDARD_SIG, URLSAFE_SIG) and not same_signature("abc!", "abd!")
+    assert not same_signature(None, None)

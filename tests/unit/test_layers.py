@@ -16,13 +16,17 @@ from tests import bedrock_frames as f
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "inspector"
-OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore", "opentelemetry"}
+OPTIONAL = {"brotli", "brotlicffi", "zstandard", "botocore", "opentelemetry", "vcr", "mcp", "mitmproxy"}
 DEFERRED = {"concurrent": "only check --jobs N uses its process pool (~15 ms of every check's start-up)",
-            "logging": "only --otlp, with the OpenTelemetry SDK that loads it anyway"}
-"""Standard-library modules imported where they are used, for start-up time: ``check`` must not
-load them (``test_check_rules_and_help_load_no_ui_or_network_library``)."""
+            "logging": "only --otlp, with the OpenTelemetry SDK that loads it anyway",
+            "jsonschema": "only a request that declares tool schemas (V rules); with attrs and referencing it "
+                          "costs more start-up than the rest of check",
+            "jsonschema_rs": "the V rules' fast validity check, loaded with jsonschema"}
+"""Modules imported where they are used, for start-up time: ``check`` must not load them on a capture
+that does not need them (``test_check_rules_and_help_load_no_ui_or_network_library``)."""
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
-SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra)."""
+SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra; vcrpy in
+the pytest plugin, only when a suite has it; the ``mcp`` and ``mitmproxy`` extras)."""
 HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio", "botocore")
 
 

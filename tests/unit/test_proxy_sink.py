@@ -63,3 +63,24 @@ def test_calls_before_attach_wait_and_run_in_order():
 
     asyncio.run(main())
     assert order == ["piece", "finish"]
+
+
+def test_an_arrival_is_known_before_it_is_inspected():
+    """Issue 23 item 7: "silent" in the proxy's TUI counts from the newest arrival, which the sink
+    notes on the forwarding side, not from what the (maybe busy) inspecting loop has taken."""
+    from inspector.feeds.exchanges.feed import ExchangeFeed
+    from inspector.feeds.exchanges.record import Exchange
+
+    class Nothing:
+        def __getattr__(self, name):
+            return lambda *a: None
+
+    ex = Exchange(n=1, method="POST", path="/v1/messages", target="/v1/messages", url="http://u/v1/messages",
+                  request={}, body=None, started_wall=0.0, t0=0.0)
+    sink = LoopSink(Nothing())  # type: ignore[arg-type]  # never attached: nothing is inspected
+    sink.begin(ex)
+    sink.chunk(1, Chunk(0.5, b"data: {}\n\n"))
+    sink.chunk(1, Chunk(2.5, b"data: {}\n\n"))
+    assert ex.last_arrival_t == 2.5 and ex.session is None
+    ex.session = type("S", (), {"last_byte_t": 0.5})()
+    assert ExchangeFeed(ex).last_arrival() == 2.5

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.model.jsondepth import loads
 from inspector.providers.conformers import CONFORMANCE
+from inspector.providers.tools import DeclaredTools
 from inspector.session.session import Session
 
 TEXT_KINDS = frozenset({"text", "message", "output_text", "content"})
@@ -130,6 +132,8 @@ class Answer:
     responses: int = 1
     first_byte_t: float | None = None
     notes: list[str] = field(default_factory=list)
+    declared: DeclaredTools | None = None
+    """What this side's request declared about tools (V rules), when it is known."""
 
     @property
     def has_ids(self) -> bool:
@@ -153,7 +157,7 @@ def _parse(text: str, empty_is_object: bool) -> tuple[bool, object]:
     if not text.strip():
         return (True, {}) if empty_is_object else (False, None)
     try:
-        return True, orjson.loads(text)
+        return True, loads(text)  # bounded depth: deeper arguments compare as text
     except orjson.JSONDecodeError:
         return False, None
 
@@ -199,6 +203,7 @@ def answer_from_session(session: Session, label: str) -> Answer:
                        "[DONE])")
     a.findings = [{"code": f.code, "name": f.name, "severity": f.severity, "message": f.message, "index": f.index}
                   for f in session.findings if f.response == 0 and not f.code.startswith("Q")]
+    a.declared = session.declared.declared
     return a
 
 
@@ -213,7 +218,7 @@ def answer_from_body(body: object, label: str, *, dialect: str | None = None,
     none of them. ``dialect`` tries that shape first."""
     if isinstance(body, (bytes, str)):
         try:
-            body = orjson.loads(body)
+            body = loads(body)
         except orjson.JSONDecodeError:
             return None
     if not isinstance(body, dict):

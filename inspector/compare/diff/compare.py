@@ -16,7 +16,10 @@ Difference kinds (``Difference.kind``, stable, the JSON's ``kind``):
   stream's first byte, so the time a request spent reaching the other hop does not count;
 - ``stop-reason``: the stop reasons do not correspond after mapping (classes, ``answer.stop_class``);
 - ``finding-one-side``: a finding (warning or error) whose meaning (``meaning``) the other side
-  does not state; info findings are not compared.
+  does not state; info findings are not compared. Both answers' calls are judged against the same
+  declared tools: when only one side's request declared any (two capture files, one recorded
+  without its request), the other side's calls are judged against them too (V001, V002), so a
+  gateway that rewrites arguments into schema violations shows as a V finding on its side only.
 
 Equivalent, and said in ``normalisations``: text split differently into blocks, arguments equal
 as JSON but not as text, ids rewritten one-to-one between dialects that mint ids differently,
@@ -29,6 +32,10 @@ from dataclasses import dataclass, field
 
 from inspector.compare.diff.answer import ID_FAMILY, NO_IDS, TOOL_STOP_DIALECTS, Answer, Call
 from inspector.compare.diff.meaning import same_meaning
+from inspector.model.catalog import RULES
+from inspector.providers.anthropic.tools import SERVER_KINDS
+from inspector.session.rules.declared import judge_call
+from inspector.session.rules.schemas import compile_schema
 
 LATE_S = 1.0
 """Default: a first argument byte later than this on one side is ``arguments-later``."""
@@ -172,6 +179,7 @@ def diff_answers(a: Answer, b: Answer, *, b_offset: float | None = None, late_s:
     _calls(d)
     _others(d)
     _stop(d)
+    _declared(d)
     _findings(d)
     return d
 
@@ -350,6 +358,23 @@ def _stop(d: Diff) -> None:
     d.add(Difference("stop-reason", "stop reason",
                      f"stop reason {ra!r} ({ca or 'none'}) on A does not correspond to {rb!r} ({cb or 'none'}) on B",
                      a=ra, b=rb))
+
+
+def _declared(d: Diff) -> None:
+    """The side whose request declared no tools judged against the other side's (module docstring)."""
+    if (d.a.declared is None) == (d.b.declared is None):
+        return  # both judged against their own request, or nothing to judge against
+    tools, owner, other = (d.a.declared, d.a, d.b) if d.a.declared is not None else (d.b.declared, d.b, d.a)
+    for c in other.calls:
+        if c.kind in SERVER_KINDS or c.kind in tools.server_kinds:
+            continue
+        verdict = judge_call(tools, c.name, c.parsed if c.parses else None, lambda t: compile_schema(t.schema))
+        if verdict is not None:
+            rule = RULES[verdict.code]
+            other.findings.append({"code": verdict.code, "name": rule.name, "severity": verdict.severity or rule.severity,
+                                   "message": verdict.message, "index": c.block_index})
+    d.notes.append(f"{other.label}: its calls judged against the tools {owner.label}'s request declared "
+                   "(its own request declares none)")
 
 
 def _findings(d: Diff) -> None:

@@ -24,6 +24,7 @@ import orjson
 
 from inspector.capture.redact import scrub_secrets
 from inspector.compare.diff.compare import Diff
+from inspector.model.display import display_text, json_safe
 
 
 def _scrub(v):
@@ -45,16 +46,16 @@ def to_json(d: Diff) -> dict:
 
 
 def render_json(d: Diff) -> str:
-    return orjson.dumps(to_json(d), default=str).decode()
+    return json_safe(orjson.dumps(to_json(d), default=str).decode())
 
 
 def _safe(s: str) -> str:
-    return scrub_secrets("".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in s))
+    return display_text(scrub_secrets(s), one_line=True)
 
 
 def _side(d: Diff, which: str) -> str:
     a = d.a if which == "a" else d.b
-    stop = f"stop {a.stop_reason!r} ({a.stop_class or 'none'})"
+    stop = f"stop {_safe(repr(a.stop_reason))} ({a.stop_class or 'none'})"
     kind = "streamed" if a.streamed else "not streamed"
     return (f"{which.upper()}: {_safe(a.label)}: {a.dialect or 'unknown'}, {kind}, {stop}, "
             f"{len(a.calls)} tool call{'s' * (len(a.calls) != 1)}, {len(a.text)} characters of text")

@@ -21,6 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.compare.diff import to_json
 from inspector.feeds.exchanges.record import Exchange
 from inspector.compare.hops.pairs import GatewayPair, streamed
+from inspector.model.display import display_text, json_safe
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -95,7 +96,7 @@ class PairReports:
         if self.out is None:
             return
         if self.fmt == "json":
-            self.out.write(orjson.dumps(pair_json(p), default=str).decode() + "\n")
+            self.out.write(json_safe(orjson.dumps(pair_json(p), default=str).decode()) + "\n")
         else:
-            self.out.write(pair_text(p) + "\n\n")
+            self.out.write(display_text(pair_text(p)) + "\n\n")
         self.out.flush()

@@ -106,6 +106,16 @@ class ExchangeFeed:
             return ex.duration_s
         return time.monotonic() - ex.t0
 
+    def last_arrival(self) -> float | None:
+        """Stream time of the newest chunk that arrived, inspected or not (None: none yet)."""
+        ex = self.ex
+        if ex is None:
+            return None
+        last = self.session.last_byte_t
+        if ex.last_arrival_t is not None and (last is None or ex.last_arrival_t > last):
+            return ex.last_arrival_t
+        return last
+
     def recorded(self) -> Capture | None:
         """The exchange's stream as relayed so far, when the log keeps it (``ExchangeLog.keep``);
         None for an answer that is not a stream (it is shown, not inspected)."""

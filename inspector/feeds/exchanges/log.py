@@ -7,8 +7,10 @@ listeners (the JSON/text printers, the TUI, tests) when an exchange begins, move
 
 Request history (RULES.md section Q): a request that carries history is checked with
 :func:`inspector.session.history.check_request` against the exchange whose answer it continues
-(:func:`pairing.continued_exchange`). With no earlier exchange only the history-only rules are
-kept (Q001, Q002, Q005: Q003 would call every id unknown). **The Q findings belong to the new
+(:func:`pairing.continued_exchange`: by the evidence the answer left in the history, never by
+recency). When none matches only the history-only rules are kept (Q001, Q002, Q005: Q003 would
+call every id unknown), and a history that continues some answer (an assistant turn, a tool
+result) gets one Q007 saying it was judged against nothing. **The Q findings belong to the new
 exchange's report** (the request is what is wrong, and the earlier report has already been
 printed); each message starts with ``vs exchange #K (how it was matched)``, ``t`` is 0 (they are
 known when the request arrives) and ``index`` is the block index in exchange K's response.
@@ -21,7 +23,7 @@ import sys
 import threading
 from typing import Callable
 
-from inspector.feeds.exchanges.pairing import continued_exchange
+from inspector.feeds.exchanges.pairing import claims_an_answer, continued_exchange
 from inspector.feeds.exchanges.record import BODY_EXCERPT, KEEP, KEEP_BYTES, Exchange, should_lint
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
@@ -34,6 +36,11 @@ read it when the request arrived; the recording keeps it)."""
 
 HISTORY_ONLY_RULES = frozenset({"Q001", "Q002", "Q005"})
 """Q rules that judge the request alone; the others need the streamed answer it continues."""
+
+UNMATCHED = ("the history continues an answer that no earlier exchange of this session streamed (a "
+             "conversation begun before the proxy, another agent's, or assistant turns the client wrote "
+             "itself): judged against nothing")
+"""Q007's message: the request's history matches no earlier answer (``pairing.continued_exchange``)."""
 
 
 def _content_type(headers: dict) -> str:
@@ -186,6 +193,9 @@ class ExchangeLog:
         del target.findings[first:]  # they belong to the new exchange's report (module docstring)
         if prev is None:
             found = [f for f in found if f.code in HISTORY_ONLY_RULES]
+            if claims_an_answer(ex.body):
+                found.insert(0, target.report("Q007", UNMATCHED, event=False))
+                del target.findings[first:]
         else:
             ex.continues, ex.continues_how = prev.n, how
             for f in found:

@@ -65,6 +65,9 @@ class Exchange:
     """The ``Session``; for a response that is not linted, an empty one holding the Q findings."""
     end: End | None = None
     first_byte_t: float | None = None
+    last_arrival_t: float | None = None
+    """``t`` of the newest chunk that arrived, set as it arrives, before it is inspected (the
+    TUI's "silent" counts from it)."""
     bytes_received: int = 0
     body_excerpt: bytearray = field(default_factory=bytearray)
     """First ``BODY_EXCERPT`` bytes of a response that is not linted (shown, not judged)."""

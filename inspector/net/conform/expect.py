@@ -4,8 +4,9 @@ Each mutation is one conversation: a request is answered with the next mutated s
 request that follows it is graded against that stream (``verdict.grade``) and answered with a
 short clean text answer in the same dialect (``Conformance.closing``), so an agent loop ends
 there; the request after that starts the next mutated stream. When no request follows a mutated
-stream within ``next_timeout`` seconds of its end, the verdict is ``crashed`` and the next
-request starts the next mutated stream (a client that crashed is simply run again). Requests
+stream within ``next_timeout`` seconds of its end, or the request that comes continues no answer
+(a new conversation: ``verdict.starts_anew``), the verdict is ``crashed`` and that request starts
+the next mutated stream (a client that crashed is simply run again). Requests
 after the last verdict get the closing answer. ``on_verdict`` is called for each verdict, and
 ``on_finished`` once every mutated stream has one.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable
 
 from inspector.model.capture import Capture, Chunk
 from inspector.net.conform.mutate import MutatedCapture
-from inspector.net.conform.verdict import Verdict, crashed, grade
+from inspector.net.conform.verdict import Verdict, crashed, grade, starts_anew
 from inspector.net.serve import MockProvider, Served, load_served
 from inspector.providers.conformers import CONFORMANCE
 
@@ -63,8 +64,11 @@ class ExpectNextProvider(MockProvider):
             self._pending = None
             self._cancel_timer()
             _, mc = self.variants[k]
-            self._record(grade(mc, first, body))
-            return self.closing[mc.provider]
+            if not starts_anew(first, body):
+                self._record(grade(mc, first, body))
+                return self.closing[mc.provider]
+            # It continues nothing: the client dropped that stream's conversation and began another.
+            self._record(crashed(mc, "no next request: the client began a new conversation instead"))
         if self._k < len(self.variants):
             served, mc = self.variants[self._k]
             self._pending = (self._k, body)

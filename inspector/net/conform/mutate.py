@@ -117,7 +117,10 @@ def apply(name: str, source: str, cap: Capture, spec: Spec) -> MutatedCapture:
     if not any(e.data is not None for e in stream.items):
         raise NotApplicable("no events in this capture")
     result: Mutated = mutation.apply(stream, spec.value)
-    sent = Capture(chunks=result.chunks, request=cap.request, response=cap.response, end=result.end,
+    request = cap.request
+    if result.request is not None:
+        request = {**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": result.request}
+    sent = Capture(chunks=result.chunks, request=request, response=cap.response, end=result.end,
                    source_format=cap.source_format, request_relative=True)
     truth = _capture(cap, result.truth) if result.truth is not None else cap
     return MutatedCapture(f"{name}--{spec.name}", source, mutation, spec, provider, sent, truth,

@@ -37,8 +37,9 @@ from inspector.model.catalog import severity_rank
 from inspector.net.conform.mutate import MutatedCapture
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Call, Turn
+from inspector.feeds.exchanges.pairing import HISTORY_KEYS, claims_an_answer
 from inspector.providers.history import canon
-from inspector.session.history import check_request
+from inspector.session.history import check_request, has_history
 
 OUTCOMES = ("survived", "repaired", "refused", "ran-wrong-arguments", "dropped", "mis-assembled", "crashed", "hung")
 FAILED = ("repaired", "refused", "ran-wrong-arguments", "dropped", "mis-assembled")
@@ -48,7 +49,6 @@ ERRORED = ("crashed", "hung")
 REFUSAL = re.compile(r"invalid|malformed|could not (?:be )?parsed?|failed to parse|validation error|not valid json",
                      re.IGNORECASE)
 """Words of a tool result that sends a broken call's error back to the model."""
-HISTORY_KEYS = ("messages", "contents", "input")
 
 
 @dataclass(slots=True)
@@ -92,6 +92,22 @@ def _json(body: bytes | None):
         return None
 
 
+def starts_anew(first: bytes | None, nxt: bytes) -> bool:
+    """True when ``nxt`` begins a new conversation rather than following the request ``first``:
+    its history holds no assistant turn and no tool result (``pairing.claims_an_answer``, the
+    proxy's rule) and is not ``first``'s again (a retry)."""
+    body, before = _json(nxt), _json(first)
+    if not isinstance(body, dict) or claims_an_answer(body) or not has_history(body):
+        return False
+    return not _retried(body, before)
+
+
+def _retried(body: dict, before) -> bool:
+    """``body`` carries the same history as the request ``before`` (the client sent it again)."""
+    return isinstance(before, dict) and any(isinstance(body.get(k), list) and body.get(k) == before.get(k)
+                                            for k in HISTORY_KEYS)
+
+
 def grade(mc: MutatedCapture, first: bytes | None, nxt: bytes) -> Verdict:
     """The verdict on ``nxt``, the request that followed the one (``first``) ``mc`` answered."""
     verdict = Verdict(str(mc.spec), mc.name, mc.provider, "survived", "", codes=sorted(mc.mutation.codes),
@@ -101,8 +117,7 @@ def grade(mc: MutatedCapture, first: bytes | None, nxt: bytes) -> Verdict:
         verdict.outcome, verdict.detail = "mis-assembled", "the next request is not a JSON object"
         verdict.problems.append(verdict.detail)
         return verdict
-    if isinstance(before, dict) and any(isinstance(body.get(k), list) and body.get(k) == before.get(k)
-                                        for k in HISTORY_KEYS):
+    if _retried(body, before):
         verdict.detail = "retried the request (same history)"
         return verdict
     truth = run_capture(mc.truth)

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
 from inspector.model.capture import End
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
@@ -87,9 +88,8 @@ class ProxyEndpoint:
         self.record_dir = Path(record_dir) if record_dir is not None else None
         self._numbers = itertools.count(first_number or first_free_number(record_dir))
         self.log = log
-        """Called with one line per exchange (``METHOD /path -> status, end kind (error)``)."""
-        self.log_clean = True
-        """False: ``log`` hears only exchanges that did not end cleanly (headless ``proxy``'s stderr)."""
+        """Called with one line per request that got no response from upstream or had no route
+        (``METHOD /path -> status (error)``); how a relayed body ended is ``reports.EndLines``'."""
         self._clients: dict[bool, httpx.AsyncClient] = {}
         self.requests = 0
         """Requests received so far."""
@@ -163,7 +163,7 @@ class ProxyEndpoint:
         parsed = None
         if body:
             try:
-                parsed = orjson.loads(body)
+                parsed = json_loads(body)
             except orjson.JSONDecodeError:
                 parsed = None
         stored_body = parsed if parsed is not None else (body.decode("utf-8", "replace") if body else None)
@@ -339,9 +339,6 @@ class ProxyEndpoint:
                 await resp.aclose()  # closes the upstream connection when the body was not read to its end
             except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
                 pass
-            if self.log_clean or end.kind != "eof":
-                self._log(ex.method, ex.path, f"{status}, {end.kind}" + (f" ({end.error})" if end.error else "")
-                          + f", {received} bytes forwarded")
 
     def _log(self, method: str, path: str, what: str) -> None:
         if self.log is not None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import orjson
 
 from inspector.feeds.exchanges.record import Exchange
+from inspector.model.capture import end_word, normal_end
 from inspector.report import text
 from inspector.report.json import report_dict
+from inspector.model.display import display_text, json_safe
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -43,10 +45,33 @@ class Reports:
         if self.out is None:
             return
         if self.fmt == "json":
-            self.out.write(orjson.dumps(d).decode() + "\n")
+            self.out.write(json_safe(orjson.dumps(d).decode()) + "\n")
         else:
-            self.out.write(text_for(ex) + "\n\n")
+            self.out.write(display_text(text_for(ex)) + "\n\n")
         self.out.flush()
+
+
+class EndLines:
+    """Listener: one line (``METHOD /path -> status, end kind (error), N bytes forwarded``) per
+    relayed exchange whose body ended abnormally, or per every one with ``clean=True``.
+
+    Judged once the exchange is inspected, so a client that hangs up after the end marker
+    (``[DONE]``, ``message_stop``: what the SDKs do) is a normal end and prints nothing.
+    """
+
+    def __init__(self, out, clean: bool = False) -> None:
+        self.out = out
+        self.clean = clean
+
+    def __call__(self, event: str, ex: Exchange) -> None:
+        if event != "end" or ex.status is None or ex.end is None:
+            return
+        after_marker = ex.session is not None and ex.session.ended
+        if not self.clean and normal_end(ex.end, after_marker):
+            return
+        word = end_word(ex.end, after_marker)
+        error = f" ({ex.end.error})" if ex.end.error and word == ex.end.kind else ""
+        self.out(f"{ex.method} {ex.path} -> {ex.status}, {word}{error}, {ex.bytes_received} bytes forwarded")
 
 
 def report_for(ex: Exchange) -> dict:

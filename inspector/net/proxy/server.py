@@ -16,7 +16,7 @@ import time
 from inspector.net.proxy.collect import IdleCollector
 from inspector.net.proxy.endpoint import ProxyEndpoint, make_asgi_app
 from inspector.feeds.exchanges.log import ExchangeLog
-from inspector.net.proxy.reports import Reports
+from inspector.net.proxy.reports import EndLines, Reports
 from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
@@ -46,7 +46,9 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
     log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
                                stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits)
-    endpoint.log, endpoint.log_clean = log_line, False
+    endpoint.log = log_line
+    if log_line is not None:
+        log.listeners.append(EndLines(log_line))
     log.listeners.extend(listeners)
     collector = IdleCollector(lambda: log.running)
     log.listeners.append(collector)

@@ -56,6 +56,8 @@ class LoopSink:
         self._lock = threading.Lock()
         self.posted_bytes = 0
         """Chunk bytes handed over so far (written by the forwarding side only)."""
+        self._arriving: dict[int, Exchange] = {}
+        """Exchanges whose response is still arriving (their ``last_arrival_t`` is set here)."""
         self.inspected_bytes = 0
         """Chunk bytes inspected so far (written by the inspecting loop only)."""
 
@@ -112,6 +114,7 @@ class LoopSink:
                 return
 
     def begin(self, ex: Exchange) -> None:
+        self._arriving[ex.n] = ex
         self.post(self.target.begin, ex)
 
     def head(self, n: int, status: int, headers: dict) -> None:
@@ -123,6 +126,9 @@ class LoopSink:
     def chunk(self, n: int, chunk: Chunk) -> None:
         data = chunk.data
         self.posted_bytes += len(data)
+        ex = self._arriving.get(n)
+        if ex is not None and data and chunk.t is not None:
+            ex.last_arrival_t = chunk.t  # when it arrived, whenever the inspection gets to it
         if len(data) <= PIECE:
             self.post(self._chunk, n, chunk)
             return
@@ -136,4 +142,5 @@ class LoopSink:
             self.inspected_bytes += len(chunk.data)
 
     def finish(self, n: int, end: End) -> None:
+        self._arriving.pop(n, None)
         self.post(self.target.finish, n, end)

@@ -13,7 +13,10 @@ from inspector.providers.anthropic.advice import ADVICE, EXPLAIN
 from inspector.providers.anthropic.history import SHAPE as HISTORY
 from inspector.providers.anthropic.stream import AnthropicMessages
 from inspector.providers.base import Provider
+from inspector.providers.anthropic import tools
 from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="anthropic",
+                    declared_tools=tools.read)

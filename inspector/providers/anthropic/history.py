@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from inspector.providers.history import (
     HistoryCheck, HistoryShape, clip, compare, is_delta_type, kind_of, last_index, match,
+    signature_bytes,
 )
 
 ANTHROPIC_TOOL_TYPES = ("tool_use", "server_tool_use", "mcp_tool_use")
@@ -83,11 +84,11 @@ def check(ctx: HistoryCheck, msgs: list) -> None:
                     tid = blk.get("tool_use_id")
                     if isinstance(tid, str) and tid and tid not in ctx.by_id and ctx.tools:
                         ctx.unknown_id(tid, "tool_result tool_use_id")
-    sent = {b.get("signature") for b in turn if b.get("type") == "thinking"}
+    sent = {signature_bytes(b.get("signature")) for b in turn if b.get("type") == "thinking"}
     thinking_sent = [b for b in turn if b.get("type") == "thinking"]
     for sb in ctx.blocks:
         sig = sb.signature
-        if sb.kind != "thinking" or not isinstance(sig, str) or not sig or sig in sent:
+        if sb.kind != "thinking" or not isinstance(sig, str) or not sig or signature_bytes(sig) in sent:
             continue
         same = [b for b in thinking_sent if b.get("thinking") == sb.content]
         how = "sent back without its signature" if same and not same[0].get("signature") else \

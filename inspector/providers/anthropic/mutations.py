@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import orjson
+
 from inspector.providers import mutations as m
+from inspector.providers import tool_faults as tf
+from inspector.providers.anthropic import tools
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
@@ -158,6 +162,130 @@ def _inject_text(stream: Stream) -> Stream:
     return stream.derive(items)
 
 
+# ------------------------------------------------------------------ faults against the declared tools
+def _tools(stream: Stream) -> list[_Tool]:
+    """Every ``tool_use`` block's events, in order."""
+    found: dict[int, _Tool] = {}
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        if not isinstance(p, dict) or not isinstance(p.get("index"), int):
+            continue
+        block = p.get("content_block") if isinstance(p.get("content_block"), dict) else {}
+        if p.get("type") == "content_block_start" and block.get("type") == "tool_use":
+            found[p["index"]] = _Tool(p["index"], i, [], None)
+        elif p["index"] in found and p.get("type") == "content_block_delta":
+            found[p["index"]].deltas.append(i)
+        elif p["index"] in found and p.get("type") == "content_block_stop":
+            found[p["index"]].stop = i
+    if not found:
+        raise NotApplicable("no tool_use block in this stream")
+    return list(found.values())
+
+
+def _call(stream: Stream, tool: _Tool) -> tuple[str | None, object]:
+    """``(name, parsed input)`` of a tool block (its start's name; its deltas' JSON, else ``{}``)."""
+    block = stream.items[tool.start].json()["content_block"]
+    text = "".join(stream.items[i].json().get("delta", {}).get("partial_json", "") for i in tool.deltas)
+    try:
+        args = orjson.loads(text) if text.strip() else block.get("input") or {}
+    except orjson.JSONDecodeError:
+        args = None
+    return block.get("name"), args
+
+
+def _declaring(stream: Stream) -> dict:
+    """The recorded request (or a minimal one) declaring the streamed tools when it declares none
+    (schemas inferred from their inputs)."""
+    body = dict(stream.request or {"model": "m", "max_tokens": 1024, "messages": [], "stream": True})
+    if not isinstance(body.get("tools"), list):
+        declared: dict = {}
+        for tool in _tools(stream):
+            name, args = _call(stream, tool)
+            if name and isinstance(args, dict):
+                declared.setdefault(name, tf.inferred_schema(args))
+        body["tools"] = [{"name": n, "input_schema": s} for n, s in declared.items()]
+    return body
+
+
+def _stop_reason(stream: Stream, reason: str) -> dict:
+    """The edit that sets ``message_delta``'s ``stop_reason``."""
+    at = _find(stream, "message_delta")
+    p = stream.items[at].json()
+    p.setdefault("delta", {})["stop_reason"] = reason
+    return {at: stream.items[at].with_json(p)}
+
+
+def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    tool = _tools(stream)[0]
+    p = stream.items[tool.start].json()
+    name = p["content_block"].get("name") or "tool"
+    declared = tools.read(body)
+    new = p["content_block"]["name"] = tf.renamed(name, set(declared.tools) if declared is not None else set())
+    return m.well_formed(m.with_edits(stream, {tool.start: stream.items[tool.start].with_json(p)}), body,
+                         f"{name} renamed {new}, {m.describe(stream, tool.start)}")
+
+
+def schema_violation(stream: Stream, param: float | None) -> Mutated:
+    tool = _with_args(stream)
+    name, args = _call(stream, tool)
+    recorded = tools.read(stream.request) if stream.request else None
+    declared = recorded.tools.get(name) if recorded is not None and name else None
+    broken, what = tf.violate(args, declared.schema if declared is not None else None)
+    first = stream.items[tool.deltas[0]].json()
+    first["delta"]["partial_json"] = orjson.dumps(broken).decode()
+    edits: dict = {tool.deltas[0]: stream.items[tool.deltas[0]].with_json(first)}
+    edits.update({i: None for i in tool.deltas[1:]})
+    return m.well_formed(m.with_edits(stream, edits), _declaring(stream),
+                         f"{name}: {what}, {m.describe(stream, tool.deltas[0])}")
+
+
+def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    if tools.read(body).choice is None:
+        body["tool_choice"] = {"type": "any"}
+    edits = _stop_reason(stream, "end_turn")
+    for tool in _tools(stream):  # each call becomes a text block at its index: indexes stay in order
+        start = stream.items[tool.start]
+        edits[tool.start] = start.with_json({"type": "content_block_start", "index": tool.index,
+                                             "content_block": {"type": "text", "text": ""}})
+        text = {"type": "content_block_delta", "index": tool.index,
+                "delta": {"type": "text_delta", "text": "I can answer that without a tool."}}
+        for k, i in enumerate(tool.deltas):
+            edits[i] = stream.items[i].with_json(text) if k == 0 else None
+        if not tool.deltas:
+            edits[tool.start] = None
+            if tool.stop is not None:
+                edits[tool.stop] = None
+    return m.well_formed(m.with_edits(stream, edits), body, f"no tool_use although tool_choice "
+                         f"{orjson.dumps(body['tool_choice']).decode()}")
+
+
+def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    choice = dict(body.get("tool_choice") or {"type": "auto"})
+    body["tool_choice"] = {**choice, "disable_parallel_tool_use": True}
+    found = _tools(stream)
+    if len(found) > 1:
+        return m.well_formed(stream, body, f"{len(found)} tool_use blocks although disable_parallel_tool_use is true")
+    tool = found[0]
+    if tool.stop is None:
+        raise NotApplicable("the tool_use block is never stopped")
+    indexed = [(i, p) for i, ev in enumerate(stream.items) if isinstance(p := ev.json(), dict)
+               and isinstance(p.get("index"), int)]
+    last = max(p["index"] for _, p in indexed)
+    after = max(i for i, p in indexed if p["index"] == last)  # after the last block: indexes stay in order
+    copies = []
+    for i in [tool.start, *tool.deltas, tool.stop]:  # the call again, as the next block with an id of its own
+        p = stream.items[i].json()
+        p["index"] = last + 1
+        if isinstance(p.get("content_block"), dict) and p["content_block"].get("id"):
+            p["content_block"]["id"] += "_2"
+        copies.append(replace(stream.items[i].with_json(p), t=stream.items[after].t))  # record times never go back
+    return m.well_formed(m.with_edits(stream, {}, {after: copies}),
+                         body, f"the call again as a second tool_use block, {m.describe(stream, tool.stop)}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("drop-index", "input_json_delta events of the tool block carry no index",
              frozenset({"A001"}), ("vercel/ai#18440",),
@@ -179,6 +307,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     m.keepalive_only({"T002", "S003", "J005"}, ("openai/openai-go#227", "decolua/9router#3409"), _mid_arguments),
     m.bom({"S009"}, ("openai/openai-python#3819", "rossoctl/cortex#1034")),
     m.utf8_split(set(), ("api7/aisix#111", "librefang/librefang#3448"), _inject_text),
+    Mutation("undeclared-tool", "the first tool_use names a tool the request did not declare (renamed on the way)",
+             frozenset({"V001"}), ("OpenHands/OpenHands#5111", "langchain4j/langchain4j#1052"), undeclared_tool),
+    Mutation("schema-violation", "the first tool_use's input breaks the declared input_schema (a required key "
+             "dropped, else a value of another type)", frozenset({"V002"}),
+             ("PrefectHQ/fastmcp#62", "Datus-ai/Datus-agent#1365"), schema_violation),
+    Mutation("ignore-tool-choice", "text instead of the tool_use the request forces (tool_choice any)",
+             frozenset({"V003"}), ("ollama/ollama#17921",), ignore_tool_choice),
+    Mutation("extra-parallel-call", "two tool_use blocks although the request set disable_parallel_tool_use",
+             frozenset({"V004"}), ("sgl-project/sglang#9696",), extra_parallel_call),
 )
 """In the order ``serve --mutations`` lists them."""
 

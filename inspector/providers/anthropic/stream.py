@@ -69,6 +69,7 @@ class _Slot:
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
     url_hints = ("api.anthropic.com", "/v1/messages")
+    typed_events = True
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}

@@ -18,6 +18,7 @@ import base64
 import binascii
 import orjson
 
+from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
 from inspector.providers.anthropic.stream import AnthropicMessages
 
@@ -31,7 +32,7 @@ def decode_chunk(payload: object) -> dict | None:
     if not isinstance(raw, str):
         return None
     try:
-        inner = orjson.loads(base64.b64decode(raw, validate=True))
+        inner = json_loads(base64.b64decode(raw, validate=True))
     except (binascii.Error, ValueError):
         return None
     return inner if isinstance(inner, dict) else None

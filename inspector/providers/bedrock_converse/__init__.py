@@ -8,10 +8,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.bedrock_converse import tools
 from inspector.providers.bedrock_converse import request
 from inspector.providers.bedrock_converse.advice import ADVICE, EXPLAIN
 from inspector.providers.bedrock_converse.stream import BedrockConverse
 from inspector.providers.bedrock_converse.summary import summarize
 
 PROVIDER = Provider("bedrock-converse", BedrockConverse, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="aws.bedrock",
+                    declared_tools=tools.read)

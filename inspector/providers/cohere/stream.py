@@ -57,6 +57,7 @@ class CohereChat(Dialect):
 
     name = "cohere-chat"
     accepts_done = True  # judged here: K002 before message-end, nothing after it (the SDK stops there)
+    typed_events = True
     starts_response = frozenset({"message-start"})
     run_keys = {"tool-call-delta": ("arguments",), "content-delta": ("text", "thinking"),
                 "tool-plan-delta": ("tool_plan",), "": ("arguments", "text", "thinking", "tool_plan")}

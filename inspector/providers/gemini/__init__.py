@@ -9,6 +9,7 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.gemini import tools
 from inspector.providers.gemini import request
 from inspector.providers.gemini.advice import ADVICE, EXPLAIN
 from inspector.providers.gemini.history import SHAPE as HISTORY
@@ -16,4 +17,6 @@ from inspector.providers.gemini.stream import Gemini
 from inspector.providers.gemini.summary import summarize
 
 PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="gcp.gemini", otel_operation="generate_content",
+                    declared_tools=tools.read)

@@ -3,7 +3,8 @@ sibling ``thoughtSignature``). Only the last ``model`` turn is compared with the
 """
 from __future__ import annotations
 
-from inspector.providers.history import HistoryCheck, HistoryShape, compare, kind_of, last_index, match
+from inspector.providers.history import (HistoryCheck, HistoryShape, compare, kind_of, last_index, match,
+                                         signature_bytes)
 
 
 def check(ctx: HistoryCheck, contents: list) -> None:
@@ -33,10 +34,10 @@ def check(ctx: HistoryCheck, contents: list) -> None:
         args = fc.get("args", {})
         if isinstance(args, dict):
             compare(ctx, sb, args, where)
-    sent = {p.get("thoughtSignature") for p in parts}
+    sent = {signature_bytes(p.get("thoughtSignature")) for p in parts}
     for sb in ctx.blocks:
         sig = sb.signature
-        if isinstance(sig, str) and sig and sig not in sent:
+        if isinstance(sig, str) and sig and signature_bytes(sig) not in sent:
             what = f"function call {sb.name!r}" if sb.tool else f"{sb.kind} block {sb.index}"
             ctx.report("Q004", f"thoughtSignature received with {what} is not sent back in contents[{last}] "
                        "(Gemini 3 rejects function calling turns without it)", sb)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import orjson
 
 from inspector.providers import mutations as m
+from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
+from inspector.providers.gemini import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
 
@@ -96,6 +98,73 @@ def _inject(stream: Stream) -> Stream:
     raise NotApplicable("no text or string argument to carry a multi-byte character")
 
 
+# ------------------------------------------------------------------ faults against the declared tools
+_VALUE_TYPES = {"stringValue": "string", "numberValue": "number", "boolValue": "boolean"}
+"""``partialArgs`` value members (google-genai ``PartialArg``) and the JSON type each carries."""
+
+
+def _function_calls(stream: Stream):
+    """``(item position, the payload, the functionCall dict)`` of every functionCall part, in order."""
+    for i, ev in enumerate(stream.items):
+        found = _candidate0(ev)
+        content = found[1].get("content") if found else None
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else ():
+            if isinstance(part, dict) and isinstance(part.get("functionCall"), dict):
+                yield i, found[0], part["functionCall"]
+
+
+def _declaring(stream: Stream, schemas: dict | None = None) -> dict:
+    """The recorded request (or a minimal one) declaring the streamed functions when it declares none
+    (``schemas``: what to declare for some of them; the others are declared by name)."""
+    body = dict(stream.request or {"contents": []})
+    if not isinstance(body.get("tools"), list):
+        names = list(dict.fromkeys(fc["name"] for _, _, fc in _function_calls(stream) if isinstance(fc.get("name"), str)))
+        decls = [{"name": n, **({"parametersJsonSchema": schemas[n]} if n in (schemas or {}) else {})} for n in names]
+        body["tools"] = [{"functionDeclarations": decls}]
+    return body
+
+
+def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    for i, payload, fc in _function_calls(stream):
+        if isinstance(fc.get("name"), str):
+            declared = tools.read(body)
+            old, fc["name"] = fc["name"], tf.renamed(fc["name"], set(declared.tools) if declared is not None else set())
+            return m.well_formed(m.with_edits(stream, {i: stream.items[i].with_json(payload)}), body,
+                                 f"{old} renamed {fc['name']}, {m.describe(stream, i)}")
+    raise NotApplicable("no functionCall names a function")
+
+
+def schema_violation(stream: Stream, param: float | None) -> Mutated:
+    """A whole call's ``args`` broken (``tool_faults.violate``), or, in a streamed call, the first
+    argument that arrives in one piece given another type (``numberValue`` 3 → ``stringValue`` "3")."""
+    name = None
+    recorded = tools.read(stream.request) if stream.request else None
+    for i, payload, fc in _function_calls(stream):
+        name = fc.get("name") if isinstance(fc.get("name"), str) else name
+        if isinstance(fc.get("args"), dict) and name:
+            declared = recorded.tools.get(name) if recorded is not None else None
+            original = fc["args"]
+            fc["args"], what = tf.violate(original, declared.schema if declared is not None else None)
+            return m.well_formed(m.with_edits(stream, {i: stream.items[i].with_json(payload)}),
+                                 _declaring(stream, {name: tf.inferred_schema(original)}),
+                                 f"{name}: {what}, {m.describe(stream, i)}")
+        for arg in fc.get("partialArgs") or ():
+            member = next((k for k in _VALUE_TYPES if k in arg), None) if isinstance(arg, dict) else None
+            path = arg.get("jsonPath") if member else None
+            if member and not arg.get("willContinue") and isinstance(path, str) and path.count(".") == 1 and name:
+                value = arg.pop(member)
+                arg["stringValue" if member != "stringValue" else "numberValue"] = (
+                    str(value) if member != "stringValue" else len(value))
+                key = path[2:]
+                schema = {"type": "object", "properties": {key: {"type": _VALUE_TYPES[member]}}}
+                return m.well_formed(m.with_edits(stream, {i: stream.items[i].with_json(payload)}),
+                                     _declaring(stream, {name: schema}),
+                                     f"{name}: {key!r} sent as another type, {m.describe(stream, i)}")
+    raise NotApplicable("no function call argument to break")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("no-stop-event", "the last frame carries no finishReason (the stream just ends)",
              frozenset({"S003"}), ("router-for-me/CLIProxyAPI#5651",), no_finish),
@@ -107,6 +176,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     m.reset({"S012", "S003", "G005", "J005"}, ("lbjlaq/Antigravity-Manager#1905",), _after_first_call),
     m.bom({"S009"}, ("openai/openai-python#3819",)),
     m.utf8_split(set(), ("librefang/librefang#3448",), _inject),
+    Mutation("undeclared-tool", "the first functionCall names a function the request did not declare",
+             frozenset({"V001"}), ("QwenLM/Qwen3.8#15",), undeclared_tool),
+    Mutation("schema-violation", "a functionCall argument breaks the declared schema (a required key dropped, "
+             "else a value of another type; in a streamed call, an argument sent whole with another type)",
+             frozenset({"V002"}), ("Datus-ai/Datus-agent#1365",), schema_violation),
 )
 """In the order ``serve --mutations`` lists them."""
 

@@ -9,10 +9,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.ollama import tools
 from inspector.providers.ollama import request
 from inspector.providers.ollama.advice import ADVICE, EXPLAIN
 from inspector.providers.ollama.stream import Ollama
 from inspector.providers.ollama.summary import summarize
 
 PROVIDER = Provider("ollama", Ollama, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="ollama",
+                    declared_tools=tools.read)

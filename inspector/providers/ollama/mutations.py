@@ -10,7 +10,9 @@ from __future__ import annotations
 import orjson
 
 from inspector.providers import mutations as m
+from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT
+from inspector.providers.ollama import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
 
@@ -92,6 +94,50 @@ def _inject(stream: Stream) -> Stream:
     raise NotApplicable("no content or string argument to carry a multi-byte character")
 
 
+# ------------------------------------------------------------------ faults against the declared tools
+def _declaring(stream: Stream) -> dict:
+    """The recorded request (or a minimal one) declaring the streamed calls' functions when it declares
+    none (schemas inferred from their arguments)."""
+    body = dict(stream.request or {"model": "m", "messages": [], "stream": True})
+    if not isinstance(body.get("tools"), list):
+        declared: dict = {}
+        for _, p in _lines(stream):
+            for c in _calls(p):
+                fn = c.get("function") if isinstance(c.get("function"), dict) else {}
+                if isinstance(fn.get("name"), str) and isinstance(fn.get("arguments"), dict):
+                    declared.setdefault(fn["name"], tf.inferred_schema(fn["arguments"]))
+        body["tools"] = [{"type": "function", "function": {"name": n, "parameters": s}} for n, s in declared.items()]
+    return body
+
+
+def _first_function(stream: Stream) -> tuple[int, dict, dict]:
+    """``(line position, the line, its first call's function)``."""
+    i = _first_call_line(stream)
+    p = stream.items[i].json()
+    fn = _calls(p)[0].get("function")
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+        raise NotApplicable("the first tool call has no function name")
+    return i, p, fn
+
+
+def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    i, p, fn = _first_function(stream)
+    declared = tools.read(body)
+    old, fn["name"] = fn["name"], tf.renamed(fn["name"], set(declared.tools) if declared is not None else set())
+    return m.well_formed(m.with_edits(stream, {i: stream.items[i].with_json(p)}), body,
+                         f"{old} renamed {fn['name']}, {m.describe(stream, i)}")
+
+
+def schema_violation(stream: Stream, param: float | None) -> Mutated:
+    i, p, fn = _first_function(stream)
+    recorded = tools.read(stream.request) if stream.request else None
+    declared = recorded.tools.get(fn["name"]) if recorded is not None else None
+    fn["arguments"], what = tf.violate(fn.get("arguments"), declared.schema if declared is not None else None)
+    return m.well_formed(m.with_edits(stream, {i: stream.items[i].with_json(p)}), _declaring(stream),
+                         f"{fn['name']}: {what}, {m.describe(stream, i)}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("no-stop-event", "the last line says done: false (the stream just ends)",
              frozenset({"S003"}), ("ollama/ollama#4357",), no_done),
@@ -103,6 +149,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     m.reset({"S012", "S003"}, ("konveyor/kai#622",), _before_done),
     m.bom({"S009"}, ("vm0-ai/vm0#24687",)),
     m.utf8_split(set(), ("librefang/librefang#3448",), _inject),
+    Mutation("undeclared-tool", "the first tool call names a function the request did not declare",
+             frozenset({"V001"}), ("langchain4j/langchain4j#1052",), undeclared_tool),
+    Mutation("schema-violation", "the first tool call's arguments break the declared parameters (a required key "
+             "dropped, else a value of another type)", frozenset({"V002"}), ("PrefectHQ/fastmcp#62",), schema_violation),
 )
 """In the order ``serve --mutations`` lists them."""
 

@@ -10,6 +10,7 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.openai_chat import tools
 from inspector.providers.openai_chat import request
 from inspector.providers.openai_chat.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_chat.history import SHAPE as HISTORY
@@ -17,4 +18,6 @@ from inspector.providers.openai_chat.stream import OpenAIChat
 from inspector.providers.openai_chat.summary import summarize
 
 PROVIDER = Provider("openai", OpenAIChat, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="openai",
+                    declared_tools=tools.read)

@@ -6,7 +6,8 @@ arguments, so it is read here too.
 from __future__ import annotations
 
 from inspector.providers.history import (
-    HistoryCheck, HistoryShape, compare, is_delta_type, kind_of, last_index, match, parse_args, show,
+    HistoryCheck, HistoryShape, compare, is_delta_type, kind_of, last_index, match, parse_args, same_signature,
+    show,
 )
 
 
@@ -58,7 +59,7 @@ def check(ctx: HistoryCheck, msgs: list) -> None:
             ec = tc.get("extra_content")
             google = ec.get("google") if isinstance(ec, dict) else None
             back = google.get("thought_signature") if isinstance(google, dict) else None
-            if back != sig:
+            if not same_signature(back, sig):
                 how = "dropped" if not back else "changed"
                 ctx.report("Q004", f"{where}: extra_content.google.thought_signature received in the stream is "
                            f"{how} (Gemini rejects the next turn without it)", sb)

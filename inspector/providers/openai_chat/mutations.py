@@ -7,11 +7,15 @@ once mutated (``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md ยง2, ย
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import orjson
 
 from inspector.providers import mutations as m
+from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+from inspector.providers.openai_chat import tools
 
 
 @dataclass(slots=True)
@@ -218,6 +222,130 @@ def _inject_text(stream: Stream) -> Stream:
     return stream.derive(items)
 
 
+# ------------------------------------------------------------------ faults against the declared tools
+def _call(stream: Stream, index: int) -> tuple[str | None, str]:
+    """``(name, argument text)`` of choice 0's call at wire ``index``."""
+    name, text = None, ""
+    for i in _scan(stream).fragments[index]:
+        for e in _entries(_choice0(stream.items[i].json())):
+            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+            if e.get("index") == index:
+                name = name or (fn.get("name") if isinstance(fn.get("name"), str) else None)
+                text += fn.get("arguments") if isinstance(fn.get("arguments"), str) else ""
+    return name, text
+
+
+def _declaring(stream: Stream, **extra) -> dict:
+    """The recorded request body (or a minimal one) declaring the streamed calls' functions when it
+    declares none (schemas inferred from their arguments), with ``extra`` keys set."""
+    body = dict(stream.request or {"model": "m", "messages": [], "stream": True})
+    if not isinstance(body.get("tools"), list):
+        declared = {}
+        for index in _scan(stream).fragments:
+            name, text = _call(stream, index)
+            try:
+                args = orjson.loads(text) if text.strip() else {}
+            except orjson.JSONDecodeError:
+                args = {}
+            if name and isinstance(args, dict):
+                declared.setdefault(name, tf.inferred_schema(args))
+        body["tools"] = [{"type": "function", "function": {"name": n, "parameters": s}} for n, s in declared.items()]
+    return body | extra
+
+
+def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    first = _first_index(stream)
+    name, _ = _call(stream, first)
+    if not name:
+        raise NotApplicable("the first tool call has no name")
+    declared = tools.read(body)
+    new = tf.renamed(name, set(declared.tools) if declared is not None else set())
+
+    def change(e: dict, k, i) -> None:
+        fn = e.get("function")
+        if k == first and isinstance(fn, dict) and fn.get("name"):
+            fn["name"] = new
+
+    positions = _scan(stream).fragments[first]
+    return m.well_formed(m.with_edits(stream, _rewrite(stream, positions, change)), body,
+                         f"{name} renamed {new}, {m.describe(stream, positions[0])}")
+
+
+def schema_violation(stream: Stream, param: float | None) -> Mutated:
+    recorded = tools.read(stream.request) if stream.request else None
+    first = _first_index(stream)
+    name, text = _call(stream, first)
+    try:
+        args = orjson.loads(text) if text.strip() else {}
+    except orjson.JSONDecodeError:
+        raise NotApplicable("the first tool call's arguments are not JSON") from None
+    tool = recorded.tools.get(name) if recorded is not None and name else None
+    broken, what = tf.violate(args, tool.schema if tool is not None else None)
+    positions = _args_fragments(stream)
+    whole = orjson.dumps(broken).decode()
+    sent = [whole]
+
+    def change(e: dict, k, i) -> None:
+        fn = e.get("function") if isinstance(e.get("function"), dict) else None
+        if k == first and fn is not None and isinstance(fn.get("arguments"), str):
+            fn["arguments"] = sent.pop() if sent else ""
+
+    edits: dict = _rewrite(stream, positions[:1], change)
+    for i in positions[1:]:  # the rest of the first call's arguments: its entries leave their chunks
+        p = stream.items[i].json()
+        choice = _choice0(p)
+        rest = [e for e in _entries(choice) if e.get("index") != first]
+        if rest:
+            choice["delta"]["tool_calls"] = rest
+            edits[i] = stream.items[i].with_json(p)
+        else:
+            edits[i] = None
+    return m.well_formed(m.with_edits(stream, edits), _declaring(stream),
+                         f"{name}: {what}, {m.describe(stream, positions[0])}")
+
+
+def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
+    calls = _scan(stream)
+    if calls.finish is None:
+        raise NotApplicable("choice 0 has no finish_reason")
+    body = _declaring(stream)
+    if tools.choice(body) is None:
+        body["tool_choice"] = "required"
+    first = min(i for ps in calls.fragments.values() for i in ps)
+    edits: dict = {}
+    for i in sorted({i for ps in calls.fragments.values() for i in ps}):
+        p = stream.items[i].json()
+        choice = _choice0(p)
+        choice["delta"].pop("tool_calls", None)
+        if i == first:
+            choice["delta"]["content"] = "I can answer that without a tool."
+        edits[i] = stream.items[i].with_json(p) if choice["delta"] or i == first or choice.get("finish_reason") else None
+    p = stream.items[calls.finish].json() if calls.finish not in edits else orjson.loads(edits[calls.finish].data)
+    _choice0(p)["finish_reason"] = "stop"
+    edits[calls.finish] = stream.items[calls.finish].with_json(p)
+    return m.well_formed(m.with_edits(stream, edits), body, f"no tool call although {tools.choice(body).spelled}")
+
+
+def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
+    calls = _scan(stream)
+    body = _declaring(stream, parallel_tool_calls=False)
+    if len(calls.fragments) > 1:
+        return m.well_formed(stream, body, f"{len(calls.fragments)} calls although parallel_tool_calls is false")
+    first = min(calls.fragments)
+    positions = calls.fragments[first]
+    copies = []
+    for i in positions:  # the call again, as the next index with an id of its own
+        p = stream.items[i].json()
+        for e in _entries(_choice0(p)):
+            e["index"] = first + 1
+            if e.get("id"):
+                e["id"] = f"{e['id']}_2"
+        copies.append(replace(stream.items[i].with_json(p), t=stream.items[positions[-1]].t))  # times never go back
+    return m.well_formed(m.with_edits(stream, {}, {positions[-1]: copies}), body,
+                         f"the call again as a second one, {m.describe(stream, positions[-1])}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("drop-index", "tool_calls entries carry no index (parallel calls told apart by nothing but order)",
              frozenset({"C001", "J001", "J007"}), ("openai/openai-python#2806", "THU-MAIC/OpenMAIC#1556"), drop_index),
@@ -242,6 +370,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     m.keepalive_only({"T002", "S003", "J005", "C007"}, ("openai/openai-go#227", "theopenco/llmgateway#1541"), _mid_arguments),
     m.bom({"S009"}, ("openai/openai-python#3819",)),
     m.utf8_split(set(), ("api7/aisix#111", "danielmiessler/Fabric#2203"), _inject_text),
+    Mutation("undeclared-tool", "the first call names a function the request did not declare (renamed on the way)",
+             frozenset({"V001"}), ("OpenHands/OpenHands#5111", "QwenLM/Qwen3.8#15", "aliasrobotics/cai#405"), undeclared_tool),
+    Mutation("schema-violation", "the first call's arguments break the declared schema (a required key dropped, "
+             "else a value of another type)", frozenset({"V002"}),
+             ("PrefectHQ/fastmcp#62", "Datus-ai/Datus-agent#1365", "mozilla/bugbug#6576"), schema_violation),
+    Mutation("ignore-tool-choice", "no tool call although the request forces one (tool_choice required)",
+             frozenset({"V003"}), ("ollama/ollama#17921", "vercel/ai#8992", "vllm-project/vllm#54808"), ignore_tool_choice),
+    Mutation("extra-parallel-call", "two tool calls although the request set parallel_tool_calls false",
+             frozenset({"V004"}), ("sgl-project/sglang#9696",), extra_parallel_call),
 )
 """In the order ``serve --mutations`` lists them."""
 

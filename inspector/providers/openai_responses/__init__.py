@@ -9,6 +9,7 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 from __future__ import annotations
 
 from inspector.providers.base import Provider
+from inspector.providers.openai_responses import tools
 from inspector.providers.openai_responses import request
 from inspector.providers.openai_responses.advice import ADVICE, EXPLAIN
 from inspector.providers.openai_responses.history import SHAPE as HISTORY
@@ -16,4 +17,6 @@ from inspector.providers.openai_responses.stream import OpenAIResponses
 from inspector.providers.summary import generic as summarize
 
 PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN)
+                    explain=EXPLAIN,
+                    otel_name="openai",
+                    declared_tools=tools.read)

@@ -7,8 +7,12 @@ capture; ``tests/unit/test_mutations.py``). Wire facts: PROTOCOLS.md §3.
 """
 from __future__ import annotations
 
+import orjson
+
 from inspector.providers import mutations as m
+from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
+from inspector.providers.openai_responses import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
 
@@ -91,6 +95,104 @@ def _inject(stream: Stream) -> Stream:
     raise NotApplicable("no function_call arguments to carry a multi-byte character")
 
 
+# ------------------------------------------------------------------ faults against the declared tools
+def _function_call(stream: Stream) -> dict:
+    """The first ``function_call`` item as announced (``output_item.added``)."""
+    for ev in stream.items:
+        p = ev.json()
+        item = p.get("item") if isinstance(p, dict) else None
+        if isinstance(item, dict) and p.get("type") == "response.output_item.added" \
+                and item.get("type") == "function_call" and item.get("id"):
+            return item
+    raise NotApplicable("no function_call item with an id in this stream")
+
+
+def _final_arguments(stream: Stream, iid: str) -> str:
+    for ev in stream.items:
+        p = ev.json()
+        if isinstance(p, dict) and p.get("type") == "response.function_call_arguments.done" and p.get("item_id") == iid:
+            return p.get("arguments") or ""
+    raise NotApplicable("the function_call's arguments are never done")
+
+
+def _rewrite_call(stream: Stream, iid: str, *, name: str | None = None, arguments: str | None = None) -> dict:
+    """Edits that give item ``iid`` another name or other arguments everywhere the stream states them
+    (the items added and done, the deltas, ``.done``, the terminal response's output): the stream stays
+    consistent (no R002). Later deltas keep their place (sequence numbers) with empty text."""
+    edits: dict = {}
+    first_delta = True
+
+    def fix(item: dict) -> None:
+        if item.get("id") == iid:
+            if name is not None:
+                item["name"] = name
+            if arguments is not None and item.get("arguments"):
+                item["arguments"] = arguments
+
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        if not isinstance(p, dict):
+            continue
+        typ = p.get("type")
+        if isinstance(p.get("item"), dict) and p["item"].get("id") == iid:
+            fix(p["item"])
+        elif isinstance(p.get("response"), dict) and isinstance(p["response"].get("output"), list):
+            for item in p["response"]["output"]:
+                if isinstance(item, dict):
+                    fix(item)
+        elif arguments is not None and p.get("item_id") == iid and typ == "response.function_call_arguments.delta":
+            p["delta"], first_delta = (arguments if first_delta else ""), False
+        elif arguments is not None and p.get("item_id") == iid and typ == "response.function_call_arguments.done":
+            p["arguments"] = arguments
+        else:
+            continue
+        edits[i] = ev.with_json(p)
+    return edits
+
+
+def _declaring(stream: Stream) -> dict:
+    """The recorded request (or a minimal one) declaring the streamed function calls when it declares
+    none (schemas inferred from their final arguments)."""
+    body = dict(stream.request or {"model": "m", "input": [], "stream": True})
+    if not isinstance(body.get("tools"), list):
+        declared: dict = {}
+        for ev in stream.items:
+            p = ev.json()
+            item = p.get("item") if isinstance(p, dict) else None
+            if isinstance(item, dict) and p.get("type") == "response.output_item.done" \
+                    and item.get("type") == "function_call" and isinstance(item.get("name"), str):
+                try:
+                    args = orjson.loads(item.get("arguments") or "{}")
+                except orjson.JSONDecodeError:
+                    continue
+                if isinstance(args, dict):
+                    declared.setdefault(item["name"], tf.inferred_schema(args))
+        body["tools"] = [{"type": "function", "name": n, "parameters": s, "strict": False} for n, s in declared.items()]
+    return body
+
+
+def undeclared_tool(stream: Stream, param: float | None) -> Mutated:
+    body = _declaring(stream)
+    item = _function_call(stream)
+    declared = tools.read(body)
+    new = tf.renamed(item.get("name") or "tool", set(declared.tools) if declared is not None else set())
+    return m.well_formed(m.with_edits(stream, _rewrite_call(stream, item["id"], name=new)), body,
+                         f"{item.get('name')} renamed {new}")
+
+
+def schema_violation(stream: Stream, param: float | None) -> Mutated:
+    item = _function_call(stream)
+    try:
+        args = orjson.loads(_final_arguments(stream, item["id"]) or "{}")
+    except orjson.JSONDecodeError:
+        raise NotApplicable("the function_call's arguments are not JSON") from None
+    recorded = tools.read(stream.request) if stream.request else None
+    declared = recorded.tools.get(item.get("name")) if recorded is not None else None
+    broken, what = tf.violate(args, declared.schema if declared is not None else None)
+    edits = _rewrite_call(stream, item["id"], arguments=orjson.dumps(broken).decode())
+    return m.well_formed(m.with_edits(stream, edits), _declaring(stream), f"{item.get('name')}: {what}")
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("drop-item-id", "the function_call item and its events carry no id / item_id",
              frozenset({"R006"}), ("Oaklight/llm-rosetta#86",), drop_item_id),
@@ -105,6 +207,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     m.keepalive_only({"T002", "S003", "R004", "J005"}, ("openai/openai-go#227",), _after_item_added),
     m.bom({"S009"}, ("openai/openai-python#3819", "vm0-ai/vm0#24687")),
     m.utf8_split(set(), ("buildsense-ai/XiaoBa-CLI#256",), _inject),
+    Mutation("undeclared-tool", "the first function_call names a function the request did not declare",
+             frozenset({"V001"}), ("QwenLM/Qwen3.8#15",), undeclared_tool),
+    Mutation("schema-violation", "the first function_call's arguments break the declared parameters (a required "
+             "key dropped, else a value of another type), consistently in every event that states them",
+             frozenset({"V002"}), ("Datus-ai/Datus-agent#1365",), schema_violation),
 )
 """In the order ``serve --mutations`` lists them."""
 

@@ -121,6 +121,7 @@ class OpenAIResponses(Dialect):
     accepts_done = True
     """[R] Responses streams may or may not close with ``[DONE]``; the SDK tolerates either (PROTOCOLS.md §3)."""
     url_hints = ('/responses',)
+    typed_events = True
 
     def __init__(self, writer) -> None:
         super().__init__(writer)

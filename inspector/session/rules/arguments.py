@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from inspector.model.jsondepth import TOO_DEEP, depth_over
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ class ArgumentRules:
                           index=block.index)
         elif state == COMPLETE and prog.top_kind != "object":
             self.s.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
+                          index=block.index)
+        if state == COMPLETE and depth_over(block.content):
+            self.s.report("S019", f"the arguments are valid JSON {TOO_DEEP}: not parsed (no input), kept as text",
                           index=block.index)
 
     def at_end(self, block: "Block") -> None:

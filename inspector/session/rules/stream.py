@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.model.capture import normal_end
+
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
@@ -64,11 +66,9 @@ def check_end(session: "Session", end: "End") -> None:
         elif session.json_body:
             session.report("S007", f"content-type {ctype!r} is not a stream for {session.dialect_name}: {body}",
                            event=False)
-    if end.kind == "cancelled" and session.ended:
-        # The client hung up after the end marker: the SDKs do that (openai-python stops reading at
-        # `[DONE]` and closes before the server ends its body). Nothing was lost; not S012.
-        return
-    if end.kind != "eof":
+    # A client hanging up after the end marker is a normal end (``normal_end``): the SDKs do that
+    # (openai-python stops reading at `[DONE]` and closes before the server ends its body).
+    if not normal_end(end, session.ended):
         detail = f": {end.error}" if end.error else ""
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
 

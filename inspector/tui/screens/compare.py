@@ -22,7 +22,6 @@ from textual.css.query import NoMatches
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Label, Static
 
@@ -39,6 +38,7 @@ from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.widgets.compare_chart import EAGER_WORDS, CompareChart
 from inspector.tui.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter
 from inspector.tui.widgets.hanging import bulleted
+from inspector.tui.text import assemble, one_line, shown
 
 STEP = 0.01
 """Left/right move the cursor by this share of the axis (shift: ten times as far)."""
@@ -129,7 +129,7 @@ class StatePane(Vertical):
         else:
             stream = f"streaming · {ev} events · {session.bytes_received:,} body bytes"
         self.stream_text = stream
-        self.query_one(".state-stream", Label).update(stream)
+        self.query_one(".state-stream", Label).update(one_line(stream))
         note = self.query_one(".state-note", Label)
         view = self.query_one(ArgumentView)
         if tool is None:
@@ -150,19 +150,19 @@ class StatePane(Vertical):
         elif opened is not None:
             line += f" · open {max(0.0, t - opened):.2f} s"
         self.block_text = f"{line} · {text}"
-        self.query_one(".state-block", Label).update(line)
+        self.query_one(".state-block", Label).update(one_line(line))
         mark = self.query_one(".state-badge", Label)
-        mark.update(Content.styled(f" {text} ", style))
+        mark.update(shown(f" {text} ", style))
         mark.display = True
         if size == 0 and not block.closed and opened is not None:
-            note.update(Content.assemble((f"no argument bytes yet: {max(0.0, t - opened):.2f} s since the block "
+            note.update(assemble((f"no argument bytes yet: {max(0.0, t - opened):.2f} s since the block "
                                           "opened", "$warning")))
         elif block.status == "partial" and not block.closed:
             note.update("partial JSON so far: a valid prefix")
         elif block.status == "partial":
-            note.update(Content.assemble(("closed before its JSON was complete: do not execute", "$error")))
+            note.update(assemble(("closed before its JSON was complete: do not execute", "$error")))
         elif block.status == "invalid":
-            note.update(Content.assemble(("the arguments are not valid JSON here: do not execute", "$error")))
+            note.update(assemble(("the arguments are not valid JSON here: do not execute", "$error")))
         else:
             note.update("")
         self.arguments = block.content
@@ -173,11 +173,11 @@ class StatePane(Vertical):
         self.status = None
         self.arguments = ""
         self.block_text = line
-        self.query_one(".state-block", Label).update(line)
+        self.query_one(".state-block", Label).update(one_line(line))
         mark = self.query_one(".state-badge", Label)
         mark.update("")
         mark.display = False
-        self.query_one(".state-note", Label).update(note)
+        self.query_one(".state-note", Label).update(one_line(note))
         view = self.query_one(ArgumentView)
         view.reset()
         view.display = False
@@ -282,7 +282,7 @@ class CompareScreen(Screen[None]):
             return
         pane.border_title = "Tool blocks on one time axis"
         pane.border_subtitle = "░▒▓█ argument bytes · first byte in green · ├ opened ┤ closed · │ cursor"
-        summary.update(bulleted([Content(s) for s in self.cmp.summary], Content.styled("• ", "$primary")))
+        summary.update(bulleted([shown(s) for s in self.cmp.summary], shown("• ", "$primary")))
         self.call_after_refresh(self.refresh_state)
 
     # ------------------------------------------------------------ state
@@ -305,14 +305,14 @@ class CompareScreen(Screen[None]):
             tool = None if pair is None else (pair.a if name == "A" else pair.b)
             pane = self.query_one(pane_id, StatePane)
             words = EAGER_WORDS.get(side.eager or "", "")
-            pane.border_title = f"{name} · {Path(side.path).name}" + (f" · {words}" if words else "")
-            pane.border_subtitle = f"at {t:.2f} s"
+            pane.border_title = one_line(f"{name} · {Path(side.path).name}" + (f" · {words}" if words else ""))
+            pane.border_subtitle = one_line(f"at {t:.2f} s")
             pane.show(t=t, side=side, session=session, tool=tool, block=block_at(session, tool),
                       pretty=self.pretty, missing="no tool blocks in either stream" if pair is None else None)
         # the cursor first: a narrow terminal cuts the file names, not the time
         title = (f" Compare · cursor {t:.2f} s of {self.end:.2f} s · A {Path(self.cmp.a.path).name} "
                  f"vs B {Path(self.cmp.b.path).name}")
-        self.query_one("#compare-title", Label).update(title)
+        self.query_one("#compare-title", Label).update(one_line(title))
 
     def set_cursor(self, t: float) -> None:
         self.cursor = round(min(self.end, max(0.0, t)), 6)

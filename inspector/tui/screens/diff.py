@@ -12,7 +12,6 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
@@ -20,6 +19,7 @@ from inspector.compare.diff import Diff
 from inspector.compare.diff.answer import Answer
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.screens.compare import CompareApp
+from inspector.tui.text import Content, assemble, join, one_line, shown
 
 MAX_SHOWN = 2000
 """Characters of a text or argument shown per cell (the JSON output has them all)."""
@@ -32,23 +32,23 @@ def _clip(s: str) -> str:
 def cell_text(answer: Answer, kind: str, i: int | None) -> Content:
     """What one side shows for one block pair."""
     if i is None:
-        return Content.styled("(none on this side)", "italic $text-muted")
+        return shown("(none on this side)", "italic $text-muted")
     if kind == "tool":
         c = answer.calls[i]
-        head = Content.assemble((f"{c.name or '(no name)'}", "bold"), f"  id {c.id or '(none)'}",
+        head = assemble((f"{c.name or '(no name)'}", "bold"), f"  id {c.id or '(none)'}",
                                 (f"  {c.status}" if c.status else "", "$text-muted"))
         when = f"\nfirst argument byte {c.first_arg_t:.3f} s" if c.first_arg_t is not None else ""
-        return Content.assemble(head, "\n", _clip(c.arguments or "(no arguments)"), (when, "$text-muted"))
+        return assemble(head, "\n", _clip(c.arguments or "(no arguments)"), (when, "$text-muted"))
     if kind == "text":
-        return Content(_clip(answer.text))
+        return shown(_clip(answer.text))
     if kind == "reasoning":
-        return Content(_clip(answer.reasoning))
-    return Content(kind)
+        return shown(_clip(answer.reasoning))
+    return shown(kind)
 
 
-def side_title(a: Answer, which: str) -> str:
+def side_title(a: Answer, which: str) -> Content:
     streamed = "streamed" if a.streamed else "not streamed"
-    return f"{which}: {a.label} · {a.dialect or 'unknown'} · {streamed} · stop {a.stop_reason!r} ({a.stop_class or 'none'})"
+    return one_line(f"{which}: {a.label} · {a.dialect or 'unknown'} · {streamed} · stop {a.stop_reason!r} ({a.stop_class or 'none'})")
 
 
 class PairRow(Vertical):
@@ -73,13 +73,13 @@ class PairRow(Vertical):
         p = self.pair
         how = f"matched by {p.matched_by}" if p.matched_by else "one side only"
         mark = "✗ " if p.differences else "✓ "
-        yield Label(f"{mark}{p.label} ({how})", classes="pair-label")
+        yield Label(one_line(f"{mark}{p.label} ({how})"), classes="pair-label")
         with Horizontal():
             yield Static(cell_text(self.diff.a, p.kind, p.a), classes="cell cell-a")
             yield Static(cell_text(self.diff.b, p.kind, p.b), classes="cell cell-b")
         if p.differences:
-            yield Static("\n".join(f"{self.diff.differences[i].kind}: {self.diff.differences[i].message}"
-                                   for i in p.differences), classes="pair-differences")
+            yield Static(join("\n", [one_line(f"{self.diff.differences[i].kind}: {self.diff.differences[i].message}")
+                                        for i in p.differences]), classes="pair-differences")
 
 
 class DiffScreen(Screen):
@@ -114,7 +114,7 @@ class DiffScreen(Screen):
         verdict = "EQUIVALENT" if d.equivalent else f"DIFFERENT: {n} difference{'s' * (n != 1)}"
         if self.title_text:
             verdict = f"{self.title_text} · {verdict}"
-        yield Label(verdict, id="diff-verdict", classes="equivalent" if d.equivalent else "different")
+        yield Label(one_line(verdict), id="diff-verdict", classes="equivalent" if d.equivalent else "different")
         with Horizontal(id="diff-sides"):
             yield Label(side_title(d.a, "A"))
             yield Label(side_title(d.b, "B"))
@@ -131,15 +131,15 @@ class DiffScreen(Screen):
         parts: list[Content] = []
         loose = [x for x in d.differences if x.pair is None]
         if loose:
-            parts.append(Content.styled("Differences outside the blocks", "bold $error"))
-            parts += [Content.styled(f"  {x.kind}: {x.message}", "$error") for x in loose]
+            parts.append(shown("Differences outside the blocks", "bold $error"))
+            parts += [shown(f"  {x.kind}: {x.message}", "$error") for x in loose]
         if d.normalisations:
-            parts.append(Content.styled("Normalisations applied (equivalent)", "bold $success"))
-            parts += [Content(f"  {x}") for x in d.normalisations]
+            parts.append(shown("Normalisations applied (equivalent)", "bold $success"))
+            parts += [shown(f"  {x}") for x in d.normalisations]
         if d.notes:
-            parts.append(Content.styled("Notes", "bold"))
-            parts += [Content(f"  {x}") for x in d.notes]
-        return Content("\n").join(parts)
+            parts.append(shown("Notes", "bold"))
+            parts += [shown(f"  {x}") for x in d.notes]
+        return join("\n", parts)
 
     def _differing_rows(self) -> list[PairRow]:
         return [r for r in self.query(PairRow) if r.pair.differences]
@@ -147,7 +147,7 @@ class DiffScreen(Screen):
     def _jump(self, step: int) -> None:
         rows = self._differing_rows()
         if not rows:
-            self.notify("no block differs" + ("" if self.diff.equivalent else " (see below the blocks)"))
+            self.notify("no block differs" if self.diff.equivalent else "no block differs (see below the blocks)")
             return
         self._at = (self._at + step) % len(rows)
         self.query_one("#diff-rows", VerticalScroll).scroll_to_widget(rows[self._at], top=True)

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
+from inspector.tui.text import one_line
 
 
 class EntryPickerScreen(ModalScreen[int | None]):
@@ -27,10 +28,10 @@ class EntryPickerScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="entry-box") as box:
-            box.border_title = f"{self.file_name}: {len(self.choices)} streams"
+            box.border_title = one_line(f"{self.file_name}: {len(self.choices)} streams")
             box.border_subtitle = "enter: inspect it · esc: cancel"
             yield Label("This HAR holds several streamed answers. Which one?", id="entry-hint")
-            yield OptionList(*(Option(text, id=str(n)) for n, text in self.choices), id="entry-list")
+            yield OptionList(*(Option(one_line(text), id=str(n)) for n, text in self.choices), id="entry-list")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -27,13 +27,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from inspector.model.jsondepth import loads
 from inspector.tui.app import InspectorApp
 from inspector.feeds.exchanges.feed import ExchangeFeed
+from inspector.model.capture import end_word
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.text import notice, one_line, shown
 
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
@@ -45,7 +47,7 @@ def _pretty(value) -> str:
         return "(none)"
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = loads(value)  # bounded depth (jsondepth): deeper text is shown as it is
         except ValueError:
             return value
     text = json.dumps(value, indent=2, ensure_ascii=False)
@@ -88,48 +90,49 @@ class ExchangeDetailScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         ex = self.ex
         with VerticalScroll(id="exchange-detail") as body:
-            body.border_title = f"exchange #{ex.n}: {ex.method} {ex.target}"
+            body.border_title = one_line(f"exchange #{ex.n}: {ex.method} {ex.target}")
             body.border_subtitle = "esc: close"
             yield Label("Request", classes="xd-heading")
-            yield Static(Content(f"{ex.method} {ex.url}"), classes="xd-text")
+            yield Static(shown(f"{ex.method} {ex.url}"), classes="xd-text")
             if ex.continues is not None:
-                yield Static(Content(f"continues the answer of exchange #{ex.continues} ({ex.continues_how})"),
+                yield Static(shown(f"continues the answer of exchange #{ex.continues} ({ex.continues_how})"),
                              classes="xd-muted")
-            yield Static(Content(_headers_text(ex.request.get("headers") or {})), classes="xd-muted")
+            yield Static(shown(_headers_text(ex.request.get("headers") or {})), classes="xd-muted")
             yield Label("Request body", classes="xd-heading")
-            yield Static(Content(_pretty(ex.request.get("body"))), classes="xd-text")
+            yield Static(shown(_pretty(ex.request.get("body"))), classes="xd-text")
             yield Label("Response", classes="xd-heading")
             if ex.status is None:
                 what = f"no response: {ex.end.error}" if ex.done and ex.end and ex.end.error else "waiting…"
-                yield Static(Content(what), classes="xd-text")
+                yield Static(shown(what), classes="xd-text")
             else:
-                state = "streaming" if not ex.done else f"ended {ex.end.kind}" + (
-                    f": {ex.end.error}" if ex.end.error else "")
+                word = end_word(ex.end, ex.session is not None and ex.session.ended)
+                state = "streaming" if not ex.done else f"ended {word}" + (
+                    f": {ex.end.error}" if ex.end.error and word == ex.end.kind else "")
                 dur = f", {ex.duration_s:.3f} s" if ex.duration_s is not None else ""
-                yield Static(Content(f"{ex.status} · {ex.bytes_received} bytes · {state}{dur}"), classes="xd-text")
-                yield Static(Content(_headers_text(ex.response_headers)), classes="xd-muted")
+                yield Static(shown(f"{ex.status} · {ex.bytes_received} bytes · {state}{dur}"), classes="xd-text")
+                yield Static(shown(_headers_text(ex.response_headers)), classes="xd-muted")
                 if not ex.linted:
                     yield Label("Response body (not a stream: shown, not linted)", classes="xd-heading")
-                    yield Static(Content(_pretty(ex.body_text) if ex.body_excerpt else "(empty)"), classes="xd-text")
+                    yield Static(shown(_pretty(ex.body_text) if ex.body_excerpt else "(empty)"), classes="xd-text")
                 elif ex.released:
                     sm = ex.summary
                     where = f"; read back from {ex.record_path}" if ex.record_path else "; not recorded"
-                    yield Static(Content(f"inspected as a stream: {sm['dialect'] or 'unknown'}, {sm['events']} events, "
+                    yield Static(shown(f"inspected as a stream: {sm['dialect'] or 'unknown'}, {sm['events']} events, "
                                          f"{sm['blocks']} blocks, {sm['findings']} findings (released from memory: "
                                          f"--keep{where})"), classes="xd-muted")
                 else:
                     s = ex.session
-                    yield Static(Content(f"inspected as a stream: {s.dialect_name or 'detecting'}, "
+                    yield Static(shown(f"inspected as a stream: {s.dialect_name or 'detecting'}, "
                                          f"{len(s.events)} events, {len(s.blocks)} blocks"), classes="xd-muted")
             if ex.note:
-                yield Static(Content(f"note: {ex.note}"), classes="xd-muted")
+                yield Static(shown(f"note: {ex.note}"), classes="xd-muted")
             if ex.q_findings:
                 yield Label("Request history (Q rules)", classes="xd-heading")
                 for f in ex.q_findings:
-                    yield Static(Content(f"{f.code} {f.name} ({f.severity}): {f.message}"), classes="xd-text")
+                    yield Static(shown(f"{f.code} {f.name} ({f.severity}): {f.message}"), classes="xd-text")
             if ex.record_path:
                 yield Label("Recording", classes="xd-heading")
-                yield Static(Content(ex.record_path), classes="xd-muted")
+                yield Static(shown(ex.record_path), classes="xd-muted")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -185,19 +188,19 @@ class ProxyApp(InspectorApp):
 
     def on_mount(self) -> None:
         table = self.query_one(ExchangeList)
-        table.border_title = f"Exchanges · proxy {self.listen_url or self.proxy.url} → {self.upstream}"
+        table.border_title = one_line(f"Exchanges · proxy {self.listen_url or self.proxy.url} → {self.upstream}")
         sub = "enter: details · a: follow newest · [ ]: previous / next"
         if self.record_dir:
             sub = f"recording to {self.record_dir} · " + sub
-        table.border_subtitle = sub
+        table.border_subtitle = one_line(sub)
         self.proxy.log.listeners.append(self._on_exchange)
         self.proxy.sink.attach(asyncio.get_running_loop(), threading.get_ident())
         self.set_interval(1 / LIST_FPS, self._sync_list, name="exchanges")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.call_after_refresh(table.focus)  # after InspectorApp.on_mount (it focuses the findings)
         if self.warning:
-            self.notify(self.warning, severity="error", timeout=30)
-            table.border_subtitle = "⚠ NOT LOOPBACK · " + (table.border_subtitle or "")
+            self.notify(notice(self.warning), severity="error", timeout=30)
+            table.border_subtitle = one_line("⚠ NOT LOOPBACK · " + sub)
 
     @property
     def exchanges(self):
@@ -285,7 +288,7 @@ class ProxyApp(InspectorApp):
     def action_details(self) -> None:
         ex = getattr(self.feed, "ex", None)
         if ex is None:
-            self.notify("no exchange yet: point a client at " + (self.listen_url or self.proxy.url), timeout=3)
+            self.notify(notice("no exchange yet: point a client at " + (self.listen_url or self.proxy.url)), timeout=3)
             return
         self.push_screen(ExchangeDetailScreen(ex))
 

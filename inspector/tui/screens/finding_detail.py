@@ -13,13 +13,14 @@ import json
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
+from inspector.model.jsondepth import loads
 from inspector.model.catalog import RULES
 from inspector.session.advice import family_advice, rule_text
 from inspector.tui.screens.compare import bundled_compare_screen
+from inspector.tui.text import MarkdownText, assemble, markdown_quote, one_line, shown
 
 STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
 MAX_EVENT_LINES = 40
@@ -28,7 +29,7 @@ MAX_EVENT_LINES = 40
 def event_text(ev) -> str:
     """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines."""
     try:
-        text = json.dumps(json.loads(ev.data), indent=2, ensure_ascii=False)
+        text = json.dumps(loads(ev.data), indent=2, ensure_ascii=False)  # bounded depth (jsondepth)
     except (ValueError, TypeError):
         text = ev.data
     lines = text.splitlines()
@@ -39,12 +40,12 @@ def event_text(ev) -> str:
     return "\n".join("\u00a0" * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines)
 
 
-def explanation(finding) -> str:
+def explanation(finding) -> MarkdownText:
     """The finding explained, as Markdown: its message, then what happened, why it breaks
     clients, what to do (for this rule, then for its family), and the rule's exact definition."""
     text = rule_text(finding.code)
     rule = RULES.get(finding.code)
-    parts = [f"> {finding.message}"]
+    parts = [f"> {markdown_quote(finding.message)}"]
     if text is not None:
         parts += ["### What happened", text.happened, "### Why it breaks clients", text.breaks,
                   "### What to do", text.todo]
@@ -105,15 +106,15 @@ class FindingDetailScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         f = self.finding
         with VerticalScroll(id="detail-body") as body:
-            body.border_title = f"{f.code} {f.name}"
+            body.border_title = one_line(f"{f.code} {f.name}")
             body.border_subtitle = "enter: jump · esc: close"
-            yield Label(Content.assemble((f" {f.severity} ", f"bold reverse {STYLE[f.severity]}"),
+            yield Label(assemble((f" {f.severity} ", f"bold reverse {STYLE[f.severity]}"),
                                          (f"  {f.code} · {f.name}", "bold")), classes="detail-title")
-            yield Label(" · ".join(f.where()) or "the whole stream", classes="detail-where")
+            yield Label(one_line(" · ".join(f.where()) or "the whole stream"), classes="detail-where")
             yield Explanation(explanation(f), classes="detail-markdown")
             if self.event is not None:
-                yield Label(f"Event {self.event.index} · {self.event.name}", classes="detail-heading")
-                yield Static(Content(event_text(self.event)), classes="detail-event")
+                yield Label(one_line(f"Event {self.event.index} · {self.event.name}"), classes="detail-heading")
+                yield Static(shown(event_text(self.event)), classes="detail-event")
             with Horizontal(id="detail-buttons"):
                 yield Button("Jump to it", id="detail-jump", variant="primary")
                 if f.code == "T003":  # buffered arguments: an example of what eager streaming changes

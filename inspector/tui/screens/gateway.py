@@ -23,6 +23,7 @@ from inspector.compare.hops.pairs import streamed
 from inspector.tui.screens.compare import CompareApp
 from inspector.tui.screens.diff import DiffScreen
 from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.text import shown, one_line, cell, notice
 
 COLUMNS = ("pair", "front (client)", "back (upstream)", "paired by", "answers", "upstream", "gateway", "client")
 
@@ -72,7 +73,7 @@ class GatewayScreen(Screen):
         self.shown: list[GatewayPair] = []
 
     def compose(self) -> ComposeResult:
-        yield Label(self.banner, id="gateway-banner")
+        yield Label(shown(self.banner), id="gateway-banner")
         yield Label("", id="gateway-status")
         yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="pair-detail"):
@@ -91,21 +92,21 @@ class GatewayScreen(Screen):
 
     def _status(self) -> None:
         fronts, backs = self.taps.pairs.undecided
-        self.query_one("#gateway-status", Label).update(
+        self.query_one("#gateway-status", Label).update(one_line(
             f"front tap: {len(self.taps.front.log.exchanges)} exchanges · back tap: "
             f"{len(self.taps.back.log.exchanges)} · pairs: {len(self.shown)} · waiting to be paired: "
-            f"{len(fronts)} front, {len(backs)} back")
+            f"{len(fronts)} front, {len(backs)} back"))
 
     def _add(self, p: GatewayPair) -> None:
         self.shown.append(p)
         table = self.query_one(DataTable)
-        table.add_row(*row_cells(p), key=str(p.n))
+        table.add_row(*[cell(c) for c in row_cells(p)], key=str(p.n))
         if len(self.shown) == 1:
             self._show(p)
         self._status()
 
     def _show(self, p: GatewayPair) -> None:
-        self.query_one("#pair-report", Static).update(pair_text(p))
+        self.query_one("#pair-report", Static).update(shown(pair_text(p)))
 
     def selected(self) -> GatewayPair | None:
         table = self.query_one(DataTable)
@@ -126,7 +127,7 @@ class GatewayScreen(Screen):
         if p is None:
             return
         if p.diff is None:
-            self.notify(f"pair {p.n}: nothing to compare ({p.hop.reason or '; '.join(p.notes) or p.status})")
+            self.notify(notice(f"pair {p.n}: nothing to compare ({p.hop.reason or '; '.join(p.notes) or p.status})"))
             return
         self.app.push_screen(DiffScreen(p.diff, title=f"pair {p.n}: A upstream (back #{p.hop.back.n}) · "
                                                       f"B gateway (front #{p.hop.front.n})"))

@@ -8,11 +8,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from inspector.tui.widgets.hanging import Rows
+from inspector.tui.text import one_line, shown
 
 KEY_NAMES = {
     "full_stop": ".", "comma": ",", "plus": "+", "equals_sign": "=", "minus": "-", "slash": "/",
@@ -46,9 +46,9 @@ class HelpScreen(ModalScreen[None]):
             body.border_title = "Keys"
             body.border_subtitle = "esc to close · ctrl+p: every command by name"
             for title, rows in self.groups:
-                yield Label(title, classes="help-group")
+                yield Label(one_line(title), classes="help-group")
                 width = max((len(k) for k, _ in rows), default=4) + 2
-                yield Static(Rows([(Content.styled(k.ljust(width), "bold $accent"), Content(d)) for k, d in rows]),
+                yield Static(Rows([(shown(k.ljust(width), "bold $accent"), shown(d)) for k, d in rows]),
                              classes="help-rows")
 
     def action_dismiss(self) -> None:  # type: ignore[override]

@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+from inspector.tui.text import one_line
 
 
 class JumpScreen(ModalScreen[int | None]):
@@ -22,7 +23,7 @@ class JumpScreen(ModalScreen[int | None]):
         with Vertical(id="jump-box") as box:
             box.border_title = "Go to event"
             hint = f"0 – {self.last}" if self.last is not None and self.last >= 0 else "event number"
-            yield Label(f"Event number ({hint}); now showing {self.current} events.", id="jump-hint")
+            yield Label(one_line(f"Event number ({hint}); now showing {self.current} events."), id="jump-hint")
             yield Input(placeholder=hint, type="integer", id="jump-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label
+from inspector.tui.text import one_line
 
 
 class CaptureTree(DirectoryTree):
@@ -53,10 +54,10 @@ class OpenFileScreen(ModalScreen[Path | None]):
         path = Path(event.value).expanduser()
         if path.is_dir():
             self.query_one(CaptureTree).path = path.resolve()
-            self.query_one("#open-hint", Label).update(f"{path}: a folder; pick a file in the tree")
+            self.query_one("#open-hint", Label).update(one_line(f"{path}: a folder; pick a file in the tree"))
             return
         if not path.is_file():
-            self.query_one("#open-hint", Label).update(f"{path}: no such file")
+            self.query_one("#open-hint", Label).update(one_line(f"{path}: no such file"))
             self.app.bell()
             return
         self.dismiss(path)

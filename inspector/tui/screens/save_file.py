@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+from inspector.tui.text import one_line
 
 
 class SaveFileScreen(ModalScreen[Path | None]):
@@ -30,7 +31,7 @@ class SaveFileScreen(ModalScreen[Path | None]):
         with Vertical(id="save-box") as box:
             box.border_title = "Save as a native capture"
             box.border_subtitle = "enter: save · esc: cancel"
-            yield Label(self.what, id="save-what")
+            yield Label(one_line(self.what), id="save-what")
             yield Input(value=str(self.default), placeholder="file to write", id="save-path")
             yield Label("Secrets in headers, URLs and bodies are redacted before writing.", id="save-hint")
 
@@ -45,16 +46,16 @@ class SaveFileScreen(ModalScreen[Path | None]):
         path = Path(event.value.strip()).expanduser()
         hint = self.query_one("#save-hint", Label)
         if not event.value.strip() or path.is_dir():
-            hint.update(f"{path}: give a file name, not a folder")
+            hint.update(one_line(f"{path}: give a file name, not a folder"))
             self.app.bell()
             return
         if not path.parent.is_dir():
-            hint.update(f"{path.parent}: no such folder")
+            hint.update(one_line(f"{path.parent}: no such folder"))
             self.app.bell()
             return
         if path.exists() and self._confirm != path:
             self._confirm = path
-            hint.update(f"{path.name} exists: enter again to replace it")
+            hint.update(one_line(f"{path.name} exists: enter again to replace it"))
             return
         self.dismiss(path)
 

@@ -13,6 +13,7 @@ from textual.widgets import Label
 
 from inspector.tui.widgets.timeline_chart import TimelineChart
 from inspector.tui.layout import FittedFooter
+from inspector.tui.text import one_line
 
 
 class TimelineScreen(Screen[None]):
@@ -30,8 +31,8 @@ class TimelineScreen(Screen[None]):
 
     def update_from(self, session, *, label: str, start: float, end: float, now: float | None) -> None:
         n = len(session.blocks)
-        self.query_one("#timeline-title", Label).update(
-            f" Timeline · {label} · {n} block{'' if n == 1 else 's'} · {start:.1f} – {end:.1f} s")
+        self.query_one("#timeline-title", Label).update(one_line(
+            f" Timeline · {label} · {n} block{'' if n == 1 else 's'} · {start:.1f} – {end:.1f} s"))
         self.query_one(TimelineChart).show(session, start=start, end=end, now=now)
 
     def action_close(self) -> None:

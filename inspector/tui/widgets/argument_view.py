@@ -18,21 +18,21 @@ import json
 import time
 
 from rich.cells import get_character_cell_size
-from rich.text import Text
+from rich.style import Style
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.model.jsondepth import depth_over
 from inspector.tui.widgets.virtual_size import set_virtual_size
 
 from inspector.model.jsonprogress import INVALID, TRAILING, partial_value
+from inspector.tui.text import line
 
 PRETTY_THROTTLE_S = 0.25
 """Least time between two pretty renders of arguments longer than ``PRETTY_BIG``."""
 PRETTY_BIG = 20_000
-_CONTROL_ALL = {c: 0x2400 + c for c in range(32)}
-_CONTROL_KEEP_NL = {c: 0x2400 + c for c in range(32) if c != 10}
 
 
 def _word_end(text: str, i: int, cut: int) -> int:
@@ -182,8 +182,11 @@ class ArgumentView(ScrollView, can_focus=False):
             return
         self._pretty_at = now
         self._pretty_len = len(text)
-        value, complete = partial_value(text)
-        if value is None:
+        # Arguments too deep to walk safely are shown as raw text (S019 says why).
+        value, complete = (None, False) if depth_over(text) else partial_value(text)
+        if value is None and text.strip() and depth_over(text):
+            pretty = text
+        elif value is None:
             pretty = ""
         else:
             try:
@@ -226,6 +229,28 @@ class ArgumentView(ScrollView, can_focus=False):
             self.show(self.block, self.pretty)
 
     # ------------------------------------------------------------ rendering
+    def _pieces(self, a: int, b: int, frag, trail, err) -> list[tuple[str, Style | None]]:
+        """Characters ``a:b`` of the arguments cut where their style changes (the newest fragment,
+        trailing data, the first invalid character), each piece with its style: the road escapes
+        each piece, so an escape never shifts where a style starts."""
+        marks = []
+        if frag is not None:
+            marks.append((max(a, frag[0]), min(b, frag[1]), "argview--fragment"))
+        if trail is not None:
+            marks.append((max(a, trail), b, "argview--trailing"))
+        if err is not None:
+            marks.append((err, err + 1, "argview--error"))
+        cuts = sorted({a, b, *(x for lo, hi, _ in marks for x in (lo, hi) if a < x < b)})
+        out = []
+        for x, y in zip(cuts, cuts[1:]):
+            style = None
+            for lo, hi, name in marks:
+                if lo <= x and y <= hi:
+                    s = self.get_component_rich_style(name)
+                    style = s if style is None else style + s
+            out.append((self._text[x:y], style))
+        return out
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
@@ -235,7 +260,8 @@ class ArgumentView(ScrollView, can_focus=False):
             k = index - len(self._spans)
             if 0 <= k < len(self._notes):
                 style = "argview--note" if self._spans else "argview--placeholder"
-                text = Text(self._notes[k], style=self.get_component_rich_style(style), end="")
+                text = line([(self._notes[k], None)], no_wrap=False)
+                text.style = self.get_component_rich_style(style)  # under the base style, as it always was
                 text.stylize_before(base)
                 return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
             return Strip.blank(width, base)
@@ -246,16 +272,8 @@ class ArgumentView(ScrollView, can_focus=False):
         key = (a, b, frag, err, trail, self.pretty)
         strip = self._cache.get(key)
         if strip is None:
-            table = _CONTROL_KEEP_NL if self._newlines and not self.pretty else _CONTROL_ALL
-            text = Text(self._text[a:b].translate(table), end="", no_wrap=True)
+            text = line(self._pieces(a, b, frag, trail, err), keep_newlines=self._newlines and not self.pretty)
             text.stylize_before(base)
-            if frag is not None:
-                lo, hi = max(a, frag[0]), min(b, frag[1])
-                text.stylize(self.get_component_rich_style("argview--fragment"), lo - a, hi - a)
-            if trail is not None:
-                text.stylize(self.get_component_rich_style("argview--trailing"), max(0, trail - a), b - a)
-            if err is not None:
-                text.stylize(self.get_component_rich_style("argview--error"), err - a, err - a + 1)
             strip = Strip(list(text.render(self.app.console)), text.cell_len)
             self._cache[key] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)

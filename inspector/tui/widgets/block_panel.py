@@ -14,14 +14,15 @@ import time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.widgets import Label, Sparkline
 
 from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.series import BlockSeries
+from inspector.tui.widgets.schema_view import schema_content
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.text_line import SplitLine, TextLine
+from inspector.tui.text import assemble, shown
 
 SPARK_INTERVAL_S = 0.25
 """Sparklines are redrawn at most this often while a block streams (they are costly to render)."""
@@ -81,10 +82,16 @@ class BlockPanel(Vertical, can_focus=True):
         self._sig: tuple | None = None
         self._findings_sig = 0
         self._spark_at = 0.0
+        self.declared = None
+        """The declared tool this call names (``DeclaredTool``), or None."""
+        self.violations: tuple = ()
+        """Its V002 violations (``Violation``: path, keyword, message)."""
+        self.show_schema = False
 
     def compose(self) -> ComposeResult:
         yield SplitLine(classes="block-head")
         yield ArgumentView(classes="block-text")
+        yield Label("", classes="block-schema")
         yield Label("", classes="block-findings")
         yield TextLine("", classes="block-stats")
         yield TextLine("", classes="block-stop")
@@ -121,6 +128,10 @@ class BlockPanel(Vertical, can_focus=True):
             self._findings_sig = -1
             self._sig = None
 
+    def bind_declared(self, tool, violations, show: bool) -> None:
+        """What the request declared for this call and how its arguments break it (shown with ``d``)."""
+        self.declared, self.violations, self.show_schema = tool, tuple(violations), show
+
     def add_finding(self, finding) -> None:
         self.findings.append(finding)
 
@@ -134,7 +145,8 @@ class BlockPanel(Vertical, can_focus=True):
             return
         prog = b.progress
         sig = (b.deltas, b.length, prog.state if prog else None,
-               b.closed, b.replaced, b.stop_info, b.id, b.name, pretty, self.collapsed)
+               b.closed, b.replaced, b.stop_info, b.id, b.name, pretty, self.collapsed,
+               self.show_schema, self.declared is not None, len(self.violations))
         if sig == self._sig and self._findings_sig == len(self.findings):
             return
         first = self._sig is None
@@ -156,9 +168,15 @@ class BlockPanel(Vertical, can_focus=True):
         self.badge = text
         """The status badge text (tests read it)."""
         self.query_one(".block-head", SplitLine).set_parts(
-            Content.assemble((arrow + title, "bold")),
-            Content.assemble((state, STATE_STYLE[state]), ("  ", ""), (f" {text} ", BADGE_STYLE[cls])))
+            assemble((arrow + title, "bold")),
+            assemble((state, STATE_STYLE[state]), ("  ", ""), (f" {text} ", BADGE_STYLE[cls])))
         self.set_class(cls == "-status-invalid", "-invalid")
+        schema = self.query_one(".block-schema", Label)
+        wanted = self.show_schema and b.tool and not self.collapsed
+        if wanted:
+            schema.update(schema_content(b.name, self.declared, self.violations, b.closed and b.status == "complete"))
+        if schema.display != wanted:
+            schema.display = wanted
         if self.collapsed and not first:
             return
         self.query_one(ArgumentView).show(b, pretty)
@@ -173,21 +191,21 @@ class BlockPanel(Vertical, can_focus=True):
                     pieces.append((f"{SEVERITY_MARK[f.severity]} {f.code} {f.name}", SEVERITY_STYLE[f.severity]))
                 if len(self.findings) > 6:
                     pieces.insert(0, (f"+{len(self.findings) - 6} more  ", "$text-muted"))
-                fl.update(Content.assemble(*pieces))
+                fl.update(assemble(*pieces))
                 fl.display = True
             else:
                 fl.display = False
         chars = len(b.content)
         stats = [f"Δ {b.deltas:,}", f"first {fmt_s(b.first_delta_s)}", f"last {fmt_s(b.last_delta_s)}",
                  f"max gap {fmt_s(b.max_gap_s)}", f"{chars:,} chars"]
-        self.query_one(".block-stats", TextLine).set(Content("  ·  ".join(stats)))
+        self.query_one(".block-stats", TextLine).set(shown("  ·  ".join(stats)))
         stop = [f"stop: {b.stop_info}"] if b.stop_info else []
         extra = {k: v for k, v in b.extra.items() if not k.startswith("_")}
         for k, v in list(extra.items())[:3]:
             v = str(v)
             stop.append(f"{k}: {v[:32]}{'…' if len(v) > 32 else ''}")
         stop_line = self.query_one(".block-stop", TextLine)
-        stop_line.set(Content("  ·  ".join(stop)))
+        stop_line.set(shown("  ·  ".join(stop)))
         if stop_line.display != bool(stop):
             stop_line.display = bool(stop)
         if self.series.t0 is None and b.opened_t is not None:

@@ -16,10 +16,10 @@ scrubbing except the cursor column.
 """
 from __future__ import annotations
 
-from textual.content import Content
 from textual.widget import Widget
 
 from inspector.tui.series import bucket_row, styled_runs
+from inspector.tui.text import Content, assemble, join, shown
 
 SHADES = " ░▒▓█"
 LABEL_W = 22
@@ -120,7 +120,7 @@ class CompareChart(Widget):
         return cells
 
     def _assemble(self, label: str, label_style: str, cells: list[tuple[str, str]]) -> Content:
-        return Content.assemble((self._label(label), label_style), *styled_runs(cells))
+        return assemble((self._label(label), label_style), *styled_runs(cells))
 
     @staticmethod
     def _note(text: str, columns: int) -> list[tuple[str, str]]:
@@ -184,8 +184,8 @@ class CompareChart(Widget):
 
     def _stats(self, tool) -> Content:
         if tool is None:
-            return Content("")
-        return Content.assemble((" " * STATS_INDENT, ""), (stats_line(tool), "$text-muted"))
+            return shown("")
+        return assemble((" " * STATS_INDENT, ""), (stats_line(tool), "$text-muted"))
 
     def _axis(self, columns: int) -> list[Content]:
         step = nice_step(self.end, max(2, columns // 10))
@@ -203,21 +203,21 @@ class CompareChart(Widget):
             k += 1
         cells = self._cells([(c, "$text-muted") for c in axis], columns)
         return [self._assemble("time", "bold", cells),
-                Content.assemble((" " * LABEL_W, ""), ("".join(labels[:columns]), "$text-muted"))]
+                assemble((" " * LABEL_W, ""), ("".join(labels[:columns]), "$text-muted"))]
 
     def render(self) -> Content:
         columns = self._columns()
-        lines = [self._stream_row("A", columns), self._stream_row("B", columns), Content("")]
+        lines = [self._stream_row("A", columns), self._stream_row("B", columns), shown("")]
         if not self.cmp.pairs:
-            lines.append(Content.assemble((" " * LABEL_W, ""), ("no tool blocks in either stream", "$text-muted")))
+            lines.append(assemble((" " * LABEL_W, ""), ("no tool blocks in either stream", "$text-muted")))
         for n, p in enumerate(self.cmp.pairs):
             mark = "▸ " if n == self.selected and len(self.cmp.pairs) > 1 else ""
             name = p.name or "(unnamed tool)"
             if p.matched_by == "position":
                 name = f"{p.a.name or '(unnamed)'} / {p.b.name or '(unnamed)'} (paired by position)"
             head = f"{mark}{name}"
-            lines.append(Content.assemble((head, "bold $primary" if n == self.selected else "bold")))
+            lines.append(assemble((head, "bold $primary" if n == self.selected else "bold")))
             lines += [self._tool_row("A", p.a, columns), self._stats(p.a),
                       self._tool_row("B", p.b, columns), self._stats(p.b)]
         lines += self._axis(columns)
-        return Content("\n").join(lines)
+        return join("\n", lines)

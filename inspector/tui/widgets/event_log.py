@@ -13,7 +13,6 @@ event, search hit, finding jump) is highlighted; ``/`` search highlights matches
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -24,8 +23,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.model.events import EventLog as Events
+from inspector.model.display import display_text
 from inspector.providers import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
+from inspector.tui.text import Text, line
 
 MAX_DATA_CHARS = 600
 """Characters of event data shown per line (the rest is cut with an ellipsis)."""
@@ -33,7 +34,6 @@ NAME_W = 21
 """Width of the event-name column (longer names are cut with an ellipsis)."""
 SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
 MARKS = {"error": "✖", "warning": "▲", "info": "●"}
-_CONTROL = {c: 0x2400 + c for c in range(32)}  # control characters -> visible control pictures
 
 
 
@@ -205,24 +205,21 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         return style
 
     # ------------------------------------------------------------ rendering
-    def _line_text(self, index: int) -> Text:
+    def _line_text(self, index: int) -> "Text":
         ev = self.events[index]
         sev = self.marks.get(index)
         style = self._style
-        text = Text(no_wrap=True, end="")
-        if sev:
-            text.append(MARKS[sev], style(f"eventlog--{sev}"))
-        else:
-            text.append(" ")
-        text.append(f"{index:>5} ", style("eventlog--index"))
+        pieces = [(MARKS[sev], style(f"eventlog--{sev}")) if sev else (" ", None),
+                  (f"{index:>5} ", style("eventlog--index"))]
         if ev.t is not None:
-            text.append(f"{ev.t:>8.3f}s ", style("eventlog--time"))
-        name = short_name(ev)
-        text.append(f"{name:<{self._name_w}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name"))
+            pieces.append((f"{ev.t:>8.3f}s ", style("eventlog--time")))
+        name = _short(display_text(ev.name, one_line=True), ev.named)  # escaped, then cut: the column stays aligned
+        pieces.append((f"{name:<{self._name_w}} ", style("eventlog--keepalive" if ev.keepalive else "eventlog--name")))
         data = summarize(ev, self.dialect)
         if len(data) > MAX_DATA_CHARS:
             data = data[:MAX_DATA_CHARS] + "…"
-        text.append(data.translate(_CONTROL))
+        pieces.append((data, None))
+        text = line(pieces)
         if self.search:
             text.highlight_words([self.search], style("eventlog--match"), case_sensitive=False)
         return text

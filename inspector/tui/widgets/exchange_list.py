@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import time
 
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
+from inspector.model.display import display_text
+from inspector.tui.text import Text, cell, line
+
+from inspector.model.capture import normal_end
 
 COLUMNS = (("n", "#"), ("time", "time"), ("method", "method"), ("status", "status"), ("duration", "duration"),
            ("findings", "findings"), ("model", "model"), ("path", "path"))
@@ -120,40 +123,38 @@ class ExchangeList(DataTable):
             cells = self._cells_for(ex, now, colors)
             old = self._cells.get(ex.n)
             if old is None:
-                self.add_row(*cells, key=str(ex.n))
+                self.add_row(*(cell(c) for c in cells), key=str(ex.n))
                 added = True
             else:
                 force = ex.n in self._force
                 self._force.discard(ex.n)
                 for (key, _), a, b in zip(COLUMNS, old, cells):
                     if force or _sig(a) != _sig(b):
-                        self.update_cell(str(ex.n), key, b)
+                        self.update_cell(str(ex.n), key, cell(b))
             self._cells[ex.n] = cells
         return added
 
     @staticmethod
-    def _cells_for(ex, now: float, colors: dict[str, str]) -> tuple:
+    def _cells_for(ex, now: float, colors: dict[str, str]) -> tuple[Text, ...]:
         clock = time.strftime("%H:%M:%S", time.localtime(ex.started_wall))
         if ex.status is None:
-            status = Text("…" if not ex.done else (ex.end.kind if ex.end else "?"),
-                          style=colors.get("error", "red") if ex.done else "")
+            status = cell("…" if not ex.done else (ex.end.kind if ex.end else "?"),
+                          colors.get("error", "red") if ex.done else "")
         else:
             style = colors.get("success", "green") if ex.status < 400 else colors.get("error", "red")
             label = str(ex.status)
             if ex.done and not ex.linted:
                 label += " (json)" if "json" in ex.content_type else " (body)"
-            elif ex.done and ex.end is not None and ex.end.kind != "eof":
+            elif ex.done and not normal_end(ex.end, ex.session is not None and ex.session.ended):
                 label += f" {ex.end.kind}"
                 style = colors.get("error", "red")
-            status = Text(label, style=style)
+            status = cell(label, style)
         if ex.done:
             duration = f"{ex.duration_s:.2f} s" if ex.duration_s is not None else "—"
         else:
             duration = f"{now - ex.t0:.1f} s…"
         counts = ex.counts()
-        findings = Text()
-        for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●")):
-            k = counts.get(sev, 0)
-            findings.append(f"{mark}{k} ", style=f"bold {colors.get(sev, '')}" if k else "dim")
-        return (str(ex.n), clock, ex.method, status, duration, findings, ex.model or "—",
-                _middle(ex.target, PATH_WIDTH))
+        findings = line([(f"{mark}{counts.get(sev, 0)} ", f"bold {colors.get(sev, '')}" if counts.get(sev, 0) else "dim")
+                         for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●"))])
+        return (cell(ex.n), cell(clock), cell(ex.method), status, cell(duration), findings, cell(ex.model or "—"),
+                cell(_middle(display_text(ex.target, one_line=True), PATH_WIDTH)))

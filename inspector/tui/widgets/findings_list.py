@@ -8,12 +8,12 @@ user selected (enter or click) so it can jump the event log and the block panels
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from inspector.tui.widgets.hanging import Hanging
+from inspector.tui.text import assemble, shown
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {"info": 1, "warning": 2, "error": 3}
@@ -28,12 +28,12 @@ OPEN_ID = "open"
 def finding_prompt(f, note: str | None = None) -> Hanging:
     """Mark, code, name and where (or ``note``); then the message, wrapped under itself."""
     where = [note] if note else f.where(short=True)
-    head = Content.assemble(
+    head = assemble(
         (f"{MARK[f.severity]} {f.code}", f"bold {STYLE[f.severity]}"),
         (f" {f.name}", ""),
         (f"  {' · '.join(where)}", "$warning" if note else "$text-muted"),
     )
-    return Hanging(head, Content.styled(f.message, "$text-muted" if f.severity == "info" else ""))
+    return Hanging(head, shown(f.message, "$text-muted" if f.severity == "info" else ""))
 
 
 class FindingsList(OptionList):
@@ -112,12 +112,11 @@ class FindingsList(OptionList):
                 self.add_options(new)
             changed = True
         if in_progress is not None and self.matches(in_progress):
-            prompt = finding_prompt(in_progress, note="still open")
             if self._open is None:
-                self.add_option(Option(prompt, id=OPEN_ID))
+                self.add_option(Option(finding_prompt(in_progress, note="still open"), id=OPEN_ID))
                 changed = True
             elif in_progress.message != self._open.message:
-                self.replace_option_prompt(OPEN_ID, prompt)
+                self.replace_option_prompt(OPEN_ID, finding_prompt(in_progress, note="still open"))
                 changed = True
             self._open = in_progress
         if changed and self.highlighted is None and self.option_count:

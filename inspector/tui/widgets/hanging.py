@@ -7,12 +7,12 @@ no indent of its own, so this ``Visual`` renders the body narrower and pads it.
 """
 from __future__ import annotations
 
-from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.geometry import Spacing
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Padding, RenderOptions, Visual
+from inspector.tui.text import Content
 
 
 class Hanging(Visual):

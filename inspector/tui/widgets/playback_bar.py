@@ -7,9 +7,9 @@ events; clicking the bar seeks to that event (the app does the seeking).
 from __future__ import annotations
 
 from textual import events
-from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
+from inspector.tui.text import Content, assemble, shown
 
 
 class PlaybackBar(Widget):
@@ -39,19 +39,19 @@ class PlaybackBar(Widget):
     def render(self) -> Content:
         s = self._state
         if not s:
-            return Content("")
+            return shown("")
         width = self.size.width
         left: list = [(f" {s['play']} ", "bold $accent")]
         if not s.get("live"):
             speed = "instant" if s.get("instant") else f"×{s['speed']:g}"
             left.append((f"{speed}  ", ""))
         total = s.get("total")
-        shown = s["events"]
+        n_shown = s["events"]
         # The newest event shown, numbered from 0 as in findings and the log; then how many of how many.
         waiting = "no events" if s.get("ended") else (
             "waiting for the first event" if s.get("live") else "no event yet")
-        ev = (f"event {shown - 1}" if shown else waiting) + (
-            f"  ({shown} of {total})" if total is not None else "")
+        ev = (f"event {n_shown - 1}" if n_shown else waiting) + (
+            f"  ({n_shown} of {total})" if total is not None else "")
         left.append((ev, "bold"))
         now, dur = s.get("now"), s.get("duration")
         if now is not None:
@@ -63,19 +63,19 @@ class PlaybackBar(Widget):
         right.append(("  follow" if s.get("follow") else "  no-follow", "$success" if s.get("follow") else "$text-muted"))
         if s.get("sources", 1) > 1:
             right.append((f"  ·  {s['source_index'] + 1}/{s['sources']} [ ]", "$text-muted"))
-        left_c = Content.assemble(*left, ("  ", ""))
-        right_c = Content.assemble(*right, (" ", ""))
+        left_c = assemble(*left, ("  ", ""))
+        right_c = assemble(*right, (" ", ""))
         room = width - left_c.cell_length - right_c.cell_length
         if room >= 8 and total:
             frac = min(1.0, s["events"] / total) if total else 0.0
             filled = int(frac * room)
             self._bar_x = (left_c.cell_length, left_c.cell_length + room)
-            bar = Content.assemble(("━" * filled, "$accent"), ("╸" if filled < room else "", "$accent"),
+            bar = assemble(("━" * filled, "$accent"), ("╸" if filled < room else "", "$accent"),
                                    ("─" * max(0, room - filled - 1), "$text-muted"))
-            return Content.assemble(left_c, bar, right_c)
+            return assemble(left_c, bar, right_c)
         self._bar_x = (0, 0)
-        pad = Content(" " * max(0, room))
-        return Content.assemble(left_c, pad, right_c)
+        pad = shown(" " * max(0, room))
+        return assemble(left_c, pad, right_c)
 
     def on_click(self, event: events.Click) -> None:
         a, b = self._bar_x

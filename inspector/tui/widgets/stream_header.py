@@ -8,9 +8,9 @@ the state; the file name is shortened and the dialect and elapsed time go first.
 """
 from __future__ import annotations
 
-from textual.content import Content
 
 from inspector.tui.widgets.text_line import TextLine
+from inspector.tui.text import Content, assemble, shown
 
 SEP = ("  ·  ", "$text-muted")
 TIGHT = (" · ", "$text-muted")
@@ -24,7 +24,7 @@ class StreamHeader(TextLine):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._sig: tuple | None = None
-        self._compact = Content("")
+        self._compact = shown("")
         self._label = ""
 
     def show(self, *, label: str, dialect: str | None, model: str | None, stop_reason: str | None,
@@ -60,8 +60,8 @@ class StreamHeader(TextLine):
         parts += [SEP, (state, "$text-muted")]
         tight += [TIGHT, (state, "$text-muted")]
         self._label = label
-        self._compact = Content.assemble(*tight)
-        self.set(Content.assemble(*parts))
+        self._compact = assemble(*tight)
+        self.set(assemble(*parts))
 
     def compact(self, width: int) -> Content:
         """The line in ``width`` cells: counts, model, stop reason and state, after as much of the
@@ -69,10 +69,10 @@ class StreamHeader(TextLine):
         rest = self._compact
         room = width - rest.cell_length
         if room >= 8:
-            name = Content.styled(self._label, "bold $primary")
+            name = shown(self._label, "bold $primary")
             if name.cell_length > room - 1:
                 name = name.truncate(room - 1, ellipsis=True)
-            return Content.assemble(name, " ", rest)
+            return assemble(name, " ", rest)
         return rest.truncate(max(0, width), ellipsis=True)
 
     def render(self) -> Content:

@@ -7,8 +7,8 @@ has a fixed height of one line, so changing its text only repaints that line.
 """
 from __future__ import annotations
 
-from textual.content import Content
 from textual.widget import Widget
+from inspector.tui.text import Content, assemble, shown
 
 
 class TextLine(Widget):
@@ -22,14 +22,14 @@ class TextLine(Widget):
 
     def __init__(self, content: Content | str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._content = Content(content) if isinstance(content, str) else content
+        self._content = shown(content) if isinstance(content, str) else content
 
     @property
     def content(self) -> Content:
         return self._content
 
     def set(self, content: Content | str) -> None:
-        content = Content(content) if isinstance(content, str) else content
+        content = shown(content) if isinstance(content, str) else content
         if content.plain != self._content.plain or content.spans != self._content.spans:
             self._content = content
             self.refresh()
@@ -43,7 +43,7 @@ class SplitLine(TextLine):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__("", id=id, classes=classes)
-        self._right = Content("")
+        self._right = shown("")
 
     def set_parts(self, left: Content, right: Content) -> None:
         if (left.plain, left.spans, right.plain, right.spans) != (
@@ -57,4 +57,4 @@ class SplitLine(TextLine):
         left = self._content
         if left.cell_length > room - 1:
             left = left.truncate(max(0, room - 2), ellipsis=True)
-        return Content.assemble(left, " " * max(1, room - left.cell_length), self._right)
+        return assemble(left, " " * max(1, room - left.cell_length), self._right)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from textual.content import Content
 from textual.widget import Widget
 
 from inspector.tui.series import bucket_row, styled_runs
+from inspector.tui.text import Content, assemble, join, shown
 
 SHADES = " ░▒▓█"
 LABEL_W = 30
@@ -77,7 +77,7 @@ class TimelineChart(Widget):
             if self.now is not None and x == self._now_col(columns) and ch == " ":
                 ch, st = "│", "$accent 50%"
             cells.append((ch, st))
-        return Content.assemble((self._label(label), "bold"), *styled_runs(cells))
+        return assemble((self._label(label), "bold"), *styled_runs(cells))
 
     def _now_col(self, columns: int) -> int:
         span = self.end - self.start
@@ -93,11 +93,11 @@ class TimelineChart(Widget):
     def _render_rows(self) -> Content:
         s = self.session
         if s is None:
-            return Content("")
+            return shown("")
         columns = max(10, self.size.width - LABEL_W - 1)
         times = s.events.times()
         if times and all(t is None for t in times):
-            return Content.assemble(
+            return assemble(
                 ("No timing in this capture", "bold"),
                 ("\nPasted SSE text and NDJSON files carry no arrival times, so there is nothing to draw. "
                  "Record a stream with `live --record FILE` or `proxy --record DIR` to see when its bytes "
@@ -110,9 +110,9 @@ class TimelineChart(Widget):
             name = f"{where} {b.kind}" + (f" {b.name}" if b.name else "")
             style = "$error" if b.status == "invalid" or (b.tool and b.closed and b.status == "partial") else "$primary"
             lines.append(self._row(name, b.fragment_times.pairs(), columns, (b.opened_t, b.closed_t), style))
-        lines.append(Content(""))
+        lines.append(shown(""))
         lines.append(self._axis(columns))
-        return Content("\n").join(lines)
+        return join("\n", lines)
 
     def stall_spans(self, s, times: list | None = None) -> list[tuple[float, float]]:
         """Silences of at least the stall threshold between byte arrivals (from t=0 when request-relative);
@@ -136,7 +136,7 @@ class TimelineChart(Widget):
             for x in range(lo, hi + 1):
                 row[x] = "━"
         label = f"stalls ≥ {s.stall_s:g} s"
-        return Content.assemble((self._label(label), "bold"), ("".join(row), "$warning"))
+        return assemble((self._label(label), "bold"), ("".join(row), "$warning"))
 
     def _axis(self, columns: int) -> Content:
         span = self.end - self.start
@@ -151,5 +151,5 @@ class TimelineChart(Widget):
             for i, c in enumerate(lab):
                 labels[pos + i] = c
         axis_line = "".join(a if a != " " else "─" for a in axis)
-        return Content.assemble((self._label("time"), "bold"), (axis_line, "$text-muted"), ("\n", ""),
+        return assemble((self._label("time"), "bold"), (axis_line, "$text-muted"), ("\n", ""),
                                 (" " * LABEL_W, ""), ("".join(labels[:columns]), "$text-muted"))

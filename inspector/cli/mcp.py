@@ -1,0 +1,22 @@
+"""``stream-inspector mcp [DIR]``: an MCP server on stdio over a recording folder
+(``inspector.integrations.mcp_server``). Exit 2 for a folder that does not exist or without the
+``mcp`` extra (one line on stderr)."""
+from __future__ import annotations
+
+import os
+import sys
+
+from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.integrations.mcp_server import McpUnavailable, serve_stdio
+
+
+def run(args) -> int:
+    if not os.path.isdir(args.folder):
+        print(f"stream-inspector: mcp: {args.folder}: no such folder", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        serve_stdio(args.folder)
+    except McpUnavailable as e:
+        print(f"stream-inspector: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK

@@ -1,0 +1,53 @@
+"""Text from a capture, made fit to show: the one function every sink uses (``display_text``).
+
+Why this module exists: names, ids, stop reasons, messages, URLs, headers and bodies come from
+strangers (bug reports, shared HAR files). Written raw to a terminal, an ESC/CSI/OSC sequence in
+any of them moves the cursor, clears the screen or writes the clipboard (OSC 52); a C1 control
+(U+009B is a one-character CSI on many terminals) does the same without an ESC; a bidi override
+(U+202E) makes text read differently from what it is (Trojan Source, CVE-2021-42574). Every text
+sink (the TUI, ``--format text`` and ``github``) turns capture text into display text here, and
+JSON output escapes the same characters as ``\\u`` sequences (``json_safe``).
+"""
+from __future__ import annotations
+
+import re
+
+_C0 = [c for c in range(0x00, 0x20) if c != 0x0A]
+_C1 = [0x7F, *range(0x80, 0xA0)]
+BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+"""Bidirectional formatting characters (Unicode TR9 explicit and implicit marks, isolates and
+overrides): invisible, they reorder what surrounds them."""
+_SEPARATORS = [0x2028, 0x2029]  # line and paragraph separators: str.splitlines breaks on them
+
+_TABLE = {c: f"\\x{c:02x}" for c in (*_C0, *_C1)}
+_TABLE.update({c: f"\\u{c:04x}" for c in (*BIDI, *_SEPARATORS)})
+_TABLE.update({c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)})  # lone surrogates cannot be encoded
+_TABLE_ONE_LINE = {**_TABLE, 0x0A: "\\n"}
+
+_UNSAFE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(_TABLE_ONE_LINE) if c < 0xD800)
+                     + "\ud800-\udfff]")
+"""Any character ``display_text`` would change (searched first: most text has none)."""
+
+_JSON_TABLE = {c: f"\\u{c:04x}" for c in (*_C1, *BIDI, *_SEPARATORS)}
+"""What JSON output must escape beyond what a JSON encoder does (orjson escapes C0 only)."""
+
+
+def display_text(text: object, *, one_line: bool = False) -> str:
+    """``text`` (``str()`` of anything else) with every character that could drive a terminal or
+    hide what text says written out visibly: C0 controls but LF, DEL and C1 as ``\\x1b``,
+    ``\\x9b``; bidi controls, U+2028/U+2029 and lone surrogates as ``\\u202e``. LF is kept unless
+    ``one_line`` (then ``\\n``). Text without such characters comes back unchanged (same object)."""
+    text = text if isinstance(text, str) else str(text)
+    if _UNSAFE.search(text) is None:
+        return text
+    return text.translate(_TABLE_ONE_LINE if one_line else _TABLE)
+
+
+def json_safe(encoded: str) -> str:
+    """JSON text (as ``orjson.dumps(...).decode()`` gives it) with C1 controls, DEL, bidi controls
+    and U+2028/U+2029 escaped as ``\\u…`` (the same value to a JSON reader; nothing invisible or
+    executable to a terminal that shows the JSON). These characters can only occur inside JSON
+    strings, so the whole text is translated."""
+    if _UNSAFE.search(encoded) is None:
+        return encoded
+    return encoded.translate(_JSON_TABLE)

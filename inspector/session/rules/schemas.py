@@ -1,0 +1,145 @@
+"""Declared tool schemas compiled once and used to validate complete call arguments (V002, V005).
+
+The judge is ``jsonschema`` (its ``validator_for``: the draft the schema's ``$schema`` names,
+Draft 2020-12 when it names none, which is what OpenAI, Anthropic and Gemini's
+``parametersJsonSchema`` take): it checks the schema itself, knows which keywords and formats it
+judges, and words each violation. Whether a call is valid at all is first asked of
+``jsonschema_rs`` (the same drafts, compiled to Rust: ~15 µs for a 20-property object where
+``jsonschema`` takes ~1 ms, ``bench/bench_declared_tools.py``); only a call it rejects is judged
+again by ``jsonschema`` for the words, so a finding always says what ``jsonschema`` says, and a
+disagreement can only silence a finding, never invent one. A schema is compiled once per distinct
+schema (a bounded cache keyed by its canonical JSON, shared by every request of a process: a proxy
+sees the same tools on every turn), never per delta. Both libraries are imported on first use, so
+that ``check`` on a capture whose request declares no schema never loads them (start-up,
+``tests/unit/test_layers.py``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import orjson
+
+ANNOTATIONS = frozenset({
+    "$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+    "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+    "then", "else", "contentMediaType", "contentEncoding", "contentSchema", "dependencies",
+    "additionalItems", "id",
+})
+"""Keywords that validate nothing themselves or that ``if``/an older draft's validators read: never V005."""
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_ONE = ("items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains",
+               "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+MAX_ERRORS = 3
+"""Violations named in one V002 message (the count says how many more)."""
+_CACHE_SIZE = 512
+
+
+@dataclass(slots=True)
+class Compiled:
+    """One schema, ready: ``validator`` (None when the schema itself is invalid) and ``notes``, the
+    parts the validator does not judge (RULES.md V005), each ``"at PATH: what"``."""
+
+    validator: object | None
+    notes: list[str] = field(default_factory=list)
+    fast: object | None = None
+    """The same schema compiled by ``jsonschema_rs`` (None when it would not take it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way the arguments break the schema: ``path`` (JSONPath, ``$.days``), ``keyword``
+    (``minimum``) and the validator's ``message`` (``0 is less than the minimum of 1``)."""
+
+    path: str
+    keyword: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} ({self.keyword})"
+
+
+_cache: dict[bytes, Compiled] = {}
+
+
+def compile_schema(schema: dict | bool) -> Compiled:
+    """``schema`` compiled (cached by its canonical JSON). Never raises: a schema that is not one is a
+    ``Compiled`` with no validator and a note saying why."""
+    try:
+        key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return Compiled(None, ["at $: the schema is not JSON"])
+    hit = _cache.get(key)
+    if hit is None:
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        hit = _cache[key] = _compile(schema)
+    return hit
+
+
+def _compile(schema: dict | bool) -> Compiled:
+    # Deferred: jsonschema (with attrs, referencing, rpds) costs start-up that only a request
+    # declaring a schema needs (DEFERRED in tests/unit/test_layers.py).
+    import jsonschema_rs
+    from jsonschema import exceptions, validators
+
+    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+    notes = []
+    if isinstance(schema, dict) and "$schema" in schema and cls is not validators.validator_for(
+            {"$schema": schema["$schema"]}, default=None):
+        notes.append(f"at $: $schema {str(schema['$schema'])[:80]!r} is not a draft the validator knows "
+                     "(judged as Draft 2020-12)")
+    try:
+        cls.check_schema(schema)
+    except exceptions.SchemaError as e:
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
+        return Compiled(None, [f"at {where}: not a valid schema: {e.message[:160]} ({e.validator}): "
+                               "the arguments are not judged"])
+    known = frozenset(cls.VALIDATORS) | ANNOTATIONS
+    formats = frozenset(cls.FORMAT_CHECKER.checkers)
+    _audit(schema, "$", known, formats, notes)
+    try:
+        fast = jsonschema_rs.validator_for(schema, validate_formats=True)
+    except (ValueError, TypeError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+        fast = None  # a pattern or reference only the Python library takes: judged by it alone
+    return Compiled(cls(schema, format_checker=cls.FORMAT_CHECKER), notes, fast)
+
+
+def _audit(schema: object, path: str, known: frozenset, formats: frozenset, notes: list) -> None:
+    """Notes for keywords and formats ``schema`` (and every subschema) uses that the validator ignores."""
+    if not isinstance(schema, dict):
+        return
+    for key in schema:
+        if key not in known and not key.startswith("x-"):
+            notes.append(f"at {path}: {key!r} is not a keyword the validator knows: not judged")
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt not in formats:
+        notes.append(f"at {path}: format {fmt!r} is not checked by the validator")
+    for key in _SCHEMA_MAPS:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            for name, s in sub.items():
+                _audit(s, f"{path}.{key}.{name}", known, formats, notes)
+    for key in _SCHEMA_LISTS + _SCHEMA_ONE:
+        sub = schema.get(key)
+        if isinstance(sub, list):
+            for i, s in enumerate(sub):
+                _audit(s, f"{path}.{key}[{i}]", known, formats, notes)
+        elif isinstance(sub, dict):
+            _audit(sub, f"{path}.{key}", known, formats, notes)
+
+
+def violations(compiled: Compiled, instance: object) -> tuple[list[Violation], int]:
+    """``(the first MAX_ERRORS violations, how many there are)`` of ``instance`` against ``compiled``
+    (nothing when it has no validator). Ordered by path, so the message is the same on every run."""
+    validator = compiled.validator
+    if validator is None or (compiled.fast if compiled.fast is not None else validator).is_valid(instance):
+        return [], 0
+    errors = sorted(validator.iter_errors(instance), key=lambda e: (e.json_path, e.validator))
+    shown = [Violation(e.json_path, str(e.validator), _short(e.message)) for e in errors[:MAX_ERRORS]]
+    return shown, len(errors)
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= 160 else message[:157] + "…"

@@ -1,0 +1,46 @@
+"""Text sinks (issue 24, item 9): a capture whose every field carries escape sequences, C1 controls
+and bidi overrides, checked in every dialect and every format, prints none of them; JSON keeps
+every value (as ``\\u`` escapes) and stays parseable."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.cli import main
+from tests.hostile import BODIES, FORBIDDEN, HOSTILE, write_all
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    return write_all(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+@pytest.mark.parametrize("dialect", list(BODIES))
+def test_check_prints_no_control_and_no_bidi_character_from_the_data(hostile, dialect, fmt, capsys):
+    assert main(["check", str(hostile[dialect]), "--format", fmt]) == 1
+    out, err = capsys.readouterr()
+    for text in (out, err):
+        found = [f for f in FORBIDDEN if f in text]
+        assert not found, f"{fmt} {dialect}: raw {found!r}"
+        assert not [c for c in text if 0x80 <= ord(c) < 0xA0 or ord(c) < 0x20 and c != "\n"]
+    if fmt == "json":
+        report = json.loads(out)
+        assert report["dialect"].startswith(dialect)
+        assert any(HOSTILE in f["message"] for f in report["findings"])  # the value itself is kept
+        assert "\\u202e" in out and "\\u009b" in out
+    else:
+        assert "\\x1b]52;c;" in out and "\\u202eevil" in out  # shown, escaped
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("command", ["diff", "compare"])
+def test_diff_and_compare_print_no_control_and_no_bidi_character_from_the_data(hostile, command, fmt, capsys):
+    code = main([command, str(hostile["anthropic"]), str(hostile["openai-chat"]), "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert out and not [f for f in FORBIDDEN if f in out or f in err]
+    assert not [c for c in out if 0x80 <= ord(c) < 0xA0]
+    if fmt == "json":
+        json.loads(out)
