@@ -56,10 +56,15 @@ def test_good_answers_pass_every_case(provider, tmp_path):
 
 
 MUTATIONS = [(p, mu.name) for p in PROVIDERS for mu in CONFORMANCE[p].mutations]
+NEEDS_TWO_TOOLS = {"wrong-tool-choice"}
+"""Mutations that choose another tool: they apply to answers with two tools to choose from
+(``tests/unit/test_content_faults.py``)."""
 
 
 @pytest.mark.parametrize("provider,name", MUTATIONS, ids=[f"{p}-{n}" for p, n in MUTATIONS])
 def test_a_mutated_server_fails_the_cases_it_broke_with_its_codes(provider, name, tmp_path):
+    if name in NEEDS_TWO_TOOLS:
+        pytest.skip("needs two tools declared or called; every answer of the subset calls its one declared tool")
     matrix = load(provider).only(SUBSET)
     spec = parse_specs(f"{name}=1" if name in ("stall", "keepalive-only") else name)
     served, mutated, _ = served_variants(load_served(captures(matrix)), spec)
@@ -76,7 +81,9 @@ def test_a_mutated_server_fails_the_cases_it_broke_with_its_codes(provider, name
             assert case["grade"] == "pass", case
             continue
         offline = {f["code"] for f in _check(mc.capture, tmp_path)}
-        assert found == offline, case["case"]  # what conform saw over HTTP is what check sees in the file
+        # What conform saw over HTTP is what check sees in the file, but for the V rules: they judge the
+        # answer against the request it answers, and conform's request is not the one the file holds.
+        assert {c for c in found if c[0] != "V"} == {c for c in offline if c[0] != "V"}, case["case"]
         severities = {f["severity"] for f in case["findings"] if f["code"] not in allowed[case["case"]]}
         if "error" in severities:
             assert case["grade"] == "fail", case

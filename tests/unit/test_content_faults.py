@@ -39,3 +39,18 @@ def test_wrong_tool_choice_swaps_the_two_tool_names_and_keeps_the_arguments():
     assert len(before) == len(after) == 2 and before[0][0] != before[1][0]
     assert [n for n, _ in after] == [before[1][0], before[0][0]]
     assert [a for _, a in after] == [a for _, a in before]
+
+
+def test_wrong_tool_choice_names_another_declared_tool_when_the_request_declares_several():
+    import copy
+    ref = REFERENCE["openai"]
+    cap = load_path(ref)
+    cap.request = copy.deepcopy(cap.request) or {"method": "POST", "url": "http://x/v1/chat/completions"}
+    cap.request["body"] = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}], "tools": [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_news", "get_stock", "convert_currency")]}
+    before = [(b.name, b.input) for b in run_capture(cap).blocks if b.tool]
+    mc = apply(ref.stem, str(ref), cap, Spec("wrong-tool-choice"))
+    after = [(b.name, b.input) for b in run_capture(mc.capture).blocks if b.tool]
+    assert after[0] == ("get_news", before[0][1]) and after[1:] == before[1:]
+    assert "called as get_news" in mc.where
