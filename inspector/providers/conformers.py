@@ -21,6 +21,7 @@ from inspector.providers.openai_chat import answer as chat_answer
 from inspector.providers.openai_chat import content_faults as chat_content
 from inspector.providers.openai_chat import mutations as chat_mutations
 from inspector.providers.openai_responses import answer as responses_answer
+from inspector.providers.openai_responses import content_faults as responses_content
 from inspector.providers.openai_responses import mutations as responses_mutations
 
 
@@ -33,7 +34,7 @@ def _of(mutations, answer, *, tool_stop: bool = False, content=None) -> Conforma
 CONFORMANCE: dict[str, Conformance] = {
     "anthropic": _of(anthropic_mutations, anthropic_answer, tool_stop=True, content=anthropic_content),
     "openai": _of(chat_mutations, chat_answer, tool_stop=True, content=chat_content),
-    "openai-responses": _of(responses_mutations, responses_answer),
+    "openai-responses": _of(responses_mutations, responses_answer, content=responses_content),
     "gemini": _of(gemini_mutations, gemini_answer),
     "ollama": _of(ollama_mutations, ollama_answer),
     "cohere": _of(cohere_mutations, cohere_answer, tool_stop=True),

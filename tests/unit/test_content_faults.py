@@ -13,7 +13,10 @@ from tests.unit.test_mutations import REFERENCE
     ("openai", "content-filter", "content_filter"), ("openai", "max-tokens-mid-call", "length"),
     ("openai", "refusal", "stop"), ("openai", "empty-answer", "stop"),
     ("anthropic", "content-filter", "refusal"), ("anthropic", "max-tokens-mid-call", "max_tokens"),
-    ("anthropic", "refusal", "refusal"), ("anthropic", "empty-answer", "end_turn")])
+    ("anthropic", "refusal", "refusal"), ("anthropic", "empty-answer", "end_turn"),
+    ("openai-responses", "content-filter", "content_filter"),
+    ("openai-responses", "max-tokens-mid-call", "max_output_tokens"),
+    ("openai-responses", "refusal", "response.refusal.delta"), ("openai-responses", "empty-answer", '"output":[]')])
 def test_each_dialect_stops_with_its_own_reason(provider, name, stop):
     ref = REFERENCE[provider]
     mc = apply(ref.stem, str(ref), load_path(ref), Spec(name))
