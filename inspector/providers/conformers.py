@@ -14,6 +14,7 @@ from inspector.providers.cohere import answer as cohere_answer
 from inspector.providers.cohere import mutations as cohere_mutations
 from inspector.providers.conformance import Conformance
 from inspector.providers.gemini import answer as gemini_answer
+from inspector.providers.gemini import content_faults as gemini_content
 from inspector.providers.gemini import mutations as gemini_mutations
 from inspector.providers.ollama import answer as ollama_answer
 from inspector.providers.ollama import mutations as ollama_mutations
@@ -35,7 +36,7 @@ CONFORMANCE: dict[str, Conformance] = {
     "anthropic": _of(anthropic_mutations, anthropic_answer, tool_stop=True, content=anthropic_content),
     "openai": _of(chat_mutations, chat_answer, tool_stop=True, content=chat_content),
     "openai-responses": _of(responses_mutations, responses_answer, content=responses_content),
-    "gemini": _of(gemini_mutations, gemini_answer),
+    "gemini": _of(gemini_mutations, gemini_answer, content=gemini_content),
     "ollama": _of(ollama_mutations, ollama_answer),
     "cohere": _of(cohere_mutations, cohere_answer, tool_stop=True),
 }

@@ -16,15 +16,16 @@ from tests.unit.test_mutations import REFERENCE
     ("anthropic", "refusal", "refusal"), ("anthropic", "empty-answer", "end_turn"),
     ("openai-responses", "content-filter", "content_filter"),
     ("openai-responses", "max-tokens-mid-call", "max_output_tokens"),
-    ("openai-responses", "refusal", "response.refusal.delta"), ("openai-responses", "empty-answer", '"output":[]')])
+    ("openai-responses", "refusal", "response.refusal.delta"), ("openai-responses", "empty-answer", '"output":[]'),
+    ("gemini", "content-filter", '"finishReason":"SAFETY"'), ("gemini", "max-tokens-mid-call", '"finishReason":"MAX_TOKENS"'),
+    ("gemini", "empty-answer", '"finishReason":"STOP"')])
 def test_each_dialect_stops_with_its_own_reason(provider, name, stop):
     ref = REFERENCE[provider]
     mc = apply(ref.stem, str(ref), load_path(ref), Spec(name))
     assert stop.encode() in mc.capture.body
     truth = run_capture(mc.truth)
     tools = [b for b in truth.blocks if b.tool]
-    if name in ("content-filter", "max-tokens-mid-call", "refusal", "empty-answer"):
-        assert tools == []  # a correct client runs no call of a refused, empty or cut-short turn
+    assert tools == []  # a correct client runs no call of a refused, empty or cut-short turn
 
 
 def test_a_chat_refusal_is_carried_in_delta_refusal():
