@@ -193,3 +193,20 @@ def test_serve_warns_once_when_a_request_asks_another_api_than_the_captures_dial
     warnings = [ln for ln in lines if ln.startswith("warning:")]
     assert warnings == ["warning: /v1/responses asks for the openai-responses API, but chat is a openai-chat "
                         "stream: the client will misread it (said once per capture)"]
+
+
+def test_a_mutation_without_a_target_breaks_every_turn_it_applies_to(recorded):
+    reqs, bodies = _requests(recorded), _bodies(recorded)
+    with MatchServerThread(recorded, instant=True, mutate="close-early") as srv:
+        got = [_post(srv.url, r).content for r in reqs]
+        notes = srv.notes
+    assert got[0] != bodies[0] and got[1] != bodies[1] and got[2] == bodies[2]  # turn 3 is text: nothing to close
+    assert [n.split(" ", 2)[1] for n in notes] == ["(turn", "(turn"] and "turn 1" in notes[0] and "turn 2" in notes[1]
+
+
+def test_another_method_or_a_body_that_is_not_json_is_a_miss_not_a_crash(recorded):
+    with MatchServerThread(recorded, instant=True) as srv:
+        r = httpx.get(srv.url + "/v1/models", timeout=10)
+        assert r.status_code == 400 and "method: GET vs POST" in r.json()["error"]["message"]
+        r = httpx.post(srv.url + "/v1/chat/completions", content=b"not json", timeout=10)
+        assert r.status_code == 400 and '$: "not json" vs {' in r.json()["error"]["message"]
