@@ -167,7 +167,9 @@ def _chat(spec: Spec, clock: _Clock) -> None:
         for k, frag in enumerate(_halves(_args_text(c))):
             clock.add(chunk({"tool_calls": [{"index": i, "function": {"arguments": frag}}]}),
                       delay=spec.arg_delay if k == 0 else 0)
-    if spec.stop is not None:
+    # The end of a Chat stream is a finish_reason on every choice, then [DONE] (RULES.md S003, C007: after
+    # the finish, a missing [DONE] is info): a truncated stream has neither.
+    if spec.stop is not None and not spec.drop_end:
         clock.add(chunk({}, _stop("openai-chat", spec)))
     if not spec.drop_end:
         clock.add("data: [DONE]\n\n")

@@ -39,3 +39,14 @@ def timed(*chunks: tuple[float, bytes | str], end: tuple[float, str] | None = No
 
 def codes(session) -> list[str]:
     return [f.code for f in session.findings]
+
+
+def gzip_bomb(decoded_mb: int, head: bytes = b"") -> bytes:
+    """A gzip body: ``head``, then ``decoded_mb`` MB of one repeated SSE ``ping`` (about 1000 times
+    smaller coded than decoded: a decompression bomb that is still a valid stream)."""
+    import zlib
+
+    event = b'event: ping\ndata: {"type": "ping"}\n\n'
+    c = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = event * (1_000_000 // len(event))
+    return c.compress(head) + b"".join(c.compress(block) for _ in range(decoded_mb)) + c.flush()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.conftest import SHARED
+from tests.conftest import UPSTREAM_SHARED as SHARED
 
 RULES_MD = SHARED / "RULES.md"
 _ROW = re.compile(r"^\| ([A-Z]\d{3}) \| ([a-z0-9-]+) \| (error|warning|info) \| (.*) \|\s*$")

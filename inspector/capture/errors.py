@@ -9,6 +9,10 @@ class CaptureError(Exception):
     """The input cannot be read as any capture; the message is one line for the user."""
 
 
+class EmptyCapture(CaptureError):
+    """The input holds no byte at all (a folder walk skips such a file; named, it is an error)."""
+
+
 class SeveralStreams(CaptureError):
     """A file holds several streamed responses (a HAR) and none was chosen.
 

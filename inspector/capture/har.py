@@ -26,7 +26,7 @@ import orjson
 from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
-from inspector.capture.redact import redact_headers, redact_url
+from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk, End
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -34,6 +34,34 @@ STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
 AWS ``application/vnd.amazon.eventstream``…)."""
 OLLAMA_PATHS = ("/api/chat", "/api/generate")
 """Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
+
+
+def _entries(raw: bytes, name: str) -> list:
+    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list."""
+    try:
+        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError as e:
+        raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
+    log = data.get("log") if isinstance(data, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise CaptureError(f"{name}: not a HAR file (no log.entries list)")
+    return entries
+
+
+def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, str]]:
+    """The streamed entries of a HAR file as ``(entry, description)``, e.g. ``(3, "entry 3: POST https://…
+    200 text/event-stream, 12 kB")``, in file order (what ``check --entry all`` checks one by one).
+    Raises ``CaptureError`` for invalid JSON or a missing ``log.entries`` list."""
+    entries = _entries(raw, name)
+    return [(i, _describe(i, e)) for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
+
+
+def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
+    """The readable list of a HAR's streamed entries: one per line, then how to pick."""
+    listing = "".join(f"\n  {d}" for _, d in choices)
+    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
+            "pick one with --entry N (check --entry all checks each of them)")
 
 
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
@@ -44,14 +72,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    try:
-        data = loads(raw.lstrip(b"\xef\xbb\xbf"))
-    except orjson.JSONDecodeError as e:
-        raise CaptureError(f"{name}: not valid HAR JSON: {e}") from None
-    log = data.get("log") if isinstance(data, dict) else None
-    entries = log.get("entries") if isinstance(log, dict) else None
-    if not isinstance(entries, list):
-        raise CaptureError(f"{name}: not a HAR file (no log.entries list)")
+    entries = _entries(raw, name)
     if entry is not None:
         if not 0 <= entry < len(entries):
             raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"
@@ -64,9 +85,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
                                "text/event-stream or NDJSON); pick one with --entry N")
         if len(cands) > 1:
             choices = [(i, _describe(i, entries[i])) for i in cands]
-            listing = "; ".join(d for _, d in choices)
-            raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the HAR: {listing}; "
-                                 "pick one with --entry N", choices)
+            raise SeveralStreams(several_streams_message(name, choices), choices)
         chosen = cands[0]
     e = entries[chosen]
     if not isinstance(e, dict):
@@ -205,7 +224,10 @@ def _describe(i: int, e: dict) -> str:
     req = e.get("request") if isinstance(e.get("request"), dict) else {}
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     ctype = _content_type(e).split(";")[0].strip() or "?"
-    return describe_exchange(f"entry {i}", _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
+    # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
+    name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
+    label = f"entry {i}: {scrub_secrets(' '.join(name.split()))[:120]}" if name else f"entry {i}"
+    return describe_exchange(label, _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 
 def _request(req, *, lists: bool = False) -> dict | None:

@@ -26,8 +26,8 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
-from inspector.capture.errors import NATIVE_FORMAT, CaptureError
-from inspector.capture.har import load_har
+from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
+from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
 
@@ -51,7 +51,7 @@ def _unreadable(path, e: OSError) -> CaptureError:
 
 
 def _empty(name) -> CaptureError:
-    return CaptureError(f"{name}: empty capture (no bytes to inspect)")
+    return EmptyCapture(f"{name}: empty capture (no bytes to inspect)")
 
 
 def _check_file(path: str | Path, limit: int) -> None:
@@ -122,6 +122,17 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>",
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
     return [(name, load_bytes(raw, name=name, entry=entry))], 0
+
+
+def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
+    """The streamed entries of the HAR file at ``path`` (``(entry, description)``, see
+    ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
+    ``CaptureError`` as :func:`load_path` does."""
+    raw = _read_file(path, max_bytes)
+    head = raw.lstrip(BLANK)
+    if not (head[:1] == b"{" and _looks_like_har(head)):
+        return None
+    return streamed_entries(raw, name=str(path))
 
 
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:

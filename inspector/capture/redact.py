@@ -4,10 +4,15 @@ Why it exists: captures, reports and screens are shared in bug reports, so API k
 reach a file, stdout or the screen. One mechanism serves every sink (recordings, JSON/text/GitHub
 reports, the TUI, logs, exports):
 
-- by place: the ``authorization``, ``x-api-key``, ``x-goog-api-key`` and ``api-key`` headers,
-  cookies, and ``key=`` query parameters (SPEC.md "Capture files") become ``[redacted]``;
-- by shape: anything shaped like an API key or a bearer token, anywhere in any text or JSON value
-  (``scrub_secrets``, ``scrub_value``; across the chunks of a stream, ``ChunkScrubber``);
+- by place: headers and query parameters whose *name* has a word saying it holds a secret (``key``,
+  ``...token``, ``auth...``, ``secret``, ``password``, ``cookie``, ``signature``, ``credential``:
+  ``authorization``, ``x-api-key``, ``x-portkey-api-key``, ``cf-aig-authorization``, ``?token=``;
+  ``tokens`` is a count and ``monkey`` a word, not secrets) become ``[redacted]`` (SPEC.md "Capture files");
+- by shape: anything shaped like a credential (``keyshapes.SHAPES``: OpenAI, Anthropic, Google,
+  AWS, GitHub, GitLab, Slack, Hugging Face, OpenRouter, JWTs; ``Bearer``/``Basic`` credentials),
+  anywhere in any text or JSON value (``scrub_secrets``, ``scrub_value``); across the chunks or
+  events of a stream, also a key that a boundary cuts in two, or that a stream sends in two
+  deltas (``ChunkScrubber``; for sinks that show events one by one, ``EventMasks``);
 - by value: the exact credentials this process sent or forwarded (``remember_secret``), whatever
   their shape (a 401 that echoes an unusual token);
 """
@@ -16,6 +21,10 @@ from __future__ import annotations
 import re
 import threading
 from urllib.parse import unquote, urlsplit, urlunsplit
+
+from inspector.model.events import EventRecord, parse_payload
+from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
+                                        maybe_key, open_keep, readable)
 
 REDACTED = "[redacted]"
 
@@ -27,21 +36,40 @@ SECRET_HEADERS = frozenset({
 the AWS session token that rides beside a SigV4 ``authorization``)."""
 
 SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-key", "access_token",
-                           "x-amz-security-token", "x-amz-signature"})
+                           "x-amz-security-token", "x-amz-signature", "sig"})
 """Query parameter names (lower case) whose values are secrets (SPEC.md: ``key=``; the others are
-the same secret under other common spellings)."""
+the same secret under other common spellings). Any name of a secret's shape counts too (``is_secret_name``)."""
+
+_NAME_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+"""Where a name splits into words: ``x-portkey-api-key`` -> x, portkey, api, key; ``pageToken`` -> page, token."""
+
+_SECRET_WORD = re.compile(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
+                          r"|.*signature.*|.*credential.*|sig")
+"""A word of a name that says the value is a secret (whole word: ``monkey`` is not a key, ``tokens``
+is a count, ``authorization``, ``xsrftoken`` and ``set-cookie`` are secrets)."""
+
 
 _PARAM = re.compile(r"(^|[&;])([^=&;]*)=([^&;]*)")
+
+
+def is_secret_name(name: object) -> bool:
+    """True when a header or query parameter called ``name`` holds a secret (module docstring, "by place")."""
+    text = str(name)
+    lower = text.lower()
+    if lower in SECRET_HEADERS or lower in SECRET_PARAMS:
+        return True
+    return any(_SECRET_WORD.fullmatch(word.lower()) for word in _NAME_PARTS.split(text) if word)
 
 
 def redact_headers(headers: dict | None) -> dict:
     """Return a copy of ``headers`` (``{name: value}``) with secret values replaced by ``[redacted]``.
 
-    Names keep their case; matching is case-insensitive. ``None`` gives ``{}``.
+    Names keep their case; matching is case-insensitive and by the name's shape (``is_secret_name``).
+    ``None`` gives ``{}``.
     """
     if not headers:
         return {}
-    return {k: (REDACTED if str(k).lower() in SECRET_HEADERS else v) for k, v in headers.items()}
+    return {k: (REDACTED if is_secret_name(k) else v) for k, v in headers.items()}
 
 
 def redact_url(url: str) -> str:
@@ -66,7 +94,7 @@ def redact_url(url: str) -> str:
     if query:
         def sub(m: re.Match) -> str:
             name = m.group(2)
-            if unquote(name).lower() in SECRET_PARAMS:
+            if is_secret_name(unquote(name)):
                 return f"{m.group(1)}{name}={REDACTED}"
             return m.group(0)
 
@@ -76,10 +104,14 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-_KEY_SHAPES = re.compile(
-    r"\b(sk-ant-[A-Za-z0-9_-]{8,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,})"
-    r"|(?i:\b(Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
-"""Shapes of API keys (Anthropic ``sk-ant-…``, OpenAI ``sk-…``, Google ``AIza…``) and bearer tokens."""
+def _masked(m: re.Match) -> str:
+    """What a ``keyshapes.KEY`` match is shown as: its type prefix (or scheme word) then ``[redacted]``;
+    a ``Basic`` word followed by something that is not ``user:password`` in base64 stays as it was."""
+    if m.group(1):
+        return m.group(1)[:readable(m.group(1))] + REDACTED
+    if m.group(2):
+        return f"{m.group(2)} {REDACTED}"
+    return f"{m.group(4)} {REDACTED}" if is_basic_credential(m.group(5)) else m.group(0)
 
 
 _known: dict[str, str] = {}
@@ -103,7 +135,7 @@ def remember_secret(value: object) -> None:
         return
     with _known_lock:
         # A key-shaped value is shown as its shape would be (``sk-ant-[redacted]``), whichever rule masks it.
-        shaped = _KEY_SHAPES.sub(lambda m: m.group(1)[:7] + REDACTED if m.group(1) else m.group(0), value)
+        shaped = KEY.sub(lambda m: _masked(m) if m.group(1) else m.group(0), value)
         _known[value] = shaped if shaped != value else value[:4] + REDACTED if len(value) >= 16 else REDACTED
         _known_pattern = re.compile("|".join(re.escape(v) for v in sorted(_known, key=len, reverse=True)))
 
@@ -113,7 +145,7 @@ def remember_headers(headers) -> None:
     items = headers.items() if isinstance(headers, dict) else headers or ()
     for k, v in items:
         k = k.decode("latin-1") if isinstance(k, bytes) else str(k)
-        if k.lower() in SECRET_HEADERS:
+        if is_secret_name(k):
             for one in v if isinstance(v, list) else [v]:
                 remember_secret(one.decode("latin-1") if isinstance(one, bytes) else one)
 
@@ -123,30 +155,24 @@ def remember_query_secrets(url: str) -> None:
     if not isinstance(url, str) or "?" not in url:
         return
     for m in _PARAM.finditer(url.split("?", 1)[1]):
-        if unquote(m.group(2)).lower() in SECRET_PARAMS:
+        if is_secret_name(unquote(m.group(2))):
             remember_secret(unquote(m.group(3)))
 
 
 def scrub_secrets(text: str) -> str:
     """Mask anything shaped like an API key, and every remembered credential, inside free text.
 
-    Keeps the first 7 characters of a key shape so the reader can tell which key it was:
-    ``sk-ant-[redacted]``. Text without a secret comes back unchanged (the same object).
+    Keeps a key's type prefix so the reader can tell which key it was: ``sk-ant-[redacted]``,
+    ``AKIA[redacted]``. Text without a secret comes back unchanged (the same object).
     """
     if not text or not isinstance(text, str):
         return text
     known = _known_pattern
     if known is not None:
         text = known.sub(lambda m: _known[m.group()], text)
-    if not _maybe_key(text):
+    if not maybe_key(text):
         return text
-
-    def sub(m: re.Match) -> str:
-        if m.group(1):
-            return m.group(1)[:7] + REDACTED
-        return f"{m.group(2)} {REDACTED}"
-
-    return _KEY_SHAPES.sub(sub, text)
+    return KEY.sub(_masked, text)
 
 
 def scrub_value(value: object) -> object:
@@ -163,64 +189,230 @@ def scrub_value(value: object) -> object:
     return value
 
 
-class ChunkScrubber:
-    """Scrubs a stream chunk by chunk, also a secret that a chunk boundary cuts in two.
+STREAMED_FIELDS = ("text", "partial_json", "thinking", "content", "arguments", "reasoning_content", "reasoning",
+                   "refusal", "delta", "input", "tool_plan")
+"""The JSON fields streams cut text into, one piece per event (SPEC.md's dialects): Anthropic
+``text_delta.text``, ``input_json_delta.partial_json``, ``thinking_delta.thinking``; OpenAI Chat
+``delta.content``, ``function.arguments``, ``reasoning_content``/``reasoning``, ``refusal``;
+Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thinking``; Cohere
+``text``, ``arguments``, ``tool_plan``; Bedrock ConverseStream ``delta.text``, ``toolUse.input``,
+``reasoningContent.text``. A key the model writes is split across events only there; identifiers
+and types are whole in each event. Every dialect's ``run_keys`` is here (a test holds it)."""
 
-    The end of the previous chunk is read again with the next one: a secret found across the
-    boundary has its part in the new chunk masked. And a chunk that ends with what may be the
-    start of a secret (``sk-…``, ``AIza…``, ``Bearer …``, or the start of a remembered credential)
-    has that end masked at once, because the part before a boundary is written before the rest
-    arrives: at most the key's type prefix (``sk-``) is ever written."""
+_STREAMED_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"')
+"""The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
+
+
+def _key_spans(text: str) -> list[tuple[int, int]]:
+    """Where the secrets of ``keyshapes.KEY`` are in ``text`` (a ``Basic`` word before anything but a
+    credential is not one)."""
+    return [m.span() for m in KEY.finditer(text) if not m.group(4) or is_basic_credential(m.group(5))]
+
+
+def _value_end(text: str, start: int) -> int:
+    """The position of the quote that closes the JSON string starting at ``start``, or -1."""
+    i = start
+    while True:
+        q = text.find('"', i)
+        if q < 0:
+            return -1
+        k = q
+        while k > start and text[k - 1] == "\\":
+            k -= 1
+        if (q - k) % 2 == 0:
+            return q
+        i = q + 1
+
+
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=-")
+"""Characters a key or token is made of: a value ending in one may have begun a key."""
+
+
+class ChunkScrubber:
+    """Scrubs a stream piece by piece (network chunks, or events' data in order), also a secret
+    that a boundary cuts in two, and one that the stream sends in two deltas.
+
+    - A boundary: the end of the previous piece is read again with the next one, so a secret found
+      across it has its part in the new piece masked; and a piece that ends with what may be the
+      start of a secret (``sk-…``, ``AKIA…``, ``Bearer …``, or the start of a remembered credential)
+      has that end masked at once, because the part before a boundary is written before the rest
+      arrives: at most the key's type prefix (``sk-``) is ever written.
+    - Two deltas (issue 23 item 11): a key streamed as ``"text":"…sk"`` in one event and
+      ``"text":"-ant-api03-…"`` in the next is one key in the assembled block, but neither event
+      holds all of it. So each value of the fields streams cut text into (``STREAMED_FIELDS``:
+      ``text``, ``partial_json``, ``arguments``, ``delta``...) is read after the end of the last
+      value of the same name when that one ended in what may begin a key (a type prefix, or any
+      start of one: ``s``, ``sk``, ``github_p``): whatever part of a key it continues is masked,
+      and a value ending in what may be a key's first part has that end masked at once (the next
+      value, which may finish it, comes later). Key characters never need escaping in JSON, so the
+      raw text is read as it is.
+    """
 
     KEEP = 256
-    """Characters of the previous chunk read again (longer than any key shape's prefix)."""
+    """Characters of the previous piece read again (longer than any key shape's prefix), and of a
+    value kept as the context of the next value of its name."""
+
+    NAMES = 64
+    """Most value names whose last value is kept (a stream inventing names cannot grow it)."""
 
     def __init__(self) -> None:
         self._tail = ""
+        self._last: dict[str, str] = {}
+        """Value name -> the end of its last value, when that ended in a key character."""
+        self._inside: tuple[str, str] | None = None
+        """The value the previous piece ended inside: its name and its content so far."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
         n = len(self._tail)
         self._tail = joined[-self.KEEP:]
-        spans = [m.span() for m in _KEY_SHAPES.finditer(joined)] if _maybe_key(joined) else []
+        hot = maybe_key(joined)
+        spans = _key_spans(joined) if hot else []
         known = _known_pattern
         if known is not None:
             spans += [m.span() for m in known.finditer(joined)]
-        cut = _open_secret(joined, n)
+        cut = _open_secret(joined, n, hot)
         if cut is not None:
             spans.append((cut, len(joined)))
-        spans = sorted(span for span in spans if span[1] > n)
-        if not spans:
-            return text
-        out, pos = [], n
-        for a, b in spans:
-            if b <= pos:
-                continue
-            start = max(a, pos)
-            out.append(joined[pos:start])
-            piece = joined[a:b] if a >= n else ""
-            masked = scrub_secrets(piece) if piece else piece
-            out.append(masked if masked != piece else REDACTED)
-            pos = b
-        out.append(joined[pos:])
-        return "".join(out)
+        self._across_values(joined, n, spans, hot)
+        return _render(joined, n, text, spans)
+
+    def _across_values(self, joined: str, n: int, spans: list, hot: bool) -> None:
+        """Add the spans of ``joined`` (past ``n``) that continue a key begun in an earlier value of
+        the same name, or that may begin one (class docstring). The values of one name in this
+        piece are read as one text, after the end of that name's last value: the Python work per
+        value is a slice, so a 64 KB chunk of small events costs little more than its regex pass."""
+        parts: dict[str, list[tuple[int, int]]] = {}
+        left_open = None
+        pos = 0
+        if self._inside is not None:  # the previous piece ended inside a value: it goes on here
+            name, ctx = self._inside
+            self._inside = None
+            self._last[name] = ctx  # the value's part so far is what its rest is read after
+            q = _value_end(joined, n)
+            end = q if q >= 0 else len(joined)
+            parts[name] = [(n, end)]
+            if q < 0:
+                left_open = name
+            pos = end + 1 if q >= 0 else len(joined)
+        for m in _STREAMED_VALUE.finditer(joined, max(pos, n - 32)):  # an opening may straddle the boundary
+            start = m.end()
+            if start < n:
+                continue  # a value the previous piece began was followed as ``_inside``
+            q = joined.find('"', start)
+            if q > 0 and joined[q - 1] == "\\":
+                q = _value_end(joined, start)
+            end = q if q >= 0 else len(joined)
+            parts.setdefault(m.group(1), []).append((start, end))
+            if q < 0:
+                left_open = m.group(1)
+        for name, where in parts.items():
+            self._read(name, self._last.pop(name, ""), joined, where, name == left_open, spans, hot)
+
+    def _read(self, name: str, ctx: str, joined: str, where: list[tuple[int, int]], left_open: bool,
+              spans: list, hot: bool) -> None:
+        """The values of ``name`` at ``where`` (in ``joined``), read as one text after ``ctx``: mask
+        what of a key crosses from one to the next, and what begins one at the end."""
+        text = ctx + "".join(joined[a:b] for a, b in where)
+        starts, o = [], len(ctx)
+        for a, b in where:
+            starts.append(o)
+            o += b - a
+
+        def mask(x: int, y: int) -> None:  # text[x:y] -> the parts of it in each value
+            for (a, b), s in zip(where, starts):
+                lo, hi = max(x, s), min(y, s + b - a)
+                if lo < hi:
+                    spans.append((a + lo - s, a + hi - s))
+
+        if ctx or len(where) > 1:
+            hot = maybe_key(text)
+            found = _key_spans(text) if hot else []
+            known = _known_pattern
+            if known is not None:
+                found += [m.span() for m in known.finditer(text)]
+            bounds = starts[1:] if not ctx else starts
+            for x, y in found:
+                if any(x < s < y for s in bounds):  # one value alone does not hold it: the raw scan missed it
+                    mask(x, y)
+        if left_open:
+            self._inside = (name, text[-self.KEEP:])
+            return
+        begun = _key_begun(text, 0, len(text), hot)
+        if begun is None:
+            return
+        if begun < len(text):  # what there is of the key is masked now: the rest comes with the next value
+            mask(begun, len(text))
+        if len(self._last) >= self.NAMES:
+            self._last.pop(next(iter(self._last)))
+        self._last[name] = text[-self.KEEP:]
 
 
-_OPEN_KEY = re.compile(r"(?:\bsk-[A-Za-z0-9_-]{3,}|\bAIza[0-9A-Za-z_-]{2,}|(?i:\bBearer)\s+[A-Za-z0-9._~+/-]{3,})\Z")
-"""A chunk ending in what may be the first part of a key (it may go on in the next chunk)."""
+def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
+    """If ``text[lo:hi]`` ends in what may be the beginning of a key: where its secret part starts
+    (``hi`` when only a type prefix or part of one is there yet), else None. ``hot``: the text may
+    hold a key prefix (``maybe_key``); when it does not, only a short start of one (``sk``,
+    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for."""
+    if hi <= lo:
+        return None
+    last = text[hi - 1]
+    if last == " ":
+        return hi if text.endswith(_SCHEMES, max(lo, hi - 8), hi) else None
+    if last not in _KEY_CHARS:
+        return None
+    if not hot:
+        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 1), hi)
+        ok = m is not None and m.group() in HEAD_STARTS and (m.start() == lo or text[m.start() - 1] not in _KEY_CHARS)
+        return hi if ok else None
+    m = TRAIL.search(text, max(lo, hi - 256), hi)
+    if m is not None:
+        run, start = m.group(), m.start()
+        if not run.startswith("eyJ") and "." in run:  # a key begins a word: after a sentence's full stop
+            dot = run.rindex(".") + 1
+            run, start = run[dot:], start + dot
+        if run.startswith(HEADS):
+            return start + open_keep(run)
+        if run in HEAD_STARTS:
+            return hi
+    m = BEARER_END.search(text, max(lo, hi - 300), hi)
+    return m.start(1) if m is not None else None
 
 
-def _open_secret(joined: str, n: int) -> int | None:
-    """Where a possible secret starts at the very end of ``joined`` (within its last chunk, which
-    starts at ``n``), else None. The type prefix (``sk-``, ``AIza``, ``Bearer ``) stays readable."""
-    tail = joined[-200:]
-    m = None
-    if "sk-" in tail or "AIza" in tail or "earer" in tail.lower():  # the regex is the slow part
-        m = _OPEN_KEY.search(joined, max(0, len(joined) - 200))
+_SCHEMES = ("Bearer ", "bearer ", "BEARER ")
+_LONGEST_START = max(map(len, HEAD_STARTS))
+
+
+def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` (``joined[n:]``) with the parts of ``spans`` past ``n`` masked: a whole key as its
+    type prefix and ``[redacted]``, any other part (a key's continuation or open end) as ``[redacted]``."""
+    spans = sorted(span for span in spans if span[1] > n)
+    if not spans:
+        return text
+    merged: list[list[int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    out, pos = [], n
+    for a, b in merged:
+        start = max(a, n)
+        out.append(joined[pos:start])
+        piece = joined[start:b]
+        masked = scrub_secrets(piece) if a >= n else piece
+        out.append(masked if masked != piece else REDACTED)
+        pos = b
+    out.append(joined[pos:])
+    return "".join(out)
+
+
+def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:
+    """Where a possible secret starts at the very end of ``joined`` (within its last piece, which
+    starts at ``n``), else None. The type prefix (``sk-``, ``AIza``, ``Bearer ``) stays readable.
+    ``hot``: False when ``joined`` holds no key prefix at all (``maybe_key``)."""
+    m = OPEN.search(joined, max(0, len(joined) - 200)) if hot and maybe_key(joined[-200:]) else None
     if m is not None and m.end() > n:
-        head = m.group()
-        keep = 3 if head.startswith("sk-") else 4 if head.startswith("AIza") else len(head) - len(head.split()[-1])
-        return max(m.start() + keep, n)
+        return max(m.start() + open_keep(m.group()), n)
     # A remembered credential whose first k >= 4 characters end the text: find its first four
     # characters in the last len(value) - 1 characters, then compare once (no per-length loop).
     end = len(joined)
@@ -236,5 +428,57 @@ def _open_secret(joined: str, n: int) -> int | None:
     return None
 
 
-def _maybe_key(text: str) -> bool:
-    return "sk-" in text or "AIza" in text or "earer" in text or "EARER" in text
+class EventMasks:
+    """What sinks that show a stream's events one at a time (the HTML export's events table, the
+    TUI's event log and event detail) show of each event: its data with the secrets a
+    ``ChunkScrubber`` finds masked, also those split across events.
+
+    ``events``: the session's events (anything indexable and sized whose items have ``data``; an
+    ``inspector.model.events.EventLog``). ``data(i)`` and ``shown(i)`` may be asked in any order and
+    cost at most ``2 * WINDOW`` events of scrubbing: events are scrubbed in windows of ``WINDOW``,
+    each warmed up on the window before it (a key split across more than ``WINDOW`` events is not
+    followed: a key is at most ~200 characters, a delta at least a token). Windows already complete
+    are remembered (only their changed events).
+    """
+
+    WINDOW = 128
+
+    def __init__(self, events) -> None:
+        self.events = events
+        self._windows: dict[int, dict[int, str]] = {}
+        self._partial: tuple[int, int, dict[int, str]] | None = None
+        """The last window still growing: its number, its end, its changed events."""
+
+    def _window(self, k: int) -> dict[int, str]:
+        done = self._windows.get(k)
+        if done is not None:
+            return done
+        w, events = self.WINDOW, self.events
+        stop = min((k + 1) * w, len(events))
+        partial = self._partial
+        if partial is not None and partial[0] == k and partial[1] == stop:
+            return partial[2]
+        scrubber, changed = ChunkScrubber(), {}
+        for i in range(max(0, (k - 1) * w), stop):
+            data = events[i].data
+            out = scrubber.scrub(data)
+            if i >= k * w and out != data:
+                changed[i] = out
+        if stop == (k + 1) * w:  # complete: the events after it cannot change it
+            self._windows[k] = changed
+        else:
+            self._partial = (k, stop, changed)
+        return changed
+
+    def data(self, i: int) -> str:
+        """Event ``i``'s data as it may be shown (the same string when nothing in it is secret)."""
+        return self._window(i // self.WINDOW).get(i, self.events[i].data)
+
+    def shown(self, i: int):
+        """Event ``i`` as it may be shown: the same record, or a copy whose data (and payload) are masked."""
+        ev = self.events[i]
+        masked = self._window(i // self.WINDOW).get(i)
+        if masked is None:
+            return ev
+        return EventRecord(ev.index, ev.name, masked, parse_payload(masked), ev.line, ev.t, ev.named, ev.keepalive,
+                           ev.block, ev.response)

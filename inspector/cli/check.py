@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
-from inspector.cli.inputs import Input, InputError, expand, recorded_start
+from inspector.capture.errors import EmptyCapture
+from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.otel import sender_for
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES, SEVERITIES, severity_rank
 from inspector.report import github, json as json_report, summary, text
@@ -43,7 +44,8 @@ class Options:
     """What every file is checked with (picklable: sent to the worker processes)."""
 
     fmt: str
-    entry: int | None
+    entry: int | str | None
+    """``--entry``: a HAR entry, ``all`` (the inputs are then one per entry), or None."""
     dialect: str | None
     stall_s: float
     overrides: dict
@@ -74,24 +76,26 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
     exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
     with a problem line."""
+    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
         if arrived is not None:
             raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=opts.entry)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry)
             streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
-            streams, skipped = load_all(inp.path, entry=opts.entry, max_bytes=opts.max_bytes)
+            streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes)
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
-        if not inp.explicit and "empty capture" in str(e):
+        if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
             outcome.status = "skipped"
-            return [Result("", f"{inp.name}: skipped (empty file)", outcome)]
+            return [Result("", None, outcome)]
         outcome.status = "unreadable"
         return [Result("", str(e), outcome)]
     note = f"{inp.name}: {plural(skipped, 'interaction')} not streamed, skipped"
     if not streams:  # a cassette without a streamed interaction
-        outcome = summary.FileOutcome(inp.name, "skipped" if not inp.explicit else "unreadable")
-        return [Result("", f"{note}; no streamed interaction to check", outcome)]
+        if not inp.explicit:
+            return [Result("", None, summary.FileOutcome(inp.name, "skipped"))]
+        return [Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))]
     results = [_check_capture(name, cap, inp, opts) for name, cap in streams]
     if skipped:
         results.append(Result("", note, None))
@@ -110,10 +114,10 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
     why = not_a_stream(s, cap)
     if why:
         # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
-        # captures) is skipped; named one by one, it is an error.
+        # captures) is skipped (``run`` names them in one line); named one by one, it is an error.
         if not inp.explicit:
             outcome.status = "skipped"
-            return Result("", f"{name}: skipped, not a stream capture ({why})", outcome)
+            return Result("", None, outcome)
         outcome.status = "unreadable"
         return Result("", f"{name}: not a stream capture: {why}", outcome)
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
@@ -163,10 +167,13 @@ def _quiet_on_ctrl_c() -> None:
 
 
 def run(args) -> int:
-    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input."""
+    """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or
+    no capture at all (every file found was skipped). Skipped files get one line on stderr."""
     try:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
+        if args.entry == ALL_ENTRIES:
+            inputs = each_entry(inputs, max_bytes=args.max_size)
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -194,6 +201,7 @@ def run(args) -> int:
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
     outcomes = []
+    skipped = []
     for r in _results(inputs, opts, jobs, stdin):
         if r.out:
             print(r.out, flush=True)
@@ -201,6 +209,8 @@ def run(args) -> int:
             print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
+        if r.outcome.status == "skipped":
+            skipped.append(r.outcome.name)
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)
@@ -208,7 +218,12 @@ def run(args) -> int:
             worst = EXIT_USAGE
         elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
             worst = EXIT_FINDINGS
-    if args.format == "text" and len(outcomes) > 1:
+    if skipped:
+        print(f"stream-inspector: {skipped_line(skipped)}", file=sys.stderr, flush=True)
+    if len(skipped) == len(outcomes):
+        print(f"stream-inspector: {no_capture_line(args.captures, len(skipped))}", file=sys.stderr, flush=True)
+        worst = EXIT_USAGE
+    elif args.format == "text" and len(outcomes) > 1:
         print(summary.render(outcomes), flush=True)
     if sender is not None:
         sender.close()

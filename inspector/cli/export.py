@@ -2,8 +2,11 @@
 
 ``--to html``: one capture as a self-contained page (``inspector.report.html``). ``--to har``: one
 entry per capture (``inspector.report.har``); several captures, a folder (e.g. a ``proxy
---record`` folder) or a glob give one HAR with an entry each; a VCR cassette gives one entry per
-streamed interaction (``cassette.yaml#N`` exports one). Without ``-o`` (or with ``-o -``)
+--record`` folder) or a glob give one HAR with an entry each, named after its capture (HAR's
+``comment``); a VCR cassette gives one entry per streamed interaction (``cassette.yaml#N`` exports
+one). A folder or glob is walked as ``check`` walks it: files that hold no stream capture (an
+``.expect.json`` beside the captures) are skipped (one line on stderr), and finding no capture at
+all is an error. Without ``-o`` (or with ``-o -``)
 the export goes to standard output. Exit 0 written, 2 unreadable input, bad usage or a file that
 cannot be written (one line on stderr).
 """
@@ -12,10 +15,9 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
-from inspector.capture.load import CaptureError, load_all, split_entry
-from inspector.cli.inputs import InputError, expand, recorded_start
+from inspector.capture.load import CaptureError, split_entry
+from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
-from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.model.display import display_text
@@ -39,22 +41,27 @@ def run(args) -> int:
         return _fail(str(e))
     if any(inp.path is None for inp in inputs):
         return _fail("export reads capture files, not standard input")
-    caps = []
+    caps, skipped = [], []
     for inp in inputs:
         try:
-            streams, _ = load_all(inp.path, entry=args.entry, max_bytes=args.max_size)
+            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall)
         except CaptureError as e:
             return _fail(str(e))
-        caps += streams
+        caps += found
+        if not found:
+            skipped.append(inp.name)
+    if skipped:
+        print(f"stream-inspector: export: {skipped_line(skipped)}", file=sys.stderr)
+    if not caps:
+        return _fail(no_capture_line(args.captures, len(skipped)))
     if args.to == "html" and len(caps) > 1:
         return _fail(f"--to html makes one page per capture; {len(caps)} captures given (use --to har for several, "
                      "or name one stream as FILE#N)")
     if args.to == "html":
-        name, cap = caps[0]
-        session = run_capture(cap, dialect=args.dialect, stall_s=args.stall)
+        name, cap, session = caps[0]
         text = html.render(name, session, cap)
     else:
-        text = har.render([(cap, _when(name, cap)) for name, cap in caps])
+        text = har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])
     if args.output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -7,7 +7,9 @@ order, each folder or glob sorted, so the output order never depends on the file
 
 Files named one by one are *explicit*: a file that is no stream capture is an error (exit 2).
 Files found by walking a folder or matching a glob are not: one that holds no stream at all (a
-README beside the captures) is skipped with a note.
+README beside the captures, a ``.expect.json`` file) is skipped, and the run says so in one line
+(:func:`skipped_line`); a run that found no capture at all is an error (exit 2), so a command
+pointed at the wrong folder never passes.
 """
 from __future__ import annotations
 
@@ -16,7 +18,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.capture.errors import CaptureError, EmptyCapture
+from inspector.capture.load import har_entries, load_all
+from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
+from inspector.session.session import Session
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
@@ -73,6 +79,67 @@ def expand(args: list[str]) -> list[Input]:
             out += [Input(p, p, False) for p in files]
         else:
             out.append(Input(arg, arg, True))
+    return out
+
+
+def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = None, dialect: str | None = None,
+            stall_s: float = 10.0) -> list[tuple[str, Capture, Session]]:
+    """Every stream of file ``inp`` as ``(name, capture, closed session)`` (a cassette holds several,
+    ``file#N``), each detected as ``check`` detects it (``not_a_stream``). A file that a walk or a
+    glob found and that holds no stream capture (no byte, nothing any provider streams) gives
+    ``[]``: skip it. Raises ``CaptureError`` (one line) for an unreadable file, or a file named on
+    its own that is no stream capture."""
+    try:
+        found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes)
+    except EmptyCapture:
+        if inp.explicit:
+            raise
+        return []
+    out = []
+    for name, cap in found:
+        session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        why = not_a_stream(session, cap)
+        if why is None:
+            out.append((name, cap, session))
+        elif inp.explicit:
+            raise CaptureError(f"{name}: not a stream capture: {why}")
+    return out
+
+
+SKIPPED_SHOWN = 3
+"""How many skipped files :func:`skipped_line` names before "and N more"."""
+
+
+def skipped_line(names: list[str]) -> str | None:
+    """One line for every file a walk skipped (None when none was):
+    ``skipped 13 files that hold no stream capture: a.md, b.expect.json, c.json and 10 more``."""
+    if not names:
+        return None
+    shown = ", ".join(names[:SKIPPED_SHOWN])
+    more = f" and {len(names) - SKIPPED_SHOWN} more" if len(names) > SKIPPED_SHOWN else ""
+    return f"skipped {len(names)} file{'s' if len(names) != 1 else ''} that hold{'s' if len(names) == 1 else ''} " \
+           f"no stream capture: {shown}{more} (name one to see why)"
+
+
+def no_capture_line(args: list[str], skipped: int) -> str:
+    """The error when nothing read was a capture: ``no stream capture in runs/ (13 files skipped)``."""
+    return f"no stream capture in {' '.join(args)} ({skipped} file{'s' if skipped != 1 else ''} skipped)"
+
+
+def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Input]:
+    """``inputs`` with every HAR file replaced by one input per streamed entry, ``PATH#N`` (how a
+    many-stream file names one of its streams: ``inspector.capture.load.split_entry``; ``check --entry
+    all``); other inputs, and files that cannot be read (their check says why), stay as they are."""
+    out = []
+    for inp in inputs:
+        try:
+            entries = har_entries(inp.path, max_bytes=max_bytes) if inp.path is not None else None
+        except CaptureError:
+            entries = None
+        if not entries:
+            out.append(inp)
+            continue
+        out += [Input(f"{inp.name}#{i}", f"{inp.path}#{i}", inp.explicit) for i, _ in entries]
     return out
 
 

@@ -15,8 +15,9 @@ import textwrap
 from inspector import __version__
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.model.sizes import parse_size
-from inspector.net.limits import MAX_BYTES
+from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
 from inspector.providers import DIALECTS, PROVIDERS
+from inspector.providers.variables import help_text, route_names
 from inspector.tui.theme_files import short_theme_names
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -82,6 +83,13 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
                         "--timeout bounds only the silence between bytes)")
 
 
+def _add_request_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--header-timeout", type=_positive, default=HEADER_TIMEOUT, metavar="SECONDS",
+                   help="answer 408 and close a connection whose request headers take longer than this")
+    p.add_argument("--max-request-bytes", type=_size, default=f"{MAX_REQUEST_BYTES // 2**20}M", metavar="SIZE",
+                   help="answer 413 to a request body larger than this (e.g. 10M)")
+
+
 def _add_keep(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", type=_count, default=KEEP, metavar="N",
                    help="ended exchanges kept whole in memory; older ones keep their row and "
@@ -97,6 +105,23 @@ def _count(value: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more: {value!r}")
+    return v
+
+
+ALL_ENTRIES = "all"
+"""``check --entry all``: every streamed entry of a HAR, each checked as a capture of its own."""
+
+
+def _entry(value: str) -> int | str:
+    """``--entry``: a HAR entry number (0 or more), or ``all``."""
+    if value.strip().lower() == ALL_ENTRIES:
+        return ALL_ENTRIES
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an entry number or 'all': {value!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"entries count from 0: {value!r}")
     return v
 
 
@@ -153,11 +178,13 @@ def _add_theme(p: argparse.ArgumentParser) -> None:
                         "ctrl+t switches at run time (default: dark)")
 
 
-def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ...]) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` has ``description`` (paragraphs split at newlines, each wrapped)
-    and ``examples``."""
+def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ...],
+         more: str = "") -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` has ``description`` (paragraphs split at newlines, each wrapped),
+    ``examples``, and ``more`` after them as is (a table)."""
     text = "\n".join(textwrap.fill(par, WRAP) for par in description.split("\n"))
-    return sub.add_parser(name, help=help, description=text, epilog=_examples(*examples), formatter_class=_Help)
+    epilog = _examples(*examples) + (f"\n\n{more}" if more else "")
+    return sub.add_parser(name, help=help, description=text, epilog=epilog, formatter_class=_Help)
 
 
 def _check(sub) -> None:
@@ -182,7 +209,9 @@ def _check(sub) -> None:
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
     p.add_argument("--request", metavar="REQ.json", help="lint the history a client sends next against the stream (Q rules)")
-    p.add_argument("--entry", type=int, metavar="N", help="HAR: which entry to read (listed when omitted)")
+    p.add_argument("--entry", type=_entry, metavar="N|all",
+                   help="HAR: which entry to read, or all (each streamed entry checked as a capture of its own; "
+                        "the entries are listed when several stream and this is omitted)")
     p.add_argument("--jobs", "-j", type=_count, default=None, metavar="N",
                    help="worker processes for several files (default: every CPU, here %(cpus)s)" % {"cpus": cpu_count()})
     _add_otlp(p)
@@ -252,6 +281,7 @@ def _proxy(sub) -> None:
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or print one check report per exchange (json: one line each)")
     _add_limits(p)
+    _add_request_limits(p)
     _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
@@ -296,11 +326,12 @@ def _run(sub) -> None:
              examples=(f"{PROG} run -- python my_agent.py",
                        f"{PROG} run --record captures/ -- npm start",
                        f"{PROG} run --format json -o runs.jsonl -- python my_agent.py   # no TUI",
-                       f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"))
+                       f"{PROG} run --upstream anthropic=http://127.0.0.1:8765 -- python my_agent.py"),
+             more=help_text(WRAP))
     p.add_argument("--upstream", action="append", default=[], metavar="[NAME=]URL",
-                   help="NAME=URL: where that provider's route forwards (the URL its SDK variable would hold; "
-                        "NAME: anthropic, openai, gemini, ollama, cohere; repeatable); a plain URL sends every request there. "
-                        "Without it, per route: the variable's value in the environment, else the provider's API")
+                   help="NAME=URL: where that route forwards (the URL its variables would hold; "
+                        f"NAME: {', '.join(route_names())}; repeatable); a plain URL sends every request there. "
+                        "Without it, per route: the variable's value in the environment, else its readers' default")
     p.add_argument("--record", metavar="DIR", help="write one native capture per exchange")
     p.add_argument("--format", choices=("tui", "json", "text"), default="tui",
                    help="tui, or one report per exchange (json: JSON Lines) without a TUI")
@@ -309,6 +340,7 @@ def _run(sub) -> None:
     p.add_argument("--port", type=_port, default=0, help="proxy port on 127.0.0.1 (0: a free one)")
     p.add_argument("--timeout", type=_positive, default=600.0, metavar="SECONDS", help="upstream read timeout")
     _add_limits(p)
+    _add_request_limits(p)
     _add_keep(p)
     _add_otlp(p)
     _add_common_lint(p)
@@ -363,6 +395,7 @@ def _serve(sub) -> None:
                                                       "request's path is appended: https://api.openai.com)")
     p.add_argument("--format", choices=("text", "json", "junit"), default="text",
                    help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
+    _add_request_limits(p)
     _add_max_size(p)
 
 

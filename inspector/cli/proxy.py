@@ -13,22 +13,25 @@ from inspector.cli.otel import Warn, sender_for
 from inspector.feeds.live import quick_thread_switches
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
-from inspector.net.limits import MAX_BYTES, StreamLimits
+from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES, StreamLimits
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
 from inspector.net.proxy.server import ProxyThread, run_foreground
 from inspector.net.proxy.tap import check_record_dir
-from inspector.net.servers import is_loopback, listen, url_for
+from inspector.net.servers import RequestLimits, is_loopback, listen, url_for
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
 
 
 def bounds(args) -> dict:
-    """``--keep``, ``--keep-bytes``, ``--max-bytes``, ``--max-duration`` as ``ProxyThread``/``run_foreground``
-    keyword arguments (defaults when the command has none of them)."""
+    """``--keep``, ``--keep-bytes``, ``--max-bytes``, ``--max-duration``, ``--header-timeout``,
+    ``--max-request-bytes`` as ``ProxyThread``/``run_foreground`` keyword arguments (defaults when the
+    command has none of them)."""
     return {"keep": getattr(args, "keep", KEEP), "keep_bytes": getattr(args, "keep_bytes", KEEP_BYTES),
-            "limits": StreamLimits(getattr(args, "max_bytes", MAX_BYTES), getattr(args, "max_duration", None))}
+            "limits": StreamLimits(getattr(args, "max_bytes", MAX_BYTES), getattr(args, "max_duration", None)),
+            "requests": RequestLimits(getattr(args, "header_timeout", HEADER_TIMEOUT),
+                                      getattr(args, "max_request_bytes", MAX_REQUEST_BYTES))}
 
 
 def _warn_exposed(host: str) -> str:

@@ -12,6 +12,7 @@ import sys
 from inspector.capture.load import CaptureError, load_path, probe_path
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.feeds.opening import OpeningFeed
+from inspector.feeds.run import stream_problem
 from inspector.tui.app import make_app
 from inspector.tui.terminal import terminal_problem
 from inspector.tui.themes import check_theme
@@ -32,7 +33,10 @@ def run(args) -> int:
         probe_path(args.capture, max_bytes=args.max_size)
         if terminal_problem() is not None:
             # No UI will open: what is wrong with the capture comes first, as ``check`` says it.
-            load_path(args.capture, entry=args.entry, max_bytes=args.max_size)
+            cap = load_path(args.capture, entry=args.entry, max_bytes=args.max_size)
+            why = stream_problem(cap, dialect=args.dialect)
+            if why:
+                return err(f"{args.capture}: not a stream capture: {why}")
     except CaptureError as e:
         return err(str(e))
     feed = OpeningFeed(args.capture, entry=args.entry, max_bytes=args.max_size, speed=args.speed,

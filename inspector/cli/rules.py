@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
-from inspector.model.catalog import RULES
+from inspector.model.catalog import RULES, VERSION
 
 
 def run(args) -> int:
@@ -16,6 +16,7 @@ def run(args) -> int:
               f"{' '.join(sorted({c[0] for c in RULES}))})", file=sys.stderr)
         return EXIT_USAGE
     rows = [r for r in RULES.values() if not wanted or any(r.code.startswith(w) for w in wanted)]
+    print(f"Rule catalog v{VERSION} (shared/RULES.md v{VERSION}, plus this project's additions)")
     family = None
     for r in rows:
         if r.family != family:

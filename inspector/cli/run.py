@@ -19,7 +19,8 @@ import time
 
 from inspector.cli.otel import Warn, sender_for
 from inspector.cli.parser import EXIT_USAGE
-from inspector.net.launch import Agent, LaunchError, Plan, parse_upstreams, plan
+from inspector.net.launch import Agent, LaunchError, Plan, banner, parse_upstreams, plan
+from inspector.providers.variables import plain
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
 from inspector.cli.proxy import bounds
@@ -74,15 +75,6 @@ def run(args) -> int:
             sender.close()
 
 
-def banner(the_plan: Plan, url: str) -> str:
-    """The lines saying where each variable points (stderr, before the command starts)."""
-    lines = [f"stream-inspector run: proxy on {url}"]
-    width = max(len(v) for v, *_ in the_plan.table(url))
-    for var, value, upstream, source in the_plan.table(url):
-        lines.append(f"  {var:<{width}} = {value}  → {upstream} ({source})")
-    return "\n".join(lines)
-
-
 def _drain(proxy: ProxyThread, seconds: float) -> None:
     """Wait (at most ``seconds``) for the exchanges still streaming to end."""
     deadline = time.monotonic() + seconds
@@ -103,7 +95,7 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
             sock.close()
             return _fail(f"cannot write {args.output}: {e.strerror or e}")
     proxy = ProxyThread(the_plan.routes, timeout=args.timeout, record_dir=args.record, dialect=args.dialect,
-                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out), **bounds(args))
+                        stall_s=args.stall, sock=sock, reports=Reports(args.format, out=out), rows=0, **bounds(args))
     proxy.log.listeners.extend(listeners)
     try:
         proxy.start()
@@ -158,7 +150,8 @@ def tui_parts(command: list[str], the_plan: Plan, sock, url: str, *, timeout: fl
     ``bounded``: ``cli.proxy.bounds(args)``."""
     proxy = ProxyThread(the_plan.routes, timeout=timeout, record_dir=record, dialect=dialect,
                         stall_s=stall, collect=False, sock=sock, external=True, **(bounded or {}))
-    app = ProxyApp(proxy, listen_url=url, upstream=the_plan.routes.describe(), theme=theme, record_dir=record)
+    app = ProxyApp(proxy, listen_url=url, upstream=the_plan.routes.describe(), theme=theme, record_dir=record,
+                   notes=tuple(plain(n) for n in the_plan.notes))
     app.title = f"stream-inspector run: {' '.join(command)}"
     return app, Agent(command, the_plan.environment(url, base_env), spool=True), proxy
 

@@ -17,7 +17,7 @@ from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
 from inspector.net.replay.provider import match_provider
 from inspector.net.serve import asgi_app, load_served, make_asgi_app
-from inspector.net.servers import QUIET_ABORTS, is_loopback, listen, url_for, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
 
@@ -48,10 +48,11 @@ def list_mutations(fmt: str) -> str:
     return "\n".join(lines)
 
 
-def _serve_until_stopped(app, sock, log, holder: dict) -> bool:
+def _serve_until_stopped(app, sock, log, holder: dict, args) -> bool:
     """Run ``app`` on ``sock`` until it stops (``holder["server"]``: the server, for whoever stops it)
-    or Ctrl+C; closes ``sock``. True after Ctrl+C."""
-    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS)
+    or Ctrl+C, with the request limits of ``args``; closes ``sock``. True after Ctrl+C."""
+    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
+                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes))
     interrupted = False
     try:
         server.run(sockets=[sock])
@@ -108,7 +109,7 @@ def run_match(args) -> int:
     else:
         log("  a request no recording matches gets HTTP 400 naming the closest recording and where it departs")
     log("Ctrl+C stops" + ("" if args.loop or args.record_missing else "; so does answering every recording once"))
-    _serve_until_stopped(asgi_app(provider), sock, log, holder)
+    _serve_until_stopped(asgi_app(provider), sock, log, holder, args)
     return EXIT_OK
 
 
@@ -188,7 +189,7 @@ def run(args) -> int:
     elif n > 1:
         log("  any other path: the captures in turn")
     log("Ctrl+C stops" + ("" if args.loop or provider else "; without --loop, so does answering every capture once"))
-    interrupted = _serve_until_stopped(app, sock, log, holder)
+    interrupted = _serve_until_stopped(app, sock, log, holder, args)
     if provider is None:
         return EXIT_OK
     verdicts = provider.verdicts

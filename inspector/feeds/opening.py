@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from inspector.capture.errors import CaptureError
 from inspector.capture.load import load_path
 from inspector.feeds.base import Progress, new_session, paused_gc
 from inspector.feeds.replay import ReplayFeed
+from inspector.feeds.run import stream_problem
 from inspector.model.capture import Capture
 
 class OpeningFeed:
@@ -64,6 +66,9 @@ class OpeningFeed:
         # viewer is building meanwhile (on a 50 000-delta capture four took ~25 ms of its start).
         with paused_gc():
             cap = load_path(self.path, entry=entry, max_bytes=self.max_bytes)
+        why = stream_problem(cap, dialect=self.replay.get("dialect"))
+        if why:
+            raise CaptureError(f"{self.path}: not a stream capture: {why}")
         label = self.path.name if cap.entry is None else f"{self.path.name} · {cap.entry}"
         return ReplayFeed(cap, label=label, scan=False, **self.replay)
 

@@ -54,6 +54,21 @@ def not_a_stream(session: Session, cap: Capture) -> str | None:
             + (f" (keys: {shown})" if keys else ""))
 
 
+def stream_problem(cap: Capture, *, dialect: str | None = None) -> str | None:
+    """Why ``cap`` is no stream capture (:func:`not_a_stream`), or None: the one detection ``check``
+    and ``replay`` share. Reads only as much of the body as it takes: once an event identifies a
+    dialect the capture is a stream; else the whole body is read and judged as ``check`` judges it."""
+    if cap.source_format in ("native", "har") or dialect:
+        return None
+    with paused_gc():
+        driver = Driver.for_capture(cap, Settings(dialect))
+        for chunk in cap.chunks:
+            driver.take(chunk)
+            if driver.session.dialect_name not in (None, "unknown"):
+                return None
+        return not_a_stream(driver.close(cap.end), cap)
+
+
 def check_request_file(session: Session, path) -> None:
     """The request in the file at ``path`` (see ``load_request_body``) against ``session``: Q rules for
     the history it sends back, and V rules for the tools it declares when the capture recorded no

@@ -12,7 +12,7 @@ Header value types: 0 true, 1 false, 2 int8, 3 int16, 4 int32, 5 int64, 6 bytes 
 7 string (u16 length, UTF-8), 8 timestamp (int64 ms), 9 uuid (16 bytes). botocore limits headers
 to 128 KiB and payloads to 24 MiB per message.
 
-Our own decoder rather than botocore's ``EventStreamBuffer``: botocore raises on the first bad
+Our own decoder rather than botocore's ``EventStreamBuffer``: botocore stops at the first bad
 CRC and stops, while the inspector must say *where* a frame broke (byte offset) and go on with
 the frames after it; and ``check`` must not pay botocore's import time. botocore is the test
 oracle (``tests/unit/test_eventstream.py`` decodes the same bytes with both).
@@ -49,6 +49,7 @@ from zlib import crc32
 import orjson
 
 from inspector.model.frames import Frame, FramingIssue, Item
+from inspector.model.clients import says
 
 __all__ = ["EventStreamDecoder", "CONTENT_TYPE", "encode_message", "looks_like_eventstream"]
 
@@ -271,7 +272,7 @@ class EventStreamDecoder:
                  else f"decoding goes on at the next valid message at byte {until}")
         out.append(FramingIssue(
             "S015", f"corrupt event-stream message at byte {start}: {self._skip_why}; {skipped} bytes skipped, "
-                    f"{where} (botocore raises on it and the SDK stream ends)", None, start, t))
+                    f"{where} ({says('S015-corrupt-message')})", None, start, t))
         self._skip_from = None
 
     def _frame(self, headers: dict, payload: bytes, offset: int, payload_at: int, t: float | None,

@@ -174,6 +174,46 @@ class Block:
         if len(parts) - self._packed >= _PACK:
             self._pack()
 
+    @property
+    def empty_shown(self) -> str | None:
+        """What an empty block stands for, to show in place of nothing: ``{}`` for a call whose
+        missing arguments mean no parameters (Anthropic, Gemini ``functionCall`` without ``args``),
+        ``redacted, N bytes`` for a redacted reasoning block (Bedrock ``redactedContent``, noted by its
+        dialect as ``extra["redacted_bytes"]``); None when the block is not empty or stands for nothing."""
+        if self._length:
+            return None
+        if "redacted_bytes" in self.extra:
+            return f"redacted, {self.extra['redacted_bytes']} bytes"
+        if self.tool and self.empty_is_object and self.closed:
+            return "{}"
+        return None
+
+    def head(self, n: int) -> str:
+        """The first ``n`` characters of the content (reads only the leading fragments: no join)."""
+        if self._joined is not None:
+            return self._joined[:n]
+        need, parts = n, []
+        for part in self._parts:
+            parts.append(part)
+            need -= len(part)
+            if need <= 0:
+                break
+        return "".join(parts)[:n]
+
+    def tail(self, n: int) -> str:
+        """The last ``n`` characters of the content (reads only the trailing fragments: no join)."""
+        if n <= 0:
+            return ""
+        if self._joined is not None:
+            return self._joined[-n:]
+        need, parts = n, []
+        for part in reversed(self._parts):
+            parts.append(part)
+            need -= len(part)
+            if need <= 0:
+                break
+        return "".join(reversed(parts))[-n:]
+
     def _pack(self) -> None:
         """Join the newest fragments into one string: a long block keeps a few large strings, not
         one small object per delta (and each byte is copied once)."""

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+VERSION = 3
+"""The version of ``shared/RULES.md`` this catalog follows (``rules`` prints it; README "Rules" names it)."""
+
 BEDROCK = "AWS Bedrock ConverseStream"
 """The B family (a project addition, documented in README.md)."""
 COHERE = "Cohere v2 chat (`/v2/chat`, SSE)"

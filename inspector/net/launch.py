@@ -1,23 +1,28 @@
 """``run -- CMD``: which SDK variables point where, and the agent process itself.
 
 Why it exists: an agent reaches its providers through SDKs that read a base URL from the
-environment (each provider's ``Endpoint.base_env``). ``run`` starts the proxy on a loopback port
-and sets every one of those variables to it, so the agent is inspected without a line changed.
+environment. ``run`` starts the proxy on a loopback port and sets every one of those variables
+to it, so the agent is inspected without a line changed. The variables are one table,
+``inspector.providers.variables`` (each provider folder's ``Endpoint.base_env``).
 
-Routes (:func:`plan`): each variable gets a route on the proxy named after its provider
-(``/anthropic``, ``/openai``, ``/gemini``), forwarding to the URL that variable would have meant
-without ``run``: ``--upstream NAME=URL`` if given, else the variable's value already in the
-environment (an agent pointed at a local vLLM keeps going there), else the SDK's default (the
-provider's public API). Ollama's clients may drop a path from ``OLLAMA_HOST``, so its variable
-points at the proxy's root and its route is its own ``/api`` prefix. With one ``--upstream URL``
-every variable points at the proxy's root (plus the path its SDK expects, OpenAI's ``/v1``) and
-every request goes to ``URL``, as with ``proxy``.
+Routes (:func:`plan`): each variable gets a route on the proxy named after its route name
+(``/anthropic``, ``/openai``, ``/gemini``, ``/vertex``…), forwarding to the URL that variable would
+have meant without ``run``: ``--upstream NAME=URL`` if given, else the variable's value already in
+the environment (an agent pointed at a local vLLM keeps going there), else the first of its
+fallback variables that is set (langchain-anthropic falls back from ``ANTHROPIC_API_URL`` to
+``ANTHROPIC_BASE_URL``), else its readers' default (the provider's public API). A route knows its
+API's version segments, so that readers who disagree on whether the variable holds ``/v1`` both
+reach the right path (``inspector.net.proxy.routes``). Ollama's clients may drop a path from
+``OLLAMA_HOST``, so its variable points at the proxy's root and its route is its own ``/api``
+prefix. With one ``--upstream URL`` every variable points at the proxy's root (plus the version
+its readers expect in it, OpenAI's ``/v1``) and every request goes to ``URL`` as sent, as with
+``proxy``.
 
 The process (:class:`Agent`): started with that environment; its standard output and error pass
 through unchanged (straight to this process's own when no TUI holds the terminal, else spooled
 and written out when the TUI closes); its exit status is what ``run`` exits with.
 
-Imports: ``inspector.providers`` (the endpoints), ``inspector.net.proxy.routes``; the standard library.
+Imports: ``inspector.providers`` (the variables), ``inspector.net.proxy.routes``; the standard library.
 """
 from __future__ import annotations
 
@@ -28,74 +33,29 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from inspector.net.proxy.routes import Route, Routes, check_upstream
-from inspector.providers import PROVIDERS
+from inspector.providers.ollama.request import ollama_host_url  # noqa: F401 (re-exported: tests, callers)
+from inspector.providers.variables import Variable, plain, route_names, unredirected, variables
 
-OLLAMA_PORT = 11434
-
-
-@dataclass(frozen=True, slots=True)
-class SdkVariable:
-    """One base-URL variable an SDK reads."""
-
-    name: str
-    """``ANTHROPIC_BASE_URL``, ``OPENAI_BASE_URL``…"""
-    provider: str
-    """The route's name: the first provider (registry order) whose endpoint lists the variable."""
-    default: str
-    """What the SDK uses when the variable is unset (``https://api.openai.com/v1``)."""
-    sdk_path: str
-    """The path part of ``default`` (``/v1``), kept when every variable points at one upstream."""
-    keeps_path: bool
-    """False: the variable points at the proxy's root and the provider's own path prefix routes it."""
-    own_prefix: str
-    """The first segment of the provider's endpoint path (``/api`` for Ollama)."""
-
-
-def sdk_variables() -> list[SdkVariable]:
-    """Every variable of every provider's ``Endpoint.base_env``, once, in registry order."""
-    out: dict[str, SdkVariable] = {}
-    for p in PROVIDERS.values():
-        e = p.endpoint
-        segment = "/" + e.path.lstrip("/").split("/", 1)[0]
-        for var in e.base_env:
-            out.setdefault(var, SdkVariable(var, p.name, e.default_base.rstrip("/") + e.sdk_base_path,
-                                            e.sdk_base_path, e.base_env_keeps_path, segment))
-    return list(out.values())
-
-
-def ollama_host_url(value: str) -> str:
-    """``OLLAMA_HOST`` as a URL, the way the ollama clients read it: ``host``, ``host:port``,
-    ``:port`` or a URL; default scheme http, port 11434; ``0.0.0.0`` (a server bind address)
-    means this machine."""
-    v = value.strip()
-    scheme, sep, rest = v.partition("://")
-    if not sep:
-        scheme, rest = "http", v
-    parts = urlsplit(f"{scheme}://{rest}")
-    host = parts.hostname or "127.0.0.1"
-    if host in ("0.0.0.0", "::"):
-        host = "127.0.0.1"
-    port = parts.port or (OLLAMA_PORT if not sep else (443 if scheme == "https" else 80))
-    host = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{host}:{port}{parts.path.rstrip('/')}"
+PROXY_SHOWN = "http://127.0.0.1:PORT"
+"""How the README's table spells the proxy's URL."""
 
 
 @dataclass(slots=True)
 class Binding:
     """One variable: the route it gets and the upstream behind it."""
 
-    var: SdkVariable
+    var: Variable
     route: Route
     source: str
-    """Where the upstream came from: ``--upstream``, ``environment`` or ``default``."""
+    """Where the upstream came from: ``--upstream``, ``environment``, ``environment: VAR`` (a
+    fallback variable) or ``default``."""
 
     def value(self, proxy_url: str) -> str:
         """The variable's value for the agent, once the proxy listens on ``proxy_url``."""
-        if not self.route.prefix:  # one upstream for all: the proxy's root, plus the path the SDK expects
-            return proxy_url + self.var.sdk_path
+        if not self.route.prefix:  # one upstream for all: the proxy's root, plus the version its readers expect
+            return proxy_url + self.var.var.sdk_path
         if not self.route.strip:  # routed by the provider's own path prefix at the root
             return proxy_url
         return proxy_url + self.route.prefix
@@ -107,6 +67,8 @@ class Plan:
 
     routes: Routes
     bindings: list[Binding]
+    notes: list[str]
+    """Known traffic no variable redirects, under the agent's environment (the banner says it)."""
 
     def environment(self, proxy_url: str, base: dict[str, str] | None = None) -> dict[str, str]:
         """``base`` (default ``os.environ``) with every variable pointed at the proxy."""
@@ -121,10 +83,10 @@ class Plan:
 
 
 def parse_upstreams(items: list[str]) -> tuple[str | None, dict[str, str]]:
-    """``--upstream`` values: one plain ``URL`` (every route), or ``NAME=URL`` per provider (the URL
-    that provider's SDK variable would hold). Raises ``ValueError`` with one line: an unknown
-    name, a bad URL, a name given twice, or a plain URL mixed with others."""
-    names = {v.provider for v in sdk_variables()}
+    """``--upstream`` values: one plain ``URL`` (every route), or ``NAME=URL`` per route (the URL
+    that route's variables would hold). Raises ``ValueError`` with one line: an unknown name, a
+    bad URL, a name given twice, or a plain URL mixed with others."""
+    names = route_names()
     single, per = None, {}
     for item in items:
         name, sep, url = item.partition("=")
@@ -143,38 +105,69 @@ def parse_upstreams(items: list[str]) -> tuple[str | None, dict[str, str]]:
     return single, per
 
 
+def _upstream(v: Variable, environ: dict[str, str], per: dict[str, str]) -> tuple[str, str]:
+    """Where ``v`` leads without ``run``, and where that came from (see the module docstring)."""
+    if v.route in per:
+        return per[v.route], "--upstream"
+    for i, name in enumerate((v.name, *v.var.fallback)):
+        raw = environ.get(name, "").strip()
+        if raw:
+            url = v.var.parse(raw) if v.var.parse is not None else check_upstream(raw, f"${name}")
+            return url, "environment" if i == 0 else f"environment: {name}"
+    return v.var.default_url(environ), "default"
+
+
 def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, str] | None = None) -> Plan:
     """The routes and bindings for the agent (module docstring). ``environ`` is the environment the
     agent would have had; ``single``/``per`` come from ``parse_upstreams``. Raises ``ValueError``
     when a variable already set in ``environ`` is not an http(s) URL (named in the message)."""
     per = per or {}
-    variables = sdk_variables()
+    notes = unredirected(environ)
     if single is not None:
         route = Route("", single, name="upstream")
-        return Plan(Routes([route]), [Binding(v, route, "--upstream") for v in variables])
+        return Plan(Routes([route]), [Binding(v, route, "--upstream") for v in variables()], notes)
     routes: dict[tuple[str, str], Route] = {}
-    per_provider: dict[str, int] = {}
+    per_name: dict[str, int] = {}
     bindings = []
-    for v in variables:
-        if v.provider in per:
-            upstream, source = per[v.provider], "--upstream"
-        elif environ.get(v.name, "").strip():
-            raw = environ[v.name].strip()
-            upstream = ollama_host_url(raw) if not v.keeps_path else check_upstream(raw, f"${v.name}")
-            source = "environment"
-        else:
-            upstream, source = v.default, "default"
-        key = (v.provider, upstream.rstrip("/"))
+    for v in variables():
+        upstream, source = _upstream(v, environ, per)
+        key = (v.route, upstream.rstrip("/"))
         route = routes.get(key)
         if route is None:
-            # Two variables of one provider set to different URLs get a route each (openai, openai-2).
-            n = per_provider[v.provider] = per_provider.get(v.provider, 0) + 1
-            name = v.provider if n == 1 else f"{v.provider}-{n}"
-            route = Route(f"/{name}", upstream, name=name) if v.keeps_path else \
-                Route(v.own_prefix, upstream, strip=False, name=name)
+            # Two variables of one route set to different URLs get a route each (openai, openai-2).
+            n = per_name[v.route] = per_name.get(v.route, 0) + 1
+            name = v.route if n == 1 else f"{v.route}-{n}"
+            common = dict(name=name, versions=v.var.versions, root=not v.var.versioned)
+            route = Route(f"/{name}", upstream, **common) if v.var.keeps_path else \
+                Route(v.own_prefix, upstream, strip=False, **common)
             routes[key] = route
         bindings.append(Binding(v, route, source))
-    return Plan(Routes(list(routes.values())), bindings)
+    return Plan(Routes(list(routes.values())), bindings, notes)
+
+
+def readme_table() -> str:
+    """The README's ``run`` table (Markdown): every variable, who reads it, what ``run`` sets it to
+    in an environment where none is set (from a real :func:`plan`), and where its route forwards."""
+    the_plan = plan({})
+    lines = ["| variable | read by | set to | forwards to (unless `--upstream NAME=URL`) |", "|---|---|---|---|"]
+    for b in the_plan.bindings:
+        set_to = f"`{b.value(PROXY_SHOWN)}`"
+        if not b.route.strip:
+            set_to += f" (some clients drop a path: requests under `{b.route.prefix}/` at the root are routed there)"
+        lines.append(f"| `{b.var.name}` | {b.var.var.read_by} | {set_to} | {b.var.forwards_to()} |")
+    return "\n".join(lines)
+
+
+def banner(the_plan: Plan, url: str) -> str:
+    """The lines ``run`` prints on stderr before the command starts: where each variable points and
+    leads, then the known traffic that no variable redirects."""
+    lines = [f"stream-inspector run: proxy on {url}"]
+    rows = the_plan.table(url)
+    width = max(len(v) for v, *_ in rows)
+    for var, value, upstream, source in rows:
+        lines.append(f"  {var:<{width}} = {value}  → {upstream} ({source})")
+    lines += [f"  not redirected: {plain(note)}" for note in the_plan.notes]
+    return "\n".join(lines)
 
 
 class Agent:

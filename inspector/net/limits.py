@@ -1,4 +1,5 @@
-"""How long and how large one response body may grow: ``live`` and ``proxy`` ``--max-bytes``, ``--max-duration``.
+"""How long and how large one response body may grow: ``live`` and ``proxy`` ``--max-bytes``, ``--max-duration``;
+and the defaults of what one request to ``serve`` or ``proxy`` may take (``inspector.net.servers.RequestLimits``).
 
 Why: ``--timeout`` bounds only the silence between bytes, so an upstream that never stops (a
 runaway generation, a broken gateway looping) would grow the session and the recording without
@@ -14,7 +15,15 @@ from dataclasses import dataclass
 
 from inspector.model.sizes import human_size, parse_size
 
-__all__ = ["MAX_BYTES", "StreamLimits", "human_size", "parse_size"]
+__all__ = ["HEADER_TIMEOUT", "MAX_BYTES", "MAX_REQUEST_BYTES", "StreamLimits", "human_size", "parse_size"]
+
+HEADER_TIMEOUT = 10.0
+"""Default ``--header-timeout``: seconds a client has to send a request's headers (SDKs send them
+in one write; a slow-loris client sends a byte every few seconds)."""
+
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+"""Default ``--max-request-bytes``: 64 MiB, twice Anthropic's documented 32 MB request limit and
+room for a Gemini request with inline media; the proxy holds a few copies of a body it forwards."""
 
 MAX_BYTES = 64 * 1024 * 1024
 """Default ``--max-bytes``: 64 MiB, about fifty times the largest real LLM stream we have seen (a

@@ -41,6 +41,7 @@ from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.net import sigv4
 from inspector.net.limits import StreamLimits
+from inspector.net.proxy.decode import DecodeError, DecodeLimit, NotDecodable, decoder_for
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -275,11 +276,14 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             if record is not None:
                 rec = _open_recorder(record, sent, resp_head)
             yield Head(response.status_code, resp_head["headers"], sent)
-            encoded = response.headers.get("content-encoding", "identity").lower() not in ("", "identity")
             # aiter_raw: the bytes exactly as they came off the socket (de-chunked by h11, nothing else).
-            # If the server compressed anyway, decode (aiter_bytes) so the stream stays readable.
-            chunks = (response.aiter_bytes() if encoded else response.aiter_raw()).__aiter__()
+            # If the server compressed anyway, decode here, bounded (a decompression bomb is cut, not inflated).
             limits = limits or StreamLimits()
+            try:
+                decoder = decoder_for(response.headers.get("content-encoding", ""), max_bytes=limits.max_bytes)
+            except NotDecodable:
+                decoder = None  # as httpx does with a coding it does not know: the bytes as they came
+            chunks = response.aiter_raw().__aiter__()
             received = 0
             while True:
                 try:
@@ -287,14 +291,30 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
                         data = await chunks.__anext__()
                     else:
                         data = await asyncio.wait_for(chunks.__anext__(), max(0.0, limits.max_duration - now()))
+                    if decoder is not None:
+                        data = decoder.decode(data)
                 except StopAsyncIteration:
                     end = End(now(), "eof")
+                    tail = _flush(decoder, end)
+                    if isinstance(tail, End):
+                        end = tail
+                    elif tail:
+                        received += len(tail)
+                        if rec is not None:
+                            rec = _record(rec, rec.chunk, end.t, tail)
+                        yield Chunk(end.t, tail)
                     break
                 except httpx.ReadTimeout:
                     end = End(now(), "timeout", f"no bytes for {timeout:g} s (--timeout)")
                     break
                 except asyncio.TimeoutError:  # only wait_for raises it here (--max-duration); before OSError, its base
                     end = End(now(), "cancelled", limits.duration_reached())
+                    break
+                except DecodeLimit as e:
+                    end = End(now(), "cancelled", f"cut: {e}")
+                    break
+                except DecodeError as e:
+                    end = End(now(), "reset", f"content-encoding: cannot decode the body ({e})")
                     break
                 except (httpx.HTTPError, OSError) as e:
                     end = End(now(), "reset", describe_error(e, req.url))
@@ -331,6 +351,19 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
                 await response.aclose()
             except Exception:  # noqa: BLE001 (closing a broken connection may fail again; nothing to add)
                 pass
+
+
+def _flush(decoder, end: End) -> bytes | End:
+    """What a decoder still holds at the end of the body (``b""`` without one), or the ``End`` that
+    says why it could not be had (a bomb's last bytes, a corrupt end)."""
+    if decoder is None:
+        return b""
+    try:
+        return decoder.flush()
+    except DecodeLimit as e:
+        return End(end.t, "cancelled", f"cut: {e}")
+    except DecodeError as e:
+        return End(end.t, "reset", f"content-encoding: cannot decode the end of the body ({e})")
 
 
 def _headers(h: httpx.Headers) -> dict:

@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 from inspector.feeds.run import run_capture
 from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import Capture
-from inspector.net.servers import BackgroundServer
+from inspector.net.servers import BackgroundServer, RequestLimits
 from inspector.capture.load import load_path
 from inspector.providers.endpoints import api_of
 from starlette.applications import Starlette
@@ -318,9 +318,11 @@ class ServerThread(BackgroundServer):
     label = "mock provider"
 
     def __init__(self, captures, host: str = "127.0.0.1", port: int = 0, speed: float = 1.0,
-                 instant: bool = False, log: Callable[[str], None] | None = None) -> None:
+                 instant: bool = False, log: Callable[[str], None] | None = None,
+                 requests: RequestLimits | None = None) -> None:
         self.served = load_served(captures)
-        super().__init__(make_asgi_app(self.served, speed=speed, instant=instant, log=log), host, port)
+        super().__init__(make_asgi_app(self.served, speed=speed, instant=instant, log=log), host, port,
+                         requests=requests)
 
     @property
     def names(self) -> list[str]:

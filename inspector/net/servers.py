@@ -2,6 +2,13 @@
 
 Both are ASGI apps run by uvicorn on a socket bound before the server starts, so the printed URL
 accepts connections at once; tests, ``demo`` and the TUI run them in a background thread.
+
+Both take requests from clients they do not control, so both bound a request (``RequestLimits``,
+issue 24 item 8: a 100 MB body peaked the proxy at 559 MB; 150 clients sending their headers a
+byte at a time were held open for good): a request whose headers are not complete within
+``header_timeout`` seconds of the connection opening (or of the previous response on it) is
+answered ``408`` and closed; a body over ``max_bytes`` (declared in ``content-length`` or counted as
+it arrives) is answered ``413`` and closed, before the app has read it all.
 """
 from __future__ import annotations
 
@@ -11,7 +18,132 @@ import socket
 import sys
 import threading
 import time
+from dataclasses import dataclass
+
+import h11
+import orjson
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES
+
+@dataclass(frozen=True, slots=True)
+class RequestLimits:
+    """What one request to ``serve`` or ``proxy`` may take: ``header_timeout`` seconds to send its
+    headers, ``max_bytes`` bytes of body (None: no limit for either)."""
+
+    header_timeout: float | None = HEADER_TIMEOUT
+    max_bytes: int | None = MAX_REQUEST_BYTES
+
+
+def _error_body(kind: str, message: str) -> bytes:
+    """A JSON error both SDK families read (``error.message``; Anthropic's ``type: error`` shape)."""
+    return orjson.dumps({"type": "error", "error": {"type": kind, "message": f"stream-inspector: {message}"}})
+
+
+def _error_response(status: int, reason: str, message: str) -> bytes:
+    """A whole HTTP/1.1 response that closes the connection (written before h11 has a request)."""
+    body = _error_body("request_timeout", message)
+    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+            "connection: close\r\n\r\n")
+    return head.encode("ascii") + body
+
+
+class _TimedH11(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers (``header_timeout``)."""
+
+    header_timeout: float = HEADER_TIMEOUT
+    _header_timer = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._header_timer is not None and self.conn.their_state is not h11.IDLE:
+            self._disarm()  # the headers are in: the app takes it from here
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm()  # the next request on this connection gets the same time for its headers
+
+    def connection_lost(self, exc) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            return
+        self.transport.write(_error_response(
+            408, "Request Timeout", f"the request headers did not arrive within {self.header_timeout:g} s "
+                                    "(--header-timeout)"))
+        self.transport.close()
+
+
+class RequestSizeLimit:
+    """ASGI middleware: a request body over ``max_bytes`` is answered ``413`` and the connection closed.
+
+    A ``content-length`` over the limit is refused before any of the body is read; a chunked body
+    is counted as the app reads it, and once past the limit the app hears ``http.disconnect`` (both
+    apps then drop the request unanswered: they read the whole body before forwarding or answering)
+    and the client gets the 413.
+    """
+
+    def __init__(self, app, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def _refuse(self, send) -> None:
+        body = _error_body("request_too_large",
+                           f"the request body is larger than {self.max_bytes} bytes (--max-request-bytes)")
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.strip().isdigit() and int(value) > self.max_bytes:
+                await self._refuse(send)
+                return
+        received = 0
+        over = started = False
+
+        async def counted():
+            nonlocal received, over
+            if over:
+                return {"type": "http.disconnect"}
+            msg = await receive()
+            if msg["type"] == "http.request":
+                received += len(msg.get("body", b""))
+                if received > self.max_bytes:
+                    over = True
+                    return {"type": "http.disconnect"}
+            return msg
+
+        async def watched(msg):
+            nonlocal started
+            started = started or msg["type"] == "http.response.start"
+            await send(msg)
+
+        await self.app(scope, counted, watched)
+        if over and not started:
+            await self._refuse(send)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -85,13 +217,21 @@ class QuietAbortFilter(logging.Filter):
 QUIET_ABORTS = QuietAbortFilter()
 
 
-def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None):
-    """A uvicorn ``Server`` for ``app`` that logs only warnings and adds no ``server`` header."""
+def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None,
+                   requests: RequestLimits | None = None):
+    """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
+    each request (``requests``, default ``RequestLimits()``: module docstring)."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
             logger.addFilter(log_filter)
-    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http="h11",
+    requests = requests or RequestLimits()
+    http: object = "h11"
+    if requests.header_timeout is not None:
+        http = type("TimedH11", (_TimedH11,), {"header_timeout": requests.header_timeout})
+    if requests.max_bytes is not None:
+        app = RequestSizeLimit(app, requests.max_bytes)
+    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http=http,
                             loop="asyncio", ws="none", lifespan="off", server_header=False,
                             date_header=date_header,
                             timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
@@ -110,8 +250,10 @@ class BackgroundServer:
     date_header = True
     log_filter: logging.Filter | None = QUIET_ABORTS
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None) -> None:
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
+                 requests: RequestLimits | None = None) -> None:
         self.app = app
+        self.requests_limits = requests
         self.host, self.port = host, port
         self._sock = sock
         self._server = None
@@ -124,7 +266,7 @@ class BackgroundServer:
             self._sock = bind_socket(self.host, self.port)
             self.url = url_for(self._sock)
         self._server = uvicorn_server(self.app, graceful=0.5, date_header=self.date_header,
-                                      log_filter=self.log_filter)
+                                      log_filter=self.log_filter, requests=self.requests_limits)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
                                         name=f"{self.label} {self.url}", daemon=True)
         self._thread.start()

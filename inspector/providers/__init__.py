@@ -9,7 +9,8 @@ record. A new provider is one folder plus its entries below and in ``conformers`
 in ``inspector.model.catalog`` and the dialect-keyed tables of ``inspector.compare.diff.answer`` and
 ``inspector.report.spans``: README "How it is built").
 ``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
-``mutations``), in a module of its own so that ``check`` never loads them.
+``mutations``), in a module of its own so that ``check`` never loads them; ``variables`` gathers
+every provider's base-URL variables (``Endpoint.base_env``) into the one table ``run`` works from.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
 (the Q-rule helpers), ``tools`` (``DeclaredTools``, the shape every ``tools`` reader returns),
 ``tool_faults`` (what the V-rule mutations share), ``summary`` (generic event summaries),

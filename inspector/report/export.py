@@ -23,7 +23,7 @@ def export_text(to: str, name: str, cap: Capture, session: Session, *, started: 
     if to == "html":
         return html.render(name, session, cap)
     if to == "har":
-        return har.render([(cap, started)])
+        return har.render([(cap, started, name)])
     raise ValueError(f"unknown export format {to!r} (expected one of {', '.join(FORMATS)})")
 
 

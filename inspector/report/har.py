@@ -28,7 +28,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.records import chunk_record, end_record
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
 
 HTTP_VERSION = "HTTP/1.1"
@@ -76,7 +76,7 @@ def _request(request: dict | None) -> dict:
 def _content(body: bytes, mime: str) -> dict:
     content: dict = {"size": len(body), "mimeType": mime}
     try:
-        content["text"] = scrub_secrets(body.decode("utf-8"))
+        content["text"] = ChunkScrubber().scrub(body.decode("utf-8"))  # also a key split across events
     except UnicodeDecodeError:
         content["text"] = base64.b64encode(body).decode("ascii")
         content["encoding"] = "base64"
@@ -102,9 +102,11 @@ def _response(response: dict | None, body: bytes) -> dict:
             "redirectURL": "", "headersSize": -1, "bodySize": len(body)}
 
 
-def entry(cap: Capture, *, started: datetime | None = None) -> dict:
+def entry(cap: Capture, *, started: datetime | None = None, name: str | None = None) -> dict:
     """One HAR entry for ``cap`` (secrets redacted). ``started``: when the request was sent
-    (``startedDateTime``; default the Unix epoch, as a capture does not record wall time)."""
+    (``startedDateTime``; default the Unix epoch, as a capture does not record wall time).
+    ``name``: the capture's file name, kept in the entry's ``comment`` (HAR 1.2's free-text field)
+    so that a reader listing the entries can tell them apart."""
     timed = [c.t for c in cap.chunks if c.t is not None]
     first = timed[0] if timed else None
     last = cap.end.t if cap.end is not None and cap.end.t is not None else (timed[-1] if timed else None)
@@ -112,6 +114,8 @@ def entry(cap: Capture, *, started: datetime | None = None) -> dict:
     receive = round(max(_ms(last) - (_ms(first) if cap.request_relative else 0.0), 0.0), 3) \
         if last is not None and first is not None else 0.0
     when = started or datetime.fromtimestamp(0, timezone.utc)
+    named = {"comment": scrub_secrets(name)} if name else {}
+    scrubber = ChunkScrubber()  # one per body: a key cut by a chunk boundary or split across events
     return {
         "startedDateTime": when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
         "time": round(wait + receive, 3),
@@ -120,9 +124,10 @@ def entry(cap: Capture, *, started: datetime | None = None) -> dict:
         "cache": {},
         "timings": {"send": 0, "wait": wait, "receive": receive},
         # Times as the capture holds them, not rounded again: the round trip is exact.
-        "_chunks": [{**chunk_record(c.t, c.data), "t": c.t} for c in cap.chunks],
+        "_chunks": [{**chunk_record(c.t, c.data, scrubber), "t": c.t} for c in cap.chunks],
         "_end": {**end_record(cap.end), "t": cap.end.t} if cap.end is not None else None,
         "_chunksFromRequest": cap.request_relative,
+        **named,
     }
 
 
@@ -132,6 +137,7 @@ def document(entries: list[dict]) -> dict:
                     "entries": entries}}
 
 
-def render(caps: list[tuple[Capture, datetime | None]]) -> str:
-    """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started)``."""
-    return orjson.dumps(document([entry(c, started=t) for c, t in caps]), option=orjson.OPT_INDENT_2).decode()
+def render(caps: list[tuple[Capture, datetime | None, str | None]]) -> str:
+    """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started, name)``."""
+    return orjson.dumps(document([entry(c, started=t, name=n) for c, t, n in caps]),
+                        option=orjson.OPT_INDENT_2).decode()

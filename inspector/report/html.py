@@ -26,7 +26,7 @@ import orjson
 
 from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import EventMasks, scrub_secrets
 from inspector.model.capture import Capture, end_word
 from inspector.providers import summarize
 from inspector.session.advice import advice_for
@@ -140,7 +140,7 @@ def _block(b, s: Session) -> str:
              ("first delta", _s(b.first_delta_s)), ("last delta", _s(b.last_delta_s)),
              ("largest gap", _s(b.max_gap_s)), ("stop", b.stop_info), ("attribution", b.attribution)]
     kv = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in facts if v not in (None, ""))
-    body = b.content
+    body = b.content or b.empty_shown
     label = "arguments (raw)" if b.tool else "text"
     parts = [f'<h3>{_e(title)}</h3><table class="kv">{kv}</table>',
              f'<h4>{label}</h4><pre class="content">{_e(body) if body else "<span class=muted>(empty)</span>"}</pre>']
@@ -229,7 +229,9 @@ def _timeline(s: Session) -> str:
 
 def _events(s: Session) -> str:
     rows = []
-    for ev in s.events:
+    masks = EventMasks(s.events)  # a key split across events is masked in each of them
+    for i in range(len(s.events)):
+        ev = masks.shown(i)
         cls = "event keepalive" if ev.keepalive else "event"
         rows.append(f'<tr class="{cls}" id="event-{ev.index}" data-event="{ev.index}">'
                     f"<td>{ev.index}</td><td>{'' if ev.t is None else f'{ev.t:.3f}'}</td>"

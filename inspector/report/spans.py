@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from inspector.capture.redact import scrub_value
+from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
 from inspector.providers import provider_for_dialect
 from inspector.session.session import Session
@@ -347,7 +347,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     if status is not None:
         attrs["http.response.status_code"] = int(status)
     if label:
-        attrs["stream_inspector.source"] = label
+        attrs["stream_inspector.source"] = redact_url(label)
     counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
@@ -372,10 +372,11 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
         if count and count > 1:
             fa["stream_inspector.finding.count"] = int(count)
         t = f.t if f.t is not None and s.request_relative else 0.0
-        events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), fa))
+        events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), scrub_value(fa)))
     if capture_content() if content is None else content:
         attrs["gen_ai.input.messages"] = _json(input_messages(request.get("body")))
         attrs["gen_ai.output.messages"] = _json(output_messages(s))
-    name = f"{operation} {model}" if model else operation
-    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), attrs, events, error,
+    name = scrub_secrets(f"{operation} {model}" if model else operation)
+    # A span leaves the machine: every string in it (a model name, an id, a source path) is masked.
+    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), scrub_value(attrs), events, error,
                       trace_parent(request), _header(request, "tracestate"))

@@ -92,7 +92,7 @@ def render(path: str, s: Session) -> str:
         if b.tool:
             label += f" status={b.status}"
         label += " closed" if b.closed else " OPEN"
-        out.append(f"{label}: {_short(b.content)}")
+        out.append(f"{label}: {_short(b.content or b.empty_shown or '')}")
     counts = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1

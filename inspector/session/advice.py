@@ -10,6 +10,7 @@ one of these modules (a test checks).
 from __future__ import annotations
 
 from inspector.providers import PROVIDERS
+from inspector.model.clients import says
 from inspector.providers.base import RuleText as T
 
 ADVICE: dict[str, str] = {
@@ -138,8 +139,7 @@ EXPLAIN: dict[str, T] = {
         'An AWS event-stream message (Bedrock) failed its checksum, declared impossible lengths or had '
         'headers that do not parse; the inspector skipped to the next valid message (the offset is in '
         'the message).',
-        "botocore raises on it and the SDK's stream ends there: the rest of the answer is lost to the "
-        'client.',
+        f"{says('S015-corrupt-message')}: the rest of the answer is lost to the client.",
         'The bytes were altered on the way (a proxy that re-encodes, a text-mode copy of a binary body). '
         "Capture the body as bytes (curl -o, or this tool's --record) and compare."),
     'S016': T(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.model.events import DONE, NOT_JSON
 from inspector.providers import DIALECTS
 
 if TYPE_CHECKING:
@@ -24,6 +25,29 @@ def from_event(ev: "EventRecord") -> str | None:
         except (TypeError, AttributeError):  # a list or an object where a shape has a scalar: not this one
             continue
     return None
+
+
+def event_type(ev: "EventRecord") -> str:
+    """What an event calls itself: its SSE ``event:`` name, else its payload's ``type``,
+    ``event_type`` (Google's Interactions API) or ``object``, else ``[DONE]``/``untyped``."""
+    if ev.named:
+        return ev.name
+    p = ev.payload
+    if isinstance(p, dict):
+        for key in ("type", "event_type", "object"):
+            if isinstance(p.get(key), str) and p[key]:
+                return p[key]
+        return "untyped object"
+    return "[DONE]" if p is DONE else "not JSON" if p is NOT_JSON else f"JSON {type(p).__name__}"
+
+
+def describe_types(events, limit: int = 8) -> str:
+    """The distinct event types of ``events`` in order of first appearance, at most ``limit`` shown."""
+    seen: dict[str, None] = {}
+    for ev in events:
+        seen.setdefault(event_type(ev))
+    names = list(seen)
+    return ", ".join(names[:limit]) + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
 def fallback(request: dict | None) -> str:

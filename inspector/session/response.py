@@ -37,6 +37,7 @@ class ResponseWriter:
         self.add_arguments = s.add_arguments
         self.set_arguments = s.set_arguments
         self.set_object_arguments = s.set_object_arguments
+        self.prepend_text = s.prepend_text
         self.close_block = s.close_block
         self.replace_block = s.replace_block
         self.set_identity = s.set_identity
@@ -55,6 +56,10 @@ class ResponseWriter:
     @property
     def http_error(self) -> bool:
         return self._s.http_error
+
+    @property
+    def ended_cleanly(self) -> bool:
+        return self._s.ended_cleanly
 
     @property
     def transport_failed_early(self) -> bool:

@@ -176,8 +176,8 @@ class Session:
         if self.dialect is None:
             self._set_dialect(detect.fallback(self.request))
             if self.events and self.dialect_name == "unknown" and not self.http_error:
-                self.report("S008", "no event identified a known dialect (pass --dialect to read it as one)",
-                            event=False)
+                self.report("S008", "no event identified a known dialect; its event types: "
+                            f"{detect.describe_types(self.events)} (pass --dialect to read it as one)", event=False)
         stream_rules.decide_json_body(self)
         self.current = None
         self._timing.on_end(end)
@@ -214,6 +214,12 @@ class Session:
     def transport_failed_early(self) -> bool:
         """The transport failed before any byte arrived (S012 alone says it; no S003)."""
         return not self.bytes_received and self.end is not None and self.end.kind != "eof"
+
+    @property
+    def ended_cleanly(self) -> bool:
+        """The body ended at EOF with its last event terminated (no S010, S012): nothing was cut."""
+        return (self.end is not None and self.end.kind == "eof"
+                and not any(f.code in ("S010", "S012") for f in self.findings))
 
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
@@ -326,6 +332,15 @@ class Session:
         block.replace(text)
         block.fragment_times.set([(t, len(text.encode("utf-8")))] if text else [])
         self._arguments.whole(block, text)
+
+    def prepend_text(self, block: Block, prefix: str) -> None:
+        """Text that was streamed before a resumed stream's cursor (RULES.md R012), known only from a
+        final event: put in front of what the deltas brought, as one untimed fragment."""
+        if not prefix:
+            return
+        times = list(block.fragment_times)
+        block.replace(prefix + block.content)
+        block.fragment_times.set([(None, len(prefix.encode("utf-8"))), *times])
 
     def set_object_arguments(self, block: Block, value: object) -> None:
         """Arguments that arrived as a JSON value, not text (Gemini ``args``, Ollama ``arguments``):
@@ -495,7 +510,8 @@ class Session:
 
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
-        accepted = payload is DONE and self.dialect.accepts_done
+        # An unknown dialect judges no end marker: [DONE] ends OpenAI Assistants and other streams too.
+        accepted = payload is DONE and (self.dialect.accepts_done or self.dialect_name == "unknown")
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)

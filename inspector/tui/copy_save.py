@@ -40,7 +40,7 @@ class CopySave:
                 f"the text of block #{b.index}"
             return what, b.content
         if isinstance(focused, EventLog) and focused.pointer is not None and focused.pointer < len(focused.events):
-            ev = focused.events[focused.pointer]
+            ev = focused.shown_event(focused.pointer)
             return f"event {ev.index} ({ev.name})", ev.data
         if isinstance(focused, FindingsList):
             cur = focused.current()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 
+from inspector.capture.redact import EventMasks
 from inspector.tui.borders import set_border
 from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.widgets.block_panel import BlockPanel
@@ -151,7 +152,8 @@ class PanelRouting:
 
     def _explain(self, finding, position: int) -> None:
         s = self.feed.session
-        ev = s.events[finding.event] if finding.event is not None and 0 <= finding.event < len(s.events) else None
+        ev = EventMasks(s.events).shown(finding.event) \
+            if finding.event is not None and 0 <= finding.event < len(s.events) else None
 
         def done(jump: bool | None) -> None:
             if jump:

@@ -27,7 +27,6 @@ def _checker():
     return mod
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/corpus is not beside the project")
 @pytest.mark.parametrize("stem,capture,expect", CASES, ids=[c[0] for c in CASES])
 def test_corpus_case(stem, capture, expect):
     exp = json.loads(expect.read_text(encoding="utf-8"))
@@ -36,7 +35,6 @@ def test_corpus_case(stem, capture, expect):
     assert not why, f"{stem}: " + "; ".join(why)
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/corpus is not beside the project")
 def test_corpus_check_script_passes_with_the_console_command():
     cmd = f"{sys.executable} -m inspector"
     p = subprocess.run([sys.executable, str(SHARED_CORPUS.parent / "tools" / "corpus_check.py"), "--cmd", cmd,

@@ -30,7 +30,6 @@ def _resplit(cap: Capture, rng: random.Random, max_piece: int) -> Capture:
                    line_base=cap.line_base)
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/corpus is not beside the project")
 @pytest.mark.parametrize("stem,capture,expect", CASES, ids=[c[0] for c in CASES])
 def test_random_splits_change_nothing(stem, capture, expect):
     cap = load_path(capture)

@@ -187,6 +187,16 @@ class RawServer:
         self.stop()
 
 
+def answering(*bodies: bytes):
+    """A ``RawServer`` behaviour: a 200 SSE head, each of ``bodies`` as one chunk, then the end."""
+    def behave(srv, conn, request) -> None:
+        srv.head(conn)
+        for body in bodies:
+            srv.chunk(conn, body)
+        srv.finish(conn)
+    return behave
+
+
 @pytest.fixture
 def raw_server():
     """``raw_server(behave)`` starts a ``RawServer``; all are stopped after the test."""

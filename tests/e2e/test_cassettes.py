@@ -156,7 +156,9 @@ def test_a_cassette_folder_is_walked_like_captures_on_every_core(tmp_path, plain
     assert one == two
     code, out, err = one
     assert len(out.splitlines()) == 7 * 3
-    assert f"{folder / 'plain.yaml'}: 1 interaction not streamed, skipped; no streamed interaction to check" in err
+    # a walked cassette with no stream is skipped like any non-capture: named in the one skipped line
+    assert (f"skipped 2 files that hold no stream capture: {folder / 'README.md'}, {folder / 'plain.yaml'} "
+            "(name one to see why)") in err
     assert code == 1
     # Named one by one, a cassette without a stream is an error (exit 2), as any non-capture is.
     code, _, err = run_cli(["check", str(folder / "plain.yaml")])

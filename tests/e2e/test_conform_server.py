@@ -22,7 +22,7 @@ from inspector.net.serve import ServerThread, load_served, make_asgi_app
 from inspector.net.servers import BackgroundServer
 from inspector.providers.conformers import CONFORMANCE
 from tests.conform_reference import captures
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHARED_CORPUS
 from tests.e2e.conftest import run_cli, spawn, wait_for
 from tests.helpers import timed
 
@@ -113,6 +113,19 @@ def test_an_unreachable_server_is_graded_not_a_traceback():
     assert [c["grade"] for c in cases] == ["fail", "fail"]
     assert all("connection refused" in c["reason"] for c in cases)
     assert "Traceback" not in err
+
+
+def test_a_server_answering_in_another_dialect_says_so(tmp_path):
+    """``--provider openai`` against a server that streams Anthropic's events: the case fails with
+    the dialect named, not with stop reasons or calls read across dialects."""
+    with ServerThread([SHARED_CORPUS / "anthropic-doc-tool-call.sse"], instant=True) as srv:
+        code, cases, err = conform(srv.url, "openai", "--only", "plain-text,one-tool-call")
+    assert code == 1 and "Traceback" not in err
+    for c in cases:
+        assert c["grade"] == "fail"
+        assert c["reason"].startswith("answer is anthropic-messages, not openai-chat"), c["reason"]
+        assert not any("stop" in p and "expected" in p for p in c["problems"]), c["problems"]
+        assert c["compared"] is None  # no streamed-vs-plain comparison of a foreign answer
 
 
 def _answer(status: int, body: bytes, ctype: str) -> Capture:

@@ -151,7 +151,7 @@ def test_gateway_pairs_both_sides_and_names_the_hop(gateway_run):
     assert clean["equivalent"] is True and clean["hops"] == {"upstream": [], "gateway": [], "client": []}
     assert clean["front"]["dialect"] == "openai-chat" and clean["back"]["dialect"] == "anthropic-messages"
     norms = clean["diff"]["normalisations"]
-    assert "stop reasons mapped across dialects: 'tool_use' ≈ 'tool_calls' (tool)" in norms
+    assert 'stop reasons mapped across dialects: "tool_use" ≈ "tool_calls" (tool)' in norms
     assert any(n.startswith("text joined across blocks") or n.startswith("dialects differ") for n in norms)
 
     # client: its next request carried the tool call back with other arguments; the gateway translated it as is

@@ -5,6 +5,8 @@
   dropped as soon as its exchange ends.
 - An endless upstream is closed when the client leaves (one log line, no line per unsent chunk),
   and cut at ``--max-bytes`` / ``--max-duration`` with an end that names the limit.
+- A coded body counts its decoded bytes against ``--max-bytes``, and a decompression bomb is cut
+  by its ratio (issue 24 item 6), in ``proxy`` and in ``live``.
 - Record before forward: the recording holds every chunk before the client gets it (checked at
   each send, and after a SIGKILL of the real process).
 """
@@ -27,6 +29,7 @@ from inspector.net.proxy.server import ProxyThread
 from inspector.net.servers import BackgroundServer
 from tests.e2e.conftest import (ANTHROPIC_OPENING, WAIT_S, run_cli, spawn, sse_event,
                                 write_request)
+from tests.helpers import gzip_bomb
 
 OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)
 DELTA = sse_event({"type": "content_block_delta", "index": 0,
@@ -179,6 +182,44 @@ def test_live_limits_end_an_endless_stream_with_the_limit_named(raw_server, tmp_
     report = json.loads(out)
     assert code == 1, err
     assert text in one(report, "S012")["message"]
+
+
+# ---------------------------------------------------------------- decompression bombs
+def bomb_server(packed: bytes):
+    def behave(srv, conn, request) -> None:
+        srv.head(conn, extra={"content-encoding": "gzip"})
+        for i in range(0, len(packed), 16384):
+            srv.chunk(conn, packed[i:i + 16384])
+        srv.finish(conn)
+    return behave
+
+
+def test_proxy_counts_decoded_bytes_against_max_bytes(raw_server, tmp_path):
+    packed = gzip_bomb(30, OPENING)  # 30 MB decoded from ~30 KB coded: far under --max-bytes 1M as sent
+    up = raw_server(bomb_server(packed))
+    with ProxyThread(up.url, record_dir=tmp_path, limits=StreamLimits(max_bytes=1_000_000)) as px:
+        with pytest.raises(httpx.RemoteProtocolError):  # cut, as any body past --max-bytes
+            with httpx.stream("POST", px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S,
+                              trust_env=False) as r:
+                for _ in r.iter_raw():
+                    pass
+        [report] = px.wait_reports(1)
+    s012 = one(report, "S012")["message"]
+    assert "(cancelled): cut: content-encoding gzip: the decoded body passed --max-bytes 1000000 bytes" in s012
+    rec = next(tmp_path.iterdir())
+    assert rec.stat().st_size < 1_300_000  # the recording holds at most --max-bytes of decoded body
+    assert load_path(rec).end.kind == "cancelled"
+
+
+def test_live_cuts_a_decompression_bomb_by_its_ratio(raw_server, tmp_path):
+    up = raw_server(bomb_server(gzip_bomb(60, OPENING)))  # 60 MB: under the default --max-bytes 64 MiB
+    rec = tmp_path / "bomb.jsonl"
+    code, out, err = run_cli(["live", "--provider", "anthropic", "--request", write_request(tmp_path),
+                              "--base-url", up.url, "--format", "json", "--record", str(rec)])
+    report = json.loads(out)
+    assert code == 1, err
+    assert "times its coded size (a decompression bomb" in one(report, "S012")["message"]
+    assert rec.stat().st_size < 8_000_000
 
 
 # ---------------------------------------------------------------- record before forward

@@ -19,6 +19,7 @@ import pytest
 from inspector.net.launch import ollama_host_url, parse_upstreams, plan
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
+from inspector.providers.variables import variables
 from tests.e2e.conftest import WAIT_S, run_cli, spawn
 
 AGENT = textwrap.dedent('''
@@ -63,8 +64,9 @@ def agent(tmp_path):
 
 
 def clean_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.endswith(("_BASE_URL", "_API_BASE")) and k != "OLLAMA_HOST"}
+    """This process's environment without any variable ``run`` sets or falls back to."""
+    names = {name for v in variables() for name in (v.name, *v.var.fallback)}
+    env = {k: v for k, v in os.environ.items() if k not in names}
     return {**env, "ANTHROPIC_API_KEY": "sk-ant-run-test-key-000", "OPENAI_API_KEY": "sk-run-test-key-000", **extra}
 
 

@@ -66,6 +66,9 @@ async def test_the_tui_shows_the_agents_exchange_and_its_exit(corpus, tmp_path, 
                 assert row["path"] == "/openai/chat/completions" and row["status"] == "200"
                 assert app.feed.session.dialect_name == "openai-chat" and len(app.feed.session.blocks) == 2
                 assert "agent out" not in capfd.readouterr().out  # held while the TUI owns the screen
+                # what the headless banner says about traffic no variable redirects, said here too
+                said = [n.message for n in app._notifications]
+                assert any("openai-agents' trace exporter" in m for m in said)
         finally:
             assert agent.stop() == 4
             proxy.stop()

@@ -65,9 +65,34 @@ def test_a_folder_is_walked_in_name_order_and_non_captures_are_skipped(capsys, f
     heads = [line.split(":")[0] for line in out.splitlines() if line.startswith(str(folder)) and ": " in line
              and "events" in line]
     assert heads == [str(folder / "a-clean.sse"), str(folder / "b" / "c-warn.sse"), str(folder / "b" / "d-cut.sse")]
-    assert "README.md: skipped, not a stream capture" in err and "notes.json: skipped, not a stream capture" in err
+    # One line for every skipped file, not one per file.
+    skipped = [line for line in err.splitlines() if "skipped" in line]
+    assert skipped == [f"stream-inspector: skipped 2 files that hold no stream capture: {folder / 'README.md'}, "
+                       f"{folder / 'notes.json'} (name one to see why)"]
     assert ".hidden" not in out + err and ".cache" not in out + err
     assert code == 1  # d-cut has errors; skipped files do not make the exit 2
+
+
+def test_a_folder_with_no_capture_in_it_is_exit_2_with_one_line(capsys, tmp_path):
+    # CI pointed at the wrong folder must not pass: 13 files, none a capture.
+    wrong = tmp_path / "docs"
+    wrong.mkdir()
+    for i in range(12):
+        (wrong / f"case-{i:02}.expect.json").write_text('{"findings": ["S003"], "exit": 1}\n')
+    (wrong / "README.md").write_text("# cases\n")
+    for fmt in ("text", "json"):
+        code, out, err = run(capsys, "check", "--format", fmt, str(wrong))
+        assert code == 2 and out == ""
+        assert err.splitlines() == [
+            f"stream-inspector: skipped 13 files that hold no stream capture: {wrong / 'README.md'}, "
+            f"{wrong / 'case-00.expect.json'}, {wrong / 'case-01.expect.json'} and 10 more (name one to see why)",
+            f"stream-inspector: no stream capture in {wrong} (13 files skipped)"]
+
+
+def test_one_skipped_file_beside_captures_reads_as_one():
+    from inspector.cli.inputs import skipped_line
+    assert skipped_line([]) is None
+    assert skipped_line(["a.md"]) == "skipped 1 file that holds no stream capture: a.md (name one to see why)"
 
 
 def test_each_header_comes_before_its_findings_and_a_total_closes_the_run(capsys, folder):

@@ -24,7 +24,7 @@ def test_equivalent_streams_exit_0_and_say_which_normalisations_were_applied(tmp
     assert (code, err) == (0, "")
     assert out.startswith("EQUIVALENT\n")
     assert "tool ids rewritten one-to-one between anthropic-messages and openai-chat: toolu_a1 → call_a1" in out
-    assert "stop reasons mapped across dialects: 'tool_use' ≈ 'tool_calls' (tool)" in out
+    assert 'stop reasons mapped across dialects: "tool_use" ≈ "tool_calls" (tool)' in out  # JSON, not Python reprs
 
 
 def test_different_streams_exit_1_with_every_difference_in_json(tmp_path):

@@ -84,6 +84,34 @@ def test_a_tool_name_changed(a, b):
     assert d.pairs[1].matched_by == ("id" if d.a.calls[0].id and d.a.calls[0].id == d.b.calls[0].id else "position")
 
 
+@pytest.mark.parametrize("a,b", [(a, b) for a, b in CROSS if a not in NO_IDS and b not in NO_IDS
+                                 and ID_FAMILY[a] != ID_FAMILY[b]])
+def test_ids_of_two_different_tools_are_never_called_rewritten(a, b):
+    # Paired by position (the names differ): two different tools, not one call whose id a gateway rewrote.
+    d = diff(a, b, BASE.with_(calls=[CallSpec("get_forecast", {"city": "Lisbon", "units": ["c"]}, id="call_other9")]),
+             spec_a=BASE.with_(calls=[CallSpec("get_weather", {"city": "Lisbon", "units": ["c"]}, id="toolu_first1")]))
+    assert kinds(d) == ["tool-name-changed"]
+    assert not any("rewritten" in n for n in d.normalisations), d.normalisations
+    assert any('ids "toolu_first1" and "call_other9" not taken as rewritten: the tool names differ' in n
+               for n in d.notes), d.notes
+    # The same tools in another order: paired by name, but not at the same position.
+    two = [CallSpec("get_weather", {"city": "Lisbon"}, id="toolu_w"), CallSpec("get_time", {"tz": "UTC"}, id="toolu_t")]
+    swapped = [CallSpec("get_time", {"tz": "UTC"}, id="call_t"), CallSpec("get_weather", {"city": "Lisbon"}, id="call_w")]
+    d = diff(a, b, BASE.with_(calls=swapped), spec_a=BASE.with_(calls=two))
+    assert not any("rewritten" in n for n in d.normalisations), d.normalisations
+    assert [p.matched_by for p in d.pairs if p.kind == "tool"] == ["name", "name"]
+
+
+def test_messages_quote_values_as_json_not_python_reprs():
+    d = diff("anthropic-messages", "openai-chat",
+             BASE.with_(calls=[CallSpec("get_forecast", {"city": {"name": "Lisbon", "ok": True}, "units": ["c"]})]),
+             spec_a=BASE.with_(calls=[CallSpec("get_weather", {"city": {"name": "Lisbon", "ok": None}, "units": ["c"]})]))
+    messages = " ".join(x.message for x in d.differences)
+    assert 'tool name "get_weather" on A, "get_forecast" on B' in messages
+    assert "arguments differ at $.city.ok: A null, B true" in messages
+    assert "'" not in messages and "None" not in messages and "True" not in messages
+
+
 @pytest.mark.parametrize("a,b", [(a, b) for a, b in PAIRS if a not in NO_IDS and b not in NO_IDS])
 def test_a_tool_id_changed_within_a_family_or_rewritten_across_families(a, b):
     d = diff(a, b, BASE.with_(calls=[CallSpec("get_weather", {"city": "Lisbon", "units": ["c"]}, id="call_other9")]),
@@ -185,7 +213,7 @@ def test_a_non_streamed_answer_compares_without_timing_or_findings():
                          "input": {"city": "Lisbon", "units": ["c"]}}]}
     plain = answer_from_body(body, "B")
     assert plain is not None and not plain.streamed and plain.dialect == "anthropic-messages"
-    d = diff_answers(answer("openai-chat", BASE.with_(drop_end=True), "A"), plain)
+    d = diff_answers(answer("anthropic-messages", BASE.with_(drop_end=True), "A"), plain)  # S003 on A
     assert d.equivalent
     assert "stream findings not compared: one side is a non-streamed answer" in d.notes
     assert any("non-streamed answer (read as anthropic-messages)" in n for n in d.notes)

@@ -92,3 +92,37 @@ def test_full_collections_wait_until_no_exchange_is_in_flight():
     finally:
         collector.stop()
     assert gc.get_threshold() == old
+
+
+def test_rows_bound_what_released_exchanges_leave_behind():
+    log = ExchangeLog(keep=3, rows=2)
+    heard: list[tuple[str, int]] = []
+    log.listeners.append(lambda event, ex: heard.append((event, ex.n)))
+    for n in range(1, 9):
+        run(log, exchange(n))
+    assert [ex.n for ex in log.exchanges] == [4, 5, 6, 7, 8]  # 2 released rows, 3 kept whole
+    assert [ex.released for ex in log.exchanges] == [True, True, False, False, False]
+    assert sorted(log.by_n) == [4, 5, 6, 7, 8]
+    assert [n for event, n in heard if event == "forget"] == [1, 2, 3]
+    assert heard.index(("release", 1)) < heard.index(("forget", 1))
+
+
+def test_the_headless_log_stops_growing_once_keep_is_reached():
+    import gc
+    import tracemalloc
+
+    log = ExchangeLog(keep=100, rows=0)  # what the headless proxy runs with
+    tracemalloc.start()  # before the first: what was allocated untraced would not count when freed
+    try:
+        for n in range(1, 1001):
+            run(log, exchange(n))
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(1001, 4001):
+            run(log, exchange(n))
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(log.exchanges) == 100 and len(log.by_n) == 100
+    assert grown / 3000 < 50, f"{grown / 3000:.0f} bytes kept per exchange"  # was ~2 KB per exchange

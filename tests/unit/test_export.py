@@ -102,7 +102,7 @@ def test_html_holds_every_block_finding_and_event(path):
     assert [f["data-event"] for f in page.findings] == ["" if f.event is None else str(f.event) for f in s.findings]
     assert [int(b["data-pos"]) for b in page.blocks] == [b.pos for b in s.blocks]
     for b in s.blocks:  # the content as assembled (secrets aside, none in the corpus)
-        assert (b.content or "(empty)") in page._pres
+        assert (b.content or b.empty_shown or "(empty)") in page._pres
     text = page.text
     for f in s.findings:
         assert f.message in text
@@ -121,7 +121,7 @@ def test_html_shows_the_parsed_arguments_and_the_timeline_marks_findings():
 
 
 def har_of(cap: Capture) -> Capture:
-    return load_bytes(har.render([(cap, None)]).encode(), name="export.har")
+    return load_bytes(har.render([(cap, None, None)]).encode(), name="export.har")
 
 
 @pytest.mark.skipif(not CAPTURES, reason="no captures")
@@ -139,12 +139,12 @@ def test_har_round_trip_is_exact(path):
         r["findings"] = [{k: v for k, v in f.items() if k != "line"} for f in r["findings"] if f["code"] != "S014"]
     assert a == b
     # And a HAR written from the HAR is the same file.
-    assert har.render([(back, None)]) == har.render([(cap, None)])
+    assert har.render([(back, None, None)]) == har.render([(cap, None, None)])
 
 
 def test_har_entry_is_plain_har_for_other_tools():
     cap = load_path(ROOT / "inspector" / "data" / "captures" / "1-anthropic-tool-call.jsonl")
-    doc = json.loads(har.render([(cap, None)]))
+    doc = json.loads(har.render([(cap, None, None)]))
     assert doc["log"]["version"] == "1.2" and doc["log"]["creator"]["name"] == "stream-inspector"
     e = doc["log"]["entries"][0]
     for key in ("startedDateTime", "time", "request", "response", "cache", "timings"):
@@ -161,7 +161,7 @@ def test_har_reads_binary_chunks_missing_heads_and_abnormal_ends_back():
     back = har_of(cap)
     assert [(c.t, c.data) for c in back.chunks] == [(c.t, c.data) for c in cap.chunks]
     assert back.request is None and back.response is None and back.end == cap.end
-    doc = json.loads(har.render([(cap, None)]))
+    doc = json.loads(har.render([(cap, None, None)]))
     assert doc["log"]["entries"][0]["response"]["content"]["encoding"] == "base64"
 
 
@@ -172,7 +172,7 @@ def test_har_reads_binary_chunks_missing_heads_and_abnormal_ends_back():
     (["x"], "not an object"),
 ])
 def test_a_broken_chunks_field_is_a_one_line_capture_error(bad, why):
-    doc = json.loads(har.render([(Capture(chunks=[Chunk(0.1, b"data: 1\n\n")]), None)]))
+    doc = json.loads(har.render([(Capture(chunks=[Chunk(0.1, b"data: 1\n\n")]), None, None)]))
     doc["log"]["entries"][0]["_chunks"] = bad
     with pytest.raises(CaptureError, match=why):
         load_bytes(json.dumps(doc).encode(), name="x.har")
@@ -228,6 +228,40 @@ def test_cli_writes_stdout_or_a_file_and_reports_bad_input(capsys, tmp_path):
         assert main(["export", *argv]) == 2
         err = capsys.readouterr().err
         assert why in err and len(err.strip().splitlines()) == 1
+
+
+def test_har_of_a_folder_holds_the_captures_only_each_named(capsys, tmp_path):
+    # A corpus folder: each capture beside its ``.expect.json``. Only captures become entries, and
+    # each entry keeps its file name so that the HAR picker lists lines that can be told apart.
+    from inspector.cli import main
+
+    src = ROOT / "tests" / "corpus" / "bedrock"
+    cases = sorted(p for p in src.iterdir() if p.suffix in (".jsonl", ".bin"))[:4]
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for p in cases:
+        (folder / p.name).write_bytes(p.read_bytes())
+        expect = p.with_suffix(".expect.json")
+        (folder / expect.name).write_bytes(expect.read_bytes())
+    assert main(["export", str(folder), "--to", "har", "-o", str(tmp_path / "c.har")]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 4 files that hold no stream capture" in err and len(err.strip().splitlines()) == 2  # + "wrote"
+    entries = json.loads((tmp_path / "c.har").read_text())["log"]["entries"]
+    assert [e["comment"] for e in entries] == [str(folder / p.name) for p in cases]
+    assert all(e["request"]["url"] or e["response"]["status"] or e["_chunks"] for e in entries)
+    # Read back, the picker names each entry.
+    from inspector.capture.errors import SeveralStreams
+    with pytest.raises(SeveralStreams) as info:
+        load_path(tmp_path / "c.har")
+    lines = [line for _, line in info.value.choices]
+    assert len(set(lines)) == len(lines) == len(cases)
+    assert all(line.startswith(f"entry {i}: {folder / p.name}: ") for i, (line, p) in enumerate(zip(lines, cases)))
+    # A folder holding no capture at all is an error, not an empty HAR.
+    only = tmp_path / "expects"
+    only.mkdir()
+    (only / "a.expect.json").write_text('{"findings": []}\n')
+    assert main(["export", str(only), "--to", "har"]) == 2
+    assert "no stream capture in" in capsys.readouterr().err
 
 
 def test_html_shows_a_calls_declared_schema_and_its_violation():

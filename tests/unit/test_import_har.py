@@ -71,10 +71,12 @@ def test_two_streams_need_entry_and_both_import():
               entry("https://api.example.test/v1/responses", RESPONSES))
     with pytest.raises(CaptureError) as e:
         load_bytes(raw, name="x.har")
-    msg = str(e.value)
-    assert "\n" not in msg and "entry 0: POST https://api.example.test/v1/chat/completions 200 text/event-stream" in msg
-    assert "entry 2: POST https://api.example.test/v1/responses" in msg and "pick one with --entry N" in msg
-    assert "entry 1" not in msg
+    lines = str(e.value).splitlines()  # a readable list: one streamed entry per line, then how to pick
+    assert lines[0] == "x.har: 2 streamed responses in the HAR:"
+    assert lines[1].startswith("  entry 0: POST https://api.example.test/v1/chat/completions 200 text/event-stream")
+    assert lines[2].startswith("  entry 2: POST https://api.example.test/v1/responses")
+    assert lines[3] == "pick one with --entry N (check --entry all checks each of them)"
+    assert "entry 1" not in str(e.value)
     first = run_capture(load_bytes(raw, entry=0))
     second = run_capture(load_bytes(raw, entry=2))
     assert (first.dialect_name, second.dialect_name) == ("openai-chat", "openai-responses")
@@ -87,6 +89,31 @@ def test_entry_flag_through_check(tmp_path, capsys):
     assert "pick one with --entry N" in capsys.readouterr().err
     assert main(["check", "--format", "json", "--entry", "1", str(p)]) == 0
     assert json.loads(capsys.readouterr().out)["dialect"] == "openai-responses"
+
+
+def test_check_entry_all_checks_each_streamed_entry_as_a_capture_of_its_own(tmp_path, capsys):
+    p = tmp_path / "three.har"
+    p.write_bytes(har(entry("https://a.test/v1/chat/completions", CHAT), PAGE,
+                      entry("https://a.test/v1/responses", RESPONSES)))
+    one = tmp_path / "one.sse"
+    one.write_text(CHAT)
+    assert main(["check", "--format", "json", "--entry", "all", str(p), str(one)]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["path"], r["dialect"]) for r in reports] == [
+        (f"{p}#0", "openai-chat"), (f"{p}#2", "openai-responses"), (str(one), "openai-chat")]
+    # text: a summary over the entries, exit 1 when one of them has an error finding
+    broken = CHAT.replace('"finish_reason":"stop"', '"finish_reason":null').replace("data: [DONE]\n\n", "")
+    p.write_bytes(har(entry("https://a.test/v1/chat/completions", broken), entry("https://a.test/v1/responses",
+                                                                                RESPONSES)))
+    assert main(["check", "--entry", "all", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert f"{p}#0: openai-chat" in out and f"{p}#1: openai-responses" in out and "S003" in out
+    # near miss: a number still reads one entry; a word other than all is a usage error
+    assert main(["check", "--format", "json", "--entry", "1", str(p)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
+    with pytest.raises(SystemExit) as e:
+        main(["check", "--entry", "every", str(p)])
+    assert e.value.code == 2
 
 
 def test_size_in_listing():

@@ -11,6 +11,7 @@ import zlib
 import pytest
 
 from inspector.net.proxy.decode import DecodeError, NotDecodable, decoder_for
+from tests.helpers import gzip_bomb
 
 BODY = b"".join(b'event: delta\ndata: {"n": %d, "text": "some streamed text"}\n\n' % i for i in range(200))
 
@@ -106,3 +107,44 @@ def test_deflate_decides_its_form_on_the_first_chunk_only():
     with pytest.raises(DecodeError):
         d.decode(b"\xff" * 64)  # later garbage is corrupt data, not a reason to switch to raw
     assert BODY.startswith(first)
+
+
+# ---- decompression bombs (issue 24 item 6): bounded while decoding, not after
+def test_a_gzip_bomb_is_cut_by_the_ratio_before_it_inflates():
+    from inspector.net.proxy.decode import MAX_RATIO, RATIO_FLOOR, DecodeLimit
+
+    packed = gzip_bomb(60)  # ~60 MB decoded from ~60 KB: no --max-bytes given, the ratio alone must stop it
+    d = decoder_for("gzip")
+    with pytest.raises(DecodeLimit, match=r"decodes to more than 200 times its coded size \(a decompression bomb"):
+        for i in range(0, len(packed), 16384):
+            d.decode(packed[i:i + 16384])
+    assert d.decoded <= max(RATIO_FLOOR, MAX_RATIO * d.coded)
+
+
+def test_decoded_bytes_count_against_max_bytes_and_no_chunk_passes_it():
+    from inspector.net.proxy.decode import DecodeLimit
+
+    packed = gzip.compress(BODY * 20)  # ~270 KB decoded, an ordinary ratio
+    d = decoder_for("gzip", max_bytes=100_000)
+    out = bytearray()
+    with pytest.raises(DecodeLimit, match="passed --max-bytes 100000 bytes"):
+        for i in range(0, len(packed), 1000):
+            out += d.decode(packed[i:i + 1000])
+    assert len(out) <= 100_000 and (BODY * 20).startswith(bytes(out))
+
+
+def test_an_ordinary_stream_is_never_cut():
+    d = decoder_for("gzip", max_bytes=len(BODY) * 50)
+    packed = gzip.compress(BODY * 50)
+    assert b"".join(d.decode(packed[i:i + 4096]) for i in range(0, len(packed), 4096)) + d.flush() == BODY * 50
+
+
+def test_a_zstd_bomb_is_cut_a_slice_at_a_time():
+    zstandard = pytest.importorskip("zstandard")
+    from inspector.net.proxy.decode import DecodeLimit
+
+    packed = zstandard.ZstdCompressor().compress(b"\0" * 200_000_000)
+    d = decoder_for("zstd")
+    with pytest.raises(DecodeLimit):
+        d.decode(packed)
+    assert d.decoded == 0  # nothing of the chunk was given out

@@ -1,14 +1,16 @@
 """Secrets never reach a file or the screen: key shapes, remembered credentials, chunk boundaries."""
 from __future__ import annotations
 
+import json
 import random
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.capture.redact import (
-    ChunkScrubber, remember_headers, remember_query_secrets, remember_secret,
+    ChunkScrubber, redact_headers, redact_url, remember_headers, remember_query_secrets, remember_secret,
     scrub_secrets, scrub_value,
 )
 
@@ -99,3 +101,109 @@ def test_scrubbing_text_without_a_secret_changes_nothing(text):
         return
     assert scrub_secrets(text) == text
     assert "".join(ChunkScrubber().scrub(p) for p in (text[:len(text) // 2], text[len(text) // 2:])) == text
+
+
+# ---- secrets of more shapes (issue 24 item 5) and keys split across events (issue 23 item 11)
+SHAPED = [  # (a key of each maintained shape, the type prefix that stays readable)
+    ("sk-ant-api03-" + "Ab1_Cd2-Ef3" * 6, "sk-ant-"),
+    ("sk-proj-" + "Zy9Xw8Vu7T" * 5, "sk-"),
+    ("sk-or-v1-" + "0123456789abcdef" * 4, "sk-or-v1-"),
+    ("AIzaSyA" + "1234567890abcdefghijklmnopqrstu", "AIza"),
+    ("AKIAIOSFODNN7EXAMPLE", "AKIA"),
+    ("ASIAY34FZKBOKMUTVV7A", "ASIA"),
+    ("ghp_" + "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5", "ghp_"),
+    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF0123", "github_pat_"),
+    ("glpat-" + "xYz123AbC456dEf789gH", "glpat-"),
+    ("xoxb-2048-4096-" + "a1B2c3D4e5F6g7H8", "xoxb-"),
+    ("hf_" + "QwErTyUiOpAsDfGhJkLzXcVbNm12345678", "hf_"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk", "eyJ"),
+]
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+def test_every_maintained_key_shape_is_masked_keeping_only_its_type(key, prefix):
+    out = scrub_secrets(f'{{"text": "use {key} now"}}')
+    assert out == f'{{"text": "use {prefix}[redacted] now"}}'
+
+
+def test_bearer_and_basic_credentials_anywhere_but_not_ordinary_words():
+    out = scrub_secrets("curl -H 'Authorization: Basic dXNlcjpodW50ZXIy' -H 'x: bearer abcdefghijklmnop1234'")
+    assert "dXNlcjpodW50ZXIy" not in out and "abcdefghijklmnop1234" not in out
+    prose = "Basic information on the bearer instrument; Basic usage"
+    assert scrub_secrets(prose) == prose
+
+
+@pytest.mark.parametrize("name", ["x-portkey-api-key", "x-litellm-api-key", "cf-aig-authorization", "X-Auth-Token",
+                                  "x-csrf-token", "client_secret", "x-db-password", "Set-Cookie", "X-Amz-Credential"])
+def test_headers_are_redacted_by_the_shape_of_their_name(name):
+    assert redact_headers({name: "Bearer cfut_q9w8e7r6t5y4"}) == {name: "[redacted]"}
+
+
+@pytest.mark.parametrize("name", ["anthropic-ratelimit-tokens-remaining", "x-ratelimit-limit-tokens", "content-type",
+                                  "monkey", "keep-alive", "x-request-id", "openai-organization"])
+def test_counts_and_ordinary_names_are_kept(name):
+    assert redact_headers({name: "42"}) == {name: "42"}
+
+
+def test_query_parameters_of_the_same_names_are_redacted():
+    url = "https://gw.example/v1/chat?token=tok_abc123&max_tokens=5&pageToken=p1&api_key=k&alt=sse"
+    assert redact_url(url) == ("https://gw.example/v1/chat?token=[redacted]&max_tokens=5&pageToken=[redacted]"
+                               "&api_key=[redacted]&alt=sse")
+
+
+def _delta_event(text: str) -> str:
+    return ('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":'
+            '{"type":"text_delta","text":' + json.dumps(text) + "}}\n\n")
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+def test_a_key_streamed_in_several_deltas_is_masked_in_each_event(key, prefix):
+    rng = random.Random(key)
+    for _ in range(30):
+        cuts = sorted(rng.sample(range(1, len(key)), k=rng.randint(1, 4)))
+        parts = [key[a:b] for a, b in zip([0, *cuts], [*cuts, len(key)])]
+        events = [_delta_event("the key is ")] + [_delta_event(p) for p in parts] + [_delta_event(" - keep it safe")]
+        scrubber = ChunkScrubber()
+        written = "".join(scrubber.scrub(e) for e in events)  # one event per network chunk
+        whole = ChunkScrubber().scrub("".join(events))  # all events in one chunk
+        secret = key[len(prefix):]
+        for out in (written, whole):
+            # no run of 5 characters of the key's secret part survives in any event
+            assert not any(secret[i:i + 5] in out for i in range(len(secret) - 4)), (parts, out)
+            assert "the key is " in out and " - keep it safe" in out
+
+
+def test_a_split_key_in_tool_arguments_and_a_network_cut_inside_the_value():
+    key = "sk-ant-api03-" + "Qq7Ww8Ee9Rr0" * 6
+    args = json.dumps({"token": key})
+    events = [('data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta",'
+               '"partial_json":' + json.dumps(piece) + "}}\n\n") for piece in (args[:20], args[20:45], args[45:])]
+    stream = "".join(events)
+    rng = random.Random(5)
+    for _ in range(50):
+        chunks = _cuts(stream, rng)
+        scrubber = ChunkScrubber()
+        out = "".join(scrubber.scrub(c) for c in chunks)
+        assert not any(key[i:i + 8] in out for i in range(7, len(key) - 7)), (chunks, out)
+
+
+def test_event_masks_show_each_event_of_a_split_key_masked_in_any_order():
+    from inspector.capture.redact import EventMasks
+    from inspector.model.events import EventRecord
+
+    key = "ghp_" + "Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1Qw2Er3Ty4Ui5"
+    datas = ['{"type":"ping"}'] * 700 + ['{"text":"token ' + key[:10] + '"}', '{"text":"' + key[10:] + '"}']
+    events = [EventRecord(i, "message", d, None, None, None) for i, d in enumerate(datas)]
+    masks = EventMasks(events)
+    last, before = masks.shown(701), masks.data(700)  # asked out of order, the later first
+    assert key[10:] not in last.data and last.payload == {"text": "[redacted]"}
+    assert key[4:10] not in before and before.startswith('{"text":"token ghp_')
+    assert masks.shown(0) is events[0]  # nothing to mask: the same record
+
+
+def test_every_delta_field_a_dialect_streams_is_followed_across_events():
+    from inspector.capture.redact import STREAMED_FIELDS
+    from inspector.providers import DIALECTS
+
+    run_keys = {k for d in DIALECTS.values() for keys in (getattr(d, "run_keys", None) or {}).values() for k in keys}
+    assert run_keys <= set(STREAMED_FIELDS), run_keys - set(STREAMED_FIELDS)

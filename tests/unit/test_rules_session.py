@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from inspector.feeds.run import run_capture
+from inspector.model.capture import Capture, Chunk
 from tests.helpers import check_bytes, codes, sse, timed
 from tests.unit.test_dialect_anthropic import MSG_START, STOP, args, reason, start, stop, text
 
@@ -157,9 +158,15 @@ def test_S006_for_an_error_chunk_that_also_carries_choices():
     assert codes(s) == ["S006"] and "Provider disconnected" in s.findings[0].message and s.stop_reason == "error"
 
 
-def test_an_error_object_then_done_reads_as_chat_without_S002():
-    s = check_bytes(b'data: {"error": {"message": "The server is overloaded", "type": "server_error"}}\n\n'
-                    b'data: [DONE]\n\n')
+def test_an_error_object_then_done_decides_no_dialect_but_is_still_an_error_without_S002():
+    # RULES.md v3, dialect detection: neither a generic {"error": …} nor a lone [DONE] decides a dialect.
+    raw = (b'data: {"error": {"message": "The server is overloaded", "type": "server_error"}}\n\n'
+           b'data: [DONE]\n\n')
+    s = check_bytes(raw)
+    assert s.dialect_name == "unknown" and codes(s) == ["S006", "S008"]
+    # the request's URL still says which API answered (a native capture of a Chat request)
+    s = run_capture(Capture(request={"method": "POST", "url": "http://127.0.0.1:8000/v1/chat/completions"},
+                            chunks=[Chunk(0.1, raw)], request_relative=True))
     assert s.dialect_name == "openai-chat" and codes(s) == ["S006"]
 
 

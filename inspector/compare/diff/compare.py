@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import orjson
+
 from inspector.compare.diff.answer import ID_FAMILY, NO_IDS, TOOL_STOP_DIALECTS, Answer, Call
 from inspector.compare.diff.meaning import same_meaning
 from inspector.model.catalog import RULES
@@ -146,6 +148,14 @@ def _shown(v: object) -> object:
     return "(absent)" if v is _MISSING else v
 
 
+def _json(v: object) -> str:
+    """``v`` in a message as JSON spells it (``"get_weather"``, ``{"city":"Lisbon"}``, ``null``), not
+    as a Python repr; a key absent on one side as ``(absent)``."""
+    if v is _MISSING:
+        return "(absent)"
+    return orjson.dumps(v, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def _first_char_difference(a: str, b: str) -> int:
     n = min(len(a), len(b))
     for i in range(n):
@@ -201,13 +211,15 @@ def _text(d: Diff, kind: str, ta: str, tb: str, na: int, nb: int) -> None:
     if ta != tb:
         at = _first_char_difference(ta, tb)
         d.add(Difference(f"{kind}-differs", kind,
-                         f"{kind} differs at character {at}: A {_excerpt(ta, at)!r}, B {_excerpt(tb, at)!r} "
+                         f"{kind} differs at character {at}: A {_json(_excerpt(ta, at))}, B {_json(_excerpt(tb, at))} "
                          f"(A {len(ta)}, B {len(tb)} characters)",
                          a=_excerpt(ta, at), b=_excerpt(tb, at), path=f"@{at}"), len(d.pairs) - 1)
 
 
 def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | None, str | None]]:
-    """Tool calls of A matched with B's: same id, then same name in order, then by position; the rest alone."""
+    """Tool calls of A matched with B's: same id, then same name in order, then by position; the rest
+    alone. ``rewritten id``: same name at the same position, ids differing (the only pairs whose
+    ids may be taken as rewritten one for one)."""
     left_b = list(b)
     matched: dict[int, tuple[Call, str]] = {}
     for ca in a:
@@ -221,7 +233,8 @@ def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | 
             continue
         cb = next((x for x in left_b if x.name == ca.name), None)
         if cb is not None:
-            matched[ca.position] = (cb, "rewritten id" if ca.id and cb.id and ca.id != cb.id else "name")
+            rewritten = ca.id and cb.id and ca.id != cb.id and ca.position == cb.position
+            matched[ca.position] = (cb, "rewritten id" if rewritten else "name")
             left_b.remove(cb)
     for ca in a:
         if ca.position not in matched and left_b:
@@ -248,20 +261,20 @@ def _calls(d: Diff) -> None:
             c = ca or cb
             side = "a" if ca else "b"
             d.add(Difference("block-missing" if side == "a" else "block-added", label,
-                             f"tool call {c.name!r} (id {c.id!r}) on {'A' if side == 'a' else 'B'}'s side only",
+                             f"tool call {_json(c.name)} (id {_json(c.id)}) on {'A' if side == 'a' else 'B'}'s side only",
                              a=ca.name if ca else None, b=cb.name if cb else None, side=side), k)
             continue
         if ca.name != cb.name:
-            d.add(Difference("tool-name-changed", label, f"tool name {ca.name!r} on A, {cb.name!r} on B",
+            d.add(Difference("tool-name-changed", label, f"tool name {_json(ca.name)} on A, {_json(cb.name)} on B",
                              a=ca.name, b=cb.name), k)
-        _ids(d, ca, cb, k, same_family, rewritten)
+        _ids(d, ca, cb, k, same_family, rewritten, how)
         _arguments(d, ca, cb, k, label)
         _timing(d, ca, cb, k, label)
     if rewritten:
         d.normalised(f"tool ids rewritten one-to-one between {a.dialect} and {b.dialect}: " + ", ".join(rewritten))
 
 
-def _ids(d: Diff, ca: Call, cb: Call, k: int, same_family: bool, rewritten: list[str]) -> None:
+def _ids(d: Diff, ca: Call, cb: Call, k: int, same_family: bool, rewritten: list[str], how: str | None) -> None:
     label = d.pairs[k].label
     if ca.id == cb.id:
         return
@@ -271,15 +284,21 @@ def _ids(d: Diff, ca: Call, cb: Call, k: int, same_family: bool, rewritten: list
                 d.normalised(f"{answer.dialect} sends no tool call ids: {label} matched without one")
             else:
                 d.add(Difference("tool-id-missing", label,
-                                 f"{label}: id {theirs.id!r} on {'B' if side == 'a' else 'A'}, none on "
+                                 f"{label}: id {_json(theirs.id)} on {'B' if side == 'a' else 'A'}, none on "
                                  f"{side.upper()} (a tool result cannot quote it)", a=ca.id, b=cb.id, side=side), k)
             return
     if same_family:
-        d.add(Difference("tool-id-changed", label, f"{label}: id {ca.id!r} on A, {cb.id!r} on B", a=ca.id, b=cb.id), k)
+        d.add(Difference("tool-id-changed", label, f"{label}: id {_json(ca.id)} on A, {_json(cb.id)} on B", a=ca.id, b=cb.id), k)
+    elif how != "rewritten id":
+        # Different dialects mint ids differently, but only a call of the same name at the same
+        # position is the same call: any other pair's ids are not a rewrite of each other.
+        why = f"the tool names differ ({_json(ca.name)} ≠ {_json(cb.name)})" if ca.name != cb.name else \
+            f"the call is #{ca.position} on A, #{cb.position} on B"
+        d.notes.append(f"{label}: ids {_json(ca.id)} and {_json(cb.id)} not taken as rewritten: {why}")
     else:
         others = [c.id for c in d.b.calls if c is not cb]
         if cb.id in others:
-            d.add(Difference("tool-id-changed", label, f"{label}: id {ca.id!r} on A became {cb.id!r}, which "
+            d.add(Difference("tool-id-changed", label, f"{label}: id {_json(ca.id)} on A became {_json(cb.id)}, which "
                                                        "another call on B also has", a=ca.id, b=cb.id), k)
         else:
             rewritten.append(f"{ca.id} → {cb.id}")
@@ -293,8 +312,8 @@ def _arguments(d: Diff, ca: Call, cb: Call, k: int, label: str) -> None:
                 d.normalised("arguments compared as parsed JSON (whitespace, key order or an empty input read as {})")
             return
         path, va, vb = found
-        d.add(Difference("arguments-differ", label, f"{label}: arguments differ at {path}: A {_shown(va)!r}, "
-                                                    f"B {_shown(vb)!r}", a=_shown(va), b=_shown(vb), path=path), k)
+        d.add(Difference("arguments-differ", label, f"{label}: arguments differ at {path}: A {_json(va)}, "
+                                                    f"B {_json(vb)}", a=_shown(va), b=_shown(vb), path=path), k)
         return
     if ca.arguments == cb.arguments:
         return
@@ -302,7 +321,7 @@ def _arguments(d: Diff, ca: Call, cb: Call, k: int, label: str) -> None:
     bad = " and ".join(f"{s} ({c.status or 'not JSON'})" for s, c in (("A", ca), ("B", cb)) if not c.parses)
     d.add(Difference("arguments-differ", label,
                      f"{label}: arguments differ at character {at}, not JSON on {bad}: "
-                     f"A {_excerpt(ca.arguments, at)!r}, B {_excerpt(cb.arguments, at)!r}",
+                     f"A {_json(_excerpt(ca.arguments, at))}, B {_json(_excerpt(cb.arguments, at))}",
                      a=ca.arguments, b=cb.arguments, path=f"@{at}"), k)
 
 
@@ -343,7 +362,7 @@ def _others(d: Diff) -> None:
 def _stop_class(d: Diff, side: Answer) -> str | None:
     cls = side.stop_class
     if cls == "end" and side.calls and side.dialect not in TOOL_STOP_DIALECTS:
-        d.normalised(f"{side.dialect} has no tool stop reason: {side.stop_reason!r} with a tool call read as tool")
+        d.normalised(f"{side.dialect} has no tool stop reason: {_json(side.stop_reason)} with a tool call read as tool")
         return "tool"
     return cls
 
@@ -353,10 +372,10 @@ def _stop(d: Diff) -> None:
     ra, rb = d.a.stop_reason, d.b.stop_reason
     if ca == cb and (ca is not None or ra == rb):
         if ra != rb:
-            d.normalised(f"stop reasons mapped across dialects: {ra!r} ≈ {rb!r} ({ca})")
+            d.normalised(f"stop reasons mapped across dialects: {_json(ra)} ≈ {_json(rb)} ({ca})")
         return
     d.add(Difference("stop-reason", "stop reason",
-                     f"stop reason {ra!r} ({ca or 'none'}) on A does not correspond to {rb!r} ({cb or 'none'}) on B",
+                     f"stop reason {_json(ra)} ({ca or 'none'}) on A does not correspond to {_json(rb)} ({cb or 'none'}) on B",
                      a=ra, b=rb))
 
 

@@ -53,9 +53,14 @@ def _safe(s: str) -> str:
     return display_text(scrub_secrets(s), one_line=True)
 
 
+def _quoted(v: object) -> str:
+    """A value as JSON spells it (``"end_turn"``, ``null``): what the wire says, not a Python repr."""
+    return orjson.dumps(v, default=str).decode()
+
+
 def _side(d: Diff, which: str) -> str:
     a = d.a if which == "a" else d.b
-    stop = f"stop {_safe(repr(a.stop_reason))} ({a.stop_class or 'none'})"
+    stop = f"stop {_safe(_quoted(a.stop_reason))} ({a.stop_class or 'none'})"
     kind = "streamed" if a.streamed else "not streamed"
     return (f"{which.upper()}: {_safe(a.label)}: {a.dialect or 'unknown'}, {kind}, {stop}, "
             f"{len(a.calls)} tool call{'s' * (len(a.calls) != 1)}, {len(a.text)} characters of text")
@@ -70,9 +75,9 @@ def _cell(d: Diff, kind: str, which: str, i: int | None) -> str:
         args = c.arguments if len(c.arguments) <= 60 else c.arguments[:57] + "…"
         return f"{c.name} {c.id or '(no id)'} {args}"
     if kind == "text":
-        return repr(a.text[:60])
+        return _quoted(a.text[:60])
     if kind == "reasoning":
-        return repr(a.reasoning[:60])
+        return _quoted(a.reasoning[:60])
     return kind
 
 

@@ -19,6 +19,7 @@ Imports: ``record``, ``pairing``, ``inspector.feeds.run`` and the session's Q ru
 """
 from __future__ import annotations
 
+import collections
 import sys
 import threading
 from typing import Callable
@@ -54,7 +55,7 @@ class ExchangeLog:
     """The exchanges seen so far and their sessions. Single-threaded: every call on one loop.
 
     Listeners are callables ``f(event, exchange)`` with ``event`` one of ``"begin"``, ``"update"``
-    (head or body bytes arrived), ``"end"``, ``"release"``.
+    (head or body bytes arrived), ``"end"``, ``"release"``, ``"forget"``.
 
     Memory is bounded (issue 17): after each end, the oldest ended exchanges are released
     (``Exchange.release``: session, events and bodies dropped, a summary kept for the list; the
@@ -62,16 +63,24 @@ class ExchangeLog:
     most ``keep_bytes`` of their bodies are held; a request body over ``REQUEST_BODY_KEEP`` is
     dropped as soon as its exchange ends. Exchanges still streaming are never released (``--max-bytes``
     bounds them). Listeners hear ``"end"`` before anything is released.
+
+    ``rows``: how many released exchanges keep their row (None: all, for the TUI's list). Beyond
+    it the oldest are forgotten: gone from ``exchanges`` and ``by_n``, listeners hear ``"forget"``.
+    The headless proxy keeps none (issue 24 item 7: each released row still held ~2 KB, its
+    request, headers and summary, so memory grew with every exchange for as long as it ran).
     """
 
     def __init__(self, *, dialect: str | None = None, stall_s: float = 10.0, keep: int = KEEP,
-                 keep_bytes: int = KEEP_BYTES) -> None:
+                 keep_bytes: int = KEEP_BYTES, rows: int | None = None) -> None:
         self.dialect = dialect
         self.keep = keep
         self.keep_bytes = keep_bytes
+        self.rows = rows
         self._open = 0
-        self._held: list[Exchange] = []
+        self._held: collections.deque[Exchange] = collections.deque()
         """Ended exchanges not released yet, oldest first."""
+        self._rows: collections.deque[Exchange] = collections.deque()
+        """Released exchanges still listed, oldest first (only counted when ``rows`` bounds them)."""
         self.stall_s = stall_s
         self.settings = Settings(dialect, stall_s)
         self._drivers: dict[int, Driver] = {}
@@ -161,10 +170,20 @@ class ExchangeLog:
         held.append(ended)
         total = sum(e.held_bytes for e in held)
         while held and (len(held) > self.keep or total > self.keep_bytes):
-            old = held.pop(0)
+            old = held.popleft()
             total -= old.held_bytes
             old.release()
             self._emit("release", old)
+            if self.rows is not None:
+                self._rows.append(old)
+        while self.rows is not None and len(self._rows) > self.rows:
+            self._forget(self._rows.popleft())
+
+    def _forget(self, ex: Exchange) -> None:
+        """Drop a released exchange's row: nothing of it stays in the log."""
+        self.exchanges.remove(ex)  # near the front: the oldest go first
+        self.by_n.pop(ex.n, None)
+        self._emit("forget", ex)
 
     # ---- helpers
     def _make_session(self, ex: Exchange, response: dict | None) -> None:

@@ -33,13 +33,12 @@ from inspector.net.serve import Served, asgi_app, load_served
 from inspector.net.servers import BackgroundServer
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
+from inspector.providers.variables import variables
 
 REFERENCE = {"anthropic": "1-anthropic-tool-call.jsonl", "openai": "3-openai-parallel-tool-calls.jsonl"}
 """The bundled capture each provider's mutations are applied to by default (a clean tool-call stream)."""
 
 PLACEHOLDER_KEY = "sk-stream-inspector-mock-0000000000000000"
-SDK_V1 = ("OPENAI_BASE_URL", "OPENAI_API_BASE")
-"""Base-URL variables whose SDK expects the ``/v1`` segment in the base URL."""
 
 Client = str | Callable[[dict], None]
 
@@ -62,9 +61,9 @@ def client_env(url: str, base: dict | None = None) -> dict:
     every key variable replaced by a placeholder; proxy variables dropped (the mock is on loopback)."""
     env = {k: v for k, v in (os.environ if base is None else base).items()
            if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    for v in variables():
+        env[v.name] = url + v.var.sdk_path  # plus the version its readers expect in it (OpenAI's /v1)
     for p in PROVIDERS.values():
-        for var in p.endpoint.base_env:
-            env[var] = url + ("/v1" if var in SDK_V1 else "")
         if p.endpoint.key_env:
             env[p.endpoint.key_env] = PLACEHOLDER_KEY
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
@@ -161,7 +160,7 @@ def _give_up(provider: ExpectNextProvider, mc: MutatedCapture, state: _Run, why:
             why += ": the answer was taken and nothing was run"
     if provider.requests == 0:
         detail = ("no request reached the mock provider (does the client read "
-                  f"{', '.join(PROVIDERS[mc.provider].endpoint.base_env)}?)")
+                  f"{', '.join(v.name for v in PROVIDERS[mc.provider].endpoint.base_env)}?)")
         provider.verdicts.append(crashed(mc, detail if state.done else why, "crashed" if state.done else outcome))
     else:
         provider.give_up_threadsafe(why, outcome)

@@ -1,7 +1,8 @@
 """One matrix case graded: pass, warn or fail, with the reason and the findings.
 
 - ``fail``: the request could not be answered (no connection, no bytes, HTTP 5xx, or 4xx on a
-  case that is not ``optional``), the answer did not stream, an error finding (RULES.md severity)
+  case that is not ``optional``), the answer did not stream, the answer is in another provider's
+  dialect (nothing else is graded then), an error finding (RULES.md severity)
   that the case does not ``allow``, or a ``strict`` expectation not met.
 - ``warn``: a warning finding, an expectation not met that depends on the model's choice (a
   model may answer in text where a tool would do), a 4xx on an ``optional`` case (not supported
@@ -96,8 +97,12 @@ def streamed_turn(session: Session) -> Turn:
 
 
 def grade_stream(result: CaseResult, case: Case, conf: Conformance, session: Session, *, status: int | None,
-                 content_type: str, end_error: str | None, end_kind: str | None) -> Turn | None:
-    """Grade the streamed answer into ``result``; the streamed turn, or None when there was no stream."""
+                 content_type: str, end_error: str | None, end_kind: str | None,
+                 dialect: str | None = None) -> Turn | None:
+    """Grade the streamed answer into ``result``; the streamed turn, or None when there was no stream
+    or it is in another dialect than ``dialect`` (the provider's: a server that answers
+    ``--provider openai`` in Anthropic's dialect fails with that said, not graded on stop reasons
+    and calls read across dialects)."""
     result.status = status
     if status is None:
         result.failed_to_run = True
@@ -116,6 +121,12 @@ def grade_stream(result: CaseResult, case: Case, conf: Conformance, session: Ses
         return None
     if not streaming:
         result.notes.append(f"content-type {content_type or 'none'} on a stream")
+    got = session.dialect_name
+    if dialect is not None and got not in (None, "unknown", dialect):
+        result.stop_reason = session.stop_reason
+        result.worsen("fail", f"answer is {got}, not {dialect}: the server at this URL speaks another API "
+                              "(its stop reasons, tool calls and findings are not graded as this provider's)")
+        return None
     if end_kind == "timeout":
         result.worsen("fail", f"the stream stopped: {end_error}")
     allowed = set(case.expect.get("allow", ()))

@@ -22,6 +22,7 @@ from inspector.model.capture import Chunk, End, Head
 from inspector.net.conform.grade import CaseResult, compare, grade_stream
 from inspector.net.conform.matrix import Case, Matrix
 from inspector.net.live import LiveError, LiveRequest, join_url, live_source, prepare
+from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Conformance
 
@@ -69,7 +70,8 @@ async def run_case(target: Target, case: Case, n: int) -> CaseResult:
     end = driver.end
     status = driver.head.status if driver.head is not None else None
     streamed = grade_stream(result, case, conf, session, status=status, content_type=content_type,
-                            end_error=end.error if end else None, end_kind=end.kind if end else None)
+                            end_error=end.error if end else None, end_kind=end.kind if end else None,
+                            dialect=PROVIDERS[target.provider].dialect.name)
     if case.compare and streamed is not None:
         await _compare(target, conf, case, body, req, result, streamed, _path(target, f"{stem}.plain.jsonl", result))
     result.seconds = time.monotonic() - t0

@@ -11,7 +11,9 @@ are never decoded or changed. Times are seconds since the request was sent upstr
 
 Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
 ``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the
-exchange ends ``cancelled`` with an error saying which limit (S012).
+exchange ends ``cancelled`` with an error saying which limit (S012). A coded body counts its
+decoded bytes too, and one that decodes to far more than it weighs (a decompression bomb,
+``decode.MAX_RATIO``) is cut the same way.
 
 A SigV4-signed request (boto3 pointed at the proxy with ``endpoint_url``) is signed again for the
 upstream with the proxy's own AWS credentials (``inspector.net.sigv4``): the client's signature
@@ -51,6 +53,7 @@ from inspector.net.proxy.headers import forward_request_headers, forward_respons
 from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import BACKLOG_LIMIT, LoopSink
 from inspector.net.limits import StreamLimits
+from inspector.net.proxy.decode import DecodeLimit
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
 from inspector.net import sigv4
@@ -250,7 +253,7 @@ class ProxyEndpoint:
         response = redact_response({"status": status, "headers": headers_dict(raw_headers)})
         await send({"type": "http.response.start", "status": status, "headers": forward_response_headers(raw_headers)})
         tee = Tee(n, self.sink, resp.headers.get("content-encoding", ""),
-                  open_recording(record_path, request, response))
+                  open_recording(record_path, request, response), max_bytes=self.limits.max_bytes)
         self.sink.head(n, status, response["headers"])
 
         me = asyncio.current_task()
@@ -305,7 +308,11 @@ class ProxyEndpoint:
                     break  # the chunk that would pass the limit is neither forwarded nor recorded
                 # Recorded (one unbuffered write) before the client has it: a kill never loses a
                 # chunk the client got. Inspection is only queued, after the send: it delays nothing.
-                copy = tee.record(t, data)
+                try:
+                    copy = tee.record(t, data)
+                except DecodeLimit as e:  # a decompression bomb, or decoded past --max-bytes
+                    end = End(t, "cancelled", f"cut: {e}")
+                    break
                 await send({"type": "http.response.body", "body": data, "more_body": True})
                 tee.inspect(t, copy)
                 # One socket read can hold many chunks, which h11 then hands over without waiting:

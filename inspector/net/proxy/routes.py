@@ -8,11 +8,18 @@ the path (Ollama's ``/api/...`` at the proxy's root, for clients that drop a pat
 ``OLLAMA_HOST``). The longest matching prefix wins; a prefix matches a whole path segment
 (``/openai`` matches ``/openai`` and ``/openai/x``, not ``/openaix``).
 
+API versions: clients of one base URL do not agree whether it holds the API version (Anthropic's
+SDKs read ``ANTHROPIC_BASE_URL`` as a root and post ``/v1/messages``; the Vercel AI SDK reads
+it as ``…/v1`` and posts ``/messages``). A route that knows its API's version segments joins
+its upstream and the rest of the path with exactly one of them: a version on both sides is kept
+once, and on a ``root`` upstream (one its clients add the version to) a path with none gets the
+first. Any other path is forwarded as sent.
+
 Imports: the standard library and ``inspector.capture.redact``; nothing else of the package.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
@@ -38,6 +45,10 @@ class Route:
     """Remove ``prefix`` from the path before appending it (False: forward the path whole)."""
     name: str = ""
     """What the banner and reports call the route (``anthropic``, ``openai``…)."""
+    versions: tuple[str, ...] = ()
+    """The API's version segments (``/v1``; Gemini's ``/v1beta``, ``/v1``…): see the module docstring."""
+    root: bool = False
+    """The upstream is a root its clients add the version to (``https://api.anthropic.com``)."""
 
     def matches(self, path: str) -> bool:
         return not self.prefix or path == self.prefix or path.startswith(self.prefix + "/")
@@ -46,11 +57,25 @@ class Route:
         """The upstream URL for ``raw_path`` (as sent, percent-encoding kept) and ``query``."""
         rest = raw_path[len(self.prefix):] if self.strip and self.prefix else raw_path
         base = urlsplit(self.upstream)
+        rest = self._one_version(base.path.rstrip("/"), rest)
         url = f"{base.scheme}://{base.netloc}{base.path.rstrip('/')}{rest or ('' if base.path else '/')}"
         params = [q for q in (query, base.query) if q]  # the upstream's own query goes last
         if params:
             url += "?" + "&".join(params)
         return url
+
+
+    def _one_version(self, base_path: str, rest: str) -> str:
+        """``rest`` such that ``base_path + rest`` holds the API version once (module docstring)."""
+        if not self.versions or not rest.strip("/"):
+            return rest
+        at_base = next((v for v in self.versions if base_path.endswith(v)), None)
+        at_rest = next((v for v in self.versions if rest == v or rest.startswith(v + "/")), None)
+        if at_base is not None and at_rest == at_base:
+            return rest[len(at_rest):]
+        if self.root and at_base is None and at_rest is None:
+            return self.versions[0] + rest
+        return rest
 
 
 class Routes:
@@ -67,8 +92,8 @@ class Routes:
             if r.prefix in seen:
                 raise ValueError(f"two routes for {r.prefix or '/'}")
             seen.add(r.prefix)
-            checked.append(Route(r.prefix.rstrip("/"), check_upstream(r.upstream, f"upstream of {r.name or r.prefix or '/'}"),
-                                 r.strip, r.name))
+            checked.append(replace(r, prefix=r.prefix.rstrip("/"),
+                                   upstream=check_upstream(r.upstream, f"upstream of {r.name or r.prefix or '/'}")))
         self.routes = sorted(checked, key=lambda r: -len(r.prefix))
 
     @classmethod

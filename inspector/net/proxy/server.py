@@ -21,16 +21,17 @@ from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.net.limits import StreamLimits
-from inspector.net.servers import QUIET_ABORTS, BackgroundServer, uvicorn_server
+from inspector.net.servers import QUIET_ABORTS, BackgroundServer, RequestLimits, uvicorn_server
 
 
 def wire(upstream: str | Routes, reports: Reports, *, timeout: float, record_dir: str | os.PathLike | None,
          dialect: str | None, stall_s: float, auto_attach: bool = True, keep: int = KEEP,
-         keep_bytes: int = KEEP_BYTES, limits: StreamLimits | None = None) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
-    """The parts of one proxy: the log (``reports`` listening; ``keep``/``keep_bytes``: what it holds
-    in memory), the sink in front of it, the endpoint feeding the sink (``limits``: ``--max-bytes``,
+         keep_bytes: int = KEEP_BYTES, limits: StreamLimits | None = None,
+         rows: int | None = None) -> tuple[ExchangeLog, LoopSink, ProxyEndpoint]:
+    """The parts of one proxy: the log (``reports`` listening; ``keep``/``keep_bytes``/``rows``: what it
+    holds in memory), the sink in front of it, the endpoint feeding the sink (``limits``: ``--max-bytes``,
     ``--max-duration``). ``upstream``: one URL, or ``Routes``. Raises ``ValueError`` for a bad upstream URL."""
-    log = ExchangeLog(dialect=dialect, stall_s=stall_s, keep=keep, keep_bytes=keep_bytes)
+    log = ExchangeLog(dialect=dialect, stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, rows=rows)
     log.listeners.append(reports)
     sink = LoopSink(log, auto_attach=auto_attach)
     return log, sink, ProxyEndpoint(upstream, sink, timeout=timeout, record_dir=record_dir, limits=limits)
@@ -39,20 +40,23 @@ def wire(upstream: str | Routes, reports: Reports, *, timeout: float, record_dir
 def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports, *, timeout: float,
                    record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
                    listeners: tuple = (), keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
-                   limits: StreamLimits | None = None, log_line=None) -> int:
+                   limits: StreamLimits | None = None, log_line=None, requests: RequestLimits | None = None) -> int:
     """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
     loop; full garbage collections only between streams: ``collect.IdleCollector``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
-    OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally.
+    OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally;
+    ``requests``: what one request may take (``--header-timeout``, ``--max-request-bytes``).
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
+    # rows=0: nothing shows a list here; a released exchange's report was printed when it ended.
     log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
-                               stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits)
+                            stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits, rows=0)
     endpoint.log = log_line
     if log_line is not None:
         log.listeners.append(EndLines(log_line))
     log.listeners.extend(listeners)
     collector = IdleCollector(lambda: log.running)
     log.listeners.append(collector)
-    server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS)
+    server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS,
+                            requests=requests)
     collector.start()
     try:
         server.run(sockets=[sock])
@@ -71,8 +75,9 @@ class ProxyThread(BackgroundServer):
     ``ExchangeLog`` (inspection runs on the proxy's loop, or with ``external=True`` on whichever
     loop calls ``.sink.attach(loop)``, e.g. the TUI's); ``.reports`` collects each exchange's JSON report when it ends
     (``wait_reports(n)``), or prints them when given ``reports`` (a ``Reports`` with an ``out``).
-    ``upstream`` is one URL or ``Routes``. Raises ``OSError`` (bind), ``RuntimeError`` (not started
-    in 10 s), ``ValueError`` (bad upstream URL).
+    ``upstream`` is one URL or ``Routes``; ``rows``: released exchanges that keep their row in
+    ``.log.exchanges`` (None: all, for a list; the headless ``run`` keeps none). Raises ``OSError``
+    (bind), ``RuntimeError`` (not started in 10 s), ``ValueError`` (bad upstream URL).
     """
 
     label = "proxy"
@@ -82,13 +87,14 @@ class ProxyThread(BackgroundServer):
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
                  collect: bool = True, sock: socket.socket | None = None, external: bool = False,
                  reports: Reports | None = None, keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
-                 limits: StreamLimits | None = None) -> None:
+                 limits: StreamLimits | None = None, requests: RequestLimits | None = None,
+                 rows: int | None = None) -> None:
         self.reports_listener = reports if reports is not None else Reports(collect=collect)
         self.log, self.sink, self.endpoint = wire(upstream, self.reports_listener, timeout=timeout,
                                                   record_dir=record_dir, dialect=dialect, stall_s=stall_s,
                                                   auto_attach=not external, keep=keep, keep_bytes=keep_bytes,
-                                                  limits=limits)
-        super().__init__(make_asgi_app(self.endpoint), host, port, sock)
+                                                  limits=limits, rows=rows)
+        super().__init__(make_asgi_app(self.endpoint), host, port, sock, requests=requests)
 
     @property
     def reports(self) -> list[dict]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from inspector.model.capture import Chunk, End
 from inspector.capture.recorder import Recorder
-from inspector.net.proxy.decode import DecodeError, NotDecodable, decoder_for
+from inspector.net.proxy.decode import DecodeError, DecodeLimit, NotDecodable, decoder_for
 from inspector.net.proxy.sink import LoopSink
 
 
@@ -118,9 +118,12 @@ class Tee:
 
     Built before the response head goes to the sink: a ``content-encoding`` nothing here decodes
     posts its note first, so the exchange is shown as encoded, not inspected (not linted).
+    ``max_bytes`` bounds the decoded copy (``decode.ContentDecoder``): ``record`` raises
+    ``DecodeLimit`` when a chunk would pass it or the decompression-bomb ratio.
     """
 
-    def __init__(self, n: int, sink: LoopSink, encoding: str, rec: Recorder | None) -> None:
+    def __init__(self, n: int, sink: LoopSink, encoding: str, rec: Recorder | None,
+                 max_bytes: int | None = None) -> None:
         self.n = n
         self.sink = sink
         self.encoding = encoding
@@ -128,17 +131,20 @@ class Tee:
         self.copying = True
         """False once the body stopped decoding: the rest is forwarded, not inspected or recorded."""
         try:
-            self.decoder = decoder_for(encoding)
+            self.decoder = decoder_for(encoding, max_bytes=max_bytes)
         except NotDecodable as e:
             self.decoder = None
             sink.note(n, str(e))
 
     def record(self, t: float, data: bytes) -> bytes:
         """Decode one forwarded chunk and append it to the recording (before the client is sent it);
-        returns the decoded copy for ``inspect`` (``b""``: nothing to inspect)."""
+        returns the decoded copy for ``inspect`` (``b""``: nothing to inspect). Raises ``DecodeLimit``
+        (nothing of the chunk recorded): the caller cuts the exchange there."""
         if self.decoder is not None:
             try:
                 data = self.decoder.decode(data)
+            except DecodeLimit:
+                raise
             except DecodeError as e:  # a corrupt encoding: keep forwarding, stop the copy
                 self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
                                        "passed through, not inspected")
@@ -160,6 +166,9 @@ class Tee:
             return
         try:
             tail = self.decoder.flush()
+        except DecodeLimit as e:
+            self.sink.note(self.n, f"{e}; what came before was inspected")
+            return
         except DecodeError as e:
             self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode its end ({e}); what "
                                    "came before was inspected")

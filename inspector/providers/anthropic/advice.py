@@ -2,6 +2,7 @@
 terms (``EXPLAIN``) and what to do about the family (``ADVICE``)."""
 from __future__ import annotations
 
+from inspector.model.clients import says
 from inspector.providers.base import RuleText as T
 
 ADVICE: dict[str, str] = {
@@ -33,7 +34,8 @@ EXPLAIN: dict[str, T] = {
         'blocks.'),
     'A004': T(
         'Blocks were started at indexes that skip or go back instead of 0, 1, 2, …',
-        'Clients that keep blocks in a list by position leave holes or overwrite a block.',
+        f"The official SDKs index the content list by it: on a skipped index {says('A004-index-out-of-order')}; "
+        'clients that keep blocks in a list by position leave holes or overwrite a block.',
         'Report it to the server or gateway; key blocks by their index rather than by position.'),
     'A005': T(
         'A delta (or a second stop) arrived for a block that was already stopped.',

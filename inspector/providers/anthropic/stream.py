@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import orjson
 
 from inspector.model.blocks import Block
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ class AnthropicMessages(Dialect):
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
+    stop_reasons: ClassVar[frozenset] = STOP_REASONS
+    """The ``stop_reason`` values this API sends; others are S008."""
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -315,7 +318,7 @@ class AnthropicMessages(Dialect):
         self.w.set_stop_reason(reason)
         self.stop_reason = reason
         self.stop_reason_event = self.w.current
-        if reason not in STOP_REASONS:
+        if reason not in self.stop_reasons:
             self.w.report("S008", f"unknown stop_reason {reason!r}", cause=reason)
 
     def _message_stop(self, p: dict) -> None:
@@ -368,8 +371,9 @@ class AnthropicMessages(Dialect):
         """A004: a started index is not the next position 0, 1, 2, … of the final content array."""
         expected = len(self.started_order)
         if idx != expected:
+            said = f"; {says('A004-index-out-of-order')}" if idx > expected else ""
             self.w.report("A004", f"block started at index {idx}, expected {expected} "
-                          "(index is the position in the final content array)", index=idx)
+                          f"(index is the position in the final content array{said})", index=idx)
 
     def A005_delta_after_stop(self, block: Block, what: str) -> None:
         """A005: a delta or second stop for a block already stopped."""
@@ -437,8 +441,8 @@ class AnthropicMessages(Dialect):
             return
         self.seen_first = True
         if typ != "message_start":
-            self.w.report("A012", f"first event is {typ!r}, not message_start (the SDK raises "
-                          "'Unexpected event order')")
+            self.w.report("A012", f"first event is {typ!r}, not message_start "
+                          f"({says('A012-missing-message-start')})")
 
     def A013_missing_stop_reason(self) -> None:
         """A013: ``message_stop`` without a ``message_delta`` carrying ``stop_reason``, and none in

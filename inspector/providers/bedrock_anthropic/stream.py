@@ -20,7 +20,8 @@ import orjson
 
 from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
-from inspector.providers.anthropic.stream import AnthropicMessages
+from inspector.model.clients import says
+from inspector.providers.anthropic.stream import STOP_REASONS, AnthropicMessages
 
 CHUNK = "chunk"
 
@@ -48,6 +49,8 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
 class BedrockAnthropic(AnthropicMessages):
     name = "bedrock-anthropic"
     url_hints = ("/invoke-with-response-stream",)
+    stop_reasons = STOP_REASONS | {"guardrail_intervened"}
+    """Bedrock's own ``guardrail_intervened`` besides Anthropic's (PROTOCOLS.md §8)."""
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
@@ -81,7 +84,8 @@ class BedrockAnthropic(AnthropicMessages):
             self.errored = True
             return
         if ev.name != CHUNK:
-            self.w.report("S008", f"unknown event type {ev.name!r} (tolerated: botocore drops unknown events)")
+            self.w.report("S008", f"unknown event type {ev.name!r} "
+                          f"(tolerated: {says('S008-eventstream-unknown-event')})")
             return
         inner = self.unwrap(ev)
         if inner is None:

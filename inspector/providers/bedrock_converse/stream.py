@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inspector.model.blocks import Block
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -100,7 +101,8 @@ class BedrockConverse(Dialect):
         self.B001_missing_message_start(name)
         handler = self._handlers.get(name)
         if handler is None:
-            self.w.report("S008", f"unknown event type {name!r} (tolerated: botocore drops unknown events)")
+            self.w.report("S008", f"unknown event type {name!r} "
+                          f"(tolerated: {says('S008-eventstream-unknown-event')})")
             return
         handler(p)
 
@@ -177,7 +179,9 @@ class BedrockConverse(Dialect):
                 if isinstance(value.get("signature"), str):
                     self.w.set_signature(block, (block.signature or "") + value["signature"])
                 if "redactedContent" in value:
-                    self.w.note(block, "redactedContent", True)
+                    # PROTOCOLS.md §8: a redacted reasoning blob (base64 on the wire): shown by its size.
+                    self.w.note(block, "redacted_bytes",
+                                block.extra.get("redacted_bytes", 0) + _b64_size(value["redactedContent"]))
                 self.w.add_text(block, "")
         else:  # citation, toolResult, image: counted, content kept aside
             self.w.note(block, member, [*block.extra.get(member, ()), value])
@@ -341,3 +345,11 @@ def _str(v) -> str:
 
 def _str_or_none(v) -> str | None:
     return v if isinstance(v, str) else None
+
+
+def _b64_size(value: object) -> int:
+    """Bytes a base64 string decodes to (without decoding it); 0 for anything else."""
+    if not isinstance(value, str):
+        return 0
+    text = value.strip()
+    return len(text) * 3 // 4 - (len(text) - len(text.rstrip("=")))

@@ -6,9 +6,14 @@ default ``https://api.cohere.com``, to which it appends ``/v2/chat``.
 """
 from __future__ import annotations
 
-from inspector.providers.base import Endpoint
+from inspector.providers.base import BaseVar, Endpoint
 
-ENDPOINT = Endpoint("https://api.cohere.com", "/v2/chat", "CO_API_KEY", base_env=("CO_API_URL",))
+DEFAULT_BASE = "https://api.cohere.com"
+BASE_ENV = (
+    # cohere-python ``client_v2.py``/``client.py``: a root; ``ClientV2`` posts ``/v2/chat``, ``Client`` ``/v1/chat``.
+    BaseVar("CO_API_URL", "`cohere` Python SDK (`ClientV2`, `Client`)", DEFAULT_BASE, versions=("/v2", "/v1")),
+)
+ENDPOINT = Endpoint(DEFAULT_BASE, "/v2/chat", "CO_API_KEY", base_env=BASE_ENV)
 
 
 def prepare(body: dict, key: str | None) -> tuple[dict, str, dict]:

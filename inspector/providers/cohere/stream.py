@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.events import DONE
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
 
@@ -133,7 +134,7 @@ class CohereChat(Dialect):
             if self.w.http_error:
                 return  # an error body (``{"id", "message"}``): S007 shows it
             if not self.generic_error(ev):
-                self.w.report("S008", f"unknown event type {typ!r} (cohere-python drops it)", cause=typ)
+                self.w.report("S008", f"unknown event type {typ!r} ({says('S008-cohere-unknown-event')})", cause=typ)
             return
         self.K001_event_dropped(p, typ)
         handler = getattr(self, "_" + typ.replace("-", "_"))
@@ -286,13 +287,14 @@ class CohereChat(Dialect):
         drops it (measured: ``tests/unit/test_cohere_shapes.py``)."""
         why = problem(p)
         if why:
-            self.w.report("K001", f"cohere-python drops this {typ} event ({why}): what it carries never "
-                          "reaches the application", cause=(typ, why.split(" is ")[0]))
+            self.w.report("K001", f"a {typ} event of a shape the SDK's types reject ({why}): "
+                          f"{says('K001-event-dropped')}, and what it carries never reaches the application",
+                          cause=(typ, why.split(" is ")[0]))
 
     def K002_done_before_end(self) -> None:
         """K002: ``data: [DONE]`` before ``message-end``: cohere-python stops reading at it."""
         if self.w.ended or self.k002:
             return
         self.k002 = True
-        self.w.report("K002", "data: [DONE] before message-end: cohere-python stops reading here, so every "
+        self.w.report("K002", f"data: [DONE] before message-end: {says('K002-done-before-end')}, so every "
                       "event after it (the rest of the answer, the finish_reason) is lost")

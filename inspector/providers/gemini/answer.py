@@ -7,6 +7,7 @@ A non-streamed answer is one ``GenerateContentResponse`` from ``…:generateCont
 from __future__ import annotations
 
 from inspector.providers.conformance import Call, Turn, last_index_of
+from inspector.providers.gemini.stream import finish_reason_name
 
 ERRORS = ("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS")
 
@@ -52,7 +53,7 @@ def read(answer) -> Turn:
     if not isinstance(cands, list) or not cands or not isinstance(cands[0], dict):
         raise ValueError("not a GenerateContentResponse (no candidates)")
     content = cands[0].get("content") if isinstance(cands[0].get("content"), dict) else {}
-    return _turn(content.get("parts") or [], cands[0].get("finishReason"))
+    return _turn(content.get("parts") or [], finish_reason_name(cands[0].get("finishReason")))
 
 
 def sent_back(request: dict) -> Turn | None:

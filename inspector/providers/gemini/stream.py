@@ -31,8 +31,17 @@ FINISH_REASONS = frozenset({
     "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT",
     "SPII", "MALFORMED_FUNCTION_CALL", "IMAGE_SAFETY", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS",
     "IMAGE_PROHIBITED_CONTENT", "NO_IMAGE", "IMAGE_RECITATION", "IMAGE_OTHER", "FINISH_REASON_UNSPECIFIED",
+    "MODEL_ARMOR",
 })
 """google-genai ``FinishReason`` (PROTOCOLS.md §4); other values are S008 info."""
+FINISH_REASON_NUMBERS = (
+    "FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER", "BLOCKLIST",
+    "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "MODEL_ARMOR", "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "IMAGE_OTHER", "UNEXPECTED_TOOL_CALL", "NO_IMAGE",
+)
+"""``finishReason`` as an integer (Vertex's REST transport asks ``enum-encoding=int``, PROTOCOLS.md §8): the
+protobuf ``Candidate.FinishReason`` numbering of googleapis ``google/cloud/aiplatform/v1/content.proto``,
+by position. A number past the end is shown as it came and reported as unknown (S008)."""
 
 FAILED_CALL = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"})
 
@@ -197,8 +206,8 @@ class Gemini(Dialect):
             self._content_follows(c)
         for part in parts:
             self._part(c, part)
-        finish = cand.get("finishReason")
-        if isinstance(finish, str) and finish:
+        finish = finish_reason_name(cand.get("finishReason"))
+        if finish:
             self._finish(c, finish, cand, empty=not parts)
 
     def _content_follows(self, c: _Candidate) -> None:
@@ -430,3 +439,12 @@ class Gemini(Dialect):
                       "functionCall without willContinue): its arguments are incomplete; do not execute it",
                       index=block.index, event=False)
 
+
+def finish_reason_name(value: object) -> str | None:
+    """A ``finishReason`` by its name, whether it came as a name or as its protobuf number
+    (``1`` -> ``STOP``, PROTOCOLS.md §8); None when there is none."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return FINISH_REASON_NUMBERS[value] if 0 <= value < len(FINISH_REASON_NUMBERS) else str(value)
+    return None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from inspector.model.events import EventRecord
+from inspector.providers.gemini.stream import finish_reason_name
 from inspector.providers.summary import compact
 
 
@@ -24,8 +25,9 @@ def summarize(p: dict, ev: EventRecord) -> str | None:
                 out.append(("thought " if part.get("thought") else "") + compact(part["text"]))
             if part.get("thoughtSignature"):
                 out.append("thoughtSignature")
-        if cand.get("finishReason"):
-            out.append(f"finishReason={cand['finishReason']}")
+        finish = finish_reason_name(cand.get("finishReason"))
+        if finish:
+            out.append(f"finishReason={finish}")
     if p.get("error"):
         out.append(compact({"error": p["error"]}))
     return " · ".join(out)

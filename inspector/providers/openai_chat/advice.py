@@ -2,6 +2,7 @@
 terms (``EXPLAIN``) and what to do about the family (``ADVICE``)."""
 from __future__ import annotations
 
+from inspector.model.clients import says
 from inspector.providers.base import RuleText as T
 
 ADVICE: dict[str, str] = {
@@ -17,8 +18,8 @@ EXPLAIN: dict[str, T] = {
     'C001': T(
         'A `tool_calls[]` entry has no `index`; the inspector attributed it by id, by position or to '
         'the last call (the block panel says which).',
-        'The official SDKs assemble calls by `index`: without it they fail or merge the fragments of '
-        'different calls.',
+        f"Clients assemble calls by `index`: {says('C001-missing-index')} without it; "
+        f"with a negative one {says('C001-negative-index')}, merging calls it should keep apart.",
         'Common with OpenAI-compatible servers: report it, and let your accumulator fall back to `id`.'),
     'C002': T(
         'The first fragment seen for a tool call carries no function name.',
@@ -47,8 +48,10 @@ EXPLAIN: dict[str, T] = {
         'and misroute the text.',
         'Test `if delta.tool_calls:` (non-empty), never the key alone.'),
     'C007': T(
-        'The stream ended without `data: [DONE]`.',
-        'Clients waiting for `[DONE]` hang until a timeout, or treat the answer as cut.',
+        'The stream ended without `data: [DONE]` (info when every choice had finished and the body ended '
+        'cleanly: some providers, e.g. Writer, never send it).',
+        'Clients waiting for `[DONE]` hang until a timeout, or treat the answer as cut; the official SDKs '
+        'end at EOF.',
         'If a `finish_reason` arrived, the answer itself is complete; report the missing marker to '
         'the server.'),
     'C008': T(
@@ -99,6 +102,20 @@ EXPLAIN: dict[str, T] = {
         'Test for a non-empty value; report it to the server.'),
     'C018': T(
         '`delta.tool_calls` is there but is not a list (an object, a string).',
-        'The official SDKs fail on it.',
+        f"{says('C018-tool-calls-not-list')}.",
         'Report it to the server or gateway.'),
+    'C019': T(
+        "A chunk's `delta.content` repeats text the choice had already streamed (a whole sentence or the "
+        'whole answer again, often on the chunk that carries the tool calls or the finish).',
+        'Clients accumulate every `content` delta: the user sees the text twice, and a history built from '
+        'it sends the repetition back to the model.',
+        'Report it to the server or gateway (a parser that flushes its buffer once more at the end); '
+        'de-duplicate only as a stopgap.'),
+    'C020': T(
+        'A streamed `function.name` is no name any API accepts as a tool name, or holds chat-template '
+        'control tokens (`<|channel|>`, `<tool_call>`, `[TOOL_CALLS]`) leaked by the tool parser.',
+        'The agent looks up a tool that does not exist: the call fails or is dropped, and the model is told '
+        'its tool is unknown.',
+        "Check the server's tool-call and reasoning parsers and the model's chat template (vLLM "
+        '`--tool-call-parser`, `--reasoning-parser`); do not strip tokens from names silently.'),
 }

@@ -19,12 +19,14 @@ llama.cpp ``function.id`` and repeated names, vLLM ``""`` ids and reused index 0
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.textcalls import looks_like_tool_call
 
@@ -45,6 +47,14 @@ DELTA_KEYS = frozenset({"role", "content", "refusal", "tool_calls", "function_ca
 """Delta fields the dialect reads or knowingly passes over (openai-python ``ChoiceDelta``; the
 ``reasoning`` variants of Ollama ``/v1``, DeepSeek, OpenRouter and LiteLLM; Gemini compat's
 ``extra_content``). Any other field is S008: shown, never silently dropped."""
+RESTATED_MIN = 8
+"""C019: a repeated delta shorter than this (stripped) is a repeated token, not a restatement."""
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""C020: what every API accepts as a tool name (OpenAI ``^[a-zA-Z0-9_-]{1,64}$``, Anthropic and Gemini
+add ``.``/``:`` and 128 characters)."""
+TEMPLATE_TOKENS = re.compile(r"<\|[^|<>]*\|>|</?tool_call>|\[TOOL_CALLS\]")
+"""C020: chat-template control tokens a tool parser can leak into a name (Harmony ``<|channel|>``,
+Hermes ``<tool_call>``, Mistral ``[TOOL_CALLS]``)."""
 LEGACY_OBJECT = "text_completion"
 """Chunks of the legacy ``/v1/completions`` stream: ``choices[].text`` instead of a delta."""
 
@@ -61,6 +71,17 @@ def named_tool_choice(body: dict | None) -> str | None:
     fn = choice.get("function") if isinstance(choice, dict) else None
     name = fn.get("name") if isinstance(fn, dict) else None
     return name if isinstance(name, str) and name else None
+
+
+def _restated(text: str, head: str, tail: str) -> str | None:
+    """Where ``text`` repeats what came before it (C019): ``its start`` when the text streamed so far
+    begins with it (``head``: as many characters), ``its end`` when it ends with it (``tail``); None
+    otherwise, and for what is no sentence: a short token, one word (``function`` twice in code), a run
+    of one character (``--------``)."""
+    core = text.strip()
+    if len(core) < RESTATED_MIN or len(set(core)) == 1 or not any(c.isspace() for c in core):
+        return None
+    return "its start" if head == text else "its end" if tail == text else None
 
 
 def _is_int(value: object) -> bool:
@@ -90,6 +111,7 @@ class _Call:
     """How index-less fragments were attributed to this call (``by id``, ``by position``...)."""
     c008: bool = False
     c012: bool = False
+    c020: bool = False
     c002: object = None
     """The C002 finding of a call opened without a name (its message says when the name came)."""
     from_object: bool = False
@@ -124,6 +146,7 @@ class _Choice:
     """A standalone thought signature seen before any call: it belongs to the first call."""
     c006: bool = False
     c015_judged: bool = False
+    c019: bool = False
     audio: "Block | None" = None
     """The ``delta.audio`` transcript (audio output), shown as a block."""
 
@@ -153,12 +176,10 @@ class OpenAIChat(Dialect):
         """A chunk object, or any object with a ``choices`` list and no Anthropic/Responses ``type``.
 
         Gemini's compat endpoint omits ``object`` (PROTOCOLS.md §4), so ``choices`` alone counts.
-        ``[DONE]`` is OpenAI's end marker: when nothing identified the stream before it (vLLM sends
-        an error object, then ``[DONE]``), it says Chat.
+        A lone ``[DONE]`` decides nothing (RULES.md, dialect detection): OpenAI's Assistants and
+        other APIs end with it too.
         """
         p = ev.payload
-        if p is DONE:
-            return True
         if not isinstance(p, dict):
             return False
         if p.get("object") in (CHUNK_OBJECT, LEGACY_OBJECT):
@@ -246,6 +267,25 @@ class OpenAIChat(Dialect):
             return None
         return call.block, "arguments"
 
+    def judges_text(self, block: "Block", values: list) -> bool:
+        """A run of content deltas one of which restates what came before it (C019) goes one by one."""
+        ch = self.choices.get(block.choice)
+        if block.kind != "text" or ch is None or ch.c019 or ch.text is not block:
+            return False
+        before = block.length
+        for i, v in enumerate(values):
+            if len(v) >= RESTATED_MIN and before >= len(v):
+                head = block.head(len(v)) if block.length >= len(v) else (block.content + "".join(values[:i]))[:len(v)]
+                tail, k = "", i
+                while len(tail) < len(v) and k > 0:
+                    k -= 1
+                    tail = values[k] + tail
+                tail = (block.tail(len(v) - len(tail)) + tail)[-len(v):]
+                if _restated(v, head, tail):
+                    return True
+            before += len(v)
+        return False
+
     def _first_chunk(self, p: dict) -> None:
         """The model and the ``id`` every chunk of this response should carry."""
         model = p.get("model")
@@ -325,6 +365,8 @@ class OpenAIChat(Dialect):
                 return
             block = self.w.open_block(kind, index=None, choice=ch.index)
             setattr(ch, kind, block)
+        elif kind == "text" and len(text) >= RESTATED_MIN and not ch.c019:
+            self.c019_content_restated(ch, block, text)
         self.w.add_text(block, text)
 
     def _content_parts(self, ch: _Choice, parts: list) -> None:
@@ -472,6 +514,7 @@ class OpenAIChat(Dialect):
         if cid is not None:
             ch.by_id.setdefault(cid, call)
         self.c002_fragment_without_start(call, name)
+        self.c020_invalid_tool_name(call, name)
         self.c011_incomplete_first_fragment(call, entry, fn)
         if ch.pending_signature is not None and len(ch.calls) == 1:
             self.w.set_signature(block, ch.pending_signature)
@@ -499,6 +542,7 @@ class OpenAIChat(Dialect):
             if call.block.name is None:
                 self.w.set_identity(call.block, name=name)  # a name after a nameless first fragment
                 self._late_name(call, name)
+                self.c020_invalid_tool_name(call, name)
             else:
                 self.c008_name_repeated(call, name)
 
@@ -582,8 +626,9 @@ class OpenAIChat(Dialect):
                 else f"has a non-integer index {idx!r}")
         target = (f"call {call.block.index} ({call.block.id or call.block.name or 'no id'})"
                   if call is not None else "no call yet")
-        self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} "
-                      "(openai-python raises RuntimeError on it)",
+        said = says("C001-missing-index" if idx is None else "C001-negative-index") if idx is None or _is_int(idx) \
+            else "clients that index their list of calls by it fail"
+        self.w.report("C001", f"tool_calls entry {what}: attributed {how} to {target} ({said})",
                       index=call.block.index if call else None)
 
     def c002_fragment_without_start(self, call: _Call, name: str | None) -> None:
@@ -663,9 +708,18 @@ class OpenAIChat(Dialect):
                           "the key misroute the text); reported once")
 
     def c007_missing_done(self) -> None:
-        """C007 missing-done (warning): "the stream ended without `data: [DONE]`"."""
-        if not self.w.ended and not self.w.http_error and not self.errored:
-            self.w.report("C007", "the stream ended without data: [DONE]", event=False)
+        """C007 missing-done (warning): "the stream ended without `data: [DONE]`. Info when every
+        choice already has its `finish_reason` and the body ended cleanly (some providers, e.g.
+        Writer, never send `[DONE]`; the official SDKs end at EOF)"."""
+        if self.w.ended or self.w.http_error or self.errored:
+            return
+        if self.choices and all(ch.finish is not None for ch in self.choices.values()) and self.w.ended_cleanly:
+            self.w.report("C007", "the stream ended without data: [DONE] after every choice finished, at a clean "
+                          "end of the body (some providers, e.g. Writer, never send it; "
+                          f"{says('C007-missing-done')}; clients that wait for [DONE] hang)", event=False,
+                          severity="info")
+            return
+        self.w.report("C007", "the stream ended without data: [DONE]", event=False)
 
     def c008_name_repeated(self, call: _Call, name: str) -> None:
         """C008 name-repeated (warning): "a continuation fragment repeats a non-empty
@@ -790,7 +844,39 @@ class OpenAIChat(Dialect):
         self.c018 = True
         how = "read as one entry" if isinstance(entries, dict) else "not read"
         self.w.report("C018", f"choice {ch.index}: delta.tool_calls is a {type(entries).__name__}, not an array "
-                      f"({how}): the official SDKs fail on it (reported once per stream)")
+                      f"({how}): {says('C018-tool-calls-not-list')} (reported once per stream)")
+
+    def c019_content_restated(self, ch: _Choice, block: "Block", text: str) -> None:
+        """C019 content-restated (warning): "a chunk's `delta.content` repeats text the choice already
+        streamed (a whole-sentence restatement, typically on the chunk that carries the tool calls or
+        the finish): accumulating clients show it twice. Not fired for a single repeated short token
+        (under 8 characters)". A restatement repeats the text from its start or its latest part
+        (read without joining the block); a run of one character (``--------``) is no sentence."""
+        if block.length < len(text):
+            return
+        where = _restated(text, block.head(len(text)), block.tail(len(text)))
+        if where is None:
+            return
+        ch.c019 = True
+        self.w.report("C019", f"choice {ch.index}: delta.content repeats {len(text)} characters the choice already "
+                      f"streamed (at {where}): {text[:60]!r}{'…' if len(text) > 60 else ''}; accumulating clients "
+                      "show it twice (reported once per choice)")
+
+    def c020_invalid_tool_name(self, call: _Call, name: str | None) -> None:
+        """C020 invalid-tool-name (error): "a streamed `function.name` that no API would accept as a
+        tool name: outside `^[A-Za-z0-9_.:-]{1,128}$`, or holding chat-template control tokens
+        (`<|…|>`, `<tool_call>`, `[TOOL_CALLS]`): the agent looks up a tool that does not exist".
+        Once per call."""
+        if name is None or call.c020:
+            return
+        token = TEMPLATE_TOKENS.search(name)
+        if token is None and TOOL_NAME.fullmatch(name):
+            return
+        call.c020 = True
+        why = (f"holds the chat-template token {token.group()!r} (the server's tool parser leaked it)"
+               if token is not None else "is not a tool name any API accepts (letters, digits, _ . : -, 1–128 characters)")
+        self.w.report("C020", f"tool call index {call.block.index}: function.name {name[:80]!r} {why}: "
+                      "the agent looks up a tool that does not exist", index=call.block.index)
 
     def _audio(self, ch: _Choice, audio: dict) -> None:
         """``delta.audio`` (audio output): its ``transcript`` is shown as an ``audio`` block; the

@@ -2,6 +2,7 @@
 terms (``EXPLAIN``) and what to do about the family (``ADVICE``)."""
 from __future__ import annotations
 
+from inspector.model.clients import says
 from inspector.providers.base import RuleText as T
 
 ADVICE: dict[str, str] = {
@@ -49,12 +50,29 @@ EXPLAIN: dict[str, T] = {
         'SDKs build the response from it and fail on the first delta.',
         'The start was lost (a reconnect?), or the request resumed a stream without `starting_after`.'),
     'R009': T(
-        "A text part's deltas add up to something else than its `.done` text.",
-        'What the user saw while it streamed differs from the final text.',
+        "A text part's deltas add up to something else than its `.done` text (deltas that arrive after "
+        'the `.done` count too).',
+        'What the user saw while it streamed differs from the final text; clients that keep the `.done` '
+        'text lose deltas sent after it.',
         'Report it with the capture.'),
     'R010': T(
         "An event's `item_id` differs from the id announced for its `output_index`.",
         'Clients keyed by `item_id` lose those deltas (the official SDK goes by `output_index` and '
         'copes).',
         'A gateway rotating ids: report it, and key items by `output_index`.'),
+    'R011': T(
+        'A content part or delta of a message arrived at a `content_index` whose earlier parts were never '
+        'added with `response.content_part.added` (a server that keeps one counter across items).',
+        f"{says('R011-content-index-gap')}: the SDK looks the part up by that index in the item's "
+        'content list; other clients put the text in the wrong part.',
+        'Report it to the server (content indexes start at 0 in every item); key parts by index, not by '
+        'list position.'),
+    'R012': T(
+        'The stream is a resumed one (`starting_after`, or a first `sequence_number` above 0): items '
+        'announced before the cursor were assembled from the deltas, `.done` events, '
+        '`output_item.done` and `response.completed` that arrived. Nothing is wrong by itself.',
+        f"{says('R012-resumed-stream')} on such a body; {says('R012-resumed-stream-retrieve')}. "
+        'Clients that expect `response.created` first drop the suffix.',
+        'Read resumed streams with `responses.retrieve(…, stream=True, starting_after=N)`, and take the '
+        'full text from the final events, not from the deltas after the cursor.'),
 }

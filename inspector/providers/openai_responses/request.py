@@ -5,9 +5,10 @@
 from __future__ import annotations
 
 from inspector.providers.base import Endpoint
+from inspector.providers.openai_chat.request import BASE_ENV, DEFAULT_BASE, UNREDIRECTED
 
-ENDPOINT = Endpoint("https://api.openai.com", "/v1/responses", "OPENAI_API_KEY",
-                    base_env=("OPENAI_BASE_URL", "OPENAI_API_BASE"), sdk_base_path="/v1")
+# The same SDKs and variables as Chat Completions (``run`` lists each variable once).
+ENDPOINT = Endpoint(DEFAULT_BASE, "/v1/responses", "OPENAI_API_KEY", base_env=BASE_ENV, unredirected=UNREDIRECTED)
 
 
 def prepare(body: dict, key: str | None) -> tuple[dict, str, dict]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.jsonprogress import PARTIAL
+from inspector.model.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
@@ -89,13 +90,29 @@ _TEXT_DELTAS = frozenset({
     "response.shell_call_command.delta", "response.audio.transcript.delta",
 })
 """Deltas whose text is shown on the item's block (function-call arguments are judged separately)."""
+_MESSAGE_PART_EVENTS = frozenset({
+    "response.content_part.added", "response.output_text.delta", "response.output_text.done",
+    "response.refusal.delta", "response.refusal.done",
+})
+"""Events that address a message item's content list by ``content_index`` (openai-python indexes it: R011)."""
+_ITEM_OF_EVENT = (
+    ("response.output_text.", "message"), ("response.refusal.", "message"), ("response.content_part.", "message"),
+    ("response.function_call_arguments.", "function_call"), ("response.reasoning", "reasoning"),
+    ("response.custom_tool_call_input.", "custom_tool_call"), ("response.mcp_call", "mcp_call"),
+    ("response.code_interpreter_call", "code_interpreter_call"), ("response.web_search_call.", "web_search_call"),
+    ("response.file_search_call.", "file_search_call"), ("response.image_generation_call.", "image_generation_call"),
+    ("response.shell_call", "shell_call"), ("response.audio.", "message"),
+)
+"""Event-type prefix -> the type of the item it addresses: how an item announced before a resumed
+stream's cursor (R012) is named from the first event that arrives for it."""
 
 
 class _Item:
     """Bookkeeping for one announced output item."""
 
     __slots__ = ("block", "output_index", "item_id", "type", "done", "args_set", "arg_deltas",
-                 "r002", "r006", "r009", "r010", "incomplete", "parts")
+                 "r002", "r006", "r009", "r010", "r011", "incomplete", "parts", "done_parts", "parts_added",
+                 "before_cursor")
 
     def __init__(self, block: "Block", output_index, item_id, typ: str) -> None:
         self.block = block
@@ -109,9 +126,16 @@ class _Item:
         self.r006 = False
         self.r009 = False
         self.r010 = False
+        self.r011 = False
         self.incomplete = False
         self.parts: dict[tuple, list[str]] = {}
         """Text deltas per part (``(kind, content_index)``), compared with the ``.done`` text (R009)."""
+        self.done_parts: dict[tuple, str] = {}
+        """The ``.done`` text of each part that got one (a later delta makes it wrong: R009)."""
+        self.parts_added = 0
+        """Content parts added to a message item so far (``content_part.added``; R011)."""
+        self.before_cursor = False
+        """Announced before a resumed stream's cursor (R012): its deltas are a suffix of its text."""
 
 
 class OpenAIResponses(Dialect):
@@ -132,6 +156,8 @@ class OpenAIResponses(Dialect):
         self.last_seq: int | None = None
         self.terminal: str | None = None
         self.unknown_reported: set = set()
+        self.resumed = False
+        """The stream starts after the beginning (R012): unknown items were announced before the cursor."""
 
     @classmethod
     def sniff(cls, ev: "EventRecord") -> bool:
@@ -160,9 +186,13 @@ class OpenAIResponses(Dialect):
         typ = p.get("type")
         typ = typ if isinstance(typ, str) else (ev.name if ev.named else None)
         first, self.first = self.first, False
-        if first and typ != "response.created" and not self._is_error(typ, p) and not self._resumed(p):
-            self.w.report("R008", f"the first event is {typ!r}, not 'response.created' "
-                          "(the SDK raises 'Expected to have received response.created')")
+        if first and typ != "response.created" and not self._is_error(typ, p):
+            resumed = self._resumed(p)
+            if resumed:
+                self.R012_resumed_stream(resumed)
+            else:
+                self.w.report("R008", f"the first event is {typ!r}, not 'response.created' "
+                              f"({says('R008-missing-created')})")
         self._check_sequence(p)
         if self.terminal is not None:
             self.w.after_end(f"event {typ!r} after the terminal event {self.terminal!r}")
@@ -192,6 +222,8 @@ class OpenAIResponses(Dialect):
         if item is None:
             return
         self.w.note_event_block(item.block)
+        if item.type == "message" and typ in _MESSAGE_PART_EVENTS and not item.before_cursor:
+            self.R011_content_index_gap(item, p, typ)
         if typ == "response.function_call_arguments.delta":
             self._args_delta(item, p)
         elif typ == "response.function_call_arguments.done":
@@ -203,15 +235,26 @@ class OpenAIResponses(Dialect):
                     self.w.note(item.block, "refusal", True)
                 self.w.add_text(item.block, delta)
                 if typ in _DONE_OF:
-                    item.parts.setdefault(_part_key(typ, p), []).append(delta)
+                    key = _part_key(typ, p)
+                    item.parts.setdefault(key, []).append(delta)
+                    if key in item.done_parts and delta:
+                        self.R009_text_done_mismatch(item, "".join(item.parts[key]), item.done_parts[key],
+                                                     f"{typ} after the part's .done")
         elif typ in _TEXT_DONE:
             text = p.get("text", p.get("refusal"))
             if isinstance(text, str) and not item.block.tool:
+                key = _part_key(typ, p)
+                item.done_parts[key] = text
                 if item.block.deltas == 0:
                     if text:
                         self.w.add_text(item.block, text)
                 else:
-                    self.R009_text_done_mismatch(item, "".join(item.parts.get(_part_key(typ, p), ())), text, typ)
+                    streamed = "".join(item.parts.get(key, ()))
+                    if item.before_cursor and streamed != text and text.endswith(streamed):
+                        self.w.prepend_text(item.block, text[: len(text) - len(streamed)])
+                        item.parts[key] = [text]
+                        streamed = text
+                    self.R009_text_done_mismatch(item, streamed, text, typ)
         elif typ in ("response.content_part.added", "response.content_part.done"):
             part = p.get("part")
             if isinstance(part, dict) and isinstance(part.get("type"), str) and \
@@ -223,13 +266,16 @@ class OpenAIResponses(Dialect):
             self._never_done()
             self.truncated("a terminal event (response.completed/failed/incomplete)")
 
-    def _resumed(self, p: dict) -> bool:
-        """A resumed stream may start anywhere (RULES.md R008): ``starting_after`` in the request,
-        or a first ``sequence_number`` above 0."""
+    def _resumed(self, p: dict) -> str:
+        """Why the stream is a resumed one, which may start anywhere (RULES.md R008, R012):
+        ``starting_after`` in the request, or a first ``sequence_number`` above 0; "" when it is not."""
         body = self.w.request_body
         seq = p.get("sequence_number")
-        return (isinstance(body, dict) and "starting_after" in body) or (
-            isinstance(seq, int) and not isinstance(seq, bool) and seq > 0)
+        if isinstance(body, dict) and "starting_after" in body:
+            return f"starting_after {body['starting_after']!r} in the request"
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq > 0:
+            return f"its first sequence_number is {seq}"
+        return ""
 
     # ---------------------------------------------------------------- helpers
     @staticmethod
@@ -308,6 +354,8 @@ class OpenAIResponses(Dialect):
                 rec = by_oi
                 if iid is not None and by_oi.item_id is not None:
                     self.R010_item_id_changed(by_oi, iid, typ)
+        if rec is None and self.resumed:
+            return self._before_cursor(oi, iid, _item_type_of(typ))
         if rec is None:
             what = f"item_id {iid!r}" if iid is not None else f"output_index {oi!r}"
             if iid is not None and oi is not None:
@@ -330,13 +378,20 @@ class OpenAIResponses(Dialect):
             return
         item.arg_deltas += 1
         item.args_set = True
-        self.w.add_arguments(item.block, delta)
+        if item.before_cursor:
+            # Only the suffix after the cursor arrives: shown, judged once the whole text is known.
+            self.w.add_text(item.block, delta)
+        else:
+            self.w.add_arguments(item.block, delta)
 
     def _compare(self, item: _Item, args, where: str) -> None:
         """R002: deltas arrived and ``args`` (from ``where``) differs from their concatenation."""
         if item.r002 or item.arg_deltas == 0 or not isinstance(args, str):
             return
         got = item.block.content
+        if item.before_cursor and args != got and args.endswith(got):
+            self.w.set_arguments(item.block, args)  # the deltas were its suffix: the whole is judged
+            return
         if args != got:
             item.r002 = True
             self.w.report("R002", f"{where} arguments ({len(args)} characters) differ from the "
@@ -376,8 +431,9 @@ class OpenAIResponses(Dialect):
             return
         item.r010 = True
         self.w.report("R010", f"{where} names item_id {iid!r} but output_index {item.output_index} was announced "
-                      f"as {item.item_id!r}: attributed by output_index, as the official SDK does (clients that "
-                      "key on item_id lose these events; reported once per item)", index=item.block.index)
+                      f"as {item.item_id!r}: attributed by output_index ({says('R010-item-id-changed')}); "
+                      "clients that key on item_id lose these events (reported once per item)",
+                      index=item.block.index)
 
     def _item_done(self, p: dict) -> None:
         item = p.get("item")
@@ -410,8 +466,12 @@ class OpenAIResponses(Dialect):
                     self.w.add_text(block, text)
             elif rec.parts and rec.type in ("message", "reasoning") and _item_text(item):
                 # An item with no text parts at all states no text (some servers leave them out).
-                self.R009_text_done_mismatch(rec, "".join("".join(v) for v in rec.parts.values()),
-                                             _item_text(item), "response.output_item.done")
+                streamed, final = "".join("".join(v) for v in rec.parts.values()), _item_text(item)
+                if rec.before_cursor and streamed != final and final.endswith(streamed):
+                    self.w.prepend_text(block, final[: len(final) - len(streamed)])
+                    rec.parts = {None: [final]}
+                    streamed = final
+                self.R009_text_done_mismatch(rec, streamed, final, "response.output_item.done")
         if not block.closed and not block.replaced:
             status = item.get("status") if isinstance(item, dict) else None
             self.w.close_block(block, stop_info=f"output_item.done ({status})" if status else "output_item.done")
@@ -425,6 +485,8 @@ class OpenAIResponses(Dialect):
         if isinstance(resp.get("model"), str):
             self.w.set_model(resp["model"])
         output = resp.get("output")
+        if isinstance(output, list) and self.resumed:
+            self._finished_before_cursor(output, typ)
         if isinstance(output, list):
             for pos, out in enumerate(output):
                 if not isinstance(out, dict) or out.get("type") != "function_call":
@@ -452,6 +514,71 @@ class OpenAIResponses(Dialect):
                               f"{calls}: do not execute them", index=bad[0].block.index)
         self._never_done()
 
+    def _before_cursor(self, oi, iid: str | None, typ: str, item: dict | None = None) -> _Item:
+        """An item announced before a resumed stream's cursor (R012): opened from the first event
+        that names it, assembled from what arrives (deltas, ``.done``, ``output_item.done``,
+        ``response.completed``)."""
+        name = item.get("name") if isinstance(item, dict) and isinstance(item.get("name"), str) else None
+        block = self.w.open_block(typ, index=_int(oi), id=iid, name=name, tool=typ == "function_call")
+        self.w.note(block, "announced", "before the resumed stream's cursor")
+        if isinstance(item, dict) and isinstance(item.get("call_id"), str):
+            self.w.set_identity(block, call_id=item["call_id"])
+        rec = _Item(block, oi, iid, typ)
+        rec.before_cursor = True
+        if oi is not None:
+            self.by_index[oi] = rec
+        if iid is not None:
+            self.by_id[iid] = rec
+        self.items.append(rec)
+        return rec
+
+    def _finished_before_cursor(self, output: list, where: str) -> None:
+        """Items of a resumed stream's final output that no event after the cursor named: whole
+        items the stream resumed after. Each becomes a closed block, as the final event states it."""
+        for pos, out in enumerate(output):
+            if not isinstance(out, dict):
+                continue
+            oid = out.get("id") if isinstance(out.get("id"), str) and out.get("id") else None
+            if (oid is not None and oid in self.by_id) or (oid is None and pos in self.by_index):
+                continue
+            typ = out.get("type") if isinstance(out.get("type"), str) else "unknown"
+            rec = self._before_cursor(pos, oid, typ, out)
+            rec.done = True
+            if rec.block.tool:
+                args = out.get("arguments")
+                if isinstance(args, str) and args:
+                    self.w.set_arguments(rec.block, args)
+            else:
+                text = _item_text(out)
+                if text:
+                    self.w.add_text(rec.block, text)
+            self.w.close_block(rec.block, stop_info=where)
+
+    def R011_content_index_gap(self, item: _Item, p: dict, typ: str) -> None:
+        """R011 content-index-gap (error): a content part or delta at ``content_index`` n of a
+        message item whose parts 0 … n−1 were never added (``response.content_part.added``).
+        Once per item; never for an item announced before a resumed stream's cursor."""
+        ci = _int(p.get("content_index"))
+        added = item.parts_added
+        if typ == "response.content_part.added":
+            item.parts_added += 1
+        if ci is None or ci <= added or item.r011:
+            return
+        item.r011 = True
+        missing = "part 0" if added == 0 and ci == 1 else f"parts {added}…{ci - 1}"
+        self.w.report("R011", f"{typ} at content_index {ci} of message item {item.item_id!r}, whose content "
+                      f"{missing} {'was' if missing == 'part 0' else 'were'} never added "
+                      f"(response.content_part.added): {says('R011-content-index-gap')}",
+                      index=item.block.index)
+
+    def R012_resumed_stream(self, why: str) -> None:
+        """R012 resumed-stream (info): the stream starts after the beginning; items announced
+        before the cursor are assembled from what arrives, and R001/R008 do not apply."""
+        self.resumed = True
+        self.w.report("R012", f"the stream is resumed ({why}): items announced before the cursor are assembled "
+                      f"from what arrives; {says('R012-resumed-stream')} on such a body, "
+                      f"{says('R012-resumed-stream-retrieve')}")
+
     def _never_done(self) -> None:
         for rec in self.items:
             if not rec.done and not rec.block.replaced:
@@ -460,6 +587,14 @@ class OpenAIResponses(Dialect):
                 self.w.report("R004", f"{which} at output_index {rec.output_index} was announced but never got "
                               "response.output_item.done", index=rec.block.index,
                               event=self.w.current if self.w.current is not None else False)
+
+
+def _item_type_of(typ: str | None) -> str:
+    """The type of the item an event addresses, from the event's type (``_ITEM_OF_EVENT``)."""
+    for prefix, item_type in _ITEM_OF_EVENT:
+        if isinstance(typ, str) and typ.startswith(prefix):
+            return item_type
+    return "unknown"
 
 
 def _part_key(typ: str, p: dict) -> tuple:

@@ -73,13 +73,28 @@ def check_end(session: "Session", end: "End") -> None:
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
 
 
+def _gemini_array(session: "Session") -> bool:
+    """The body is a JSON array read as Gemini: ``streamGenerateContent`` without ``alt=sse`` (Vertex's
+    REST transport answers so with ``application/json``, PROTOCOLS.md §8), a stream whatever its
+    content type says."""
+    return session.dialect_name == "gemini" and session.body_head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+
+
 def decide_json_body(session: "Session") -> None:
     """S007 for ``application/json`` outside Ollama, decided once the dialect is known.
 
     Framing findings already reported on that body are withdrawn (RULES.md S010: framing rules
-    are not judged on a body reported under S007).
+    are not judged on a body reported under S007). A Gemini JSON array is a stream whatever its
+    content type: a content-type S007 marked at the head is withdrawn for it.
     """
-    if session.http_error or not session.response:
+    if not session.response:
+        return
+    if _gemini_array(session):
+        status = session.response.get("status")
+        if not (isinstance(status, int) and status >= 400):
+            session.http_error = False
+        return
+    if session.http_error:
         return
     if OLLAMA_JSON in content_type(session) and session.dialect_name != "ollama":
         session.http_error = session.json_body = True

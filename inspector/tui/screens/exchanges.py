@@ -168,13 +168,15 @@ class ProxyApp(InspectorApp):
     ]
 
     def __init__(self, proxy, *, listen_url: str = "", upstream: str = "", theme: str | None = None,
-                 warning: str | None = None, record_dir: str | None = None) -> None:
+                 warning: str | None = None, record_dir: str | None = None, notes: tuple[str, ...] = ()) -> None:
         self.proxy = proxy
         proxy.log.keep_tapes = True  # each exchange's stream as relayed, so ``s`` can save it
         self.listen_url = listen_url
         self.upstream = upstream
         self.warning = warning
         self.record_dir = record_dir
+        self.notes = notes
+        """Known traffic that ``run`` cannot redirect (said once at start, as the headless banner does)."""
         waiting = f"waiting for requests on {listen_url or proxy.url} → {upstream or proxy.endpoint.upstream}"
         super().__init__([ExchangeFeed(None, waiting=waiting)], title="stream-inspector proxy", theme=theme)
         self.auto_follow = True
@@ -198,6 +200,8 @@ class ProxyApp(InspectorApp):
         self.set_interval(1 / LIST_FPS, self._sync_list, name="exchanges")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.call_after_refresh(table.focus)  # after InspectorApp.on_mount (it focuses the findings)
+        if self.notes:
+            self.notify("\n".join(self.notes), title="not redirected", severity="information", timeout=15)
         if self.warning:
             self.notify(notice(self.warning), severity="error", timeout=30)
             table.border_subtitle = one_line("⚠ NOT LOOPBACK · " + sub)

@@ -16,6 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
+from inspector.capture.redact import scrub_secrets
 from inspector.model.jsondepth import loads
 from inspector.model.catalog import RULES
 from inspector.session.advice import family_advice, rule_text
@@ -27,11 +28,12 @@ MAX_EVENT_LINES = 40
 
 
 def event_text(ev) -> str:
-    """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines."""
+    """The event's data, pretty-printed when it is JSON, cut to ``MAX_EVENT_LINES`` lines, secrets masked."""
     try:
         text = json.dumps(loads(ev.data), indent=2, ensure_ascii=False)  # bounded depth (jsondepth)
     except (ValueError, TypeError):
         text = ev.data
+    text = scrub_secrets(text)
     lines = text.splitlines()
     if len(lines) > MAX_EVENT_LINES:
         lines = lines[:MAX_EVENT_LINES] + [f"… {len(lines) - MAX_EVENT_LINES} more lines"]

@@ -170,7 +170,7 @@ class ArgumentView(ScrollView, can_focus=False):
         self._trailing_at = prog.trailing_offset if prog is not None and prog.state == TRAILING else None
         self._notes = []
         if not text:
-            self._notes = ["(no text yet)" if not block.closed else "(empty)"]
+            self._notes = ["(no text yet)" if not block.closed else block.empty_shown or "(empty)"]
             self._spans = []
 
     def _show_pretty(self, block, width: int, force: bool) -> None:

@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.model.events import EventLog as Events
+from inspector.capture.redact import EventMasks
 from inspector.model.display import display_text
 from inspector.providers import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
@@ -103,6 +104,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         super().__init__(id=id, classes=classes)
         self.events: Events = Events()
         """The session's event list (not copied; read up to ``count``)."""
+        self._masks = EventMasks(self.events)
+        """What each event shows: its data with secrets masked, also those split across events."""
         self.count = 0
         """Events shown (the session may hold more until the next frame)."""
         self.marks: dict[int, str] = {}
@@ -140,6 +143,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             if self.pointer is not None and self.pointer >= len(events):
                 self.pointer = None
             self.refresh()
+        if events is not self.events:
+            self._masks = EventMasks(events)
         self.events = events
         if len(findings) > self._findings_seen:
             for f in findings[self._findings_seen:]:
@@ -205,8 +210,12 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         return style
 
     # ------------------------------------------------------------ rendering
+    def shown_event(self, index: int):
+        """Event ``index`` as it may be shown or copied (secrets masked, also across events)."""
+        return self._masks.shown(index)
+
     def _line_text(self, index: int) -> "Text":
-        ev = self.events[index]
+        ev = self.shown_event(index)
         sev = self.marks.get(index)
         style = self._style
         pieces = [(MARKS[sev], style(f"eventlog--{sev}")) if sev else (" ", None),

@@ -1,0 +1,115 @@
+"""What a secret looks like: the maintained list of credential shapes that ``redact`` masks anywhere.
+
+Why a table of our own rather than a secret-scanning library: masking runs on the proxy's
+forwarding path, once per network chunk, before the chunk is sent (a recording must never hold a
+key), so it has to cost microseconds on text that holds no secret. The scanners (detect-secrets,
+and the gitleaks rules it would take to port) run dozens of per-line regexes plus entropy checks
+and are built for files, not for a stream cut at arbitrary bytes. Here: one prefilter of plain
+substring tests (``maybe_key``; a chunk without any of the prefixes costs 17 ``in`` tests) and one
+compiled alternation run only on text that passes it.
+
+Each shape: a name, the regular expression of the whole secret, and how many characters of its
+start stay readable (the type prefix: ``sk-ant-[redacted]`` tells the reader which key it was).
+Sources: each vendor's documented key format (Anthropic ``sk-ant-``; OpenAI ``sk-``, ``sk-proj-``,
+``sk-svcacct-``, ``sk-admin-``; OpenRouter ``sk-or-v1-``; Google API keys ``AIza`` + 35; AWS access
+key ids ``AKIA``/``ASIA`` + 16 upper-case letters and digits; GitHub ``ghp_``/``gho_``/``ghu_``/
+``ghs_``/``ghr_`` + 36 and ``github_pat_``; GitLab ``glpat-`` + 20; Slack ``xoxb-``/``xoxp-``/
+``xoxa-``/``xoxr-``/``xoxs-``; Hugging Face ``hf_`` + 34; JSON Web Tokens ``eyJ…​.eyJ…​.…``).
+``Bearer`` tokens of 16 characters or more, and ``Basic`` credentials that decode to
+``user:password``, are masked after the scheme word wherever they appear.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+SHAPES: tuple[tuple[str, str, int], ...] = (
+    ("Anthropic", r"sk-ant-[A-Za-z0-9_-]{8,}", 7),
+    ("OpenRouter", r"sk-or-v1-[A-Za-z0-9]{16,}", 9),
+    ("OpenAI", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 3),
+    ("Google API key", r"AIza[0-9A-Za-z_-]{30,}", 4),
+    ("AWS access key id", r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])", 4),
+    ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}", 4),
+    ("GitHub fine-grained token", r"github_pat_[A-Za-z0-9_]{22,}", 11),
+    ("GitLab token", r"glpat-[A-Za-z0-9_-]{20,}", 6),
+    ("Slack token", r"xox[abposr]-[A-Za-z0-9-]{10,}", 5),
+    ("Hugging Face token", r"hf_[A-Za-z0-9]{30,}", 3),
+    ("JSON Web Token", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 3),
+)
+"""``(name, regex, readable prefix length)``, most specific first (``sk-ant-`` before ``sk-``)."""
+
+PREFIXES: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+                             "glpat-", "xox", "hf_", "eyJ", "earer", "EARER", "Basic ")
+"""Substrings one of which every shape (and every ``Bearer``/``Basic`` credential) contains."""
+
+KEY = re.compile(
+    r"(?<![A-Za-z0-9_-])(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
+    r"|(?i:\b(Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)"
+    r"|\b(Basic)\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+"""Group 1: a key of one of ``SHAPES``; groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its credential."""
+
+_KEEP = [(re.compile(rx), keep) for _, rx, keep in SHAPES]
+
+OPEN = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
+    r"|gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,}|glpat-[A-Za-z0-9_-]{2,}|xox[abposr]-[A-Za-z0-9-]{2,}"
+    r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)\s+[A-Za-z0-9._~+/-]{3,})\Z")
+"""Text that ends in what may be the first part of a key (the rest may come in the next chunk or event)."""
+
+
+HEADS: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+                          "glpat-", "xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "hf_", "eyJ")
+"""How each shape begins (its type prefix, or the part every key of it shares)."""
+
+HEAD_STARTS = frozenset(h[:i] for h in HEADS for i in range(1, len(h)))
+"""Every proper beginning of a head (``s``, ``sk``, ``AK``, ``github_p``...): text ending in one may
+go on with the rest of a key."""
+
+TRAIL = re.compile(r"[A-Za-z0-9_.-]{1,256}\Z")
+"""The run of key characters (and the dots of a JSON Web Token) that ends a text (searched from
+256 characters before its end: longer than any key)."""
+
+BEARER_END = re.compile(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
+"""A text ending in a ``Bearer`` scheme and what there is of its token."""
+
+
+def maybe_key(text: str) -> bool:
+    """False when ``text`` cannot hold a key shape (the cheap test before any regex)."""
+    for p in PREFIXES:
+        if p in text:
+            return True
+    return False
+
+
+def readable(key: str) -> int:
+    """How many characters of ``key`` (a group-1 match of ``KEY``) stay readable: its type prefix."""
+    for rx, keep in _KEEP:
+        if rx.match(key):
+            return keep
+    return 3
+
+
+def open_keep(head: str) -> int:
+    """Readable characters of an ``OPEN`` match: the type prefix (``sk-``, ``AIza``, ``Bearer ``...)."""
+    if head.startswith("sk-"):
+        return 3
+    if head.startswith(("github_pat_",)):
+        return 11
+    if head.startswith(("glpat-", "xox")):
+        return head.index("-") + 1
+    if head.startswith(("gh", "hf_")):
+        return head.index("_") + 1
+    if head[:4] in ("AIza", "AKIA", "ASIA"):
+        return 4
+    if head.startswith("eyJ"):
+        return 3
+    return len(head) - len(head.split()[-1])  # Bearer: the word and its space
+
+
+def is_basic_credential(value: str) -> bool:
+    """``value`` (after ``Basic``) is base64 of ``user:password`` (so ``Basic information`` is left alone)."""
+    try:
+        return b":" in base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False

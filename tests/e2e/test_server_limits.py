@@ -1,0 +1,129 @@
+"""``proxy`` and ``serve`` bound each request (issue 24 item 8): headers that take longer than
+``--header-timeout`` get a 408 and a closed connection, a body over ``--max-request-bytes`` a 413
+(declared in ``content-length`` or counted as a chunked body arrives), and nothing is forwarded."""
+from __future__ import annotations
+
+import signal
+import socket
+import time
+
+import httpx
+import pytest
+
+from inspector.net.proxy.server import ProxyThread
+from inspector.net.serve import ServerThread
+from inspector.net.servers import RequestLimits
+from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, answering, spawn, sse_event
+from tests.helpers import timed
+
+OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)
+LIMITS = RequestLimits(header_timeout=0.5, max_bytes=1000)
+
+
+@pytest.fixture(params=["proxy", "serve"])
+def server(request, raw_server):
+    """A proxy (in front of a server that answers every request) or a mock provider, with ``LIMITS``;
+    ``srv.upstream`` is the proxy's upstream (None for serve)."""
+    if request.param == "proxy":
+        up = raw_server(answering(OPENING))
+        with ProxyThread(up.url, requests=LIMITS) as px:
+            px.upstream = up
+            yield px
+    else:
+        with ServerThread([("a", timed((0.0, OPENING), end=(0.0, "eof")))], instant=True, requests=LIMITS) as srv:
+            srv.upstream = None
+            yield srv
+
+
+def _slow_client(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    s = socket.create_connection((host, int(port)), timeout=WAIT_S)
+    s.sendall(b"POST /v1/messages HTTP/1.1\r\nHo")
+    return s
+
+
+def _read_all(s: socket.socket) -> bytes:
+    """Everything until the server closes (a reset after our late bytes ends it too)."""
+    out = b""
+    while True:
+        try:
+            part = s.recv(65536)
+        except ConnectionResetError:
+            return out
+        if not part:
+            return out
+        out += part
+
+
+def test_headers_sent_a_byte_at_a_time_get_408_and_the_connection_closed(server):
+    slow = [_slow_client(server.url) for _ in range(30)]
+    start = time.monotonic()
+    try:  # trickle into the first one: bytes arriving do not put the deadline off
+        for c in b"st: x\r\nX-A: b" * 10:
+            slow[0].sendall(bytes([c]))
+            time.sleep(0.05)
+    except OSError:
+        pass  # closed by the server, as it should be
+    answers = [_read_all(s) for s in slow]
+    took = time.monotonic() - start
+    for s in slow:
+        s.close()
+    # the first one may see a reset instead (it was still sending when closed); the others read a 408
+    assert all(a.startswith(b"HTTP/1.1 408 Request Timeout\r\n") for a in answers[1:]), answers[1][:200]
+    assert b"--header-timeout" in answers[1] and b"connection: close" in answers[1]
+    assert took < 5, took  # every slow connection was closed after ~0.5 s, not held open
+    if server.upstream is not None:
+        assert server.upstream.requests == []  # nothing was forwarded
+
+
+def test_a_declared_body_over_the_limit_gets_413_before_it_is_read(server):
+    r = httpx.post(server.url + "/v1/messages", content=b"x" * 5000, timeout=WAIT_S, trust_env=False,
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert "--max-request-bytes" in r.json()["error"]["message"]
+    assert r.headers["connection"] == "close"
+    if server.upstream is not None:
+        assert server.upstream.requests == []
+
+
+def test_a_chunked_body_over_the_limit_gets_413_when_it_passes_it(server):
+    def body():
+        for _ in range(50):
+            yield b"y" * 100
+
+    r = httpx.post(server.url + "/v1/messages", content=body(), timeout=WAIT_S, trust_env=False)
+    assert r.status_code == 413
+    if server.upstream is not None:
+        assert server.upstream.requests == []
+
+
+def test_requests_within_the_limits_are_answered(server):
+    r = httpx.post(server.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S, trust_env=False)
+    assert r.status_code == 200 and r.content.startswith(b"event: message_start")
+    # the same connection, a second request after the header deadline of the first has passed
+    with httpx.Client(timeout=WAIT_S, trust_env=False) as c:
+        assert c.post(server.url + "/v1/messages", json={"stream": True}).status_code == 200
+        time.sleep(0.7)
+        assert c.post(server.url + "/v1/messages", json={"stream": True}).status_code == 200
+
+
+@pytest.mark.parametrize("command", ["proxy", "serve"])
+def test_the_options_reach_the_real_commands(raw_server, tmp_path, command):
+    if command == "proxy":
+        argv = ["proxy", "--upstream", raw_server(answering(OPENING)).url, "--format", "json"]
+    else:
+        cap = tmp_path / "a.sse"
+        cap.write_bytes(OPENING)
+        argv = ["serve", str(cap), "--loop", "--instant"]
+    proc = spawn([*argv, "--port", "0", "--header-timeout", "0.5", "--max-request-bytes", "1K"])
+    try:
+        line = (proc.stderr if command == "proxy" else proc.stdout).readline()
+        url = "http://" + line.split("http://", 1)[1].split()[0]
+        r = httpx.post(url + "/v1/messages", content=b"x" * 2000, timeout=WAIT_S, trust_env=False)
+        assert r.status_code == 413
+        s = _slow_client(url)
+        assert _read_all(s).startswith(b"HTTP/1.1 408 ")
+        s.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(WAIT_S)
