@@ -359,6 +359,8 @@ def _serve(sub) -> None:
                        f"{PROG} serve run.jsonl --loop --instant",
                        f"ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
                        f"{PROG} serve run.jsonl --mutate all --expect-next --format junit > client.xml",
+                       f"{PROG} serve --match rec/ --instant    # replay a recorded conversation",
+                       f"{PROG} serve --match rec/ --mutate close-early@2   # break turn 2 only",
                        f"{PROG} serve --mutations                # what each mutation does"))
     p.add_argument("captures", nargs="*", metavar="CAPTURE",
                    help="captures to answer with (any readable format; none: the bundled one, with --mutate)")
@@ -377,6 +379,20 @@ def _serve(sub) -> None:
                         "(survived / mis-assembled / crashed) and stop after the last")
     p.add_argument("--next-timeout", type=_positive, default=30.0, metavar="SECONDS",
                    help="--expect-next: how long to wait for the next request")
+    p.add_argument("--match", metavar="DIR",
+                   help="answer each request with the recording in DIR whose request it matches (method, path, "
+                        "the conversation so far; ids, metadata, user, stream_options ignored), in any order, as "
+                        "often as asked; a request matching none gets HTTP 400 naming the closest recording and "
+                        "the first JSON path where it departs. DIR: what proxy --record / run --record wrote. "
+                        "--mutate NAME@N breaks turn N only (or NAME@FILE one exchange)")
+    p.add_argument("--match-ignore", action="append", default=[], metavar="PATH",
+                   help="--match: also ignore this JSON path ($.temperature, $..name, $.messages[*].cache_control); "
+                        "repeatable")
+    p.add_argument("--record-missing", action="store_true",
+                   help="--match: forward a request no recording matches to --upstream, record it into DIR and "
+                        "serve it from there on")
+    p.add_argument("--upstream", metavar="URL", help="--record-missing: where unmatched requests go (the "
+                                                      "request's path is appended: https://api.openai.com)")
     p.add_argument("--format", choices=("text", "json", "junit"), default="text",
                    help="--expect-next verdicts and --mutations: text, JSON Lines or JUnit XML")
     _add_request_limits(p)

@@ -15,6 +15,7 @@ from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_
 from inspector.net.conform import report
 from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
+from inspector.net.replay.provider import match_provider
 from inspector.net.serve import asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
 from inspector.providers import PROVIDERS
@@ -47,6 +48,71 @@ def list_mutations(fmt: str) -> str:
     return "\n".join(lines)
 
 
+def _serve_until_stopped(app, sock, log, holder: dict, args) -> bool:
+    """Run ``app`` on ``sock`` until it stops (``holder["server"]``: the server, for whoever stops it)
+    or Ctrl+C, with the request limits of ``args``; closes ``sock``. True after Ctrl+C."""
+    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
+                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes))
+    interrupted = False
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        sock.close()
+    log("stopped")
+    return interrupted
+
+
+def run_match(args) -> int:
+    """``serve --match DIR``: answer by request content until Ctrl+C (or, without ``--loop``, once every
+    recording has been answered in full). Exit 0; 2 for a bad folder, path, ``--mutate`` or port."""
+    if args.captures:
+        return _err("serve --match DIR serves the recordings in DIR: give no CAPTURE besides")
+    if args.expect_next:
+        return _err("serve --match: --expect-next grades rotating captures; use conform --client for a conversation")
+    if args.record_missing != bool(args.upstream):
+        return _err("serve --match: --record-missing and --upstream URL go together")
+    holder: dict = {}
+    out = sys.stdout
+
+    def log(line: str) -> None:
+        print(line, file=out, flush=True)
+
+    def stop_server() -> None:
+        log("every recording answered once: stopping (--loop keeps serving)")
+        if "server" in holder:
+            holder["server"].should_exit = True
+
+    try:
+        provider, notes = match_provider(args.match, ignore=args.match_ignore, mutate=args.mutate,
+                                         upstream=args.upstream, speed=args.speed, instant=args.instant, log=log,
+                                         on_all_served=None if args.loop or args.record_missing else stop_server,
+                                         max_bytes=args.max_size)
+    except (CaptureError, MutateError, ValueError) as e:
+        return _err(str(e))
+    if not is_loopback(args.host):
+        print(f"stream-inspector: WARNING: serving on {args.host}, not loopback: anyone who can reach this "
+              "machine can read these recordings. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
+    sock = listen(args.host, args.port, "serve")
+    if sock is None:
+        return EXIT_USAGE
+    url = url_for(sock)
+    recs = provider.index.recordings
+    log(f"serving {len(recs)} recording{'s' if len(recs) != 1 else ''} of {args.match} by request on {url}")
+    for r in recs:
+        log(f"  turn {r.turn}: {r.method} {r.path}  {r.served.source}  ({r.served.describe()})")
+    for note in notes:
+        log(f"  note: {note}")
+    if args.record_missing:
+        log(f"  a request no recording matches is forwarded to {args.upstream} and recorded into {args.match}")
+    else:
+        log("  a request no recording matches gets HTTP 400 naming the closest recording and where it departs")
+    log("Ctrl+C stops" + ("" if args.loop or args.record_missing else "; so does answering every recording once"))
+    _serve_until_stopped(asgi_app(provider), sock, log, holder, args)
+    return EXIT_OK
+
+
 def run(args) -> int:
     """``serve CAPTURE...``: exit 0 after Ctrl+C or once done, 2 for unreadable captures, a bad
     ``--mutate`` or a busy port; with ``--expect-next`` 1 when a verdict is not ``survived``.
@@ -58,6 +124,10 @@ def run(args) -> int:
     if args.mutations:
         print(list_mutations(args.format))
         return EXIT_OK
+    if args.match:
+        return run_match(args)
+    if args.record_missing or args.match_ignore or args.upstream:
+        return _err("serve: --record-missing, --upstream and --match-ignore go with --match DIR")
     if not args.captures:
         return _err("serve: give at least one CAPTURE (or --mutations to list the mutations)")
     if args.expect_next and not args.mutate:
@@ -119,16 +189,7 @@ def run(args) -> int:
     elif n > 1:
         log("  any other path: the captures in turn")
     log("Ctrl+C stops" + ("" if args.loop or provider else "; without --loop, so does answering every capture once"))
-    server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
-                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes))
-    interrupted = False
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        sock.close()
-    log("stopped")
+    interrupted = _serve_until_stopped(app, sock, log, holder, args)
     if provider is None:
         return EXIT_OK
     verdicts = provider.verdicts

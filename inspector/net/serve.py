@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from inspector.feeds.run import run_capture
 from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import Capture
 from inspector.net.servers import BackgroundServer, RequestLimits
 from inspector.capture.load import load_path
+from inspector.providers.endpoints import api_of
 from starlette.applications import Starlette
 from starlette.routing import Route
 
@@ -126,6 +128,19 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
     return out
 
 
+async def read_body(receive) -> bytes | None:
+    """The whole request body (clients wait for it to be taken before reading the answer); None
+    when the client left first."""
+    body = bytearray()
+    while True:
+        msg = await receive()
+        if msg["type"] == "http.disconnect":
+            return None
+        body += msg.get("body", b"")
+        if not msg.get("more_body"):
+            return bytes(body)
+
+
 class MockProvider:
     """The ASGI endpoint: picks a capture for each request and plays it back.
 
@@ -136,8 +151,8 @@ class MockProvider:
 
     def __init__(self, served: list[Served], *, speed: float = 1.0, instant: bool = False,
                  log: Callable[[str], None] | None = None,
-                 on_all_served: Callable[[], None] | None = None) -> None:
-        if not served:
+                 on_all_served: Callable[[], None] | None = None, allow_empty: bool = False) -> None:
+        if not served and not allow_empty:
             raise ValueError("nothing to serve")
         self.served = served
         self.by_name = {s.name: s for s in served}
@@ -150,6 +165,9 @@ class MockProvider:
         self.on_all_served = on_all_served
         """Called once every capture has been answered in full at least once (``serve`` without ``--loop``)."""
         self._done: set[str] = set()
+        self._dialect_of: dict[str, str | None] = {}
+        """Each capture's dialect, once a request's API was compared with it."""
+        self._api_warned: set[str] = set()
 
     def pick(self, path: str) -> Served:
         """``/NAME/...`` picks capture NAME; any other path takes the next capture in rotation."""
@@ -161,19 +179,31 @@ class MockProvider:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        start = asyncio.get_running_loop().time()
         self.requests += 1
-        # Read the request body (clients wait for it to be taken before reading the answer).
-        body = bytearray()
-        while True:
-            msg = await receive()
-            if msg["type"] == "http.disconnect":
-                return
-            body += msg.get("body", b"")
-            if not msg.get("more_body"):
-                break
-        served = self.choose(scope, bytes(body))
+        body = await read_body(receive)
+        if body is None:
+            return
+        served = self.choose(scope, body)
+        self._check_api(scope.get("path", "/"), served)
+        await self.respond(scope, served, receive, send, start)
+
+    def _check_api(self, path: str, served: Served) -> None:
+        """Warn once per capture when the request asks for another API than the capture's dialect
+        (a Responses request answered from a Chat capture sent pydantic-ai into a 10-request loop)."""
+        asked = api_of(path)
+        if asked is None or served.name in self._api_warned or self.log is None:
+            return
+        if served.name not in self._dialect_of:
+            self._dialect_of[served.name] = run_capture(served.capture).dialect_name
+        dialect = self._dialect_of[served.name]
+        if dialect not in (None, "unknown", asked):
+            self._api_warned.add(served.name)
+            self.log(f"warning: {path} asks for the {asked} API, but {served.name} is a {dialect} stream: "
+                     "the client will misread it (said once per capture)")
+
+    async def respond(self, scope, served: Served, receive, send, start: float) -> None:
+        """Play ``served`` as the answer (``start``: the loop time the request arrived), log it, tell ``answered``."""
         gone = asyncio.Event()
 
         async def watch() -> None:

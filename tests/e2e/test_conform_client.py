@@ -35,7 +35,7 @@ def readme_table() -> dict[str, dict[str, str]]:
     for line in section.strip().splitlines()[2:]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         name = cells[0].strip("`")
-        out[name] = {p: re.match(r"survived|mis-assembled|crashed|—", cell).group(0)
+        out[name] = {p: re.match(r"survived|repaired|refused|ran-wrong-arguments|dropped|mis-assembled|crashed|hung|—", cell).group(0)
                      for p, cell in (("anthropic", cells[1]), ("openai", cells[2]))}
     return out
 

@@ -5,8 +5,9 @@ the provider's reference capture mutated; the client runs with every SDK's base-
 pointed at it (``Endpoint.base_env`` of every provider: ``ANTHROPIC_BASE_URL``, ``OPENAI_BASE_URL``
 with ``/v1``…) and placeholder keys (a real key never reaches the mock), sends its request,
 assembles the broken stream, and sends its next request, which is graded (``verdict``). A client
-that exits without a next request, or hangs past ``timeout`` (it is stopped: its process group is
-killed), is ``crashed`` with the reason.
+that raises or exits non-zero without a next request is ``crashed`` (the reason: the exception line
+of its last traceback), one that exits 0 without it ``dropped``, one that runs past ``timeout``
+``hung`` (it is stopped: its process group is killed).
 
 The client is a shell command (``conform --client``) or, for tests and embedding, a callable
 ``client(env)`` run in a thread (an exception it raises is the reason it crashed).
@@ -76,7 +77,12 @@ class _Run:
     done: bool = False
     code: int | None = None
     error: str | None = None
-    """The exception a callable client raised, or the last line a command wrote to stderr."""
+    """The exception a callable client raised, or what a command's stderr says (``exception_line``)."""
+
+    @property
+    def clean(self) -> bool:
+        """The client ended by itself without an error: exit 0, or the callable returned."""
+        return self.done and (self.code == 0 or (self.code is None and self.error is None))
 
 
 def run(client: Client, provider: str, specs: list[Spec], *, capture: str | Path | None = None,
@@ -145,19 +151,24 @@ def _settle(provider: ExpectNextProvider, next_timeout: float) -> None:
 
 
 def _give_up(provider: ExpectNextProvider, mc: MutatedCapture, state: _Run, why: str | None = None) -> None:
+    """No next request: ``hung`` when the client was stopped (``why`` given), ``dropped`` when it ended
+    cleanly (exit 0, or the callable returned: it got the stream and went no further), else ``crashed``."""
+    outcome = "hung" if why is not None else "dropped" if state.clean else "crashed"
     if why is None:
         why = f"no next request (the client {_ending(state)})"
+        if outcome == "dropped":
+            why += ": the answer was taken and nothing was run"
     if provider.requests == 0:
         detail = ("no request reached the mock provider (does the client read "
                   f"{', '.join(v.name for v in PROVIDERS[mc.provider].endpoint.base_env)}?)")
-        provider.verdicts.append(crashed(mc, detail if state.done else why))
+        provider.verdicts.append(crashed(mc, detail if state.done else why, "crashed" if state.done else outcome))
     else:
-        provider.give_up_threadsafe(why)
+        provider.give_up_threadsafe(why, outcome)
         end = time.monotonic() + 2.0
         while not provider.finished and time.monotonic() < end:
             time.sleep(0.01)
         if not provider.finished:
-            provider.verdicts.append(crashed(mc, why))
+            provider.verdicts.append(crashed(mc, why, outcome))
     v = provider.verdicts[0]
     v.client = _ending(state) if state.done else None
 
@@ -191,8 +202,7 @@ def _start(client: Client, env: dict, state: _Run) -> Callable[[], None]:
     def watch() -> None:
         state.code = proc.wait()
         err.seek(0)
-        lines = [ln for ln in err.read().decode("utf-8", "replace").splitlines() if ln.strip()]
-        state.error = _first_line(lines[-1]) if lines else None
+        state.error = exception_line(err.read().decode("utf-8", "replace"))
         out.close()
         err.close()
         state.done = True
@@ -207,6 +217,25 @@ def _start(client: Client, env: dict, state: _Run) -> Callable[[], None]:
                 pass
 
     return stop
+
+
+def exception_line(stderr: str) -> str | None:
+    """Why a process failed, from its stderr: the exception line of the last Python traceback
+    (``ValueError: …``, the first unindented line after ``Traceback (most recent call last):``), else
+    the message above the last JavaScript stack (``Error: …`` followed by ``    at …`` lines), else
+    the last non-blank line; None for an empty stderr. A warning printed after the traceback (an
+    SDK's shutdown notice) is not the reason."""
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    heads = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last)")]
+    if heads:
+        for ln in lines[heads[-1] + 1:]:
+            if not ln[0].isspace():
+                return _first_line(ln)
+    stacks = [i for i in range(1, len(lines)) if lines[i].lstrip().startswith("at ") and lines[i][0].isspace()
+              and not (lines[i - 1].lstrip().startswith("at ") and lines[i - 1][0].isspace())]
+    if stacks:
+        return _first_line(lines[stacks[-1] - 1])
+    return _first_line(lines[-1]) if lines else None
 
 
 def _first_line(text: str) -> str:

@@ -83,18 +83,19 @@ class ExpectNextProvider(MockProvider):
             k = self._pending[0]
             self._timer = asyncio.get_running_loop().call_later(self.next_timeout, self._timed_out, k)
 
-    def give_up(self, detail: str) -> None:
-        """No next request will come (the client process ended): the pending verdict is ``crashed``."""
+    def give_up(self, detail: str, outcome: str = "crashed") -> None:
+        """No next request will come (the client process ended): the pending verdict is ``outcome``
+        (``crashed``, ``dropped`` after a clean exit, ``hung`` after a stop)."""
         if self._pending is not None:
             k, _ = self._pending
             self._pending = None
             self._cancel_timer()
-            self._record(crashed(self.variants[k][1], detail))
+            self._record(crashed(self.variants[k][1], detail, outcome))
 
-    def give_up_threadsafe(self, detail: str) -> None:
+    def give_up_threadsafe(self, detail: str, outcome: str = "crashed") -> None:
         """``give_up`` from another thread (the server runs in its own)."""
         if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self.give_up, detail)
+            self._loop.call_soon_threadsafe(self.give_up, detail, outcome)
 
     def _timed_out(self, k: int) -> None:
         if self._pending is not None and self._pending[0] == k:

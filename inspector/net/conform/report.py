@@ -4,8 +4,8 @@ and GitHub workflow commands.
 JUnit XML follows the de-facto schema CI systems read (the Jenkins/Ant ``junit-10.xsd`` facts):
 ``<testsuites>`` holding one ``<testsuite name tests failures errors skipped time>`` per run,
 one ``<testcase classname name time>`` per case, with a ``<failure message type>`` (a graded
-failure: fail, mis-assembled) or an ``<error message type>`` (the case could not run: crashed,
-unreachable), and the details as the element's text. Warnings pass, with their findings in
+failure: fail, dropped, refused, repaired, ran-wrong-arguments, mis-assembled) or an ``<error message type>``
+(the case could not run: crashed, hung, unreachable), and the details as the element's text. Warnings pass, with their findings in
 ``<system-out>``.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Protocol
 
 import orjson
 
-from inspector.net.conform.verdict import OUTCOMES, Verdict
+from inspector.net.conform.verdict import ERRORED, FAILED, OUTCOMES, Verdict
 
 
 class Case(Protocol):
@@ -39,17 +39,17 @@ class Case(Protocol):
 # ----------------------------------------------------------------------------------------- verdicts
 def verdict_line(v: Verdict, width: int = 22) -> str:
     """``MUTATION  VERDICT  detail`` for the live listing."""
-    return f"{v.mutation:<{width}} {v.outcome:<13} {v.detail}"
+    return f"{v.mutation:<{width}} {v.outcome:<19} {v.detail}"
 
 
 def verdicts_text(verdicts: Sequence[Verdict], *, interrupted: bool = False) -> str:
     width = max([len(v.mutation) for v in verdicts] + [8])
-    lines = [f"{'mutation':<{width}} {'verdict':<13} detail"]
+    lines = [f"{'mutation':<{width}} {'verdict':<19} detail"]
     for v in verdicts:
         lines.append(verdict_line(v, width))
-        lines += [f"{'':<{width}} {'':<13} - {p}" for p in v.problems[1:]]
+        lines += [f"{'':<{width}} {'':<19} - {p}" for p in v.problems[1:]]
         if v.client:
-            lines.append(f"{'':<{width}} {'':<13} client: {v.client}")
+            lines.append(f"{'':<{width}} {'':<19} client: {v.client}")
     lines.append(summary(verdicts) + (" (interrupted)" if interrupted else ""))
     return "\n".join(lines)
 
@@ -66,16 +66,16 @@ def verdicts_json(verdicts: Sequence[Verdict]) -> str:
 def verdicts_junit(verdicts: Sequence[Verdict], suite: str) -> str:
     root = ET.Element("testsuites", name="stream-inspector client verdicts")
     ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(verdicts)),
-                       failures=str(sum(v.outcome == "mis-assembled" for v in verdicts)),
-                       errors=str(sum(v.outcome == "crashed" for v in verdicts)), skipped="0", time="0")
+                       failures=str(sum(v.outcome in FAILED for v in verdicts)),
+                       errors=str(sum(v.outcome in ERRORED for v in verdicts)), skipped="0", time="0")
     for v in verdicts:
         tc = ET.SubElement(ts, "testcase", classname=suite, name=v.mutation, time="0")
         body = "\n".join(v.problems + ([f"client: {v.client}"] if v.client else []) +
                          ([f"stream codes: {' '.join(v.codes)}"] if v.codes else []))
-        if v.outcome == "mis-assembled":
-            ET.SubElement(tc, "failure", message=v.detail, type="mis-assembled").text = body
-        elif v.outcome == "crashed":
-            ET.SubElement(tc, "error", message=v.detail, type="crashed").text = body
+        if v.outcome in FAILED:
+            ET.SubElement(tc, "failure", message=v.detail, type=v.outcome).text = body
+        elif v.outcome in ERRORED:
+            ET.SubElement(tc, "error", message=v.detail, type=v.outcome).text = body
         else:
             ET.SubElement(tc, "system-out").text = v.detail
     return _xml(root)

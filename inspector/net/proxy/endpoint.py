@@ -96,6 +96,9 @@ class ProxyEndpoint:
         self._clients: dict[bool, httpx.AsyncClient] = {}
         self.requests = 0
         """Requests received so far."""
+        self.on_recorded: Callable[[str, End], None] | None = None
+        """Called with a recording's path and how its stream ended, once the file is complete
+        (``serve --record-missing`` adds it to what it serves)."""
         self._aws_creds: object = _UNSET
         """The proxy's own AWS credentials for re-signing SigV4 requests (looked up on the first one)."""
 
@@ -337,6 +340,8 @@ class ProxyEndpoint:
             if end is None:
                 end = End(now(), "cancelled", "proxy stopped")
             tee.close(end)
+            if record_path is not None and self.on_recorded is not None:
+                self.on_recorded(record_path, end)
             try:
                 await resp.aclose()  # closes the upstream connection when the body was not read to its end
             except Exception:  # noqa: BLE001 (closing a broken connection may fail again)

@@ -1,0 +1,39 @@
+"""A request error in each provider's own shape, so its SDK raises its usual error type with our message.
+
+Shapes, from the SDKs that read them:
+
+- Anthropic Messages (and Anthropic on Bedrock): ``{"type": "error", "error": {"type":
+  "invalid_request_error", "message"}}`` (``anthropic`` SDK ``_client._make_status_error``: HTTP 400
+  -> ``BadRequestError``, ``.message`` from ``error.message``).
+- OpenAI Chat and Responses: ``{"error": {"message", "type": "invalid_request_error", "param",
+  "code"}}`` (``openai`` SDK ``_client._make_status_error``: 400 -> ``BadRequestError``).
+- Gemini: ``{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT"}}`` (google.rpc.Status
+  as JSON; ``google-genai`` ``errors.APIError``).
+- Ollama: ``{"error": "message"}`` (``ollama`` client ``ResponseError``).
+- Cohere and Bedrock ConverseStream: ``{"message": "message"}`` (Cohere v2 error bodies; AWS JSON
+  protocol errors, with ``x-amzn-errortype: ValidationException``).
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import orjson
+
+
+def error_answer(dialect: str | None, message: str, status: int = 400) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """``(headers, body)`` of an HTTP ``status`` answer saying ``message`` in ``dialect``'s error shape
+    (dialect names as in SPEC.md; None or unknown: the OpenAI shape, which most compatibles copy)."""
+    extra: list[tuple[bytes, bytes]] = []
+    if dialect in ("anthropic-messages", "bedrock-anthropic"):
+        body: object = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    elif dialect == "gemini":
+        body = {"error": {"code": status, "message": message, "status": "INVALID_ARGUMENT"}}
+    elif dialect == "ollama":
+        body = {"error": message}
+    elif dialect in ("cohere-chat", "bedrock-converse"):
+        body = {"message": message}
+        if dialect == "bedrock-converse":
+            extra.append((b"x-amzn-errortype", b"ValidationException"))
+    else:
+        body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": None}}
+    return [(b"content-type", b"application/json"), *extra], orjson.dumps(body)
