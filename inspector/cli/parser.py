@@ -325,7 +325,7 @@ def _serve(sub) -> None:
                          "how a client copes.",
              examples=(f"{PROG} serve run.jsonl                  # answer once, then stop",
                        f"{PROG} serve run.jsonl --loop --instant",
-                       f"ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
+                       "ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
                        f"{PROG} serve run.jsonl --mutate all --expect-next --format junit > client.xml",
                        f"{PROG} serve --mutations                # what each mutation does"))
     p.add_argument("captures", nargs="*", metavar="CAPTURE",
