@@ -1,7 +1,8 @@
 """serve --match: what looking a request up costs among 200 recordings (10 conversations x 20 turns, up to
 41 messages of 400-character tool results each): a hit (the last recording) and a miss (the closest
 recording found and the departure named). Run: ``uv run python bench/bench_match.py``."""
-import time, copy
+import time
+import copy
 from inspector.net.replay.match import DEFAULT_IGNORE, Ignore
 from inspector.net.replay.recordings import Index, Recording
 from inspector.net.serve import Served
@@ -20,8 +21,11 @@ for c in range(10):
         s = Served(f"r{c}-{turn}", "", Capture(chunks=[]), 200, [])
         recs.append(Recording(s, "POST", "/v1/chat/completions", ig.strip(b), "openai-chat", turn + 1))
 idx = Index(recs, ig)
-hit, miss = body(19, 9), copy.deepcopy(body(19, 9)); miss["messages"][-1]["content"] = "y"
+hit, miss = body(19, 9), copy.deepcopy(body(19, 9))
+miss["messages"][-1]["content"] = "y"
 for name, b in (("hit (last of 200)", hit), ("miss (closest + departure)", miss)):
-    t = time.perf_counter(); n = 50
-    for _ in range(n): idx.find("POST", "/v1/chat/completions", b)
+    t = time.perf_counter()
+    n = 50
+    for _ in range(n):
+        idx.find("POST", "/v1/chat/completions", b)
     print(f"{name}: {(time.perf_counter() - t) / n * 1000:.1f} ms per request")

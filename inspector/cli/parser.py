@@ -357,7 +357,7 @@ def _serve(sub) -> None:
                          "how a client copes.",
              examples=(f"{PROG} serve run.jsonl                  # answer once, then stop",
                        f"{PROG} serve run.jsonl --loop --instant",
-                       f"ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
+                       "ANTHROPIC_BASE_URL=http://127.0.0.1:8765 my-agent    # in another terminal",
                        f"{PROG} serve run.jsonl --mutate all --expect-next --format junit > client.xml",
                        f"{PROG} serve --match rec/ --instant    # replay a recorded conversation",
                        f"{PROG} serve --match rec/ --mutate close-early@2   # break turn 2 only",

@@ -7,7 +7,11 @@ import pytest
 from inspector.capture.load import load_path
 from inspector.feeds.run import run_capture
 from tests.e2e.conftest import WAIT_S
-from tests.e2e.test_proxy_tui import SIZE, served, until  # noqa: F401 - served is a fixture
+from tests.e2e import test_proxy_tui
+from tests.e2e.test_proxy_tui import SIZE, until
+
+served = test_proxy_tui.served
+"""The proxy TUI tests' fixture: a served corpus pair behind a real proxy."""
 
 pytest.importorskip("textual")
 

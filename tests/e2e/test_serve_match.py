@@ -12,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import openai
-import orjson
 import pytest
 
 from inspector.capture.load import load_path

@@ -10,7 +10,6 @@ the same on every run.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import pytest
 

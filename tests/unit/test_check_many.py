@@ -98,10 +98,10 @@ def test_one_skipped_file_beside_captures_reads_as_one():
 def test_each_header_comes_before_its_findings_and_a_total_closes_the_run(capsys, folder):
     _, out, _ = run(capsys, "check", str(folder / "b"))
     lines = out.splitlines()
-    cut_head = next(i for i, l in enumerate(lines) if l.startswith(f"{folder / 'b' / 'd-cut.sse'}: anthropic"))
-    cut_findings = [i for i, l in enumerate(lines) if l.startswith(f"{folder / 'b' / 'd-cut.sse'}:") and " S003 " in l]
+    cut_head = next(i for i, ln in enumerate(lines) if ln.startswith(f"{folder / 'b' / 'd-cut.sse'}: anthropic"))
+    cut_findings = [i for i, ln in enumerate(lines) if ln.startswith(f"{folder / 'b' / 'd-cut.sse'}:") and " S003 " in ln]
     assert cut_findings and all(i > cut_head for i in cut_findings)
-    warn_head = next(i for i, l in enumerate(lines) if l.startswith(f"{folder / 'b' / 'c-warn.sse'}: "))
+    warn_head = next(i for i, ln in enumerate(lines) if ln.startswith(f"{folder / 'b' / 'c-warn.sse'}: "))
     assert warn_head < cut_head and " A009 empty-text-block (warning) " in lines[warn_head + 1]
     assert "Summary" in lines and "  findings by code:" in lines and "  worst files:" in lines
     assert lines[lines.index("  worst files:") + 1].startswith(f"    {folder / 'b' / 'd-cut.sse'}: ")
@@ -116,14 +116,14 @@ def test_total_line_counts_skipped_and_unreadable():
 
 def test_a_quoted_glob_is_expanded_in_sorted_order(capsys, folder):
     code, out, _ = run(capsys, "check", "--format", "json", str(folder / "**" / "*-c*.sse"))
-    assert [json.loads(l)["path"] for l in out.splitlines()] == [str(folder / "a-clean.sse"),
+    assert [json.loads(ln)["path"] for ln in out.splitlines()] == [str(folder / "a-clean.sse"),
                                                                  str(folder / "b" / "d-cut.sse")]
     assert code == 1
 
 
 def test_json_lines_for_several_files_one_object_per_line(capsys, folder):
     _, out, _ = run(capsys, "check", "--format", "json", str(folder))
-    reports = [json.loads(l) for l in out.splitlines()]
+    reports = [json.loads(ln) for ln in out.splitlines()]
     assert [r["dialect"] for r in reports] == ["anthropic-messages"] * 3
     assert "Summary" not in out  # JSON Lines stay pure: the summary is for people (text)
 
@@ -160,7 +160,7 @@ def test_stdin_mixes_with_files_in_argument_order(tmp_path):
     f = tmp_path / "clean.sse"
     f.write_bytes(CLEAN)
     p = cli("check", "--format", "json", "--jobs", "2", str(f), "-", str(f), stdin=WARN)
-    assert [json.loads(l)["path"] for l in p.stdout.splitlines()] == [str(f), "<stdin>", str(f)]
+    assert [json.loads(ln)["path"] for ln in p.stdout.splitlines()] == [str(f), "<stdin>", str(f)]
 
 
 def test_jobs_give_the_same_output_as_one_process(tmp_path):

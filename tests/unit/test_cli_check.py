@@ -66,7 +66,7 @@ def test_github_annotations(capsys, warn):
 
 def test_several_files_one_json_line_each(capsys, clean, warn):
     code, out, _ = run(capsys, "check", "--format", "json", str(clean), str(warn))
-    assert [json.loads(l)["path"] for l in out.splitlines()] == [str(clean), str(warn)]
+    assert [json.loads(ln)["path"] for ln in out.splitlines()] == [str(clean), str(warn)]
     assert code == 0
 
 

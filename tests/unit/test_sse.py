@@ -354,7 +354,7 @@ def well_formed(draw) -> tuple[bytes, int]:
             lines.append(f"{name}{sep}{value}" if name != ":" else f":{sep}{value}")
         lines.append("")
     ends = [draw(st.sampled_from(["\n", "\r\n"])) if eol == "mixed" else eol for _ in lines]
-    return "".join(l + e for l, e in zip(lines, ends)).encode(), len(lines)
+    return "".join(ln + e for ln, e in zip(lines, ends)).encode(), len(lines)
 
 
 def oracle(chunks: list[bytes]) -> list[tuple]:
