@@ -58,7 +58,7 @@ COMMANDS: tuple[Command, ...] = (
             "A bundled example: one tool call with and without eager_input_streaming, on one time axis "
             "(your own pair: stream-inspector compare A B)", show=False),
     Command("j", "toggle_json", "JSON", "Pretty JSON / raw", "Show tool arguments as pretty partial JSON or raw text"),
-    Command("d", "toggle_schema", "Schema", "Declared schema", "Show beside each tool call the schema its request "
+    Command("k", "toggle_schema", "Schema", "Declared schema", "Show beside each tool call the schema its request "
             "declared, with the paths its arguments break (V rules)", show=False),
     Command("slash", "search", "Search", "Search events…", "Search the raw event log (n / N: next / previous match)",
             key_display="/"),

@@ -25,14 +25,14 @@ async def test_d_shows_the_schema_with_the_failing_path_marked_and_hides_it_agai
     async with app.run_test(size=(140, 50)) as pilot:
         await settle(pilot)
         assert _schema_text(app) == ""  # off until asked
-        await pilot.press("d")
+        await pilot.press("k")
         await settle(pilot)
         text = _schema_text(app)
         assert "declared at tools[0].function.parameters" in text
         assert '✖     "kinds": {' in text  # the property on the failing path is marked
         assert "✖ $.kinds: '[\"dataset\"]' is not of type 'array' (type)" in text
         assert '✖     "query"' not in text
-        await pilot.press("d")
+        await pilot.press("k")
         await settle(pilot)
         assert _schema_text(app) == ""
 
@@ -41,7 +41,7 @@ async def test_a_call_that_validates_says_so():
     app = make_app(Playback(load_path(NEAR), instant=True, label=NEAR.name))
     async with app.run_test(size=(140, 50)) as pilot:
         await settle(pilot)
-        await pilot.press("d")
+        await pilot.press("k")
         await settle(pilot)
         text = _schema_text(app)
         assert "✔ the arguments validate" in text and "✖" not in text
@@ -49,7 +49,7 @@ async def test_a_call_that_validates_says_so():
 
 def test_the_key_is_a_command_with_help_text():
     [cmd] = [c for c in COMMANDS if c.action == "toggle_schema"]
-    assert cmd.keys == "d" and "schema" in cmd.help  # listed in help (?) and the palette
+    assert cmd.keys == "k" and "schema" in cmd.help  # listed in help (?) and the palette
 
 
 def _marked_in_arguments(app) -> tuple[list[str], list[str]]:
