@@ -157,10 +157,13 @@ def gateway_phase(gateway, tmp_path):
     # an upstream defect the gateway hides, and the difference it makes doing so: the fragments that carry
     # no index belong to no block upstream; LiteLLM gives them to the open tool call
     p = by["drop-index"]
-    assert p["hops"]["upstream"] == ["A001"] and p["hops"]["gateway"] == ["arguments-differ"]
+    # upstream, the call a conforming client assembles lacks its required `city` (V002, judged against the
+    # request's declared schema); LiteLLM's repaired call validates
+    assert p["hops"]["upstream"] == ["A001", "V002"] and p["hops"]["gateway"] == ["arguments-differ"]
     assert next(f for f in p["attributed"] if f["what"] == "A001")["message"].endswith("(hidden by the gateway)")
-    assert [d["kind"] for d in p["diff"]["differences"]] == ["arguments-differ", "finding-one-side"], \
-        p["diff"]["differences"]
+    assert [d["kind"] for d in p["diff"]["differences"]] == ["arguments-differ", "finding-one-side",
+                                                            "finding-one-side"], p["diff"]["differences"]
+    assert sorted(d["a"] for d in p["diff"]["differences"][1:]) == ["A001", "V002"]
     d = p["diff"]["differences"][0]
     assert (d["path"], d["a"], d["b"]) == ("$.city", "(absent)", "Lisbon")
     assert sorted(x.name for x in (record / f"pair-{p['pair']:03d}").iterdir()) == ["back.jsonl", "front.jsonl",
