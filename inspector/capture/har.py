@@ -226,7 +226,9 @@ def _describe(i: int, e: dict) -> str:
     ctype = _content_type(e).split(";")[0].strip() or "?"
     # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
     name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
-    label = f"entry {i}: {scrub_secrets(' '.join(name.split()))[:120]}" if name else f"entry {i}"
+    name = scrub_secrets(' '.join(name.split()))
+    # a long name keeps its end: the file name is what tells entries apart
+    label = f"entry {i}: {name if len(name) <= 120 else '…' + name[-119:]}" if name else f"entry {i}"
     return describe_exchange(label, _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
 
 

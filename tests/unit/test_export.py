@@ -255,7 +255,8 @@ def test_har_of_a_folder_holds_the_captures_only_each_named(capsys, tmp_path):
         load_path(tmp_path / "c.har")
     lines = [line for _, line in info.value.choices]
     assert len(set(lines)) == len(lines) == len(cases)
-    assert all(line.startswith(f"entry {i}: {folder / p.name}: ") for i, (line, p) in enumerate(zip(lines, cases)))
+    # a name past 120 characters keeps its end (xdist's temporary folders are long)
+    assert all(line.startswith(f"entry {i}: ") and f"{p.name}: " in line for i, (line, p) in enumerate(zip(lines, cases)))
     # A folder holding no capture at all is an error, not an empty HAR.
     only = tmp_path / "expects"
     only.mkdir()
