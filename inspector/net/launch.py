@@ -34,7 +34,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-from inspector.net.proxy.routes import Route, Routes, check_upstream
+from inspector.net.proxy.routes import Route, Routes, check_upstream, single_route
 from inspector.providers.ollama.request import ollama_host_url  # noqa: F401 (re-exported: tests, callers)
 from inspector.providers.variables import Variable, plain, route_names, unredirected, variables
 
@@ -124,7 +124,7 @@ def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, s
     per = per or {}
     notes = unredirected(environ)
     if single is not None:
-        route = Route("", single, name="upstream")
+        route = single_route(single, name="upstream")
         return Plan(Routes([route]), [Binding(v, route, "--upstream") for v in variables()], notes)
     routes: dict[tuple[str, str], Route] = {}
     per_name: dict[str, int] = {}

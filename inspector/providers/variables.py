@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from inspector.providers import PROVIDERS
 from inspector.providers.base import BaseVar
@@ -54,6 +55,18 @@ def variables() -> list[Variable]:
         for var in p.endpoint.base_env:
             out.setdefault(var.name, Variable(var, p.name, segment))
     return list(out.values())
+
+
+def api_versions(upstream: str) -> tuple[str, ...]:
+    """The API version segments of the known provider whose default host ``upstream`` names
+    (``https://api.anthropic.com`` → ``("/v1",)``); ``()`` for a host no provider lists (a vLLM,
+    a gateway: their paths are forwarded as sent). Lets ``proxy --upstream URL`` join both spellings
+    of a base URL (with and without the version) to the right upstream path."""
+    host = urlsplit(upstream).netloc.lower()
+    for v in variables():
+        if v.var.versions and v.var.default_from is None and urlsplit(v.var.default).netloc.lower() == host:
+            return v.var.versions
+    return ()
 
 
 def route_names() -> list[str]:

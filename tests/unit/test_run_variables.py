@@ -13,7 +13,7 @@ import re
 import pytest
 
 from inspector.net.launch import banner, parse_upstreams, plan, readme_table
-from inspector.net.proxy.routes import Route
+from inspector.net.proxy.routes import Route, Routes
 from inspector.providers import PROVIDERS
 from inspector.providers.variables import help_text, route_names, variables
 from tests.conftest import ROOT
@@ -103,6 +103,25 @@ def test_route_joins_versions_only_at_the_seam():
     assert root.url_for("/x/v1x/a", "") == "https://h.example/v1/v1x/a"  # /v1x is not the version /v1
     plain = Route("/x", "https://h.example")
     assert plain.url_for("/x/messages", "") == "https://h.example/messages"  # no versions known: as sent
+
+
+def test_one_upstream_on_a_known_provider_host_takes_both_spellings():
+    # proxy --upstream URL / run --upstream URL: @ai-sdk/anthropic posts /messages, the SDKs /v1/messages
+    for up in ("https://api.anthropic.com", "https://api.anthropic.com/v1"):
+        routes = Routes.single(up)
+        assert {forward(plan_of(routes), p) for p in ("/messages", "/v1/messages")} == \
+            {"https://api.anthropic.com/v1/messages"}, up
+    assert forward(plan({}, single="https://api.openai.com"), "/chat/completions") == \
+        "https://api.openai.com/v1/chat/completions"
+    # a host no provider lists (vLLM, a gateway): every path as sent
+    local = Routes.single("http://127.0.0.1:8000")
+    assert forward(plan_of(local), "/messages") == "http://127.0.0.1:8000/messages"
+    assert forward(plan_of(local), "/api/chat") == "http://127.0.0.1:8000/api/chat"
+
+
+def plan_of(routes: Routes):
+    """A stand-in plan holding only ``routes`` (what ``forward`` reads)."""
+    return type("P", (), {"routes": routes})()
 
 
 # -- item 5: the variables frameworks read ------------------------------------------------------

@@ -13,9 +13,9 @@ SDKs read ``ANTHROPIC_BASE_URL`` as a root and post ``/v1/messages``; the Vercel
 it as ``…/v1`` and posts ``/messages``). A route that knows its API's version segments joins
 its upstream and the rest of the path with exactly one of them: a version on both sides is kept
 once, and on a ``root`` upstream (one its clients add the version to) a path with none gets the
-first. Any other path is forwarded as sent.
+first. ``--upstream URL`` on a known provider's host does the same; any other path is forwarded as sent.
 
-Imports: the standard library and ``inspector.capture.redact``; nothing else of the package.
+Imports: the standard library, ``inspector.capture.redact`` and the providers' variable table.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
+from inspector.providers.variables import api_versions
 
 
 def check_upstream(url: str, what: str = "--upstream") -> str:
@@ -78,6 +79,13 @@ class Route:
         return rest
 
 
+def single_route(upstream: str, name: str = "") -> Route:
+    """The one route of ``--upstream URL``: on a known provider's host (``api.anthropic.com``…) it
+    holds that API's version segments and, when ``URL`` has no path, adds the version a path lacks."""
+    versions = api_versions(upstream)
+    return Route("", upstream, name=name, versions=versions, root=bool(versions) and not urlsplit(upstream).path.strip("/"))
+
+
 class Routes:
     """An ordered set of routes; ``match`` picks the longest prefix that matches.
 
@@ -98,8 +106,9 @@ class Routes:
 
     @classmethod
     def single(cls, upstream: str) -> "Routes":
-        """Every path to ``upstream`` (``proxy --upstream URL``)."""
-        return cls([Route("", upstream)])
+        """Every path to ``upstream`` (``proxy --upstream URL``). On a known provider's host the route
+        knows that API's versions, so ``/messages`` and ``/v1/messages`` reach the same upstream path."""
+        return cls([single_route(upstream)])
 
     def match(self, path: str) -> Route | None:
         return next((r for r in self.routes if r.matches(path)), None)
