@@ -44,3 +44,15 @@ def test_diff_and_compare_print_no_control_and_no_bidi_character_from_the_data(h
     assert not [c for c in out if 0x80 <= ord(c) < 0xA0]
     if fmt == "json":
         json.loads(out)
+
+
+def test_conform_reports_escape_what_the_server_sent():
+    # a server's answer is quoted in conform's reasons: ESC, C1 and bidi never reach the terminal raw
+    from inspector.net.conform.grade import CaseResult
+    from inspector.net.conform.report import cases_github, cases_json, cases_text
+
+    bad = "model \x1b]52;c;SGVsbG8=\x07 \u202eevil \x9b2J"
+    case = CaseResult("one-tool-call", "a call", grade="fail", reason=bad, problems=[f"fail: {bad}"])
+    for out in (cases_text([case], title="t"), cases_github([case], "s"), cases_json([case])):
+        assert not any(ch in out for ch in ("\x1b", "\x07", "\u202e", "\x9b")), out
+    assert "\\x1b]52" in cases_text([case], title="t")

@@ -18,6 +18,7 @@ from typing import Protocol
 import orjson
 
 from inspector.net.conform.verdict import ERRORED, FAILED, OUTCOMES, Verdict
+from inspector.model.display import display_text, json_safe
 
 
 class Case(Protocol):
@@ -51,7 +52,7 @@ def verdicts_text(verdicts: Sequence[Verdict], *, interrupted: bool = False) -> 
         if v.client:
             lines.append(f"{'':<{width}} {'':<19} client: {v.client}")
     lines.append(summary(verdicts) + (" (interrupted)" if interrupted else ""))
-    return "\n".join(lines)
+    return display_text("\n".join(lines))  # details quote the served stream: a stranger's text
 
 
 def summary(verdicts: Sequence[Verdict]) -> str:
@@ -60,7 +61,7 @@ def summary(verdicts: Sequence[Verdict]) -> str:
 
 
 def verdicts_json(verdicts: Sequence[Verdict]) -> str:
-    return "\n".join(orjson.dumps(v.to_dict()).decode() for v in verdicts)
+    return json_safe("\n".join(orjson.dumps(v.to_dict()).decode() for v in verdicts))
 
 
 def verdicts_junit(verdicts: Sequence[Verdict], suite: str) -> str:
@@ -87,7 +88,7 @@ def cases_text(cases: Sequence[Case], *, title: str, interrupted: bool = False) 
     for c in cases:
         lines += c.lines()
     lines.append(cases_summary(cases) + (" (interrupted: the cases above ran)" if interrupted else ""))
-    return "\n".join(lines)
+    return display_text("\n".join(lines))  # reasons quote the server's answer: a stranger's text
 
 
 def cases_summary(cases: Sequence[Case]) -> str:
@@ -96,7 +97,7 @@ def cases_summary(cases: Sequence[Case]) -> str:
 
 
 def cases_json(cases: Sequence[Case]) -> str:
-    return "\n".join(orjson.dumps(c.to_dict()).decode() for c in cases)
+    return json_safe("\n".join(orjson.dumps(c.to_dict()).decode() for c in cases))
 
 
 def cases_junit(cases: Sequence[Case], suite: str) -> str:
@@ -125,7 +126,7 @@ def cases_github(cases: Sequence[Case], suite: str) -> str:
         text = "%0A".join(_escape(p) for p in [c.reason] + [ln.strip() for ln in c.lines()[1:]])
         title = _escape(f"conform {suite} {c.name}: {c.grade}").replace(":", "%3A").replace(",", "%2C")
         out.append(f"::{level[c.grade]} title={title}::{text}")
-    return "\n".join(out)
+    return display_text("\n".join(out))
 
 
 def _escape(s: str) -> str:
