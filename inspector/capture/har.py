@@ -225,8 +225,8 @@ def _describe(i: int, e: dict) -> str:
     resp = e.get("response") if isinstance(e.get("response"), dict) else {}
     ctype = _content_type(e).split(";")[0].strip() or "?"
     # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
-    name = e.get("comment") if isinstance(e.get("comment"), str) and e.get("comment").strip() else ""
-    name = scrub_secrets(' '.join(name.split()))
+    comment = e.get("comment")
+    name = scrub_secrets(" ".join(comment.split())) if isinstance(comment, str) else ""
     # a long name keeps its end: the file name is what tells entries apart
     label = f"entry {i}: {name if len(name) <= 120 else '…' + name[-119:]}" if name else f"entry {i}"
     return describe_exchange(label, _str(req.get("method")), _url(e), resp.get("status", "?"), ctype, _size(e))
