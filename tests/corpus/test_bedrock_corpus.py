@@ -3,35 +3,22 @@ judges the shared corpus, the files are what ``build.py`` writes, and every rule
 and the event-stream framing codes has a case."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
-from inspector.capture.load import load_path
-from inspector.feeds.run import run_capture
 from inspector.model.catalog import RULES
-from inspector.report.json import report_dict
-from tests.conftest import BEDROCK_CORPUS, SHARED_CORPUS, corpus_cases
+from tests.corpus.judge import why_not
+from tests.conftest import BEDROCK_CORPUS, corpus_cases
 from tests.corpus.bedrock import build
 
 CASES = corpus_cases(BEDROCK_CORPUS)
-CHECKER = SHARED_CORPUS.parent / "tools" / "corpus_check.py"
 
 
-def _judge():
-    spec = importlib.util.spec_from_file_location("corpus_check", CHECKER)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.judge
 
-
-@pytest.mark.skipif(not CHECKER.is_file(), reason="shared/tools/corpus_check.py not present")
 @pytest.mark.parametrize("stem,capture,expect", CASES, ids=[c[0] for c in CASES])
 def test_bedrock_case(stem, capture, expect):
-    exp = json.loads(expect.read_text(encoding="utf-8"))
-    report = report_dict(str(capture), run_capture(load_path(capture)))
-    why = _judge()(exp, report)
+    why = why_not(capture, expect)
     assert not why, f"{stem}: " + "; ".join(why)
 
 

@@ -5,33 +5,21 @@ the real console command, so the contract is tested the way CI and users run it.
 """
 from __future__ import annotations
 
-import importlib.util
-import json
 import subprocess
 import sys
 
 import pytest
 
-from inspector.capture.load import load_path
-from inspector.report.json import report_dict
-from inspector.feeds.run import run_capture
+from tests.corpus.judge import why_not
 from tests.conftest import ROOT, SHARED_CORPUS, corpus_cases
 
 CASES = corpus_cases()
 
 
-def _checker():
-    spec = importlib.util.spec_from_file_location("corpus_check", SHARED_CORPUS.parent / "tools" / "corpus_check.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 @pytest.mark.parametrize("stem,capture,expect", CASES, ids=[c[0] for c in CASES])
 def test_corpus_case(stem, capture, expect):
-    exp = json.loads(expect.read_text(encoding="utf-8"))
-    report = report_dict(str(capture), run_capture(load_path(capture)))
-    why = _checker().judge(exp, report)
+    why = why_not(capture, expect)
     assert not why, f"{stem}: " + "; ".join(why)
 
 
