@@ -325,6 +325,20 @@ def with_accent(stream: Stream, token: str) -> Stream:
     return stream.derive(items)
 
 
+def unsplit_part(value: str, fragments: list[str]) -> str | None:
+    """The longest piece of ``value`` (at least 2 characters) found whole in one of ``fragments``, or None.
+
+    A value the deltas split (``"Bei"`` + ``"jing"``) cannot be accented as a whole: the ``.done`` event
+    and the final item would say ``Beijingé`` while the deltas still join to ``Beijing``. Accenting a
+    piece that one delta holds keeps every copy of the value consistent."""
+    for size in range(len(value), 1, -1):
+        for start in range(len(value) - size + 1):
+            piece = value[start:start + size]
+            if any(piece in f for f in fragments):
+                return piece
+    return None
+
+
 def first_string_value(json_text: str) -> str | None:
     """The first string value (not key) of a JSON object's text, when it parses; else None."""
     try:

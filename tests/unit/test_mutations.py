@@ -142,3 +142,18 @@ def test_serve_with_a_mutation_that_applies_to_nothing_exits_2(tmp_path):
     code, _, err = run_cli(["serve", str(REFERENCE["anthropic"]), "--mutate", "repeat-identity"])
     assert code == 2
     assert "repeat-identity applies to none of the captures" in err
+
+
+def test_utf8_split_accents_a_value_the_deltas_split_consistently():
+    """Responses deltas split ``Beijing`` (``Bei`` + ``jing``): the accent goes on a piece one delta
+    holds, so the deltas, the ``.done`` event and the final item still agree (no R finding) and the
+    assembled call carries the character."""
+    from inspector.feeds.run import run_capture
+    from inspector.report.json import report_dict
+
+    ref = ROOT / "tests" / "real_streams" / "openai-responses" / "vercel-gpt-5.1-function-call.sse"
+    mc = apply(ref.stem, str(ref), load_path(ref), Spec("utf8-split"))
+    rep = report_dict("x", run_capture(mc.truth))
+    assert rep["findings"] == [] and rep["stop_reason"] == "completed"
+    (call,) = [b for b in rep["blocks"] if b.get("name") == "get_weather"]
+    assert "\u00e9" in json.dumps(call, ensure_ascii=False)

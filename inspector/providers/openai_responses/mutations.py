@@ -87,13 +87,16 @@ def _after_item_added(stream: Stream) -> int:
 
 def _inject(stream: Stream) -> Stream:
     start, _ = _call_item(stream)
+    deltas = [p["delta"] for p in (ev.json() for ev in stream.items[start:]) if isinstance(p, dict)
+              and p.get("type") == "response.function_call_arguments.delta" and isinstance(p.get("delta"), str)]
     for ev in stream.items[start:]:
         p = ev.json()
         args = p.get("arguments") if isinstance(p, dict) else None
         if isinstance(args, str) and args:
             value = m.first_string_value(args)
-            if value:
-                return m.with_accent(stream, value)
+            piece = m.unsplit_part(value, deltas) if value and deltas else value
+            if piece:
+                return m.with_accent(stream, piece)
     raise NotApplicable("no function_call arguments to carry a multi-byte character")
 
 

@@ -1,0 +1,19 @@
+"""langchain-openai: ``ChatOpenAI(...).bind_tools`` streamed, the chunks added up (``AIMessageChunk`` +),
+``ToolMessage`` results sent back: the manual tool loop of LangChain's docs."""
+import os
+
+from langchain_core.messages import HumanMessage, ToolMessage
+from langchain_openai import ChatOpenAI
+from tools import MAX_TURNS, PROMPT, openai_tools
+
+llm = ChatOpenAI(model="gpt-4.1-mini", base_url=os.environ["OPENAI_BASE_URL"], api_key=os.environ["OPENAI_API_KEY"],
+                 max_retries=0).bind_tools(openai_tools())
+messages: list = [HumanMessage(PROMPT)]
+for _ in range(MAX_TURNS):
+    message = None
+    for chunk in llm.stream(messages):
+        message = chunk if message is None else message + chunk
+    if message is None or not message.tool_calls:
+        break
+    messages.append(message)
+    messages += [ToolMessage("ok", tool_call_id=c["id"]) for c in message.tool_calls]

@@ -1,0 +1,22 @@
+"""ollama (the official Python client): ``Client.chat(..., stream=True)``, the tool calls collected from the
+chunks, ``tool`` messages sent back."""
+import os
+
+import ollama
+from tools import MAX_TURNS, PROMPT, SCHEMAS
+
+client = ollama.Client(host=os.environ["OLLAMA_HOST"])
+tools = [{"type": "function", "function": {"name": n, "description": n, "parameters": s}}
+         for n, s in SCHEMAS["ollama"].items()]
+messages: list = [{"role": "user", "content": PROMPT}]
+for _ in range(MAX_TURNS):
+    content, calls = "", []
+    for chunk in client.chat(model="qwen3", messages=messages, tools=tools, stream=True):
+        content += chunk.message.content or ""
+        calls += chunk.message.tool_calls or []
+    if not calls:
+        break
+    messages.append({"role": "assistant", "content": content,
+                     "tool_calls": [{"function": {"name": c.function.name, "arguments": dict(c.function.arguments)}}
+                                    for c in calls]})
+    messages += [{"role": "tool", "tool_name": c.function.name, "content": "ok"} for c in calls]

@@ -1,0 +1,23 @@
+"""openai (async): ``AsyncOpenAI`` ``chat.completions.stream``, tool results sent back."""
+import asyncio
+import os
+
+import openai
+from tools import MAX_TURNS, PROMPT, openai_tools
+
+
+async def main() -> None:
+    client = openai.AsyncOpenAI(base_url=os.environ["OPENAI_BASE_URL"], api_key=os.environ["OPENAI_API_KEY"],
+                                max_retries=0)
+    messages: list = [{"role": "user", "content": PROMPT}]
+    for _ in range(MAX_TURNS):
+        async with client.chat.completions.stream(model="gpt-4.1-mini", messages=messages, tools=openai_tools()) as s:
+            msg = (await s.get_final_completion()).choices[0].message
+        if not msg.tool_calls:
+            break
+        messages.append({"role": "assistant", "content": msg.content, "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
+            for c in msg.tool_calls]})
+        messages += [{"role": "tool", "tool_call_id": c.id, "content": "ok"} for c in msg.tool_calls]
+
+asyncio.run(main())
