@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -162,6 +161,12 @@ def readme_cells() -> dict[str, dict[str, str]]:
     return out
 
 
+def differences(cells: dict[str, dict[str, str]], documented: dict[str, dict[str, str]]) -> list[str]:
+    """One line per measured cell the README's matrix does not say."""
+    return [f"{name} {mut}: measured {got}, README says {documented.get(name, {}).get(mut, 'nothing')}"
+            for name, row in cells.items() for mut, got in row.items() if documented.get(name, {}).get(mut) != got]
+
+
 def write_readme(body: str) -> None:
     text = README.read_text(encoding="utf-8")
     before, _, rest = text.partition(MARK)
@@ -203,10 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_readme:
         write_readme(body)
     if args.check_readme:
-        documented = readme_cells()
-        diffs = [f"{name} {mut}: measured {got}, README says {documented.get(name, {}).get(mut, 'nothing')}"
-                 for name, row in cells.items() for mut, got in row.items()
-                 if documented.get(name, {}).get(mut) != got]
+        diffs = differences(cells, readme_cells())
         for d in diffs:
             print(d, file=sys.stderr)
         return 1 if diffs or len(columns) < len(chosen) else 0
