@@ -105,16 +105,32 @@ def version(fw: Framework, project_env: bool) -> str:
     return out.stdout.strip()
 
 
-def mutations(provider: str) -> list[str]:
-    """Every mutation ``provider`` has, timing ones at one second (``conform --client`` spec syntax)."""
+def mutations(provider: str, capture: str | None = None) -> list[str]:
+    """Every mutation ``provider`` has, timing ones at one second (``conform --client`` spec syntax); with
+    ``capture``, only those that apply to it (``wrong-tool-choice`` needs two tools to choose from)."""
+    from inspector.capture.load import load_path
+    from inspector.net.conform.client import reference_capture
+    from inspector.net.conform.mutate import NotApplicable, Spec, apply
     from inspector.providers.conformers import CONFORMANCE
 
-    return [f"{m.name}={TIMED[m.name]:g}" if m.name in TIMED else m.name for m in CONFORMANCE[provider].mutations]
+    names = [m.name for m in CONFORMANCE[provider].mutations]
+    if capture is not None:
+        path = ROOT / capture if capture else reference_capture(provider)
+        cap = load_path(path)
+        applicable = []
+        for name in names:
+            try:
+                apply(path.stem, str(path), cap, Spec(name))
+            except NotApplicable:
+                continue
+            applicable.append(name)
+        names = applicable
+    return [f"{n}={TIMED[n]:g}" if n in TIMED else n for n in names]
 
 
 def measure(fw: Framework, only: list[str] | None, project_env: bool, timeout: float) -> dict[str, str]:
     """``{mutation: outcome}`` for ``fw``: one ``conform --client`` run over its mutations."""
-    specs = [s for s in mutations(fw.provider) if only is None or s.split("=")[0] in only]
+    specs = [s for s in mutations(fw.provider, fw.capture or "") if only is None or s.split("=")[0] in only]
     if not specs:
         return {}
     argv = [sys.executable, "-m", "inspector", "conform", "--provider", fw.provider, "--client",

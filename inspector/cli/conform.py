@@ -149,8 +149,11 @@ def _run_client(args) -> int:
 
     interrupted = False
     try:
+        # Mutations named with --mutate must apply; of the default set, those the capture gives nothing
+        # to break are skipped with a line saying so.
+        skip = None if args.mutate else (lambda line: print(line, file=sys.stderr, flush=True))
         client_run.run(args.client, args.provider, specs, capture=args.capture, timeout=args.timeout,
-                       next_timeout=args.next_timeout, on_verdict=shown)
+                       next_timeout=args.next_timeout, on_verdict=shown, on_skip=skip)
     except (client_run.ClientError, CaptureError) as e:
         return _err(str(e))
     except KeyboardInterrupt:

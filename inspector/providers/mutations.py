@@ -411,3 +411,65 @@ def accent_in_arguments(fragments: list[str]) -> tuple[int, str] | None:
             if not ch.isspace() and ch != '"':
                 prev = ch
     return None
+
+
+# ------------------------------------------------------------------ the wrong tool chosen
+CalledTools = Callable[[Stream], list[tuple[int, str]]]
+"""``called(stream) -> [(item position of the call's first event, tool name)]`` in stream order."""
+ReadTools = Callable[[dict], "object | None"]
+"""A dialect's ``tools.read(body)``: the declared tools (``.tools``: name -> tool) or None."""
+
+_CALL_KEYS = ("arguments", "input", "args", "id", "call_id")
+"""A dict naming a tool call carries one of these beside its ``name`` (a Chat/Ollama/Cohere
+``function``, an Anthropic ``tool_use`` block, a Responses ``function_call`` item)..."""
+_CALL_PARENTS = ("functionCall", "function")
+"""...or is the value of one of these keys (a Gemini ``functionCall`` frame may carry the name alone)."""
+
+
+def wrong_tool_choice(reports: tuple[str, ...], called: CalledTools, read: ReadTools) -> Mutation:
+    """Every call of the first called tool names another tool: another one the request declares when it
+    declares several, else the tool of another call in the answer (the two names swap). The arguments
+    stay, so they now fit the wrong tool; the stream is legal, so a correct client runs what it says
+    (``truth``). The rename is done on every copy of the name (a start event, a ``.done`` item, the
+    final response) so the copies agree. Raises ``NotApplicable`` with one tool to choose from."""
+
+    def apply(stream: Stream, param: float | None) -> Mutated:
+        calls = called(stream)
+        if not calls:
+            raise NotApplicable("no named tool call")
+        at, old = calls[0]
+        declared = read(stream.request) if stream.request else None
+        others = [n for n in (getattr(declared, "tools", None) or ()) if n != old]
+        if others:
+            swaps = {old: others[0]}
+        else:
+            other = next((n for _, n in calls if n != old), None)
+            if other is None:
+                raise NotApplicable("one tool declared and called: no other tool to choose instead")
+            swaps = {old: other, other: old}
+        sent = stream.derive([_renamed(ev, swaps) for ev in stream.items])
+        out = unchanged(sent, f"{old} called as {swaps[old]}, {describe(stream, at)}")
+        out.truth = sent
+        return out
+
+    return Mutation("wrong-tool-choice", "the first called tool replaced by another declared one (else its name "
+                    "swapped with another call's)", frozenset(), reports, apply)
+
+
+def _renamed(ev: Ev, swaps: dict[str, str]) -> Ev:
+    p = ev.json()
+    if not isinstance(p, (dict, list)):
+        return ev
+    changed = False
+    stack: list = [(None, p)]
+    while stack:
+        key, v = stack.pop()
+        if isinstance(v, dict):
+            name = v.get("name")
+            if isinstance(name, str) and name in swaps and (key in _CALL_PARENTS or any(k in v for k in _CALL_KEYS)):
+                v["name"] = swaps[name]
+                changed = True
+            stack.extend(v.items())
+        elif isinstance(v, list):
+            stack.extend((None, x) for x in v)
+    return ev.with_json(p) if changed else ev

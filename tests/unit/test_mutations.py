@@ -7,6 +7,7 @@ clean corpus capture. Each mutated capture is written as a native capture file a
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -29,6 +30,28 @@ REFERENCE = {
     "cohere": ROOT / "tests" / "real_streams" / "cohere" / "docs-tool-use-streaming-tool-calls.sse",
 }
 CASES = [(p, mu.name) for p, conf in CONFORMANCE.items() for mu in conf.mutations]
+
+_LOOKUP = "lookup_docs"
+TWO_TOOLS = {
+    "anthropic": [{"name": n, "input_schema": {"type": "object"}} for n in ("get_weather", _LOOKUP)],
+    "openai-responses": [{"type": "function", "name": n, "parameters": {"type": "object"}} for n in ("Glob", _LOOKUP)],
+    "gemini": [{"functionDeclarations": [{"name": n, "parameters": {"type": "object"}}
+                                         for n in ("get_forecast", _LOOKUP)]}],
+    "ollama": [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+               for n in ("get_weather", _LOOKUP)],
+    "cohere": [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+               for n in ("get_weather", _LOOKUP)],
+}
+"""``wrong-tool-choice`` needs a second tool to choose: for a reference that calls one tool and records no
+request, a request declaring that tool and ``lookup_docs`` (any arguments fit both)."""
+
+
+def reference(provider: str, name: str):
+    cap = load_path(REFERENCE[provider])
+    if name == "wrong-tool-choice" and provider in TWO_TOOLS:
+        body = {"model": "m", "stream": True, "tools": TWO_TOOLS[provider]}
+        cap = replace(cap, request={**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": body})
+    return cap
 
 
 def write(mc, path) -> str:
@@ -58,7 +81,7 @@ def test_check_finds_exactly_the_mutation_codes(provider, name, tmp_path):
     ref = REFERENCE[provider]
     if not ref.is_file():
         pytest.skip("../shared/corpus is not beside the project")
-    mc = apply(ref.stem, str(ref), load_path(ref), Spec(name))
+    mc = apply(ref.stem, str(ref), reference(provider, name), Spec(name))
     assert mc.provider == provider
     assert checked_codes(write(mc, tmp_path / "mutated.jsonl")) == set(mc.mutation.codes)
 
@@ -157,3 +180,17 @@ def test_utf8_split_accents_a_value_the_deltas_split_consistently():
     assert rep["findings"] == [] and rep["stop_reason"] == "completed"
     (call,) = [b for b in rep["blocks"] if b.get("name") == "get_weather"]
     assert "\u00e9" in json.dumps(call, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("provider", sorted(TWO_TOOLS))
+def test_wrong_tool_choice_renames_every_copy_of_the_call_to_the_other_declared_tool(provider, tmp_path):
+    ref = REFERENCE[provider]
+    if not ref.is_file():
+        pytest.skip("../shared/corpus is not beside the project")
+    with pytest.raises(NotApplicable, match="no other tool"):  # one tool called, none other declared
+        apply(ref.stem, str(ref), load_path(ref), Spec("wrong-tool-choice"))
+    mc = apply(ref.stem, str(ref), reference(provider, "wrong-tool-choice"), Spec("wrong-tool-choice"))
+    code, out, _ = run_cli(["check", "--format", "json", write(mc, tmp_path / "mutated.jsonl")])
+    names = {b.get("name") for b in json.loads(out)["blocks"] if b.get("name")}
+    assert names == {_LOOKUP}, names
+    assert "called as lookup_docs" in mc.where

@@ -27,7 +27,7 @@ from pathlib import Path
 from inspector.capture.bundled import captures_dir
 from inspector.capture.load import load_path
 from inspector.net.conform.expect import ExpectNextProvider
-from inspector.net.conform.mutate import MutatedCapture, Spec, apply
+from inspector.net.conform.mutate import MutatedCapture, NotApplicable, Spec, apply
 from inspector.net.conform.verdict import Verdict, crashed
 from inspector.net.serve import Served, asgi_app, load_served
 from inspector.net.servers import BackgroundServer
@@ -87,9 +87,12 @@ class _Run:
 
 def run(client: Client, provider: str, specs: list[Spec], *, capture: str | Path | None = None,
         timeout: float = 60.0, next_timeout: float = 10.0, instant: bool = True,
-        on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
+        on_verdict: Callable[[Verdict], None] | None = None,
+        on_skip: Callable[[str], None] | None = None) -> list[Verdict]:
     """One verdict per spec, in order (see the module docstring). ``timeout``: seconds a client run
     may take; ``next_timeout``: seconds to wait for the next request once the stream has ended.
+    A mutation the capture gives nothing to break (``wrong-tool-choice`` on a one-tool answer) is
+    skipped when ``on_skip`` is given (it gets one line saying why), else it is a ``ClientError``.
     Raises ``ClientError`` (no capture, a mutation the provider lacks) and ``CaptureError``."""
     if provider not in CONFORMANCE:
         raise ClientError(f"unknown provider {provider!r}")
@@ -99,7 +102,15 @@ def run(client: Client, provider: str, specs: list[Spec], *, capture: str | Path
     for spec in specs:
         if CONFORMANCE[provider].mutation(spec.name) is None:
             raise ClientError(f"{provider} has no mutation {spec.name!r} (serve --mutations lists them)")
-        prepared.append(apply(path.stem, str(path), cap, spec))
+        try:
+            prepared.append(apply(path.stem, str(path), cap, spec))
+        except NotApplicable as e:
+            line = f"{spec}: does not apply to {path.name} ({e})"
+            if on_skip is None:
+                raise ClientError(line) from None
+            on_skip(line + "; skipped")
+    if not prepared:
+        raise ClientError(f"no mutation applies to {path.name}")
     verdicts = []
     for mc in prepared:
         verdict = _one(client, mc, timeout=timeout, next_timeout=next_timeout, instant=instant)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from inspector.providers import mutations as m
+from inspector.providers.anthropic import tools
 from inspector.providers.anthropic.mutations import _find, _first_tool, _with_args
 from inspector.providers.mutations import Ev, Mutated, Mutation, Stream
 
@@ -78,6 +79,17 @@ def max_tokens_mid_call(stream: Stream, param: float | None) -> Mutated:
     return _cut(stream, "max_tokens", close_block=True)
 
 
+def _called(stream: Stream) -> list[tuple[int, str]]:
+    """Each ``tool_use`` block's ``content_block_start``: ``(position, name)``."""
+    out = []
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        block = p.get("content_block") if isinstance(p, dict) and p.get("type") == "content_block_start" else None
+        if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("name"), str):
+            out.append((i, block["name"]))
+    return out
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("refusal", "the answer is a refusal: one text block, stop_reason refusal, no tool call",
              frozenset(), ("Oaklight/llm-rosetta#429",), refusal),
@@ -87,6 +99,6 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("spacedriveapp/spacebot#171", "LiveBench/LiveBench#425"), empty_answer),
     Mutation("max-tokens-mid-call", "stop_reason max_tokens in the middle of the tool arguments",
              frozenset({"A008", "J002"}), ("14790897/MiqroForge-Desktop#1100",), max_tokens_mid_call),
+    m.wrong_tool_choice(("LostRuins/koboldcpp#1651", "crmne/ruby_llm#445"), _called, tools.read),
 )
-"""Content-level faults, listed after the wire-level ones (no ``wrong-tool-choice``: the reference
-stream calls one tool, there is no other to choose)."""
+"""Content-level faults, listed after the wire-level ones."""

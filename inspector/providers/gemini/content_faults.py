@@ -10,6 +10,7 @@ is plain text), so there is no ``refusal`` fault here. ``codes`` are what ``chec
 from __future__ import annotations
 
 from inspector.providers import mutations as m
+from inspector.providers.gemini import tools
 from inspector.providers.gemini.mutations import _candidate0, _first_call
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
@@ -60,6 +61,21 @@ def empty_answer(stream: Stream, param: float | None) -> Mutated:
     return out
 
 
+def _called(stream: Stream) -> list[tuple[int, str]]:
+    """Each ``functionCall`` part that names its function: ``(position, name)`` (a call streamed over
+    several frames names it once)."""
+    out = []
+    for i, ev in enumerate(stream.items):
+        found = _candidate0(ev)
+        content = found[1].get("content") if found is not None else None
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else ():
+            fc = part.get("functionCall") if isinstance(part, dict) else None
+            if isinstance(fc, dict) and isinstance(fc.get("name"), str) and fc["name"]:
+                out.append((i, fc["name"]))
+    return out
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("content-filter", "finishReason SAFETY in the middle of a streamed function call",
              frozenset({"G005", "J005"}), ("BerriAI/litellm#6104",), content_filter),
@@ -67,5 +83,6 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("BerriAI/litellm#24462",), empty_answer),
     Mutation("max-tokens-mid-call", "finishReason MAX_TOKENS in the middle of a streamed function call",
              frozenset({"G005", "J005"}), ("lucasnevespereira/nevinho#57",), max_tokens_mid_call),
+    m.wrong_tool_choice(("LostRuins/koboldcpp#1651", "crmne/ruby_llm#445"), _called, tools.read),
 )
 """Content-level faults, listed after the wire-level ones."""

@@ -11,6 +11,7 @@ token limit ends the response with ``response.incomplete``. ``codes`` are what `
 from __future__ import annotations
 
 from inspector.providers import mutations as m
+from inspector.providers.openai_responses import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_responses.mutations import _call_item, _terminal
 
@@ -83,6 +84,17 @@ def max_tokens_mid_call(stream: Stream, param: float | None) -> Mutated:
     return _incomplete(stream, "max_output_tokens")
 
 
+def _called(stream: Stream) -> list[tuple[int, str]]:
+    """Each ``function_call`` item as announced (``response.output_item.added``): ``(position, name)``."""
+    out = []
+    for i, ev in enumerate(stream.items):
+        p = ev.json()
+        item = p.get("item") if isinstance(p, dict) and p.get("type") == "response.output_item.added" else None
+        if isinstance(item, dict) and item.get("type") == "function_call" and isinstance(item.get("name"), str):
+            out.append((i, item["name"]))
+    return out
+
+
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation("refusal", "the answer is a refusal (a message item with a refusal content part): no tool call",
              frozenset(), ("BerriAI/litellm#39203", "NousResearch/hermes-agent#91181"), refusal),
@@ -92,5 +104,6 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("wicm84266964/Buddy2api#23",), empty_answer),
     Mutation("max-tokens-mid-call", "response.incomplete (reason max_output_tokens) right after the function "
              "call is announced", frozenset({"J005", "R004", "R005"}), ("BerriAI/litellm#34352",), max_tokens_mid_call),
+    m.wrong_tool_choice(("LostRuins/koboldcpp#1651", "crmne/ruby_llm#445"), _called, tools.read),
 )
 """Content-level faults, listed after the wire-level ones."""
