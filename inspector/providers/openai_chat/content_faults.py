@@ -12,7 +12,7 @@ from __future__ import annotations
 from inspector.providers import mutations as m
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_chat import tools
-from inspector.providers.openai_chat.mutations import _args_fragments, _choice0, _entries, _scan
+from inspector.providers.openai_chat.mutations import _args_fragments, _choice0, _entries
 
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 _HEAD_KEYS = ("id", "object", "created", "model", "system_fingerprint", "service_tier")
@@ -87,41 +87,15 @@ def empty_answer(stream: Stream, param: float | None) -> Mutated:
     return _answer(stream, [], "stop", "the whole answer")
 
 
-def wrong_tool_choice(stream: Stream, param: float | None) -> Mutated:
-    """The first call names another tool than the one the model chose: another tool the request
-    declares when it declares several, else the tool of another call in the answer (the first two
-    differently named calls swap names). The arguments stay: they now fit the wrong tool."""
-    calls = _scan(stream)
-    opening: dict[int, tuple[int, str]] = {}
-    for k, positions in calls.fragments.items():
-        for e in _entries(_choice0(stream.items[positions[0]].json())):
+def _called(stream: Stream) -> list[tuple[int, str]]:
+    """Each call's opening fragment (the one naming its function): ``(position, name)``."""
+    out = []
+    for i, ev in enumerate(stream.items):
+        choice = _choice0(ev.json())
+        for e in _entries(choice) if choice is not None else ():
             fn = e.get("function") if isinstance(e.get("function"), dict) else {}
-            if e.get("index") == k and isinstance(fn.get("name"), str) and fn["name"]:
-                opening[k] = (positions[0], fn["name"])
-    if not opening:
-        raise NotApplicable("no named tool call")
-    first = min(opening)
-    declared = tools.read(stream.request) if stream.request else None
-    others = [n for n in (declared.tools if declared is not None else ()) if n != opening[first][1]]
-    names: dict[int, str] = {}
-    if others:
-        names[first] = others[0]
-    else:
-        pair = next((b for b in sorted(opening) if b > first and opening[b][1] != opening[first][1]), None)
-        if pair is None:
-            raise NotApplicable("one tool declared and called: no other tool to choose instead")
-        names = {first: opening[pair][1], pair: opening[first][1]}
-    edits: dict[int, Ev] = {}
-    for k, name in names.items():
-        i = opening[k][0]
-        p = (edits[i] if i in edits else stream.items[i]).json()
-        for e in _entries(_choice0(p)):
-            if e.get("index") == k:
-                e["function"]["name"] = name
-        edits[i] = stream.items[i].with_json(p)
-    out = m.edited(stream, edits, f"{opening[first][1]} called as {names[first]}, "
-                                  f"{m.describe(stream, opening[first][0])}")
-    out.truth = stream.derive([edits.get(i, ev) for i, ev in enumerate(stream.items)])  # legal: run as sent
+            if isinstance(fn.get("name"), str) and fn["name"]:
+                out.append((i, fn["name"]))
     return out
 
 
@@ -135,7 +109,6 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("max-tokens-mid-call", "finish_reason length in the middle of the tool arguments",
              frozenset({"C009", "J002"}), ("vllm-project/vllm#53269", "experientiallabs/experiential#758"),
              max_tokens_mid_call),
-    Mutation("wrong-tool-choice", "the first call names another declared tool (else swaps names with another call)",
-             frozenset(), ("LostRuins/koboldcpp#1651",), wrong_tool_choice),
+    m.wrong_tool_choice(("LostRuins/koboldcpp#1651",), _called, tools.read),
 )
 """Content-level faults, listed after the wire-level ones."""
