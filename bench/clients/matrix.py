@@ -4,6 +4,7 @@ pinned environment) under every mutation of its provider, graded by ``conform --
     uv run python bench/clients/matrix.py                      # all frameworks, the table on stdout
     uv run python bench/clients/matrix.py --write-readme       # ... and into README.md (<!-- client-matrix -->)
     uv run python bench/clients/matrix.py --only openai-sync,anthropic-sync --project-env --check-readme
+    uv run python bench/clients/matrix.py --only litellm --save a.json   # ... then --load a.json b.json --write-readme
 
 Each Python framework runs as ``uv run --no-project --with PIN... python SCRIPT`` (the pins below;
 uv caches the environment, so only the first run installs), the Vercel AI SDK with ``node`` from
@@ -200,7 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=90.0, help="seconds one client run may take (default 90)")
     ap.add_argument("--write-readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--check-readme", action="store_true", help="exit 1 when a measured cell differs from README")
+    ap.add_argument("--save", metavar="FILE", help="also write what was measured as JSON (runs split over shells)")
+    ap.add_argument("--load", metavar="FILE", nargs="+", help="build the table from saved runs, run nothing")
     args = ap.parse_args(argv)
+    if args.load:
+        return _from_saved(args.load, args.write_readme)
     chosen = [f for f in FRAMEWORKS if not args.only or f.name in args.only.split(",")]
     unknown = set(args.only.split(",")) - {f.name for f in FRAMEWORKS} if args.only else set()
     if unknown:
@@ -219,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         columns.append((fw, ver))
         counts = {o: n for o in OUTCOMES if (n := list(cells[fw.name].values()).count(o))}
         print(f"{fw.name} {ver}: {counts} ({time.monotonic() - start:.0f} s)", file=sys.stderr)
+    if args.save:
+        Path(args.save).write_text(json.dumps({fw.name: {"version": ver, "cells": cells[fw.name]}
+                                               for fw, ver in columns}, indent=1), encoding="utf-8")
     body = table(columns, cells)
     print(body)
     if args.write_readme:
@@ -229,6 +237,19 @@ def main(argv: list[str] | None = None) -> int:
             print(d, file=sys.stderr)
         return 1 if diffs or len(columns) < len(chosen) else 0
     return 0 if len(columns) == len(chosen) else 1
+
+
+def _from_saved(files: list[str], write: bool) -> int:
+    """The table from ``--save`` files, columns in ``FRAMEWORKS`` order."""
+    saved: dict[str, dict] = {}
+    for f in files:
+        saved.update(json.loads(Path(f).read_text(encoding="utf-8")))
+    columns = [(fw, saved[fw.name]["version"]) for fw in FRAMEWORKS if fw.name in saved]
+    body = table(columns, {name: run["cells"] for name, run in saved.items()})
+    print(body)
+    if write:
+        write_readme(body)
+    return 0
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import os
 
 from agents import Agent, FunctionTool, OpenAIResponsesModel, Runner, set_tracing_disabled
 from openai import AsyncOpenAI
-from tools import PROMPT, SCHEMAS
+from tools import PROMPT, SCHEMAS, THANKS
 
 
 async def ok(_ctx, _args: str) -> str:
@@ -21,6 +21,9 @@ async def main() -> None:
                   model=OpenAIResponsesModel(model="gpt-5.1", openai_client=client))
     result = Runner.run_streamed(agent, PROMPT, max_turns=4)
     async for _ in result.stream_events():
+        pass
+    again = Runner.run_streamed(agent, result.to_input_list() + [{"role": "user", "content": THANKS}], max_turns=4)
+    async for _ in again.stream_events():  # the next user turn, with the history
         pass
 
 asyncio.run(main())

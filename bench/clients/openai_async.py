@@ -3,18 +3,23 @@ import asyncio
 import os
 
 import openai
-from tools import MAX_TURNS, PROMPT, openai_tools
+from tools import MAX_TURNS, PROMPT, THANKS, openai_tools
 
 
 async def main() -> None:
     client = openai.AsyncOpenAI(base_url=os.environ["OPENAI_BASE_URL"], api_key=os.environ["OPENAI_API_KEY"],
                                 max_retries=0)
     messages: list = [{"role": "user", "content": PROMPT}]
+    thanked = False
     for _ in range(MAX_TURNS):
         async with client.chat.completions.stream(model="gpt-4.1-mini", messages=messages, tools=openai_tools()) as s:
             msg = (await s.get_final_completion()).choices[0].message
-        if not msg.tool_calls:
-            break
+        if not msg.tool_calls:  # a text answer: say thanks once (the next request a grader reads), then stop
+            if thanked:
+                break
+            messages += [{"role": "assistant", "content": msg.content or ""}, {"role": "user", "content": THANKS}]
+            thanked = True
+            continue
         messages.append({"role": "assistant", "content": msg.content, "tool_calls": [
             {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
             for c in msg.tool_calls]})

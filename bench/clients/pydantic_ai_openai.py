@@ -1,12 +1,13 @@
 """pydantic-ai: an ``Agent`` on ``OpenAIChatModel`` streamed with ``run_stream``; the tools are declared by
-JSON Schema (``Tool.from_schema``) and answer "ok"; pydantic-ai runs them and asks again itself."""
+JSON Schema (``Tool.from_schema``) and answer "ok"; pydantic-ai runs them and asks again itself; then
+one more user turn ("Thanks.") with the history."""
 import asyncio
 import os
 
 from pydantic_ai import Agent, Tool
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
-from tools import PROMPT, SCHEMAS
+from tools import PROMPT, SCHEMAS, THANKS
 
 
 def ok(**_kwargs) -> str:
@@ -21,5 +22,7 @@ async def main() -> None:
     agent = Agent(model, tools=tools, retries=1)
     async with agent.run_stream(PROMPT) as result:
         await result.get_output()
+    async with agent.run_stream(THANKS, message_history=result.all_messages()) as again:  # the next user turn
+        await again.get_output()
 
 asyncio.run(main())

@@ -28,6 +28,8 @@ SCHEMAS: dict[str, dict[str, dict]] = {
 }
 
 PROMPT = "Use the tools to answer, then say thanks."
+THANKS = "Thanks."
+"""What an agent says after a text answer: a next request, so a grader sees what the agent carried back."""
 MAX_TURNS = 4
 """An agent stops after this many requests whatever the answers say (a client must never loop for ever)."""
 

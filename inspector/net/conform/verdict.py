@@ -95,11 +95,45 @@ def _json(body: bytes | None):
 def starts_anew(first: bytes | None, nxt: bytes) -> bool:
     """True when ``nxt`` begins a new conversation rather than following the request ``first``:
     its history holds no assistant turn and no tool result (``pairing.claims_an_answer``, the
-    proxy's rule) and is not ``first``'s again (a retry)."""
+    proxy's rule), is not ``first``'s again (a retry) and does not go on from it (``first``'s history
+    then more: a client that leaves an empty answer out of the history, as pydantic-ai and the Vercel
+    AI SDK do since an empty assistant turn is refused by the APIs, and says the next thing)."""
     body, before = _json(nxt), _json(first)
     if not isinstance(body, dict) or claims_an_answer(body) or not has_history(body):
         return False
-    return not _retried(body, before)
+    return not _retried(body, before) and not _goes_on(body, before)
+
+
+def _goes_on(body: dict, before) -> bool:
+    """``body``'s history is ``before``'s with more after it: more turns, or more content in its last
+    turn (two user turns in a row merged into one, as the Vercel AI SDK sends them to Anthropic)."""
+    if not isinstance(before, dict):
+        return False
+    for k in HISTORY_KEYS:
+        now, then = body.get(k), before.get(k)
+        if not isinstance(now, list) or not isinstance(then, list) or not then or len(now) < len(then):
+            continue
+        n = len(then)
+        if now[:n] == then and len(now) > n:
+            return True
+        if now[:n - 1] == then[:n - 1] and _extends(now[n - 1], then[n - 1]):
+            return True
+    return False
+
+
+def _extends(turn, earlier) -> bool:
+    """``turn`` is ``earlier`` (same role) with more content parts after its own."""
+    if not isinstance(turn, dict) or not isinstance(earlier, dict) or turn.get("role") != earlier.get("role"):
+        return False
+    a, b = _parts(turn.get("content", turn.get("parts"))), _parts(earlier.get("content", earlier.get("parts")))
+    return a is not None and b is not None and len(a) > len(b) and a[:len(b)] == b
+
+
+def _parts(content) -> list | None:
+    """A turn's content as a list of parts (a string is one text part)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return content if isinstance(content, list) else None
 
 
 def _retried(body: dict, before) -> bool:
