@@ -34,11 +34,10 @@ import orjson
 
 from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
-from inspector.providers import provider_for_dialect
+from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.session.session import Session
 
-HOST_PROVIDERS = (
-    (re.compile(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$"), "aws.bedrock"),
+HOST_PROVIDERS = tuple((re.compile(host), p.otel_name) for p in PROVIDERS.values() for host in p.otel_hosts) + (
     (re.compile(r"\.openai\.azure\.com$"), "azure.ai.openai"),
     (re.compile(r"(\.services\.ai\.azure\.com|\.inference\.ai\.azure\.com|\.models\.ai\.azure\.com)$"),
      "azure.ai.inference"),
@@ -48,11 +47,11 @@ HOST_PROVIDERS = (
     (re.compile(r"(^|\.)api\.mistral\.ai$"), "mistral_ai"),
     (re.compile(r"(^|\.)api\.x\.ai$"), "x_ai"),
     (re.compile(r"(^|\.)api\.perplexity\.ai$"), "perplexity"),
-    (re.compile(r"(^|\.)api\.cohere\.(com|ai)$"), "cohere"),
 )
-"""Hosts whose ``gen_ai.provider.name`` is not their API's (semconv well-known values): an
-OpenAI-compatible stream from DeepSeek is ``deepseek``, Claude or Llama on Bedrock ``aws.bedrock``.
-Any other host gets its dialect's provider record's ``otel_name``."""
+"""Hosts whose ``gen_ai.provider.name`` is not their API's (semconv well-known values): each registered
+provider's own hosts (``Provider.otel_hosts``: Claude or Llama on Bedrock is ``aws.bedrock``), then
+services that speak another provider's dialect and are not registered providers (an OpenAI-compatible
+stream from DeepSeek is ``deepseek``). Any other host gets its dialect's provider record's ``otel_name``."""
 CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 """The variable GenAI instrumentations read to opt in to message content on spans."""
 _TRACEPARENT = re.compile(r"^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")

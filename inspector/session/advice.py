@@ -327,7 +327,7 @@ EXPLAIN: dict[str, T] = {
 
 
 def _tables() -> list[tuple[dict, dict]]:
-    return [(EXPLAIN, ADVICE), *((p.explain, p.advice) for p in PROVIDERS.values())]
+    return [(EXPLAIN, ADVICE), *((p.explain or {}, p.advice) for p in PROVIDERS.values())]
 
 
 def rule_text(code: str) -> T | None:

@@ -8,15 +8,36 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.anthropic import request
-from inspector.providers.anthropic.advice import ADVICE, EXPLAIN
-from inspector.providers.anthropic.history import SHAPE as HISTORY
-from inspector.providers.anthropic.stream import AnthropicMessages
-from inspector.providers.base import Provider
-from inspector.providers.anthropic import tools
-from inspector.providers.summary import generic as summarize
+from inspector.providers.anthropic import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("anthropic", AnthropicMessages, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN,
+PROVIDER = Provider(package=__name__, name="anthropic",
+                    dialect_name="anthropic-messages",
+                    priority=10,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:AnthropicMessages",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize="inspector.providers.summary:generic",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=".history:SHAPE",
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=".answer:read",
+                    tool_stop=True,
+                    id_family="anthropic",
+                    ids_optional=False,
+                    result_id="id",
                     otel_name="anthropic",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(),
+                    error_shape="anthropic",
+                    conform=(".mutations", ".answer", ".content_faults"),
+                    meanings={"stop-reason-mismatch": ("A007",), "truncated-tool-call": ("A008",),
+                        "delta-without-start": ("A001",), "delta-type-mismatch": ("A002",), "duplicate-start": ("A003",),
+                        "index-out-of-order": ("A004",), "delta-after-stop": ("A005",),
+                        "invalid-tool-identity": ("A011",), "missing-message-start": ("A012",),
+                        "missing-stop-reason": ("A013",), "block-never-stopped": ("A014",), "missing-index": ("A001",),
+                        "incomplete-response": ("A008",)})

@@ -8,15 +8,34 @@ and ``inspector.model``.
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.anthropic import tools
-from inspector.providers.bedrock_anthropic import request
-from inspector.providers.bedrock_anthropic.advice import ADVICE
-from inspector.providers.bedrock_anthropic.stream import BedrockAnthropic
-from inspector.providers.bedrock_anthropic.summary import summarize
+from inspector.providers.bedrock_anthropic import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("bedrock", BedrockAnthropic, request.ENDPOINT, request.prepare, summarize, ADVICE,
+PROVIDER = Provider(package=__name__, name="bedrock",
+                    dialect_name="bedrock-anthropic",
+                    priority=20,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:BedrockAnthropic",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize=".summary:summarize",
+                    advice=".advice:ADVICE",
+                    explain=None,
+                    history=None,
+                    declared_tools="inspector.providers.anthropic.tools:read",
+                    stop_class="inspector.providers.anthropic.answer:stop_class",
+                    read_answer=None,
+                    tool_stop=True,
+                    id_family="anthropic",
+                    ids_optional=False,
+                    result_id="id",
                     otel_name="aws.bedrock",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$",),
+                    error_shape="anthropic",
+                    conform=None,
+                    meanings={})
 """``live --provider bedrock``: Claude on Bedrock. History: the Anthropic shape already
 reads these bodies (``anthropic_version`` marks them), so it is not registered twice."""
+

@@ -7,14 +7,35 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.bedrock_converse import tools
-from inspector.providers.bedrock_converse import request
-from inspector.providers.bedrock_converse.advice import ADVICE, EXPLAIN
-from inspector.providers.bedrock_converse.stream import BedrockConverse
-from inspector.providers.bedrock_converse.summary import summarize
+from inspector.providers.bedrock_converse import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("bedrock-converse", BedrockConverse, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN,
+PROVIDER = Provider(package=__name__, name="bedrock-converse",
+                    dialect_name="bedrock-converse",
+                    priority=30,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:BedrockConverse",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize=".summary:summarize",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=None,
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=None,
+                    tool_stop=True,
+                    id_family="bedrock",
+                    ids_optional=False,
+                    result_id="id",
                     otel_name="aws.bedrock",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$",),
+                    error_shape="aws-json",
+                    conform=None,
+                    meanings={"stop-reason-mismatch": ("B008",), "truncated-tool-call": ("B009",),
+                        "delta-without-start": ("B002",), "delta-type-mismatch": ("B003",), "duplicate-start": ("B005",),
+                        "index-out-of-order": ("B006",), "delta-after-stop": ("B004",),
+                        "invalid-tool-identity": ("B012",), "missing-message-start": ("B001",),
+                        "missing-stop-reason": ("B010",), "block-never-stopped": ("B007",)})

@@ -8,12 +8,31 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.cohere import request, tools
-from inspector.providers.cohere.advice import ADVICE, EXPLAIN
-from inspector.providers.cohere.stream import CohereChat
-from inspector.providers.cohere.summary import summarize
+from inspector.providers.cohere import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("cohere", CohereChat, request.ENDPOINT, request.prepare, summarize, ADVICE, explain=EXPLAIN,
+PROVIDER = Provider(package=__name__, name="cohere",
+                    dialect_name="cohere-chat",
+                    priority=50,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:CohereChat",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize=".summary:summarize",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=None,
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=".answer:read",
+                    tool_stop=True,
+                    id_family="cohere",
+                    ids_optional=False,
+                    result_id="id",
                     otel_name="cohere",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(r"(^|\.)api\.cohere\.(com|ai)$",),
+                    error_shape="message",
+                    conform=(".mutations", ".answer", None),
+                    meanings={})

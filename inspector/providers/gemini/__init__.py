@@ -8,15 +8,31 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.gemini import tools
-from inspector.providers.gemini import request
-from inspector.providers.gemini.advice import ADVICE, EXPLAIN
-from inspector.providers.gemini.history import SHAPE as HISTORY
-from inspector.providers.gemini.stream import Gemini
-from inspector.providers.gemini.summary import summarize
+from inspector.providers.gemini import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("gemini", Gemini, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN,
-                    otel_name="gcp.gemini", otel_operation="generate_content",
-                    declared_tools=tools.read)
+PROVIDER = Provider(package=__name__, name="gemini",
+                    dialect_name="gemini",
+                    priority=70,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:Gemini",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize=".summary:summarize",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=".history:SHAPE",
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=".answer:read",
+                    tool_stop=False,
+                    id_family="gemini",
+                    ids_optional=True,
+                    result_id="id",
+                    otel_name="gcp.gemini",
+                    otel_operation="generate_content",
+                    otel_hosts=(),
+                    error_shape="google",
+                    conform=(".mutations", ".answer", ".content_faults"),
+                    meanings={})

@@ -8,14 +8,31 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.ollama import tools
-from inspector.providers.ollama import request
-from inspector.providers.ollama.advice import ADVICE, EXPLAIN
-from inspector.providers.ollama.stream import Ollama
-from inspector.providers.ollama.summary import summarize
+from inspector.providers.ollama import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("ollama", Ollama, request.ENDPOINT, request.prepare, summarize, ADVICE,
-                    explain=EXPLAIN,
+PROVIDER = Provider(package=__name__, name="ollama",
+                    dialect_name="ollama",
+                    priority=80,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:Ollama",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize=".summary:summarize",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=None,
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=".answer:read",
+                    tool_stop=False,
+                    id_family="ollama",
+                    ids_optional=True,
+                    result_id="id",
                     otel_name="ollama",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(),
+                    error_shape="ollama",
+                    conform=(".mutations", ".answer", None),
+                    meanings={})

@@ -8,15 +8,31 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.base import Provider
-from inspector.providers.openai_responses import tools
-from inspector.providers.openai_responses import request
-from inspector.providers.openai_responses.advice import ADVICE, EXPLAIN
-from inspector.providers.openai_responses.history import SHAPE as HISTORY
-from inspector.providers.openai_responses.stream import OpenAIResponses
-from inspector.providers.summary import generic as summarize
+from inspector.providers.openai_responses import sniff
+from inspector.providers.record import Provider
 
-PROVIDER = Provider("openai-responses", OpenAIResponses, request.ENDPOINT, request.prepare, summarize, ADVICE, HISTORY,
-                    explain=EXPLAIN,
+PROVIDER = Provider(package=__name__, name="openai-responses",
+                    dialect_name="openai-responses",
+                    priority=40,
+                    sniff=sniff.sniff,
+                    sniff_url=sniff.sniff_url,
+                    dialect=".stream:OpenAIResponses",
+                    endpoint=".request:ENDPOINT",
+                    prepare=".request:prepare",
+                    summarize="inspector.providers.summary:generic",
+                    advice=".advice:ADVICE",
+                    explain=".advice:EXPLAIN",
+                    history=".history:SHAPE",
+                    declared_tools=".tools:read",
+                    stop_class=".answer:stop_class",
+                    read_answer=".answer:read",
+                    tool_stop=False,
+                    id_family="openai-responses",
+                    ids_optional=False,
+                    result_id="call_id",
                     otel_name="openai",
-                    declared_tools=tools.read)
+                    otel_operation="chat",
+                    otel_hosts=(),
+                    error_shape="openai",
+                    conform=(".mutations", ".answer", ".content_faults"),
+                    meanings={"block-never-stopped": ("R004",), "incomplete-response": ("R005",)})
