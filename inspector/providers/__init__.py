@@ -77,9 +77,15 @@ def build(records: Iterable[Provider]) -> dict[str, Provider]:
 PROVIDERS: dict[str, Provider] = build(import_module(f"{__name__}.{folder}").PROVIDER for folder in FOLDERS)
 """By ``live --provider`` name, in the order help texts list them."""
 
-DETECTORS: tuple[Provider, ...] = tuple(sorted((p for p in PROVIDERS.values() if p.priority is not None),
-                                               key=lambda p: p.priority or 0))
-"""The providers that detect their dialect, in detection order (``Provider.priority``)."""
+
+
+def detectors(providers: dict[str, Provider]) -> tuple[Provider, ...]:
+    """The providers of ``providers`` that detect their dialect, in detection order (``Provider.priority``)."""
+    return tuple(sorted((p for p in providers.values() if p.priority is not None), key=lambda p: p.priority or 0))
+
+
+DETECTORS = detectors(PROVIDERS)
+"""The registered providers that detect their dialect, in detection order."""
 
 _BY_DIALECT = {p.dialect_name: p for p in DETECTORS}
 
