@@ -27,11 +27,13 @@ from collections.abc import Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from inspector.capture.redact import scrub_secrets
+from inspector.providers.base import Dialect
 from inspector.providers.record import Provider
+from inspector.providers.summary import generic
 
 if TYPE_CHECKING:
     from inspector.model.events import EventRecord
-    from inspector.providers.base import Dialect
     from inspector.providers.history import HistoryShape
 
 FOLDERS = (
@@ -104,7 +106,6 @@ def dialect_class(name: str) -> "type[Dialect]":
     """The dialect class registered as ``name`` (``unknown``: the base class that judges nothing),
     imported on first use. Raises ``ValueError`` for a name no provider registers."""
     if name == "unknown":
-        from inspector.providers.base import Dialect  # on demand, like every dialect
         return Dialect
     provider = _BY_DIALECT.get(name)
     if provider is None:
@@ -125,8 +126,6 @@ def history_shapes() -> "tuple[HistoryShape, ...]":
 
 def summarize(ev: "EventRecord", dialect: str | None) -> str:
     """A one-line summary of ``ev`` for the event log, with anything key-shaped masked."""
-    from inspector.capture.redact import scrub_secrets  # the TUI's; check never summarizes
-    from inspector.providers.summary import generic
     p = ev.payload
     if not isinstance(p, dict):
         return scrub_secrets(ev.data)

@@ -7,22 +7,19 @@ only what that protocol exposes. Its own bookkeeping (which index maps to which 
 rule already fired for what) stays on the dialect instance. One instance judges one response;
 a body holding several responses gets a fresh instance per response.
 
-A :class:`Provider` bundles everything else one provider folder knows: how to reach its
-streaming endpoint (``live``, ``proxy`` routes), where its requests carry history (Q rules), one-
-line event summaries for the event log, and advice per rule family. The registry in
-``inspector.providers`` lists them.
+Also here: :class:`Endpoint` (how to reach a provider's streaming endpoint, with its base-URL
+variables :class:`BaseVar`) and :class:`RuleText`. Everything else one provider folder knows is on its
+``Provider`` record (``inspector.providers.record``); the registry in ``inspector.providers`` lists them.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
-    from inspector.providers.history import HistoryShape
-    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
@@ -137,13 +134,12 @@ class StreamWriter(Protocol):
 
 
 class Dialect:
-    """Base class. Subclasses set ``name`` and implement ``sniff``, ``on_event`` and ``on_end``."""
+    """Base class. Subclasses set ``name`` and implement ``on_event`` and ``on_end`` (detection is the
+    folder's ``sniff`` module, named on its ``Provider`` record)."""
 
     name: ClassVar[str] = "unknown"
     accepts_done: ClassVar[bool] = False
     """``data: [DONE]`` is part of this dialect (OpenAI); elsewhere it is S002 (RULES.md S002)."""
-    url_hints: ClassVar[tuple[str, ...]] = ()
-    """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
     typed_events: ClassVar[bool] = False
     """Every event payload names its type in ``type`` (Anthropic, Responses): a ``type`` that is
@@ -180,15 +176,6 @@ class Dialect:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could
         report a finding (Chat's C019): the run is then taken event by event."""
         return False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """True when this event alone identifies the dialect."""
-        return False
-
-    @classmethod
-    def sniff_url(cls, url: str) -> bool:
-        return any(h in url for h in cls.url_hints)
 
     def on_event(self, ev: "EventRecord") -> None:
         """Handle one event (``ev.payload`` is parsed JSON, ``DONE`` or ``NOT_JSON``)."""
@@ -342,32 +329,3 @@ class RuleText:
     happened: str
     breaks: str
     todo: str
-
-
-@dataclass(frozen=True)
-class Provider:
-    """Everything one provider folder contributes (see the module docstring)."""
-
-    name: str
-    """The ``live --provider`` name (``anthropic``, ``openai``...)."""
-    dialect: type[Dialect]
-    endpoint: Endpoint
-    prepare: Callable[[dict, str | None], tuple[dict, str, dict]]
-    """``prepare(body, key) -> (body, path, headers)``: streaming switched on, the URL path (model
-    filled in), and the provider's auth and version headers. Raises ``ValueError`` with one line."""
-    summarize: Callable[[dict, "EventRecord"], str | None] = field(default=lambda p, ev: None)
-    """A one-line summary of an event's parsed payload for the event log, or None for the generic one."""
-    advice: dict = field(default_factory=dict)
-    """``{family letter: advice text}`` for findings of this provider's rules (what to do in general)."""
-    history: "HistoryShape | None" = None
-    """Where this provider's requests carry history (Q rules); None when another shape reads it."""
-    explain: dict = field(default_factory=dict)
-    """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
-    otel_name: str = "_OTHER"
-    """``gen_ai.provider.name`` (OpenTelemetry GenAI semconv well-known values: ``anthropic``, ``openai``,
-    ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
-    otel_operation: str = "chat"
-    """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""
-    declared_tools: "Reader | None" = None
-    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
-    ``inspector.providers.tools``)."""

@@ -156,7 +156,7 @@ class Provider:
         if self.conform is None:
             return None
         if self._conformance is None:
-            from inspector.providers.conformance import of  # only conform/serve/diff load it
+            of = resolve(__name__, "inspector.providers.conformance:of")  # only conform and serve load it
             mutations, answer, content = (resolve(self.package, m) if m else None for m in self.conform)
             self._conformance = of(mutations, answer, content, tool_stop=self.tool_stop)
         return self._conformance
