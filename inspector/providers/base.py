@@ -157,6 +157,18 @@ class Dialect:
     """Event name (``""``: none) -> payload keys whose string value may vary along a run of deltas
     that the framing hands over whole (``FrameRun``); the dialect then answers ``run_target``."""
 
+    array_body: ClassVar[bool] = False
+    """A body that is one JSON array is this dialect's stream whatever its content type says (Gemini's
+    ``streamGenerateContent`` without ``alt=sse``: Vertex's REST transport, PROTOCOLS.md §8)."""
+
+    json_content_type: ClassVar[bool] = False
+    """``application/json`` is one of this dialect's stream content types (Ollama's NDJSON); elsewhere it
+    says the body is not a stream (S007)."""
+
+    buffered_arguments_hint: ClassVar[str] = ""
+    """T003: a sentence added when a tool's arguments arrived in one burst at the end, saying how this API
+    streams them as generated (Anthropic's ``eager_input_streaming``); ``""``: none."""
+
     run_noise: ClassVar[tuple[str, ...]] = ()
     """Keys of a string after the varying one that may vary too and that the dialect never reads
     (OpenAI's ``obfuscation`` padding): a run may differ there as well."""

@@ -63,6 +63,7 @@ class _Slot:
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
     typed_events = True
+    buffered_arguments_hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)."
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}

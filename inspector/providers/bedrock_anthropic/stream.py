@@ -47,6 +47,7 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
 
 class BedrockAnthropic(AnthropicMessages):
     name = "bedrock-anthropic"
+    buffered_arguments_hint = ""  # eager_input_streaming is not documented for Bedrock's InvokeModel
     stop_reasons = STOP_REASONS | {"guardrail_intervened"}
     """Bedrock's own ``guardrail_intervened`` besides Anthropic's (PROTOCOLS.md §8)."""
 

@@ -105,6 +105,7 @@ class Gemini(Dialect):
     """Gemini chunks -> text/thought/function_call blocks per candidate; G001/G002, S003/S004/S006/S008."""
 
     name = "gemini"
+    array_body = True
 
     def __init__(self, writer) -> None:
         super().__init__(writer)

@@ -31,6 +31,7 @@ class Ollama(Dialect):
     """Ollama NDJSON lines -> text/thinking/tool_call blocks; S003/S004/S006, N001, C015."""
 
     name = "ollama"
+    json_content_type = True
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
