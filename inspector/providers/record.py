@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from inspector.model.clients import ClientBehaviour
     from inspector.model.events import EventRecord
     from inspector.providers.base import Dialect, Endpoint
     from inspector.providers.conformance import Conformance, Turn
@@ -86,16 +87,20 @@ class Provider:
     """Its stop reason as ``tool``/``end``/``length``/``refusal``/``error`` (None when unknown): the diff."""
     read_answer: _Ref[Callable[[object], Turn] | None] = _Ref()
     """A non-streamed answer body as a ``Turn`` (raises ``ValueError`` when it is not one); None: no reader."""
+    clients: _Ref[Mapping[str, ClientBehaviour] | None] = _Ref()
+    """What its official SDK does with streams that break its rules (``{key: ClientBehaviour}``, each row
+    measured against the pinned SDK; the sentences its findings and advice quote); None: it has no rows
+    of its own (the shared ones of ``inspector.model.clients`` may still apply)."""
 
     __slots__ = ("name", "dialect_name", "package", "priority", "sniff", "sniff_url", "tool_stop", "id_family",
                  "ids_optional", "result_id", "otel_name", "otel_operation", "otel_hosts", "error_shape",
                  "meanings", "conform", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
-                 "_advice", "_explain", "_history", "_declared_tools", "_stop_class", "_read_answer")
+                 "_advice", "_explain", "_history", "_declared_tools", "_stop_class", "_read_answer", "_clients")
 
     def __init__(self, *, name: str, package: str, dialect_name: str, priority: int | None,
                  sniff: "Callable[[EventRecord], bool] | None", sniff_url: "Callable[[str], bool] | None",
                  dialect: str, endpoint: str, prepare: str, summarize: str, advice: str, explain: str | None,
-                 history: str | None, declared_tools: str | None, stop_class: str, read_answer: str | None,
+                 history: str | None, declared_tools: str | None, stop_class: str, read_answer: str | None, clients: str | None,
                  tool_stop: bool, id_family: str, ids_optional: bool, result_id: str,
                  otel_name: str, otel_operation: str, otel_hosts: tuple[str, ...], error_shape: str,
                  meanings: "Mapping[str, tuple[str, ...]]", conform: "tuple[str, str, str | None] | None") -> None:
@@ -143,7 +148,7 @@ class Provider:
         self._conformance: Conformance | None = None
         self._dialect, self._endpoint, self._prepare, self._summarize = dialect, endpoint, prepare, summarize
         self._advice, self._explain, self._history, self._declared_tools = advice, explain, history, declared_tools
-        self._stop_class, self._read_answer = stop_class, read_answer
+        self._stop_class, self._read_answer, self._clients = stop_class, read_answer, clients
         if error_shape not in ERROR_SHAPES:
             raise ValueError(f"{name}: unknown error shape {error_shape!r} (one of {', '.join(ERROR_SHAPES)})")
         if (priority is None) != (sniff is None):

@@ -53,6 +53,7 @@ def test_every_lazy_fact_resolves_to_what_its_readers_expect(p: Provider):
     assert p.history is None or isinstance(p.history, HistoryShape)
     assert p.declared_tools is None or callable(p.declared_tools)
     assert p.read_answer is None or callable(p.read_answer)
+    assert p.clients is None or p.clients and all(key.split("-", 1)[0] in RULES for key in p.clients)
     assert p.conform is None or isinstance(p.conformance, Conformance) and p.conformance.mutations
     assert p.conform is None or p.read_answer is not None  # conform compares with a non-streamed answer
 
@@ -108,7 +109,7 @@ def _record_kwargs(**over) -> dict:
     kw = dict(name="compat", package="inspector.providers.openai_chat", dialect_name="openai-chat", priority=None,
               sniff=None, sniff_url=None, dialect=".stream:OpenAIChat", endpoint=".request:ENDPOINT",
               prepare=".request:prepare", summarize=".summary:summarize", advice=".advice:ADVICE", explain=None,
-              history=None, declared_tools=None, stop_class=".answer:stop_class", read_answer=None, tool_stop=True,
+              history=None, declared_tools=None, stop_class=".answer:stop_class", read_answer=None, clients=None, tool_stop=True,
               id_family="openai-chat", ids_optional=False, result_id="id", otel_name="compat", otel_operation="chat",
               otel_hosts=(r"(^|\.)api\.compat\.example$",), error_shape="openai", meanings={}, conform=None)
     kw.update(over)

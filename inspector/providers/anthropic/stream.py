@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 import orjson
 
 from inspector.model.blocks import Block
-from inspector.model.clients import says
+from inspector.providers.anthropic.clients import says
 from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
 

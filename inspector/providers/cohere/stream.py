@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.events import DONE
-from inspector.model.clients import says
+from inspector.providers.cohere.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
 from inspector.providers.cohere.sniff import EVENT_TYPES

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
-from inspector.model.clients import says
+from inspector.providers.openai_chat.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.openai_chat.sniff import LEGACY_OBJECT
 from inspector.providers.textcalls import looks_like_tool_call

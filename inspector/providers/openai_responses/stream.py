@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.jsonprogress import PARTIAL
-from inspector.model.clients import says
+from inspector.providers.openai_responses.clients import says
 from inspector.providers.base import Dialect
 
 if TYPE_CHECKING:
