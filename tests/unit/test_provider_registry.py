@@ -18,7 +18,8 @@ from inspector.providers.conformance import Conformance
 from inspector.providers.history import HistoryShape
 from inspector.providers.record import ERROR_SHAPES, Provider
 from inspector.session import detect
-from tests.dialect_answers import STOPS
+from inspector.feeds.run import run_capture
+from tests.dialect_answers import DIALECTS, STOPS, Spec, render
 
 ALL = list(PROVIDERS.values())
 CLASSES = ("tool", "end", "length", "refusal", "error")
@@ -92,17 +93,12 @@ def detect_order() -> list[str]:
     return [p.dialect_name for p in sorted(ALL, key=lambda p: p.priority or 0)]
 
 
-def test_each_dialect_is_found_by_its_own_sniff_and_url():
-    urls = {"anthropic-messages": "https://api.anthropic.com/v1/messages", "openai-chat": "http://x/v1/chat/completions",
-            "openai-responses": "http://x/v1/responses", "ollama": "http://localhost:11434/api/chat",
-            "gemini": "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent",
-            "bedrock-anthropic": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/invoke-with-response-stream",
-            "bedrock-converse": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
-            "cohere-chat": "https://api.cohere.com/v2/chat"}
-    assert set(urls) == {p.dialect_name for p in ALL}  # a new dialect needs a URL here: it is a fact to check
-    for dialect, url in urls.items():
-        assert detect.fallback({"url": url}) == dialect
-        assert dialect_class(dialect) is provider_for_dialect(dialect).dialect
+def test_each_dialect_is_found_by_the_url_of_its_own_endpoint():
+    # A body with no identifying event (an HTTP error page) is read by its request URL.
+    for p in ALL:
+        url = p.endpoint.default_base.format(region="us-east-1") + p.endpoint.path.format(model="m")
+        assert detect.fallback({"url": url}) == p.dialect_name, url
+        assert dialect_class(p.dialect_name) is provider_for_dialect(p.dialect_name).dialect
 
 
 def _record_kwargs(**over) -> dict:
@@ -170,3 +166,11 @@ def test_sniffing_never_raises_on_odd_payloads():
                 p.sniff(ev)
             except (TypeError, AttributeError):
                 pass  # detect.from_event takes these as "not this one"
+
+
+def test_every_registered_dialect_has_a_test_writer_and_reads_back_as_itself():
+    # The diff matrix and the declared-tools tests are parametrized on the registry; their one per-dialect
+    # piece is the writer in tests/dialect_answers.py: a new dialect without one fails here, by name.
+    assert list(DIALECTS) == [p.dialect_name for p in DETECTORS]
+    for dialect in DIALECTS:
+        assert run_capture(render(dialect, Spec(text="hi", stop="end"))).dialect_name == dialect
