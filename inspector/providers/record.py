@@ -94,7 +94,7 @@ class Provider:
 
     __slots__ = ("name", "dialect_name", "package", "priority", "sniff", "sniff_url", "tool_stop", "id_family",
                  "ids_optional", "result_id", "otel_name", "otel_operation", "otel_hosts", "error_shape",
-                 "meanings", "conform", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
+                 "meanings", "usage_keys", "conform", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
                  "_advice", "_explain", "_history", "_declared_tools", "_stop_class", "_read_answer", "_clients")
 
     def __init__(self, *, name: str, package: str, dialect_name: str, priority: int | None,
@@ -103,7 +103,7 @@ class Provider:
                  history: str | None, declared_tools: str | None, stop_class: str, read_answer: str | None, clients: str | None,
                  tool_stop: bool, id_family: str, ids_optional: bool, result_id: str,
                  otel_name: str, otel_operation: str, otel_hosts: tuple[str, ...], error_shape: str,
-                 meanings: "Mapping[str, tuple[str, ...]]", conform: "tuple[str, str, str | None] | None") -> None:
+                 meanings: "Mapping[str, tuple[str, ...]]", usage_keys: "Mapping[str, tuple[str, ...]]", conform: "tuple[str, str, str | None] | None") -> None:
         self.name = name
         """The ``live --provider`` name (``anthropic``, ``openai``...)."""
         self.package = package
@@ -142,6 +142,9 @@ class Provider:
         self.meanings = meanings
         """``{meaning: its codes}``: which of its rule codes state a meaning other dialects state with theirs
         (Anthropic's A007 and Chat's C003 are one ``stop-reason-mismatch``; ``inspector.compare.diff.meaning``)."""
+        self.usage_keys = usage_keys
+        """``{semconv usage attribute: its usage fields}`` (``gen_ai.usage.input_tokens``: ``("input_tokens",)``),
+        looked up in the usage it reports and that usage's ``*_details`` objects (the OTel span)."""
         self.conform = conform
         """``(mutations, answer, content faults)`` module references (content faults may be None) for
         ``conform`` and ``serve --mutate``; None: no conformance support."""

@@ -57,16 +57,13 @@ CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 _TRACEPARENT = re.compile(r"^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")
 FINDING_EVENT = "stream_inspector.finding"
 
-_USAGE_KEYS = {
-    "gen_ai.usage.input_tokens": ("input_tokens", "prompt_tokens", "promptTokenCount", "prompt_eval_count"),
-    "gen_ai.usage.output_tokens": ("output_tokens", "completion_tokens", "candidatesTokenCount", "eval_count"),
-    "gen_ai.usage.cache_read.input_tokens": ("cache_read_input_tokens", "cachedContentTokenCount"),
-    "gen_ai.usage.cache_creation.input_tokens": ("cache_creation_input_tokens",),
-    "gen_ai.usage.reasoning.output_tokens": ("reasoning_tokens", "thoughtsTokenCount"),
-}
-"""Semconv usage attribute -> the provider fields that report it (Anthropic/Responses, Chat, Gemini
-``usageMetadata``, Ollama, Cohere ``tokens``), looked up in the usage object and its ``*_details`` objects
-(and Cohere's ``tokens``: the model's counts, where ``billed_units`` are what was billed)."""
+_USAGE_KEYS: dict[str, tuple[str, ...]] = {}
+"""Semconv usage attribute -> the provider fields that report it (each record's ``usage_keys``, in registry
+order), looked up in the usage object and its ``*_details`` objects (and Cohere's ``tokens``: the model's
+counts, where ``billed_units`` are what was billed)."""
+for _p in PROVIDERS.values():
+    for _attr, _keys in _p.usage_keys.items():
+        _USAGE_KEYS[_attr] = tuple(dict.fromkeys((*_USAGE_KEYS.get(_attr, ()), *_keys)))
 
 _REQUEST_KEYS = {
     "gen_ai.request.max_tokens": ("max_tokens", "max_completion_tokens", "max_output_tokens", "maxOutputTokens",

@@ -68,6 +68,8 @@ def test_every_plain_fact_is_declared(p: Provider):
     assert p.id_family and p.result_id in ("id", "call_id")
     for meaning, codes in p.meanings.items():
         assert re.fullmatch(r"[a-z-]+", meaning) and codes and all(c in RULES for c in codes), (meaning, codes)
+    assert p.usage_keys.get("gen_ai.usage.input_tokens") and p.usage_keys.get("gen_ai.usage.output_tokens")
+    assert all(k.startswith("gen_ai.usage.") for k in p.usage_keys)
     assert p.priority is not None and p.sniff is not None and p.sniff_url is not None  # all registered ones detect
 
 
@@ -107,7 +109,7 @@ def _record_kwargs(**over) -> dict:
               prepare=".request:prepare", summarize=".summary:summarize", advice=".advice:ADVICE", explain=None,
               history=None, declared_tools=None, stop_class=".answer:stop_class", read_answer=None, clients=None, tool_stop=True,
               id_family="openai-chat", ids_optional=False, result_id="id", otel_name="compat", otel_operation="chat",
-              otel_hosts=(r"(^|\.)api\.compat\.example$",), error_shape="openai", meanings={}, conform=None)
+              otel_hosts=(r"(^|\.)api\.compat\.example$",), error_shape="openai", meanings={}, usage_keys={}, conform=None)
     kw.update(over)
     return kw
 

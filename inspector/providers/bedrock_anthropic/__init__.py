@@ -35,6 +35,10 @@ PROVIDER = Provider(package=__name__, name="bedrock",
                     otel_operation="chat",
                     otel_hosts=(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$",),
                     error_shape="anthropic",
+                    usage_keys={"gen_ai.usage.input_tokens": ("input_tokens",),
+                                "gen_ai.usage.output_tokens": ("output_tokens",),
+                                "gen_ai.usage.cache_read.input_tokens": ("cache_read_input_tokens",),
+                                "gen_ai.usage.cache_creation.input_tokens": ("cache_creation_input_tokens",)},
                     conform=None,
                     meanings={})
 """``live --provider bedrock``: Claude on Bedrock. History: the Anthropic shape already

@@ -35,5 +35,7 @@ PROVIDER = Provider(package=__name__, name="cohere",
                     otel_operation="chat",
                     otel_hosts=(r"(^|\.)api\.cohere\.(com|ai)$",),
                     error_shape="message",
+                    usage_keys={"gen_ai.usage.input_tokens": ("input_tokens",),
+                                "gen_ai.usage.output_tokens": ("output_tokens",)},
                     conform=(".mutations", ".answer", None),
                     meanings={})

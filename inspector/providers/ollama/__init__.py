@@ -35,5 +35,7 @@ PROVIDER = Provider(package=__name__, name="ollama",
                     otel_operation="chat",
                     otel_hosts=(),
                     error_shape="ollama",
+                    usage_keys={"gen_ai.usage.input_tokens": ("prompt_eval_count",),
+                                "gen_ai.usage.output_tokens": ("eval_count",)},
                     conform=(".mutations", ".answer", None),
                     meanings={})

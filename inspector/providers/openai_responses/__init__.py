@@ -35,5 +35,8 @@ PROVIDER = Provider(package=__name__, name="openai-responses",
                     otel_operation="chat",
                     otel_hosts=(),
                     error_shape="openai",
+                    usage_keys={"gen_ai.usage.input_tokens": ("input_tokens",),
+                                "gen_ai.usage.output_tokens": ("output_tokens",),
+                                "gen_ai.usage.reasoning.output_tokens": ("reasoning_tokens",)},
                     conform=(".mutations", ".answer", ".content_faults"),
                     meanings={"block-never-stopped": ("R004",), "incomplete-response": ("R005",)})
