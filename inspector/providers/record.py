@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
     from inspector.model.clients import ClientBehaviour
     from inspector.model.events import EventRecord
-    from inspector.providers.base import Dialect, Endpoint
+    from inspector.providers.base import Dialect
+    from inspector.providers.endpoint import Endpoint
     from inspector.providers.conformance import Conformance, Turn
     from inspector.providers.history import HistoryShape
     from inspector.providers.tools import Reader

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from inspector.providers import PROVIDERS
 from inspector.model.clients import says
-from inspector.providers.base import RuleText as T
+from inspector.providers.ruletext import RuleText as T
 
 ADVICE: dict[str, str] = {
     'S': (

@@ -13,7 +13,9 @@ import pytest
 from inspector.model.catalog import RULES
 from inspector.model.events import EventRecord
 from inspector.providers import DETECTORS, FOLDERS, PROVIDERS, build, detectors, dialect_class, provider_for_dialect
-from inspector.providers.base import Dialect, Endpoint, RuleText
+from inspector.providers.base import Dialect
+from inspector.providers.endpoint import Endpoint
+from inspector.providers.ruletext import RuleText
 from inspector.providers.conformance import Conformance
 from inspector.providers.history import HistoryShape
 from inspector.providers.record import ERROR_SHAPES, Provider
