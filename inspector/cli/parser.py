@@ -14,7 +14,6 @@ import textwrap
 
 from inspector import __version__
 from inspector.model.sizes import parse_size
-from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
 from inspector.providers import PROVIDERS, dialect_names
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -71,6 +70,7 @@ def _size(value: str) -> int:
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
+    from inspector.net.limits import MAX_BYTES  # the network commands' parsers only
     # string defaults go through ``type`` too: --help shows 64M, not a count of bytes
     p.add_argument("--max-bytes", type=_size, default=f"{MAX_BYTES // 2**20}M", metavar="SIZE",
                    help="cut a response body longer than this (e.g. 1000000, 64M, 1G): the stream "
@@ -81,6 +81,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _add_request_limits(p: argparse.ArgumentParser) -> None:
+    from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES  # the proxy commands' parsers only
     p.add_argument("--header-timeout", type=_positive, default=HEADER_TIMEOUT, metavar="SECONDS",
                    help="answer 408 and close a connection whose request headers take longer than this")
     p.add_argument("--max-request-bytes", type=_size, default=f"{MAX_REQUEST_BYTES // 2**20}M", metavar="SIZE",

@@ -6,11 +6,11 @@ a new provider that forgot one was silently mislabelled. Each folder's ``__init_
 one record with every fact as a keyword argument (none has a default: a forgotten one is a
 ``TypeError`` when the folder loads, and ``tests/unit/test_provider_registry.py`` resolves each).
 
-Cheap to declare: the folder's ``__init__`` imports only this module and its ``sniff`` module. A fact
-that lives in a module of its own is given as a reference, ``".stream:AnthropicMessages"`` (relative
-to the folder) or ``"inspector.providers.anthropic.answer:stop_class"``, imported the first time it is
-read (``check`` of an Anthropic stream never loads the Gemini dialect, and no command loads the
-mutations unless it mutates). Reading a fact is plain attribute access: ``provider.dialect``.
+Cheap to declare: the folder's ``__init__`` imports only this module. A fact that lives in a module
+of its own is given as a reference, ``".stream:AnthropicMessages"`` (relative to the folder) or
+``"inspector.providers.anthropic.answer:stop_class"``, imported the first time it is read (``check`` of
+an Anthropic stream loads the Anthropic ``sniff`` module and dialect and no other provider's module,
+and no command loads the mutations unless it mutates). Reading a fact is plain attribute access: ``provider.dialect``.
 
 Imports: nothing of the project at run time (the types are for the checker only).
 """
@@ -66,6 +66,11 @@ class Provider:
     keyword and required; ``None`` where a fact does not apply says so explicitly."""
 
     # Facts that live in the folder's modules, imported on first read.
+    sniff: _Ref[Callable[[EventRecord], bool] | None] = _Ref()
+    """``sniff(ev) -> bool``: this event alone identifies the dialect (the folder's small ``sniff``
+    module: detection imports no dialect, and stops loading sniffs at the first that says yes)."""
+    sniff_url: _Ref[Callable[[str], bool] | None] = _Ref()
+    """``sniff_url(url) -> bool``: a request URL identifies the dialect when no event does."""
     dialect: _Ref[type[Dialect]] = _Ref()
     """The stream dialect class (its ``name`` is ``dialect_name``)."""
     endpoint: _Ref[Endpoint] = _Ref()
@@ -93,13 +98,13 @@ class Provider:
     measured against the pinned SDK; the sentences its findings and advice quote); None: it has no rows
     of its own (the shared ones of ``inspector.model.clients`` may still apply)."""
 
-    __slots__ = ("name", "dialect_name", "package", "priority", "sniff", "sniff_url", "tool_stop", "id_family",
+    __slots__ = ("name", "dialect_name", "package", "priority", "_sniff", "_sniff_url", "tool_stop", "id_family",
                  "ids_optional", "result_id", "otel_name", "otel_operation", "otel_hosts", "error_shape",
                  "meanings", "usage_keys", "conform", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
                  "_advice", "_explain", "_history", "_declared_tools", "_stop_class", "_read_answer", "_clients")
 
     def __init__(self, *, name: str, package: str, dialect_name: str, priority: int | None,
-                 sniff: "Callable[[EventRecord], bool] | None", sniff_url: "Callable[[str], bool] | None",
+                 sniff: str | None, sniff_url: str | None,
                  dialect: str, endpoint: str, prepare: str, summarize: str, advice: str, explain: str | None,
                  history: str | None, declared_tools: str | None, stop_class: str, read_answer: str | None, clients: str | None,
                  tool_stop: bool, id_family: str, ids_optional: bool, result_id: str,
@@ -115,11 +120,7 @@ class Provider:
         """Detection order, lowest first: typed-event dialects before the shapes only a key identifies
         (a Responses event also has fields a Chat sniff could accept). None: this provider reuses
         another's dialect and never detects (``sniff`` None too): the owner of the dialect does."""
-        self.sniff = sniff
-        """``sniff(ev) -> bool``: this event alone identifies the dialect (the folder's cheap ``sniff``
-        module: detection imports no dialect)."""
-        self.sniff_url = sniff_url
-        """``sniff_url(url) -> bool``: a request URL identifies the dialect when no event does."""
+        self._sniff, self._sniff_url = sniff, sniff_url
         self.tool_stop = tool_stop
         """It has a stop reason of its own for tool calls (Anthropic ``tool_use``, Chat ``tool_calls``);
         the others end a tool turn like any turn (Gemini ``STOP``, Responses ``completed``)."""
@@ -169,10 +170,6 @@ class Provider:
             mutations, answer, content = (resolve(self.package, m) if m else None for m in self.conform)
             self._conformance = of(mutations, answer, content, tool_stop=self.tool_stop)
         return self._conformance
-
-    def detects(self) -> bool:
-        """It takes part in detection (it owns its dialect)."""
-        return self.sniff is not None
 
     def __repr__(self) -> str:
         return f"Provider({self.name!r}, dialect {self.dialect_name!r})"

@@ -31,7 +31,8 @@ CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span
                 "inspector.report.spans": "--otlp only (built in check's workers)",
                 "inspector.feeds.exchanges.record": "the --keep defaults of the proxy commands' parsers",
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
-                "inspector.tui.theme_files": "the --theme names of the TUI commands' parsers"}
+                "inspector.tui.theme_files": "the --theme names of the TUI commands' parsers",
+                "inspector.net.limits": "the limits' defaults of the network commands' parsers"}
 """Project modules the CLI (the top layer: a late import there can close no circle) imports where they are
 used, for start-up: ``check`` without ``--otlp`` loads no OpenTelemetry code of ours (issue 32)."""
 """Third-party modules imported where they are used because they may be absent (proxy decoding;

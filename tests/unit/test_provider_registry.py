@@ -144,21 +144,21 @@ def test_the_registry_refuses_ambiguous_records():
 
 
 def test_detection_loads_only_the_chosen_dialect():
-    # Issue 32 item 3: the registry and detection import no dialect; reading an Anthropic stream loads
-    # the Anthropic dialect and no other.
+    # Issue 32 item 3: the registry imports no dialect and no sniff; reading an Anthropic stream loads
+    # the Anthropic sniff and dialect and no other provider's (Anthropic is first in detection order).
     probe = ("import sys\n"
              "from inspector.feeds.run import run_capture\n"
              "from inspector.model.capture import Capture, Chunk, End\n"
              "import inspector.providers\n"
-             "before = sorted(m for m in sys.modules if m.endswith('.stream') and m.startswith('inspector.providers'))\n"
+             "before = sorted(m for m in sys.modules if m.endswith(('.stream', '.sniff')) and m.startswith('inspector.providers'))\n"
              "cap = Capture(chunks=[Chunk(0.0, b'event: message_stop\\ndata: {\"type\": \"message_stop\"}\\n\\n')],"
              " end=End(t=0.1, kind='eof'))\n"
              "s = run_capture(cap)\n"
-             "after = sorted(m for m in sys.modules if m.endswith('.stream') and m.startswith('inspector.providers'))\n"
+             "after = sorted(m for m in sys.modules if m.endswith(('.stream', '.sniff')) and m.startswith('inspector.providers'))\n"
              "print(s.dialect_name, before, after)\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(" ", 1)
     assert out[0] == "anthropic-messages"
-    assert out[1].strip() == "[] ['inspector.providers.anthropic.stream']"
+    assert out[1].strip() == "[] ['inspector.providers.anthropic.sniff', 'inspector.providers.anthropic.stream']"
 
 
 def test_sniffing_never_raises_on_odd_payloads():

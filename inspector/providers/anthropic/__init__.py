@@ -8,14 +8,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.anthropic import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="anthropic",
                     dialect_name="anthropic-messages",
                     priority=10,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:AnthropicMessages",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",

@@ -8,14 +8,13 @@ and ``inspector.model``.
 """
 from __future__ import annotations
 
-from inspector.providers.bedrock_anthropic import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="bedrock",
                     dialect_name="bedrock-anthropic",
                     priority=20,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:BedrockAnthropic",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",

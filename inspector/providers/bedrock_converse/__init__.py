@@ -7,14 +7,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.bedrock_converse import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="bedrock-converse",
                     dialect_name="bedrock-converse",
                     priority=30,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:BedrockConverse",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",

@@ -8,14 +8,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.ollama import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="ollama",
                     dialect_name="ollama",
                     priority=80,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:Ollama",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",

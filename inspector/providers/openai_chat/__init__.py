@@ -9,14 +9,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.openai_chat import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="openai",
                     dialect_name="openai-chat",
                     priority=60,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:OpenAIChat",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",

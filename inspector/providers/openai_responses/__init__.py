@@ -8,14 +8,13 @@ May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model
 """
 from __future__ import annotations
 
-from inspector.providers.openai_responses import sniff
 from inspector.providers.record import Provider
 
 PROVIDER = Provider(package=__name__, name="openai-responses",
                     dialect_name="openai-responses",
                     priority=40,
-                    sniff=sniff.sniff,
-                    sniff_url=sniff.sniff_url,
+                    sniff=".sniff:sniff",
+                    sniff_url=".sniff:sniff_url",
                     dialect=".stream:OpenAIResponses",
                     endpoint=".request:ENDPOINT",
                     prepare=".request:prepare",
