@@ -6,7 +6,10 @@ costs, whatever else the machine runs) and the median wall time, each with its r
 Also lists the heavy libraries the ``check`` process loaded (it should load none: no textual, rich,
 httpx, click, uvicorn, starlette) and how many of our modules it imported.
 
-    uv run python bench/bench_startup.py [--runs 30]
+    uv run python bench/bench_startup.py [--runs 30] [--baseline DIR]
+
+``--baseline DIR``: also time ``check`` from another checkout (``git archive main | tar -x -C DIR``),
+interleaved in the same run, so a change is measured against the code before it on one machine state.
 """
 from __future__ import annotations
 
@@ -28,11 +31,11 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 """Bytecode is written and used, as after any install (some shells set PYTHONDONTWRITEBYTECODE)."""
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """``(CPU seconds, wall seconds)`` of one fresh process running ``argv``."""
+def timed(argv: list[str], cwd: Path = ROOT) -> tuple[float, float]:
+    """``(CPU seconds, wall seconds)`` of one fresh process running ``argv`` in ``cwd``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
@@ -41,6 +44,7 @@ def timed(argv: list[str]) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--baseline", type=Path, default=None, help="another checkout whose check to time too")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cap = Path(tmp) / "one.sse"
@@ -51,12 +55,16 @@ def main() -> None:
             "python -m inspector rules": [sys.executable, "-m", "inspector", "rules"],
             "python -m inspector --help": [sys.executable, "-m", "inspector", "--help"],
         }
+        where = {name: ROOT for name in commands}
+        if args.baseline is not None:
+            name = f"baseline: python -m inspector check ONE-EVENT ({args.baseline})"
+            commands[name], where[name] = commands["python -m inspector check ONE-EVENT"], args.baseline.resolve()
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
-        for argv in commands.values():
-            timed(argv)  # warm: bytecode written, files in the page cache
+        for name, argv in commands.items():
+            timed(argv, where[name])  # warm: bytecode written, files in the page cache
         for _ in range(args.runs):
             for name, argv in commands.items():
-                times[name].append(timed(argv))
+                times[name].append(timed(argv, where[name]))
         probe = ("import sys, runpy\nsys.argv = ['inspector', 'check', %r]\n"
                  "try:\n    runpy.run_module('inspector', run_name='__main__')\nexcept SystemExit:\n    pass\n"
                  "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))\n"

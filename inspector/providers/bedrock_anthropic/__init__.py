@@ -1,8 +1,9 @@
 """Anthropic Messages on AWS Bedrock (``InvokeModelWithResponseStream``, binary event-stream).
 
-Lives here: ``stream`` (the Anthropic dialect reading the events inside Bedrock's ``chunk``
-messages; every A rule applies), ``request`` (endpoint and ``prepare``), ``summary`` and
-``advice``. Shared with the other Bedrock dialect: ``inspector.providers.bedrock``.
+Lives here: the ``PROVIDER`` record below (every fact about it, ``inspector.providers.record``), ``sniff``
+(how its events and URLs are recognised: detection loads only this), ``stream`` (the Anthropic dialect reading
+the events inside Bedrock's ``chunk`` messages; every A rule applies), ``request`` (endpoint and ``prepare``),
+``summary`` and ``advice``. Shared with the other Bedrock dialect: ``inspector.providers.bedrock``.
 May import: ``inspector.providers`` (base, shared helpers, the ``anthropic`` folder it builds on)
 and ``inspector.model``.
 """

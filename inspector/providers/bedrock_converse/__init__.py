@@ -1,8 +1,9 @@
 """AWS Bedrock ConverseStream (binary event-stream): one stream shape for every Bedrock model.
 
-Lives here: ``stream`` (the dialect and its B rules), ``request`` (endpoint and ``prepare``),
-``summary`` (event-log lines) and ``advice``. Shared with the other Bedrock dialect:
-``inspector.providers.bedrock``.
+Lives here: the ``PROVIDER`` record below (every fact about it, ``inspector.providers.record``), ``sniff``
+(how its events and URLs are recognised: detection loads only this), ``answer`` (its stop reasons as the
+diff's classes), ``stream`` (the dialect and its B rules), ``request`` (endpoint and ``prepare``), ``summary``
+(event-log lines) and ``advice``. Shared with the other Bedrock dialect: ``inspector.providers.bedrock``.
 May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
 """
 from __future__ import annotations

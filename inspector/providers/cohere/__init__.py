@@ -1,9 +1,11 @@
 """Cohere v2 chat (``/v2/chat``, SSE): typed events, content and tool calls by index, ``message-end``.
 
-Lives here: ``stream`` (the dialect and its rules), ``shapes`` (the event shapes cohere-python
-accepts, K001), ``request`` (endpoint and ``prepare``), ``tools`` (the tools a request declares, V rules), ``summary`` (event-log lines) and ``advice``.
-``mutations`` (``serve --mutate``) and ``answer`` (whole answers and sent-back turns) serve the
-conformance tools (``inspector.providers.conformance``).
+Lives here: the ``PROVIDER`` record below (every fact about it, ``inspector.providers.record``), ``sniff``
+(how its events and URLs are recognised: detection loads only this), ``clients`` (what its SDK does with
+broken streams, measured), ``stream`` (the dialect and its rules), ``shapes`` (the event shapes cohere-python
+accepts, K001), ``request`` (endpoint and ``prepare``), ``tools`` (the tools a request declares, V rules),
+``summary`` (event-log lines) and ``advice``. ``mutations`` (``serve --mutate``) and ``answer`` (whole answers
+and sent-back turns) serve the conformance tools (``inspector.providers.conformance``).
 May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
 """
 from __future__ import annotations

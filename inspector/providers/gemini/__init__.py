@@ -1,9 +1,10 @@
 """Gemini native (``streamGenerateContent?alt=sse``): whole ``GenerateContentResponse`` chunks.
 
-Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
-``history`` (where requests carry history, Q rules), ``summary`` (event-log lines) and ``advice``.
-``mutations`` (``serve --mutate``) and ``answer`` (whole answers and sent-back turns) serve the
-conformance tools (``inspector.providers.conformance``).
+Lives here: the ``PROVIDER`` record below (every fact about it, ``inspector.providers.record``), ``sniff``
+(how its events and URLs are recognised: detection loads only this), ``stream`` (the dialect and its rules),
+``request`` (endpoint and ``prepare``), ``history`` (where requests carry history, Q rules), ``summary``
+(event-log lines) and ``advice``. ``mutations`` (``serve --mutate``) and ``answer`` (whole answers and
+sent-back turns) serve the conformance tools (``inspector.providers.conformance``).
 May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
 """
 from __future__ import annotations

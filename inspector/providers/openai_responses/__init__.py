@@ -1,9 +1,11 @@
 """OpenAI Responses (``/v1/responses``, SSE): output items, content parts, argument deltas.
 
-Lives here: ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
-``history`` (where requests carry history, Q rules) and ``advice``.
-``mutations`` (``serve --mutate``) and ``answer`` (whole answers and sent-back turns) serve the
-conformance tools (``inspector.providers.conformance``).
+Lives here: the ``PROVIDER`` record below (every fact about it, ``inspector.providers.record``), ``sniff``
+(how its events and URLs are recognised: detection loads only this), ``clients`` (what its SDK does with
+broken streams, measured), ``stream`` (the dialect and its rules), ``request`` (endpoint and ``prepare``),
+``history`` (where requests carry history, Q rules) and ``advice``. ``mutations`` (``serve --mutate``) and
+``answer`` (whole answers and sent-back turns) serve the conformance tools
+(``inspector.providers.conformance``).
 May import: ``inspector.providers`` (base, shared helpers) and ``inspector.model``.
 """
 from __future__ import annotations
