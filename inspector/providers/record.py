@@ -100,7 +100,7 @@ class Provider:
 
     __slots__ = ("name", "dialect_name", "package", "priority", "_sniff", "_sniff_url", "tool_stop", "id_family",
                  "ids_optional", "result_id", "otel_name", "otel_operation", "otel_hosts", "error_shape",
-                 "meanings", "usage_keys", "conform", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
+                 "meanings", "usage_keys", "conform", "conform_capture", "_conformance", "_dialect", "_endpoint", "_prepare", "_summarize",
                  "_advice", "_explain", "_history", "_declared_tools", "_stop_class", "_read_answer", "_clients")
 
     def __init__(self, *, name: str, package: str, dialect_name: str, priority: int | None,
@@ -109,7 +109,8 @@ class Provider:
                  history: str | None, declared_tools: str | None, stop_class: str, read_answer: str | None, clients: str | None,
                  tool_stop: bool, id_family: str, ids_optional: bool, result_id: str,
                  otel_name: str, otel_operation: str, otel_hosts: tuple[str, ...], error_shape: str,
-                 meanings: "Mapping[str, tuple[str, ...]]", usage_keys: "Mapping[str, tuple[str, ...]]", conform: "tuple[str, str, str | None] | None") -> None:
+                 meanings: "Mapping[str, tuple[str, ...]]", usage_keys: "Mapping[str, tuple[str, ...]]", conform: "tuple[str, str, str | None] | None",
+                 conform_capture: str | None) -> None:
         self.name = name
         """The ``live --provider`` name (``anthropic``, ``openai``...)."""
         self.package = package
@@ -150,6 +151,9 @@ class Provider:
         self.conform = conform
         """``(mutations, answer, content faults)`` module references (content faults may be None) for
         ``conform`` and ``serve --mutate``; None: no conformance support."""
+        self.conform_capture = conform_capture
+        """The bundled capture (``inspector.capture.bundled.captures_dir``) its mutations apply to by default
+        (``conform --client``: a clean tool-call stream); None: the user gives one with ``--capture``."""
         self._conformance: Conformance | None = None
         self._dialect, self._endpoint, self._prepare, self._summarize = dialect, endpoint, prepare, summarize
         self._advice, self._explain, self._history, self._declared_tools = advice, explain, history, declared_tools

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from inspector.capture.bundled import captures_dir
 from inspector.model.catalog import RULES
 from inspector.model.events import EventRecord
 from inspector.providers import DETECTORS, FOLDERS, PROVIDERS, build, detectors, dialect_class, provider_for_dialect
@@ -59,6 +60,7 @@ def test_every_lazy_fact_resolves_to_what_its_readers_expect(p: Provider):
     assert p.clients is None or p.clients and all(key.split("-", 1)[0] in RULES for key in p.clients)
     assert p.conform is None or isinstance(p.conformance, Conformance) and p.conformance.mutations
     assert p.conform is None or p.read_answer is not None  # conform compares with a non-streamed answer
+    assert p.conform_capture is None or p.conform is not None and (captures_dir() / p.conform_capture).is_file()
 
 
 @pytest.mark.parametrize("p", ALL, ids=_ids)
@@ -111,7 +113,8 @@ def _record_kwargs(**over) -> dict:
               prepare=".request:prepare", summarize=".summary:summarize", advice=".advice:ADVICE", explain=None,
               history=None, declared_tools=None, stop_class=".answer:stop_class", read_answer=None, clients=None, tool_stop=True,
               id_family="openai-chat", ids_optional=False, result_id="id", otel_name="compat", otel_operation="chat",
-              otel_hosts=(r"(^|\.)api\.compat\.example$",), error_shape="openai", meanings={}, usage_keys={}, conform=None)
+              otel_hosts=(r"(^|\.)api\.compat\.example$",), error_shape="openai", meanings={}, usage_keys={}, conform=None,
+              conform_capture=None)
     kw.update(over)
     return kw
 

@@ -40,6 +40,7 @@ PROVIDER = Provider(package=__name__, name="bedrock",
                                 "gen_ai.usage.cache_read.input_tokens": ("cache_read_input_tokens",),
                                 "gen_ai.usage.cache_creation.input_tokens": ("cache_creation_input_tokens",)},
                     conform=None,
+                    conform_capture=None,
                     meanings={})
 """``live --provider bedrock``: Claude on Bedrock. History: the Anthropic shape already
 reads these bodies (``anthropic_version`` marks them), so it is not registered twice."""

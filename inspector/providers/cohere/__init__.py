@@ -39,4 +39,5 @@ PROVIDER = Provider(package=__name__, name="cohere",
                     usage_keys={"gen_ai.usage.input_tokens": ("input_tokens",),
                                 "gen_ai.usage.output_tokens": ("output_tokens",)},
                     conform=(".mutations", ".answer", None),
+                    conform_capture=None,
                     meanings={})

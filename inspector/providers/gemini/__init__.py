@@ -40,4 +40,5 @@ PROVIDER = Provider(package=__name__, name="gemini",
                                 "gen_ai.usage.cache_read.input_tokens": ("cachedContentTokenCount",),
                                 "gen_ai.usage.reasoning.output_tokens": ("thoughtsTokenCount",)},
                     conform=(".mutations", ".answer", ".content_faults"),
+                    conform_capture=None,
                     meanings={})

@@ -38,4 +38,5 @@ PROVIDER = Provider(package=__name__, name="ollama",
                     usage_keys={"gen_ai.usage.input_tokens": ("prompt_eval_count",),
                                 "gen_ai.usage.output_tokens": ("eval_count",)},
                     conform=(".mutations", ".answer", None),
+                    conform_capture=None,
                     meanings={})

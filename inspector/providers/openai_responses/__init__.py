@@ -40,4 +40,5 @@ PROVIDER = Provider(package=__name__, name="openai-responses",
                                 "gen_ai.usage.output_tokens": ("output_tokens",),
                                 "gen_ai.usage.reasoning.output_tokens": ("reasoning_tokens",)},
                     conform=(".mutations", ".answer", ".content_faults"),
+                    conform_capture=None,
                     meanings={"block-never-stopped": ("R004",), "incomplete-response": ("R005",)})
