@@ -55,6 +55,9 @@ def main() -> None:
             "python -m inspector rules": [sys.executable, "-m", "inspector", "rules"],
             "python -m inspector --help": [sys.executable, "-m", "inspector", "--help"],
         }
+        script = Path(sys.executable).with_name("stream-inspector")
+        if script.is_file():  # the console script users run: no runpy, which ``-m`` pays for
+            commands["stream-inspector check ONE-EVENT"] = [str(script), "check", str(cap)]
         where = {name: ROOT for name in commands}
         if args.baseline is not None:
             name = f"baseline: python -m inspector check ONE-EVENT ({args.baseline})"
