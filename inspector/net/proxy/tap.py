@@ -104,6 +104,16 @@ def _record_chunk(rec: Recorder, t: float | None, data: bytes) -> Recorder | Non
         return None
 
 
+def _record_chunks(rec: Recorder, items: list[tuple[float, bytes]]) -> Recorder | None:
+    """Write the chunks of a batch with one write; a failing disk stops the recording (None)."""
+    try:
+        rec.write_chunks(items)
+        return rec
+    except OSError as e:
+        _record_failed(rec, e)
+        return None
+
+
 def _record_failed(rec: Recorder, e: OSError) -> None:
     print(f"stream-inspector: proxy: recording {rec.path} stopped: {e.strerror or e}", file=sys.stderr)
     try:
@@ -140,6 +150,30 @@ class Tee:
         """Decode one forwarded chunk and append it to the recording (before the client is sent it);
         returns the decoded copy for ``inspect`` (``b""``: nothing to inspect). Raises ``DecodeLimit``
         (nothing of the chunk recorded): the caller cuts the exchange there."""
+        data = self._decode(data)
+        if data and self.rec is not None:
+            self.rec = _record_chunk(self.rec, t, data)
+        return data
+
+    def record_all(self, batch: list[tuple[float, bytes]]) -> tuple[list[tuple[float, bytes]], DecodeLimit | None]:
+        """``record`` for each ``(t, data)`` of a batch that arrived together, the records written to
+        the recording in one write (the same lines). Returns the ``(t, decoded copy)`` of each chunk
+        that may be forwarded, in order, and None; or, when a chunk passed a decoding limit, those
+        before it and the ``DecodeLimit`` (that chunk and the rest are neither recorded nor forwarded)."""
+        copies: list[tuple[float, bytes]] = []
+        limit = None
+        for t, data in batch:
+            try:
+                copies.append((t, self._decode(data)))
+            except DecodeLimit as e:
+                limit = e
+                break
+        if self.rec is not None:
+            self.rec = _record_chunks(self.rec, copies)
+        return copies, limit
+
+    def _decode(self, data: bytes) -> bytes:
+        """The decoded copy of one chunk (``b""`` once the copy has stopped). Raises ``DecodeLimit``."""
         if self.decoder is not None:
             try:
                 data = self.decoder.decode(data)
@@ -149,16 +183,18 @@ class Tee:
                 self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
                                        "passed through, not inspected")
                 self.decoder, self.copying = None, False
-        if not data or not self.copying:
-            return b""
-        if self.rec is not None:
-            self.rec = _record_chunk(self.rec, t, data)
-        return data
+        return data if self.copying else b""
 
     def inspect(self, t: float, data: bytes) -> None:
         """Queue what ``record`` returned for inspection (after the client was sent the chunk)."""
         if data:
             self.sink.chunk(self.n, Chunk(t, data))
+
+    def inspect_all(self, copies: list[tuple[float, bytes]]) -> None:
+        """``inspect`` for each ``(t, decoded copy)`` that ``record_all`` returned, one chunk each, in order."""
+        for t, data in copies:
+            if data:
+                self.sink.chunk(self.n, Chunk(t, data))
 
     def complete(self, t: float) -> None:
         """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""
