@@ -1,7 +1,8 @@
 """Write the native capture (SPEC.md "Capture files") while a stream arrives.
 
 Why a class of its own: a recording is evidence, so it must survive the process dying at any
-moment. Every record is one JSON line written with a single ``write()`` on an unbuffered file, so
+moment. Every record is one JSON line, written whole by a single ``write()`` on an unbuffered file
+(the records of chunks that arrived together share one: ``write_chunks``), so
 a kill (even SIGKILL) leaves every chunk received so far on disk and at worst one half-written
 last line, which the loader drops with a note (``inspector.capture.load.load_native``). Secrets in
 the request and response headers and the URL are redacted before anything is written.

@@ -2,12 +2,14 @@
 
 Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads the body, forwards
 method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
-sends the response head and each raw body chunk (``Response.aiter_raw``: de-chunked, not
-decoded) to the client the moment it arrives. Each chunk is first teed (``tap.Tee``: appended to
-the ``--record`` capture and flushed, so a kill never loses a chunk the client already has; its
-decoded copy queued for inspection, which runs elsewhere and delays nothing); the client's bytes
-are never decoded or changed. Times are seconds since the request was sent upstream
-(``time.monotonic``).
+sends the response head and the raw body (``Response.aiter_raw``: de-chunked, not decoded) to
+the client the moment it arrives: what arrived together (``pump.Pump``: the chunks h11 had from
+one socket read) goes in one write, a chunk that arrives alone goes alone, at once. The chunks
+are first teed (``tap.Tee``: appended to the ``--record`` capture, one record per upstream chunk,
+in one unbuffered write, so a kill never loses a chunk the client already has; their decoded
+copies queued for inspection, chunk by chunk, which runs elsewhere and delays nothing); the
+client's bytes are never decoded or changed. Times are seconds since the request was sent
+upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of h11.
 
 Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
 ``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the
@@ -26,7 +28,7 @@ terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S00
 S012 for the transport). A client that goes away ends the upstream request too (its connection
 is closed; S012 ``cancelled``, one log line).
 
-Imports: ``exchange``, ``headers``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
+Imports: ``exchange``, ``headers``, ``pump``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
 ``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
 """
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The endpoint hands every chunk to a :class:`Tee` just before it sends it to the client; the tee
 decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
 capture (``--record DIR``: ``NNN-METHOD-path.jsonl``, numbered on from the captures already
-there, redacted; one unbuffered write per chunk) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
+there, redacted; one record per chunk, one unbuffered write per chunk or per batch of chunks that
+arrived together) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
 stops the recording, a body that does not decode stops the copy, each with a note.
 
 Imports: ``decode``, ``sink`` (its type), ``inspector.model.capture``, ``inspector.capture.recorder``.
