@@ -10,6 +10,7 @@ the request and response headers and the URL are redacted before anything is wri
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import orjson
@@ -84,7 +85,7 @@ class Recorder:
         self._write(chunk_record(t, data, self._scrubber))
         self.chunks += 1
 
-    def write_chunks(self, items: list[tuple[float | None, bytes]]) -> None:
+    def write_chunks(self, items: Sequence[tuple[float | None, bytes]]) -> None:
         """``chunk(t, data)`` for each ``(t, data)`` in order, the records written with one ``write()``
         (the same lines as one call each: a batch that arrived together costs one system call)."""
         if self.ended:

@@ -308,7 +308,7 @@ class ProxyEndpoint:
                 if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
                     await sink.wait_for_room()
             watcher.cancel()
-            if end.kind == "eof":
+            if end is not None and end.kind == "eof":
                 tee.complete(end.t)
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             # Otherwise return without completing: uvicorn closes the connection and the client

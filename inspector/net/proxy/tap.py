@@ -197,7 +197,7 @@ class Tee:
             if data:
                 self.sink.chunk(self.n, Chunk(t, data))
 
-    def complete(self, t: float) -> None:
+    def complete(self, t: float | None) -> None:
         """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""
         if self.decoder is None or not self.copying:
             return
@@ -221,7 +221,7 @@ class Tee:
         end_recording(self.rec, end)
         self.sink.finish(self.n, end)
 
-    def _pass(self, t: float, data: bytes) -> None:
+    def _pass(self, t: float | None, data: bytes) -> None:
         if self.rec is not None:
             self.rec = _record_chunk(self.rec, t, data)
         self.sink.chunk(self.n, Chunk(t, data))
