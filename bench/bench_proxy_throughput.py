@@ -12,12 +12,16 @@ Per request: *relayed* events/s = events / (last body byte - request sent), as t
 it; *inspected* events/s = events / (the proxy's report line for that exchange read from its
 stdout - request sent): every event inspected, the report printed. The modes run interleaved,
 ``--runs`` requests each per round, ``--rounds`` rounds; the median over all requests is
-printed, with the ratio to the direct path. Every body read through the proxy is compared with
+printed, with the ratio to the direct path, and the CPU time the proxy process used per event
+(user + system, ``/proc``; for the direct path the upstream's), which the machine's load does not
+change as much as it changes the rates. Every body read through the proxy is compared with
 the direct one (byte for byte); a difference stops the bench.
 
-``--proxy-root DIR`` runs another checkout's proxy (before/after).
+``--proxy-root DIR`` runs another checkout's proxy; ``--compare DIR`` runs another checkout's
+proxy too, interleaved with this one's (before/after on a machine whose load changes).
 
-    uv run python bench/bench_proxy_throughput.py [--events 50000] [--per-chunk 1] [--runs 3] [--rounds 3]
+    uv run python bench/bench_proxy_throughput.py [--events 50000] [--per-chunk 1] [--runs 3] [--rounds 3] \
+        [--no-record] [--compare DIR]
 """
 from __future__ import annotations
 
@@ -96,6 +100,12 @@ class Proxy:
         return self.reports.get(timeout=timeout)
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds process ``pid`` has used (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def one(client: httpx.Client, url: str) -> tuple[float, float, bytes]:
     """(request sent, last body byte) on ``time.perf_counter``, and the body's SHA-256."""
     digest = hashlib.sha256()
@@ -116,6 +126,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     ap.add_argument("--no-record", action="store_true", help="skip the proxy with --record DIR")
     ap.add_argument("--proxy-root", default=str(ROOT), help="checkout whose proxy to run (default this one)")
+    ap.add_argument("--compare", metavar="DIR", help="also run another checkout's proxy, interleaved (before/after)")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.role == "upstream":
@@ -129,16 +140,20 @@ def main() -> None:
     root = Path(args.proxy_root)
     relayed: dict[str, list[float]] = {}
     inspected: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    """CPU µs per event of the proxy (of the upstream for the direct path), report printed included."""
     try:
         upstream = up.stdout.readline().strip()
         modes: list[tuple[str, str, Proxy | None]] = [("direct (serve)", upstream, None)]
-        plain = Proxy(root, upstream, [])
-        procs.append(plain.proc)
-        modes.append(("proxy --format json", plain.url, plain))
-        if not args.no_record:
-            rec = Proxy(root, upstream, ["--record", os.path.join(tmp, "rec")])
-            procs.append(rec.proc)
-            modes.append(("proxy --format json --record", rec.url, rec))
+        roots = [(root, "")] + ([(Path(args.compare), f" ({args.compare})")] if args.compare else [])
+        for k, (where, label) in enumerate(roots):
+            plain = Proxy(where, upstream, [])
+            procs.append(plain.proc)
+            modes.append(("proxy --format json" + label, plain.url, plain))
+            if not args.no_record:
+                rec = Proxy(where, upstream, ["--record", os.path.join(tmp, f"rec{k}")])
+                procs.append(rec.proc)
+                modes.append(("proxy --format json --record" + label, rec.url, rec))
         expected = None
         with httpx.Client(timeout=300, trust_env=False) as client:
             for name, url, proxy in modes:  # warm up every path once (imports, connections)
@@ -149,6 +164,8 @@ def main() -> None:
             for _ in range(args.rounds):
                 for _ in range(args.runs):
                     for name, url, proxy in modes:
+                        pid = (proxy.proc if proxy is not None else up).pid
+                        c0 = cpu_s(pid)
                         t0, t1, digest = one(client, url)
                         if digest != expected:
                             raise SystemExit(f"{name}: the body differs from the direct one")
@@ -158,6 +175,7 @@ def main() -> None:
                             if report["events"] < args.events:
                                 raise SystemExit(f"{name}: the report counts fewer events than sent")
                             inspected.setdefault(name, []).append(args.events / (t2 - t0))
+                        cpu.setdefault(name, []).append((cpu_s(pid) - c0) / args.events * 1e6)
     finally:
         stop_all(procs)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -166,16 +184,18 @@ def main() -> None:
           f"path, loopback, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average "
           f"{os.getloadavg()[0]:.1f}; proxy from {root}")
     print()
-    print("| path | relayed events/s (median) | of direct | inspected events/s (median) | of direct |")
-    print("|---|---:|---:|---:|---:|")
+    print("| path | relayed events/s (median) | of direct | inspected events/s (median) | of direct | "
+          "CPU µs per event |")
+    print("|---|---:|---:|---:|---:|---:|")
     direct = statistics.median(relayed["direct (serve)"])
     for name, _, proxy in modes:
         r = statistics.median(relayed[name])
+        c = statistics.median(cpu[name])
         if proxy is None:
-            print(f"| {name} | {r:,.0f} | — | — | — |")
+            print(f"| {name} | {r:,.0f} | — | — | — | {c:.1f} (the upstream's) |")
         else:
             i = statistics.median(inspected[name])
-            print(f"| {name} | {r:,.0f} | {r / direct:.0%} | {i:,.0f} | {i / direct:.0%} |")
+            print(f"| {name} | {r:,.0f} | {r / direct:.0%} | {i:,.0f} | {i / direct:.0%} | {c:.1f} |")
 
 
 if __name__ == "__main__":
