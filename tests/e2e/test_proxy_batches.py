@@ -136,3 +136,23 @@ def test_a_client_that_stops_reading_holds_the_upstream_back(raw_server):
     assert hose.closed.wait(WAIT_S)  # the client left: the upstream connection was closed too
     s012 = [f for f in report["findings"] if f["code"] == "S012"]
     assert s012 and "client disconnected" in s012[0]["message"]
+
+
+def test_a_chunk_inspected_in_pieces_keeps_its_capture_line(raw_server, tmp_path):
+    """A chunk longer than the sink's ``PIECE`` is inspected in pieces (fairness), yet it is one record:
+    a finding after it points at the same capture line as ``check`` of the recording says."""
+    big = b"".join(deltas(200)[:-1])  # ~20 KB in one chunk: five pieces
+    orphan = deltas(1)[-1]
+    up = raw_server(burst([OPENING, big, orphan]))
+    rec_dir = tmp_path / "rec"
+    rec_dir.mkdir()
+    with ProxyThread(up.url, record_dir=rec_dir) as px:
+        httpx.post(px.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S, trust_env=False).read()
+        [report] = px.wait_reports(1)
+    [path] = rec_dir.iterdir()
+    assert [c.data for c in load_path(path).chunks] == [OPENING, big, orphan]
+    _, out, _ = run_cli(["check", "--format", "json", str(path)])
+    checked = json.loads(out)
+    lines = [f["line"] for f in report["findings"] if f["line"] is not None]
+    assert lines and 4 in lines  # the orphan delta is the third chunk record: line 4 after the header
+    assert report["findings"] == checked["findings"]
