@@ -59,7 +59,7 @@ from inspector.net.servers import is_loopback
 from inspector.net import sigv4
 from inspector.net.live import describe_error
 from starlette.applications import Starlette
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
 
 _UNSET = object()
@@ -352,8 +352,12 @@ class ProxyEndpoint:
             self.log(f"{method} {path} -> {what}")
 
 
-def make_asgi_app(endpoint: ProxyEndpoint):
-    """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``."""
-    app = Starlette(routes=[Route("/{path:path}", endpoint=endpoint)])
+def make_asgi_app(endpoint: ProxyEndpoint, websocket=None):
+    """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``;
+    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given."""
+    routes: list = [Route("/{path:path}", endpoint=endpoint)]
+    if websocket is not None:
+        routes.append(WebSocketRoute("/{path:path}", endpoint=websocket))
+    app = Starlette(routes=routes)
     app.state.endpoint = endpoint
     return app
