@@ -1,6 +1,6 @@
 """One exchange through the proxy (request, response, inspection state) and whether it is linted.
 
-What is linted: a response whose content type is a stream (``text/event-stream``, NDJSON,
+What is linted: a response over a WebSocket (status 101: ``inspector.net.proxy.wstap``), one whose content type is a stream (``text/event-stream``, NDJSON,
 JSON Lines, AWS ``application/vnd.amazon.eventstream``), any status >= 400 (S007 with its body), a body the request asked to stream
 (``"stream": true``, or Ollama's ``/api/chat`` / ``/api/generate`` which stream by default), and
 every transport fault. A normal JSON answer (a non-streaming call, ``/v1/models``) is shown with
@@ -184,7 +184,7 @@ def wants_stream(ex: Exchange) -> bool:
 
 def should_lint(ex: Exchange) -> bool:
     """Judge this response as a stream? (module docstring, "What is linted")."""
-    if ex.status is None or ex.status >= 400:
+    if ex.status is None or ex.status >= 400 or ex.status == 101:  # 101: a response over a WebSocket
         return True
     if any(t in ex.content_type for t in STREAM_TYPES):
         return True

@@ -114,6 +114,10 @@ class ProxyEndpoint:
                 trust_env=trust_env, follow_redirects=False)
         return client
 
+    def next_number(self) -> int:
+        """The next exchange number (HTTP exchanges and WebSocket responses share the numbering)."""
+        return next(self._numbers)
+
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
         for client in clients:

@@ -1,18 +1,159 @@
-"""What the proxy does with each relayed WebSocket: records it and inspects each response on it.
+"""What the proxy does with each relayed WebSocket: records the socket and inspects each response on it.
 
-Imports: ``endpoint`` (its type), ``wsrelay``.
+One :class:`SocketTap` per socket (a ``wsrelay.SocketObserver``):
+
+- ``--record DIR`` gets one WebSocket capture per socket (``NNN-WS-path.jsonl``; README "WebSocket
+  captures": the handshake in the header, one ``{"t", "ws": "send"|"recv", "data"|"b64"}`` record per
+  message, the close as the end record), each record one unbuffered write before the message is sent on,
+  secrets masked as in any recording;
+- the messages go through ``inspector.capture.websocket.SocketSplitter``, the same cut ``check`` makes of
+  the recording: each response (``response.create`` → … → ``response.completed``) becomes an exchange of
+  its own in the proxy's log, numbered with the HTTP exchanges, judged like any stream (its request the
+  ``response.create`` payload, so the Q rules judge the tool outputs it sends back), and reported when
+  it ends; the socket's close ends the response still open (1006 or no close: S012).
+
+A handshake the upstream refused (401, 404…) is an exchange of its own, like an HTTP error answer (S007).
+
+Imports: ``endpoint`` (its type), ``wsrelay``, ``tap``, ``inspector.capture``, ``inspector.feeds.exchanges``.
 """
 from __future__ import annotations
 
+import asyncio
+import threading
+from pathlib import Path
+
+import orjson
+
+from inspector.capture.recorder import Recorder, redact_request, redact_response
+from inspector.capture.websocket import SocketSplitter
+from inspector.feeds.exchanges.record import Exchange
+from inspector.model.capture import Chunk, End, Head
+from inspector.model.websocket import WsMessage, close_end
 from inspector.net.proxy.endpoint import ProxyEndpoint
-from inspector.net.proxy.wsrelay import SocketObserver, SocketOpen, WebSocketRelay
+from inspector.net.proxy.tap import end_recording, open_recording, safe_name
+from inspector.net.proxy.wsrelay import ABNORMAL, NO_STATUS, Close, SocketOpen, WebSocketRelay
+
+METHOD = "WS"
+"""What the exchange list and the reports call a response that came over a WebSocket."""
+
+
+def socket_end(t: float, close: Close, error: str | None) -> End:
+    """The capture's end record for a socket that ended with ``close``: ``close`` with its code (None for a
+    close frame without one), the reason, or for a fault the error saying why."""
+    code = None if close.code == NO_STATUS else close.code
+    reason = close.reason or (error if close.code == ABNORMAL or close.by == "proxy" else None)
+    return close_end(t, code, reason)
+
+
+class SocketTap:
+    """Records one socket and feeds its responses to the proxy's exchange log (module docstring)."""
+
+    def __init__(self, endpoint: ProxyEndpoint, sock: SocketOpen) -> None:
+        self.endpoint = endpoint
+        self.sink = endpoint.sink
+        self.sock = sock
+        self.first = endpoint.next_number()
+        """The socket's number: its recording's, and its first exchange's."""
+        self.record_path: str | None = None
+        if endpoint.record_dir is not None:
+            self.record_path = str(Path(endpoint.record_dir) / f"{self.first:03d}-{safe_name(METHOD, sock.path)}.jsonl")
+        self.rec: Recorder | None = None
+        self.splitter: SocketSplitter | None = None
+        self.current: Exchange | None = None
+        self._numbers_used = 0
+
+    def opened(self, sock: SocketOpen) -> None:
+        request = redact_request(sock.request)
+        response = redact_response(sock.response)
+        self.rec = open_recording(self.record_path, request or {}, response)
+        if sock.response is None or sock.response.get("status") != 101:
+            self._refused(request or {}, response, sock.extra.get("body", ""))
+            return
+        self.splitter = SocketSplitter(request, response)
+
+    def message(self, t: float, direction: str, data: str | bytes) -> None:
+        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        msg = WsMessage(t, direction, raw, binary=not isinstance(data, str))
+        if self.rec is not None:
+            try:
+                self.rec.message(msg)
+            except OSError as e:
+                print(f"stream-inspector: proxy: recording {self.record_path} stopped: {e.strerror or e}")
+                self.rec.abandon()
+                self.rec = None
+        if self.splitter is not None:
+            self._route(t, self.splitter.take(msg))
+
+    def closed(self, t: float, close: Close, error: str | None = None) -> None:
+        if self.splitter is None:  # the upgrade was refused: the HTTP answer was whole, or there was none
+            answered = self.sock.response is not None
+            end = End(t, "eof") if answered else End(t, "timeout" if "within" in (error or "") else "reset", error)
+            end_recording(self.rec, end)
+            self.rec = None
+            if self.current is not None:
+                self.sink.finish(self.current.n, end)
+                self.current = None
+            return
+        end = socket_end(t, close, error)
+        end_recording(self.rec, end)
+        self.rec = None
+        self._route(t, self.splitter.close(end))
+
+    # ---- exchanges
+    def _number(self) -> int:
+        self._numbers_used += 1
+        return self.first if self._numbers_used == 1 else self.endpoint.next_number()
+
+    def _exchange(self, t: float, request: dict) -> Exchange:
+        sock = self.sock
+        body = request.get("body")
+        size = len(orjson.dumps(body)) if body is not None else 0
+        return Exchange(n=self._number(), method=METHOD, path=sock.path, target=sock.target, url=sock.url,
+                        request=request, body=body, started_wall=sock.started_wall + t, t0=sock.t0 + t,
+                        record_path=self.record_path, request_bytes=size)
+
+    def _route(self, t: float, items: list) -> None:
+        sink = self.sink
+        for item in items:
+            if isinstance(item, Head):
+                ex = self.current = self._exchange(t, item.request or {})
+                sink.begin(ex)
+                sink.head(ex.n, item.status or 0, item.headers)
+            elif self.current is None:
+                continue
+            elif isinstance(item, Chunk):
+                sink.chunk(self.current.n, item)
+            elif isinstance(item, End):
+                sink.finish(self.current.n, item)
+                self.current = None
+
+    def _refused(self, request: dict, response: dict | None, body: str) -> None:
+        """The upgrade got no ``101``: one exchange holding the refusal as an HTTP answer (S007), or the
+        fault when the upstream never answered (S012); recorded as an HTTP capture."""
+        ex = self.current = self._exchange(0.0, dict(request, body=None))
+        self.sink.begin(ex)
+        if response is None:
+            return
+        self.sink.head(ex.n, response["status"], response.get("headers") or {})
+        if body:
+            data = body.encode("utf-8")
+            if self.rec is not None:
+                self.rec.chunk(0.0, data)
+            self.sink.chunk(ex.n, Chunk(0.0, data))
 
 
 def websocket_relay(endpoint: ProxyEndpoint) -> WebSocketRelay:
-    """The WebSocket side of ``endpoint``: same routes, timeout and limits."""
+    """The WebSocket side of ``endpoint``: same routes, timeout, limits, numbering, recording and log."""
 
-    def observe(sock: SocketOpen) -> SocketObserver | None:
-        return None
+    def observe(sock: SocketOpen) -> SocketTap:
+        sink = endpoint.sink
+        if sink.loop is None and sink.auto_attach:  # headless: inspection on the proxy's own loop
+            sink.attach(asyncio.get_running_loop(), threading.get_ident())
+        return SocketTap(endpoint, sock)
+
+    def log(line: str) -> None:
+        if endpoint.log is not None:
+            endpoint.log(line)
 
     return WebSocketRelay(endpoint.routes, observe, timeout=endpoint.timeout,
-                          max_message=endpoint.limits.max_bytes, log=lambda line: endpoint.log and endpoint.log(line))
+                          max_message=endpoint.limits.max_bytes, log=log)
