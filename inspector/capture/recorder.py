@@ -15,8 +15,7 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.records import chunk_record, end_record, ws_record
-from inspector.model.websocket import WsMessage
+from inspector.capture.records import chunk_record, end_record
 from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
 
@@ -82,29 +81,22 @@ class Recorder:
         self._write(chunk_record(t, data, self._scrubber))
         self.chunks += 1
 
-    def message(self, msg: WsMessage) -> None:
-        """Record one WebSocket message (a WebSocket capture: README "WebSocket captures"), secrets masked."""
-        if self.ended:
-            return
-        self._write(ws_record(msg.t, msg.direction, msg.data, msg.binary, self._scrubber))
-        self.chunks += 1
-
     def write_chunk(self, chunk: Chunk) -> None:
         """``chunk()`` for a ``Chunk``."""
         self.chunk(chunk.t, chunk.data)
 
     def end(self, kind: str = "eof", t: float | None = None, error: str | None = None) -> None:
         """Record how the stream ended (once; later calls are ignored)."""
-        self.write_end(End(t, kind, error))
-
-    def write_end(self, end: End) -> None:
-        """``end()`` for an ``End`` (a WebSocket close keeps its code)."""
         if self.ended:
             return
-        if end.kind not in END_KINDS:
-            raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {end.kind!r}")
-        self._write(end_record(end))
+        if kind not in END_KINDS:
+            raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
+        self._write(end_record(End(t, kind, error)))
         self.ended = True
+
+    def write_end(self, end: End) -> None:
+        """``end()`` for an ``End``."""
+        self.end(end.kind, end.t, end.error)
 
     def close(self, t: float | None = None) -> None:
         """Close the file; an unended recording gets ``end: cancelled`` at ``t``."""
