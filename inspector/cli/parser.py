@@ -246,7 +246,8 @@ def _live(sub) -> None:
              examples=(f"{PROG} live --provider anthropic --request req.json --record run.jsonl",
                        f"{PROG} live --provider openai --base-url http://127.0.0.1:8000/v1 --request req.json",
                        f"{PROG} live --provider anthropic --request req.json --format json   # no TUI",
-                       f"{PROG} live --provider anthropic --request req.json --compare-eager"))
+                       f"{PROG} live --provider anthropic --request req.json --compare-eager",
+                       f"{PROG} live --provider openai-responses --transport websocket --request req.json"))
     p.add_argument("--provider", choices=list(PROVIDERS), required=True, metavar="PROVIDER",
                    help=f"whose API to call: {', '.join(PROVIDERS)}")
     p.add_argument("--request", required=True, metavar="REQ.json", help="the request body (JSON); streaming is switched on")
@@ -258,6 +259,9 @@ def _live(sub) -> None:
                    help="tui, or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    p.add_argument("--transport", choices=("http", "websocket"), default="http",
+                   help="websocket: openai-responses over its WebSocket mode (ws(s)://…/v1/responses, "
+                        "one response.create; recorded as a WebSocket capture)")
     _add_limits(p)
     _add_otlp(p)
     _add_common_lint(p)
