@@ -202,9 +202,11 @@ def is_loopback(host: str) -> bool:
 
 
 _QUIET = ("ASGI callable returned without completing response.",
-          "Cancel ", "timeout graceful shutdown exceeded")
+          "Cancel ", "timeout graceful shutdown exceeded", "ASGI callable returned without completing handshake.")
 """uvicorn log lines that describe what our servers do on purpose: ending a response early (a
-recorded reset), and cancelling streams still running when the user stops the server."""
+recorded reset), cancelling streams still running when the user stops the server, and refusing a
+WebSocket upgrade with an HTTP answer (uvicorn's websockets protocol logs that as an incomplete
+handshake although the ASGI ``websocket.http.response`` extension sent the answer whole)."""
 
 
 class QuietAbortFilter(logging.Filter):
@@ -212,7 +214,7 @@ class QuietAbortFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         msg = record.getMessage()
-        return not (msg == _QUIET[0] or (msg.startswith(_QUIET[1]) and _QUIET[2] in msg))
+        return not (msg in (_QUIET[0], _QUIET[3]) or (msg.startswith(_QUIET[1]) and _QUIET[2] in msg))
 
 
 QUIET_ABORTS = QuietAbortFilter()

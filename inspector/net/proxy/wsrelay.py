@@ -27,8 +27,8 @@ protocol through the ``websockets`` library, ``inspector.net.servers``):
 
 Times ``t`` are seconds since the handshake was sent upstream (``time.monotonic``).
 
-Imports: ``headers``, ``routes``, ``inspector.capture.redact``, ``inspector.net.servers`` and
-``websockets``. Never the log, reports or the TUI (the observer does that).
+Imports: ``headers``, ``routes``, ``inspector.capture.redact``, ``inspector.net.servers``,
+``inspector.net.live`` (fault wording) and ``websockets``. Never the log, reports or the TUI (the observer does that).
 """
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
 from inspector.net.proxy.routes import Routes
+from inspector.net.live import describe_error
 from inspector.net.servers import is_loopback
 
 NO_STATUS = 1005
@@ -227,7 +228,7 @@ class WebSocketRelay:
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as e:
             timeout = isinstance(e, TimeoutError)
             why = (f"no handshake answer within {min(self.timeout, OPEN_TIMEOUT_S):g} s" if timeout
-                   else f"{type(e).__name__}: {e}")
+                   else describe_error(e, url))
             self._refused(sock, observer, Close(ABNORMAL, by="proxy"), why, b"")
             status = 504 if timeout else 502
             body = _error_body("upstream_timeout" if timeout else "upstream_unreachable",
