@@ -23,6 +23,7 @@ import orjson
 
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
@@ -30,6 +31,7 @@ from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
+from inspector.capture.websocket import exchanges, pick_exchange
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
            "probe_path", "load_all", "load_all_bytes", "split_entry"]
@@ -121,6 +123,11 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>",
     if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
+    if entry is None and _is_native(raw):
+        cap = load_native(raw, name=name)
+        if cap.messages is not None:  # a WebSocket: one stream per response
+            return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap))], 0
+        return [(name, cap)], 0
     return [(name, load_bytes(raw, name=name, entry=entry))], 0
 
 
@@ -176,9 +183,9 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     if _looks_like_eventstream(raw):
         return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
     head = raw.lstrip(BLANK)
-    first_line = head.split(b"\n", 1)[0]
-    if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
-        return load_native(raw, name=name)
+    if _is_native(raw):
+        cap = load_native(raw, name=name)
+        return cap if cap.messages is None else pick_exchange(exchanges(cap), name=name, entry=entry)
     if head[:1] == b"{" and _looks_like_har(head):
         return load_har(raw, name=name, entry=entry)
     if looks_like_cassette(head):
@@ -186,6 +193,11 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
     return extract_stream(raw, name=name)
+
+
+def _is_native(raw: bytes) -> bool:
+    head = raw.lstrip(BLANK)
+    return head[:1] == b"{" and NATIVE_FORMAT.encode() in head.split(b"\n", 1)[0][:400]
 
 
 def _looks_like_eventstream(raw: bytes) -> bool:
@@ -249,6 +261,9 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         item.t = clock.check(item.t, n)
         if isinstance(item, End):
             cap.end = item
+        elif isinstance(item, WsMessage):  # a WebSocket capture: ``inspector.capture.websocket`` splits it
+            cap.messages = cap.messages if cap.messages is not None else []
+            cap.messages.append(item)
         else:
             cap.chunks.append(item)
     cap.timing_notes = clock.notes()

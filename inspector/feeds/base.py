@@ -53,7 +53,7 @@ def new_session(cap: Capture, settings: Settings = Settings()) -> Session:
     the importer's notes as S014 findings, impossible record times as S017."""
     s = Session(dialect_name=settings.dialect, stall_s=settings.stall_s, request_relative=cap.request_relative,
                 response=cap.response, request=cap.request, line_base=cap.line_base,
-                severity_overrides=dict(settings.severity_overrides))
+                severity_overrides=dict(settings.severity_overrides), messages=cap.source_format == "websocket")
     for note in cap.notes:
         s.report_at("S014", note, event=None, line=None, t=None)
     for note in cap.timing_notes:

@@ -17,7 +17,8 @@ def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
 
 def run_capture(cap: Capture, *, dialect: str | None = None, stall_s: float = 10.0,
                 severity_overrides: dict | None = None) -> Session:
-    """Feed every chunk of ``cap`` and close the session with its end record.
+    """Feed every chunk of ``cap`` and close the session with its end record; the request that
+    continues it on its WebSocket (``Capture.followup``) is then judged against it (Q rules).
 
     The cyclic garbage collector is paused meanwhile: a session holds hundreds of thousands of
     long-lived, acyclic objects that each full collection would scan again (a third of the run
@@ -27,7 +28,10 @@ def run_capture(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
         driver = Driver.for_capture(cap, Settings(dialect, stall_s, severity_overrides or {}))
         for chunk in cap.chunks:
             driver.take(chunk)
-        return driver.close(cap.end)
+        session = driver.close(cap.end)
+    if cap.followup is not None:  # a WebSocket's next response.create continues this answer: Q rules
+        check_request(session, cap.followup)
+    return session
 
 
 def not_a_stream(session: Session, cap: Capture) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.capture import normal_end
+from inspector.model.capture import close_word, normal_end
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -30,6 +30,15 @@ def content_type(session: "Session") -> str:
         if k.lower() == "content-type":
             return str(v).lower()
     return ""
+
+
+def upgraded(session: "Session") -> bool:
+    """The response head is a WebSocket handshake's answer (status 101 and ``upgrade: websocket``,
+    RFC 6455 §4.2.2): the body is messages, not bytes."""
+    resp = session.response or {}
+    headers = resp.get("headers") or {}
+    upgrade = next((str(v) for k, v in headers.items() if k.lower() == "upgrade"), "")
+    return resp.get("status") == 101 and upgrade.lower() == "websocket"
 
 
 def check_response_head(session: "Session") -> None:
@@ -69,6 +78,9 @@ def check_end(session: "Session", end: "End") -> None:
     # A client hanging up after the end marker is a normal end (``normal_end``): the SDKs do that
     # (openai-python stops reading at `[DONE]` and closes before the server ends its body).
     if not normal_end(end, session.ended):
+        if end.kind == "close":
+            session.report("S012", f"transport ended abnormally (WebSocket {close_word(end)})", event=False)
+            return
         detail = f": {end.error}" if end.error else ""
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
 
