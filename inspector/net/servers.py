@@ -234,8 +234,9 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
                    requests: RequestLimits | None = None, websockets: bool = False):
     """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
     each request (``requests``, default ``RequestLimits()``: module docstring). ``websockets``: accept
-    WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body), else
-    an upgrade request is an ordinary HTTP request."""
+    WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body; no
+    per-message compression: on loopback it costs time and saves nothing), else an upgrade request is an
+    ordinary HTTP request."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
@@ -248,7 +249,8 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
         app = RequestSizeLimit(app, requests.max_bytes)
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http=http,
                             loop="asyncio", ws=_WebSocketProtocol if websockets else "none",
-                            ws_max_size=requests.max_bytes or 2**31 - 1, lifespan="off", server_header=False,
+                            ws_max_size=requests.max_bytes or 2**31 - 1, ws_per_message_deflate=False,
+                            lifespan="off", server_header=False,
                             date_header=date_header,
                             timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
     return uvicorn.Server(config)

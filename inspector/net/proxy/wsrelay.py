@@ -27,7 +27,7 @@ protocol through the ``websockets`` library, ``inspector.net.servers``):
 
 Times ``t`` are seconds since the handshake was sent upstream (``time.monotonic``).
 
-Imports: ``headers``, ``routes``, ``inspector.capture.redact``, ``inspector.net.servers``,
+Imports: ``headers``, ``routes``, ``sink``, ``inspector.capture.redact``, ``inspector.net.servers``,
 ``inspector.net.live`` (fault wording) and ``websockets``. Never the log, reports or the TUI (the observer does that).
 """
 from __future__ import annotations
@@ -45,6 +45,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.net.proxy.headers import forward_request_headers, forward_response_headers, headers_dict
 from inspector.net.proxy.routes import Routes
+from inspector.net.proxy.sink import BACKLOG_LIMIT, LoopSink
 from inspector.net.live import describe_error
 from inspector.net.servers import is_loopback
 
@@ -146,13 +147,16 @@ class WebSocketRelay:
 
     ``routes``: where a path goes (as the HTTP side); ``observe(sock)`` returns the observer of one
     socket (None: relay without one); ``timeout``: the handshake's longest wait (capped at
-    ``OPEN_TIMEOUT_S``); ``max_message``: the largest message taken from the upstream (None: any).
+    ``OPEN_TIMEOUT_S``); ``max_message``: the largest message taken from the upstream (None: any);
+    ``sink``: the inspection queue the observers post to (paces a socket faster than its inspection).
     """
 
     def __init__(self, routes: Routes, observe: Callable[[SocketOpen], SocketObserver | None] | None = None, *,
                  timeout: float = 600.0, max_message: int | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, sink: LoopSink | None = None) -> None:
         self.routes = routes
+        self.sink = sink
+        """The inspection queue: reading from the upstream waits while its backlog is over ``BACKLOG_LIMIT``."""
         self.observe = observe
         self.timeout = timeout
         self.max_message = max_message
@@ -279,6 +283,8 @@ class WebSocketRelay:
             await upstream.wait_closed()
             return _close_of(upstream)
 
+        sink = self.sink
+
         async def from_upstream() -> Close:
             while True:
                 try:
@@ -291,6 +297,8 @@ class WebSocketRelay:
                     await send({"type": "websocket.send", "text": data})
                 else:
                     await send({"type": "websocket.send", "bytes": data})
+                if sink is not None and sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
+                    await sink.wait_for_room()
 
         client_task = asyncio.ensure_future(from_client())
         upstream_task = asyncio.ensure_future(from_upstream())

@@ -6,7 +6,8 @@ One :class:`SocketTap` per socket (a ``wsrelay.SocketObserver``):
   captures": the handshake in the header, one ``{"t", "ws": "send"|"recv", "data"|"b64"}`` record per
   message, the close as the end record), each record one unbuffered write before the message is sent on,
   secrets masked as in any recording;
-- the messages go through ``inspector.capture.websocket.SocketSplitter``, the same cut ``check`` makes of
+- the messages are queued on the inspecting loop (``sink``: nothing of it delays a message) and go
+  through ``inspector.capture.websocket.SocketSplitter`` there, the same cut ``check`` makes of
   the recording: each response (``response.create`` → … → ``response.completed``) becomes an exchange of
   its own in the proxy's log, numbered with the HTTP exchanges, judged like any stream (its request the
   ``response.create`` payload, so the Q rules judge the tool outputs it sends back), and reported when
@@ -19,6 +20,7 @@ Imports: ``endpoint`` (its type), ``wsrelay``, ``tap``, ``inspector.capture``, `
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from pathlib import Path
 
@@ -72,17 +74,28 @@ class SocketTap:
         self.splitter = SocketSplitter(request, response)
 
     def message(self, t: float, direction: str, data: str | bytes) -> None:
+        """Record the message (before it is sent on), then queue it for inspection (delays nothing)."""
         raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         msg = WsMessage(t, direction, raw, binary=not isinstance(data, str))
         if self.rec is not None:
             try:
                 self.rec.message(msg)
             except OSError as e:
-                print(f"stream-inspector: proxy: recording {self.record_path} stopped: {e.strerror or e}")
+                print(f"stream-inspector: proxy: recording {self.record_path} stopped: {e.strerror or e}",
+                      file=sys.stderr)
                 self.rec.abandon()
                 self.rec = None
         if self.splitter is not None:
-            self._route(t, self.splitter.take(msg))
+            self.sink.posted_bytes += len(raw)  # counted as waiting until inspected (the relay paces on it)
+            self.sink.post(self._inspect, t, msg)
+
+    def _inspect(self, t: float, msg: WsMessage) -> None:
+        """On the inspecting loop: cut the message into its exchange (``SocketSplitter``) and pass it on."""
+        try:
+            if self.splitter is not None:
+                self._route(t, self.splitter.take(msg))
+        finally:
+            self.sink.inspected_bytes += len(msg.data)
 
     def closed(self, t: float, close: Close, error: str | None = None) -> None:
         if self.splitter is None:  # the upgrade was refused: the HTTP answer was whole, or there was none
@@ -97,7 +110,11 @@ class SocketTap:
         end = socket_end(t, close, error)
         end_recording(self.rec, end)
         self.rec = None
-        self._route(t, self.splitter.close(end))
+        self.sink.post(self._close, t, end)
+
+    def _close(self, t: float, end: End) -> None:
+        if self.splitter is not None:
+            self._route(t, self.splitter.close(end))
 
     # ---- exchanges
     def _number(self) -> int:
@@ -156,4 +173,4 @@ def websocket_relay(endpoint: ProxyEndpoint) -> WebSocketRelay:
             endpoint.log(line)
 
     return WebSocketRelay(endpoint.routes, observe, timeout=endpoint.timeout,
-                          max_message=endpoint.limits.max_bytes, log=log)
+                          max_message=endpoint.limits.max_bytes, log=log, sink=endpoint.sink)
