@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import openai
 import pytest
@@ -250,3 +251,30 @@ def test_live_over_a_websocket_refused_is_s007(tmp_path):
                                   up.url + "/v1", "--request", str(req), "--format", "json"])
     assert code == 1, err
     assert "S007" in {f["code"] for f in json.loads(out)["findings"]}
+
+
+def test_serve_mutations_on_a_socket_stall_and_drop_the_terminal_message():
+    """``stall`` holds the next message back (kept under ``--instant``); ``no-stop-event`` never sends
+    ``response.completed``: the socket stays open and silent, as a client waiting on it would see."""
+    served, _, _ = served_variants(load_served([SSE_CALL]), parse_specs("stall=1,no-stop-event"))
+
+    class Server(BackgroundServer):
+        websockets = True
+
+    from websockets.sync.client import connect
+
+    with Server(make_asgi_app(served, instant=True)) as srv:
+        with connect("ws" + srv.url[len("http"):] + f"/{served[0].name}/v1/responses", open_timeout=WAIT_S) as c:
+            c.send(json.dumps({"type": "response.create", "model": "gpt-5.1", "input": "hi"}))
+            times, types = [], []
+            while not types or types[-1] != "response.completed":
+                times.append(time.monotonic())
+                types.append(json.loads(c.recv(WAIT_S))["type"])
+        assert max(b - a for a, b in zip(times, times[1:])) >= 1.0
+        with connect("ws" + srv.url[len("http"):] + f"/{served[1].name}/v1/responses", open_timeout=WAIT_S) as c:
+            c.send(json.dumps({"type": "response.create", "model": "gpt-5.1", "input": "hi"}))
+            got = []
+            with pytest.raises(TimeoutError):
+                while True:
+                    got.append(json.loads(c.recv(1.0))["type"])
+    assert got and "response.completed" not in got and got[-1] == "response.output_item.done"
