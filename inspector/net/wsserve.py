@@ -116,6 +116,9 @@ class SocketAnswers:
         self._answers: dict[str, list[Answer]] = {}
         self._rotation = itertools.count()
         self.answered = 0
+        self._played: dict[str, set[int]] = {}
+        """Per capture, the answers played in full so far (any socket)."""
+        self._told: set[str] = set()
 
     def answers(self, served: Served) -> list[Answer]:
         got = self._answers.get(served.name)
@@ -177,6 +180,16 @@ class SocketAnswers:
             return
         finally:
             listener.cancel()
+            self._tell_answered()
+
+    def _tell_answered(self) -> None:
+        """Once a socket has ended, tell the provider of each capture whose answers have all been played
+        (``serve`` without ``--loop`` stops when every capture was answered: never under an open socket)."""
+        for name, played in self._played.items():
+            served = self.provider.by_name.get(name)
+            if served is not None and name not in self._told and len(played) >= len(self.answers(served)):
+                self._told.add(name)
+                self.provider.answered(served, f"{len(played)} responses over a WebSocket")
 
     async def _play(self, answer: Answer, start: float, send, gone: asyncio.Event) -> tuple[str, bool]:
         """Send ``answer``'s messages on time; returns (what happened, whether the socket stays open)."""
@@ -201,6 +214,7 @@ class SocketAnswers:
         if closing is not None and end is not None and end.t is not None and not provider.instant:
             if not await _wait(gone, start + end.t / provider.speed - loop.time()):
                 return f"client left after {sent} messages", False
+        self._played.setdefault(answer.served.name, set()).add(answer.index)
         if closing is None:
             self.answered += 1
             return f"{sent} messages", True

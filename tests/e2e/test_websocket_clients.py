@@ -278,3 +278,20 @@ def test_serve_mutations_on_a_socket_stall_and_drop_the_terminal_message():
                 while True:
                     got.append(json.loads(c.recv(1.0))["type"])
     assert got and "response.completed" not in got and got[-1] == "response.output_item.done"
+
+
+def test_serve_without_loop_stops_once_the_socket_that_took_every_answer_ends(tmp_path):
+    from tests.e2e.conftest import LOOPBACK
+
+    proc = spawn(["serve", "--instant", "--port", "0", str(SOCKET)])
+    try:
+        line = proc.stdout.readline()
+        url = line.rsplit(" on ", 1)[1].strip()
+        assert url.startswith(f"http://{LOOPBACK}:")
+        out = run_agent(agent_file(tmp_path, OPENAI_AGENT), url + "/v1", json.dumps(TOOLS))
+        assert [r["id"] for r in json.loads(out)] == ["resp_ws_1", "resp_ws_2", "resp_ws_3"]
+        rest, _ = proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0
+    assert "every capture served once: stopping" in rest
