@@ -77,11 +77,12 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
                            proxy=None if req.local else True, open_timeout=min(timeout, OPEN_TIMEOUT_S),
                            max_size=limits.max_bytes)
     except InvalidStatus as e:
-        resp = redact_response({"status": e.response.status_code, "headers": headers_dict(e.response.headers.raw_items())})
+        status = e.response.status_code
+        refusal = redact_response({"status": status, "headers": headers_dict(e.response.headers.raw_items())}) or {}
         body = bytes(e.response.body or b"")
         end = End(now(), "eof")
-        _record_http(record, sent, resp, body, end)
-        yield Head(resp["status"], resp["headers"], sent)
+        _record_http(record, sent, refusal, body, end)
+        yield Head(status, refusal.get("headers") or {}, sent)
         if body:
             yield Chunk(end.t, body)
         yield end
@@ -95,7 +96,9 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
         yield Head(None, {}, sent)
         yield end
         return
-    response = redact_response({"status": ws.response.status_code, "headers": headers_dict(ws.response.headers.raw_items())})
+    answer = ws.response
+    assert answer is not None  # connect() returns once the handshake's answer is in
+    response = redact_response({"status": answer.status_code, "headers": headers_dict(answer.headers.raw_items())})
     rec = Recorder(record, sent, response) if record is not None else None
     splitter = SocketSplitter(sent, response)
     ended = False

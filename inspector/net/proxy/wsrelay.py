@@ -241,13 +241,14 @@ class WebSocketRelay:
                                               (b"x-stream-inspector", b"upstream-error")], body)
             self._log(sock.path, f"{status} ({why})")
             return None
-        resp = upstream.response
-        sock.response = {"status": resp.status_code, "headers": headers_dict(resp.headers.raw_items())}
+        answer = upstream.response
+        assert answer is not None  # connect() returns once the handshake's answer is in
+        sock.response = {"status": answer.status_code, "headers": headers_dict(answer.headers.raw_items())}
         sock.subprotocol = upstream.subprotocol
         if observer is not None:
             observer.opened(sock)
         await send({"type": "websocket.accept", "subprotocol": upstream.subprotocol,
-                    "headers": handshake_response_headers(list(resp.headers.raw_items()))})
+                    "headers": handshake_response_headers(list(answer.headers.raw_items()))})
         return upstream
 
     def _refused(self, sock, observer, close: Close, why: str, body: bytes) -> None:
