@@ -18,7 +18,9 @@ API; PROTOCOLS.md §8). Each response is judged on its own, so each becomes the 
   exchange only when one of them is not such a session event (an ``error``, a garbled message).
 - Client messages other than ``response.create`` (Realtime ``conversation.item.create`` with a
   ``function_call_output``, ``session.update``) ride with the next exchange's request as
-  ``request["sent"]`` (payloads, audio kept as sizes).
+  ``request["sent"]`` (payloads, audio kept as sizes). The last ``session.update``'s ``session``
+  (a Realtime session's tools and instructions) goes into every later request body as ``session``:
+  it is what the response answers to.
 - The socket's end ends the exchange still open: a close with its code (1000/1001 normal, any
   other S012), a transport failure as recorded, and no close at all as a ``reset`` (S012).
 
@@ -106,6 +108,7 @@ class SocketSplitter:
     _creates: list[tuple[float | None, dict | None, list]] = field(default_factory=list)
     _sent: list = field(default_factory=list)
     _held: list[tuple[WsMessage, bytes, str | None]] = field(default_factory=list)
+    _session: dict | None = None
 
     def take(self, msg: WsMessage) -> list[SourceItem]:
         typ, payload = message_type(msg.data)
@@ -121,6 +124,8 @@ class SocketSplitter:
                 self._sent = []
                 return self._start() if self._open is None else []
             self._sent.append(payload if payload is not None else data.decode("utf-8", "replace"))
+            if typ == "session.update" and isinstance(payload, dict) and isinstance(payload.get("session"), dict):
+                self._session = payload["session"]
             return []
         out: list[SourceItem] = []
         if self._open is None:
@@ -163,6 +168,10 @@ class SocketSplitter:
         self._open = _Open(t0, last_t=t0)
         self.index += 1
         request = dict(self.request or {"method": "GET", "url": None, "headers": {}})
+        if body is None:
+            request["started_by"] = "server"
+        if self._session is not None and (body is None or "session" not in body):
+            body = {**(body or {}), "session": self._session}
         request["body"] = body
         if sent:
             request["sent"] = sent
@@ -239,7 +248,7 @@ def _describe(i: int, ex: Capture, cap: Capture) -> str:
     model = body.get("model") if isinstance(body, dict) else None
     size = sum(len(c.data) for c in ex.chunks)
     return (f"response {i}: {len(ex.chunks)} messages, {size} bytes" + (f", model {model}" if isinstance(model, str) else "")
-            + ("" if body is not None else ", started by the server"))
+            + (", started by the server" if (ex.request or {}).get("started_by") else ""))
 
 
 def response_id(ex: Capture) -> str | None:
