@@ -229,6 +229,7 @@ def exchanges(cap: Capture, *, keep_audio: bool = False) -> list[Capture]:
         return [_whole(cap)]
     for i, ex in enumerate(out):
         ex.entry = _describe(i, ex, cap)
+        ex.socket = cap
     _chain(out)
     out[0].notes, out[0].timing_notes = list(cap.notes), list(cap.timing_notes)
     return out
@@ -240,7 +241,7 @@ def _whole(cap: Capture) -> Capture:
     end = cap.end if cap.end is not None else End(chunks[-1].t if chunks else None, "reset", NO_CLOSE)
     return Capture(chunks=chunks, request=cap.request, response=cap.response, end=end, source_format="websocket",
                    request_relative=True, notes=list(cap.notes), timing_notes=list(cap.timing_notes),
-                   entry="the whole socket (no response.create or response.created in it)")
+                   entry="the whole socket (no response.create or response.created in it)", socket=cap)
 
 
 def _describe(i: int, ex: Capture, cap: Capture) -> str:
@@ -281,16 +282,17 @@ def _has_input(body: object) -> bool:
     return isinstance(body, dict) and isinstance(body.get("input"), list) and bool(body["input"])
 
 
-def pick_exchange(exs: list[Capture], *, name: str, entry: int | None) -> Capture:
+def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
+                  pick: str = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
     """Exchange ``entry`` of a socket, or its only one. Raises ``CaptureError`` for an entry out of
-    range and ``SeveralStreams`` (listing them) when there are several and none was chosen."""
+    range and ``SeveralStreams`` (listing them, then ``pick``) when there are several and none was chosen."""
     if entry is None and len(exs) == 1:
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
         listing = "".join(f"\n  {d}" for _, d in choices)
-        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n"
-                             f"pick one with {name}#N or --entry N (check reads each of them)", choices)
+        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n" + pick.format(name=name),
+                             choices)
     if not 0 <= entry < len(exs):
         raise CaptureError(f"{name}: --entry {entry} is out of range (the socket carries {len(exs)} "
                            f"response{'s' if len(exs) != 1 else ''}, 0–{len(exs) - 1})")

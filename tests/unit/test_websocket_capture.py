@@ -12,8 +12,9 @@ from inspector.capture.load import load_all_bytes, load_bytes
 from inspector.capture.recorder import Recorder
 from inspector.capture.records import end_record, read_record, ws_record
 from inspector.capture.websocket import SocketSplitter
+from inspector.feeds.replay import Playback
 from inspector.feeds.run import run_capture
-from inspector.model.capture import End, Head
+from inspector.model.capture import Chunk, End, Head
 from inspector.model.websocket import WsMessage
 from tests.websocket import fixtures as fx
 
@@ -281,3 +282,26 @@ def test_a_half_written_last_message_is_dropped_with_a_note():
     raw += b'{"t": 0.2, "ws": "recv", "data": "{\\"type\\": \\"resp'
     (_, ex), = load_all_bytes(raw, name="x")[0]
     assert {"S014", "S012"} <= set(codes(run_capture(ex)))
+
+
+# ------------------------------------------------------------------ replay
+def test_replay_of_a_response_matches_check_and_never_cuts_a_message():
+    ws = fx.two_tool_rounds()
+    for rec in ws.records:  # a message over the replay's 64 KiB slice, and one with line breaks inside
+        if rec.get("ws") == "send":
+            rec["data"] = rec["data"].replace("call_0001", "call_bogus")
+    big = json.dumps({"type": "response.output_text.delta", "delta": "y" * 70_000, "item_id": "msg_resp_ws_3",
+                      "output_index": 0, "content_index": 0, "logprobs": [], "sequence_number": 5}, indent=1)
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    exs[2].chunks.insert(5, Chunk(exs[2].chunks[4].t, big.encode(), None))
+    for ex in (exs[0], exs[2]):
+        ref = run_capture(ex)
+        pb = Playback(ex)
+        for n in range(len(ref.events)):
+            pb.seek_event(n)
+            assert pb.event_count == n + 1
+        pb.seek_event(10**9)
+        assert pb.finished
+        assert [f.to_dict() for f in pb.session.findings] == [f.to_dict() for f in ref.findings]
+        assert [b.to_dict() for b in pb.session.blocks] == [b.to_dict() for b in ref.blocks]
+    assert "Q003" in {f.code for f in run_capture(exs[0]).findings}  # the follow-up is judged in replay too
