@@ -263,19 +263,31 @@ def response_id(ex: Capture) -> str | None:
     return None
 
 
+def followup(request: dict | None) -> tuple[dict | None, str | None, bool]:
+    """What an exchange's ``request`` (a ``Head.request`` from :class:`SocketSplitter`) sends back:
+    ``(body, continues, sends_back)``. ``body`` is the request body with the client messages sent
+    before it (``sent``), judged with the Q rules against the answer it continues; ``continues`` its
+    ``previous_response_id`` (None: it names none); ``sends_back`` whether it carries anything for
+    the previous response (an ``input`` list, tool outputs sent before it): without a
+    ``previous_response_id`` (Realtime: the conversation lives on the socket) it continues the
+    response just before it on the socket. The live proxy and :func:`exchanges` both chain so."""
+    body = (request or {}).get("body")
+    sent = (request or {}).get("sent")
+    prior = body.get("previous_response_id") if isinstance(body, dict) else None
+    sends_back = bool(sent) or _has_input(body)
+    out = {**(body if isinstance(body, dict) else {}), **({"sent": sent} if sent else {})}
+    return out, prior if isinstance(prior, str) else None, sends_back
+
+
 def _chain(out: list[Capture]) -> None:
-    """Give each exchange the request that continues it: the one naming its response id in
-    ``previous_response_id``; without one (Realtime: the conversation lives on the socket), the
-    next exchange's, when that request sends anything back (tool outputs)."""
+    """Give each exchange the request that continues it (:func:`followup`)."""
     ids = {response_id(ex): ex for ex in out}
     ids.pop(None, None)
     for prev, ex in zip(out, out[1:]):
-        body = (ex.request or {}).get("body")
-        sent = (ex.request or {}).get("sent")
-        prior = body.get("previous_response_id") if isinstance(body, dict) else None
-        target = ids.get(prior) if isinstance(prior, str) else (prev if sent or _has_input(body) else None)
+        body, prior, sends_back = followup(ex.request)
+        target = ids.get(prior) if prior is not None else (prev if sends_back else None)
         if target is not None and target.followup is None:
-            target.followup = {**(body or {}), **({"sent": sent} if sent else {})}
+            target.followup = body
 
 
 def _has_input(body: object) -> bool:
