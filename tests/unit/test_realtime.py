@@ -5,6 +5,7 @@ import json
 
 from inspector.capture.load import load_all_bytes
 from inspector.feeds.run import run_capture
+from tests.e2e.conftest import run_cli
 from tests.websocket import fixtures as fx
 
 
@@ -77,3 +78,8 @@ def test_session_events_after_response_done_are_not_events_after_the_end():
 def test_responses_events_are_not_taken_for_realtime():
     s = run_capture(exchanges(fx.two_tool_rounds())[0])
     assert s.dialect_name == "openai-responses"
+
+
+def test_conform_client_says_realtime_has_no_http_mutations():
+    code, _, err = run_cli(["conform", "--provider", "openai-realtime", "--client", "true"])
+    assert code == 2 and "--client has no mutations for openai-realtime" in err
