@@ -128,6 +128,12 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>",
         if cap.messages is not None:  # a WebSocket: one stream per response
             return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap))], 0
         return [(name, cap)], 0
+    head = raw.lstrip(BLANK)
+    if head[:1] == b"{" and _looks_like_har(head):
+        cap = load_har(raw, name=name, entry=entry)
+        if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
+            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap))], 0
+        return [(name, cap)], 0
     return [(name, load_bytes(raw, name=name, entry=entry))], 0
 
 
@@ -187,7 +193,12 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
         cap = load_native(raw, name=name)
         return cap if cap.messages is None else pick_exchange(exchanges(cap), name=name, entry=entry)
     if head[:1] == b"{" and _looks_like_har(head):
-        return load_har(raw, name=name, entry=entry)
+        cap = load_har(raw, name=name, entry=entry)
+        if cap.messages is None:
+            return cap
+        return pick_exchange(exchanges(cap), name=name, entry=None,
+                             pick="check reads each of them (a HAR names its entries, not their responses: "
+                                  "record the socket natively to pick one)")
     if looks_like_cassette(head):
         return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):

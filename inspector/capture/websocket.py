@@ -18,7 +18,9 @@ API; PROTOCOLS.md §8). Each response is judged on its own, so each becomes the 
   exchange only when one of them is not such a session event (an ``error``, a garbled message).
 - Client messages other than ``response.create`` (Realtime ``conversation.item.create`` with a
   ``function_call_output``, ``session.update``) ride with the next exchange's request as
-  ``request["sent"]`` (payloads, audio kept as sizes).
+  ``request["sent"]`` (payloads, audio kept as sizes). The last ``session.update``'s ``session``
+  (a Realtime session's tools and instructions) goes into every later request body as ``session``:
+  it is what the response answers to.
 - The socket's end ends the exchange still open: a close with its code (1000/1001 normal, any
   other S012), a transport failure as recorded, and no close at all as a ``reset`` (S012).
 
@@ -106,6 +108,7 @@ class SocketSplitter:
     _creates: list[tuple[float | None, dict | None, list]] = field(default_factory=list)
     _sent: list = field(default_factory=list)
     _held: list[tuple[WsMessage, bytes, str | None]] = field(default_factory=list)
+    _session: dict | None = None
 
     def take(self, msg: WsMessage) -> list[SourceItem]:
         typ, payload = message_type(msg.data)
@@ -121,6 +124,8 @@ class SocketSplitter:
                 self._sent = []
                 return self._start() if self._open is None else []
             self._sent.append(payload if payload is not None else data.decode("utf-8", "replace"))
+            if typ == "session.update" and isinstance(payload, dict) and isinstance(payload.get("session"), dict):
+                self._session = payload["session"]
             return []
         out: list[SourceItem] = []
         if self._open is None:
@@ -163,6 +168,10 @@ class SocketSplitter:
         self._open = _Open(t0, last_t=t0)
         self.index += 1
         request = dict(self.request or {"method": "GET", "url": None, "headers": {}})
+        if body is None:
+            request["started_by"] = "server"
+        if self._session is not None and (body is None or "session" not in body):
+            body = {**(body or {}), "session": self._session}
         request["body"] = body
         if sent:
             request["sent"] = sent
@@ -220,6 +229,7 @@ def exchanges(cap: Capture, *, keep_audio: bool = False) -> list[Capture]:
         return [_whole(cap)]
     for i, ex in enumerate(out):
         ex.entry = _describe(i, ex, cap)
+        ex.socket = cap
     _chain(out)
     out[0].notes, out[0].timing_notes = list(cap.notes), list(cap.timing_notes)
     return out
@@ -231,7 +241,7 @@ def _whole(cap: Capture) -> Capture:
     end = cap.end if cap.end is not None else End(chunks[-1].t if chunks else None, "reset", NO_CLOSE)
     return Capture(chunks=chunks, request=cap.request, response=cap.response, end=end, source_format="websocket",
                    request_relative=True, notes=list(cap.notes), timing_notes=list(cap.timing_notes),
-                   entry="the whole socket (no response.create or response.created in it)")
+                   entry="the whole socket (no response.create or response.created in it)", socket=cap)
 
 
 def _describe(i: int, ex: Capture, cap: Capture) -> str:
@@ -239,7 +249,7 @@ def _describe(i: int, ex: Capture, cap: Capture) -> str:
     model = body.get("model") if isinstance(body, dict) else None
     size = sum(len(c.data) for c in ex.chunks)
     return (f"response {i}: {len(ex.chunks)} messages, {size} bytes" + (f", model {model}" if isinstance(model, str) else "")
-            + ("" if body is not None else ", started by the server"))
+            + (", started by the server" if (ex.request or {}).get("started_by") else ""))
 
 
 def response_id(ex: Capture) -> str | None:
@@ -253,35 +263,48 @@ def response_id(ex: Capture) -> str | None:
     return None
 
 
+def followup(request: dict | None) -> tuple[dict | None, str | None, bool]:
+    """What an exchange's ``request`` (a ``Head.request`` from :class:`SocketSplitter`) sends back:
+    ``(body, continues, sends_back)``. ``body`` is the request body with the client messages sent
+    before it (``sent``), judged with the Q rules against the answer it continues; ``continues`` its
+    ``previous_response_id`` (None: it names none); ``sends_back`` whether it carries anything for
+    the previous response (an ``input`` list, tool outputs sent before it): without a
+    ``previous_response_id`` (Realtime: the conversation lives on the socket) it continues the
+    response just before it on the socket. The live proxy and :func:`exchanges` both chain so."""
+    body = (request or {}).get("body")
+    sent = (request or {}).get("sent")
+    prior = body.get("previous_response_id") if isinstance(body, dict) else None
+    sends_back = bool(sent) or _has_input(body)
+    out = {**(body if isinstance(body, dict) else {}), **({"sent": sent} if sent else {})}
+    return out, prior if isinstance(prior, str) else None, sends_back
+
+
 def _chain(out: list[Capture]) -> None:
-    """Give each exchange the request that continues it: the one naming its response id in
-    ``previous_response_id``; without one (Realtime: the conversation lives on the socket), the
-    next exchange's, when that request sends anything back (tool outputs)."""
+    """Give each exchange the request that continues it (:func:`followup`)."""
     ids = {response_id(ex): ex for ex in out}
     ids.pop(None, None)
     for prev, ex in zip(out, out[1:]):
-        body = (ex.request or {}).get("body")
-        sent = (ex.request or {}).get("sent")
-        prior = body.get("previous_response_id") if isinstance(body, dict) else None
-        target = ids.get(prior) if isinstance(prior, str) else (prev if sent or _has_input(body) else None)
+        body, prior, sends_back = followup(ex.request)
+        target = ids.get(prior) if prior is not None else (prev if sends_back else None)
         if target is not None and target.followup is None:
-            target.followup = {**(body or {}), **({"sent": sent} if sent else {})}
+            target.followup = body
 
 
 def _has_input(body: object) -> bool:
     return isinstance(body, dict) and isinstance(body.get("input"), list) and bool(body["input"])
 
 
-def pick_exchange(exs: list[Capture], *, name: str, entry: int | None) -> Capture:
+def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
+                  pick: str = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
     """Exchange ``entry`` of a socket, or its only one. Raises ``CaptureError`` for an entry out of
-    range and ``SeveralStreams`` (listing them) when there are several and none was chosen."""
+    range and ``SeveralStreams`` (listing them, then ``pick``) when there are several and none was chosen."""
     if entry is None and len(exs) == 1:
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
         listing = "".join(f"\n  {d}" for _, d in choices)
-        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n"
-                             f"pick one with {name}#N or --entry N (check reads each of them)", choices)
+        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n" + pick.format(name=name),
+                             choices)
     if not 0 <= entry < len(exs):
         raise CaptureError(f"{name}: --entry {entry} is out of range (the socket carries {len(exs)} "
                            f"response{'s' if len(exs) != 1 else ''}, 0–{len(exs) - 1})")

@@ -87,8 +87,8 @@ class Capture:
     """``{"status": int, "headers": {name: value}}`` or None (pasted text has none)."""
     end: End | None = None
     source_format: str = "sse"
-    """``native``, ``sse``, ``ndjson``, ``eventstream`` (a raw AWS event-stream body), ``har`` or ``text``
-    (SSE pasted inside prose)."""
+    """``native``, ``sse``, ``ndjson``, ``eventstream`` (a raw AWS event-stream body), ``har``, ``text``
+    (SSE pasted inside prose) or ``websocket`` (one response of a WebSocket: each chunk one message)."""
     request_relative: bool = False
     """True when ``t`` counts from the request (native captures): the wait to the first byte counts."""
     line_base: int = 0
@@ -103,6 +103,9 @@ class Capture:
     """A whole WebSocket (README "WebSocket captures"): every message either way, in order; ``request`` and
     ``response`` are then the opening handshake and ``end`` the close. None for an HTTP body.
     ``inspector.capture.websocket`` cuts a socket into one ``Capture`` per response."""
+    socket: Capture | None = None
+    """For one response of a WebSocket: the whole recorded socket it came from (``messages`` set), so
+    that a HAR export writes the socket once, as Chrome does."""
     followup: dict | None = None
     """The request body that continues this response on its socket (the next ``response.create``,
     with the tool outputs it sends back): its history is judged against this answer (Q rules)."""

@@ -1,7 +1,7 @@
 """Providers: one folder per provider, and the registry every other layer reads.
 
 Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
-``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds
+``bedrock_anthropic``, ``bedrock_converse``, ``cohere``, ``openai_realtime``) holds
 its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
 ``history``: where requests carry history for the Q rules; ``tools``: the tools a request
 declares, for the V rules), its event-log summaries and its advice, and exports one ``PROVIDER``
@@ -23,7 +23,7 @@ from __future__ import annotations
 from inspector.capture.redact import scrub_secrets
 from inspector.model.events import EventRecord
 from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, cohere, gemini, ollama,
-                                 openai_chat, openai_responses)
+                                 openai_chat, openai_realtime, openai_responses)
 from inspector.providers.base import Dialect, Provider
 from inspector.providers.history import HistoryShape
 from inspector.providers.summary import generic
@@ -31,13 +31,13 @@ from inspector.providers.summary import generic
 PROVIDERS: dict[str, Provider] = {
     p.name: p for p in (anthropic.PROVIDER, openai_chat.PROVIDER, openai_responses.PROVIDER,
                         gemini.PROVIDER, ollama.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
-                        cohere.PROVIDER)
+                        cohere.PROVIDER, openai_realtime.PROVIDER)
 }
 """By ``live --provider`` name, in the order help texts list them."""
 
 DIALECTS: dict[str, type[Dialect]] = {
     p.dialect.name: p.dialect for p in (anthropic.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
-                                        openai_responses.PROVIDER, cohere.PROVIDER, openai_chat.PROVIDER,
+                                        openai_realtime.PROVIDER, openai_responses.PROVIDER, cohere.PROVIDER, openai_chat.PROVIDER,
                                         gemini.PROVIDER, ollama.PROVIDER)
 }
 """By dialect name (SPEC.md), in detection order: typed-event dialects before the shapes that
@@ -45,7 +45,8 @@ only a key identifies (a Responses event also has fields a Chat sniff could acce
 DIALECTS["unknown"] = Dialect
 
 HISTORY_SHAPES: tuple[HistoryShape, ...] = tuple(
-    p.history for p in (anthropic.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER, openai_responses.PROVIDER)
+    p.history for p in (anthropic.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER, openai_responses.PROVIDER,
+                        openai_realtime.PROVIDER)
     if p.history is not None)
 """Where requests carry history, in claiming order (Anthropic's ``messages`` before Chat's)."""
 

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 
 import pytest
 
 from inspector.capture.errors import CaptureError, SeveralStreams
-from inspector.capture.load import load_all_bytes, load_bytes
+from inspector.capture.load import load_all_bytes, load_bytes, load_native
 from inspector.capture.recorder import Recorder
 from inspector.capture.records import end_record, read_record, ws_record
-from inspector.capture.websocket import SocketSplitter
+from inspector.capture.websocket import SocketSplitter, followup
+from inspector.feeds.base import Driver
+from inspector.feeds.replay import Playback
 from inspector.feeds.run import run_capture
-from inspector.model.capture import End, Head
+from inspector.model.capture import Chunk, End, Head
 from inspector.model.websocket import WsMessage
+from inspector.session.history import check_request
 from tests.websocket import fixtures as fx
 
 TWO_ROUNDS = fx.two_tool_rounds().text().encode()
@@ -281,3 +285,89 @@ def test_a_half_written_last_message_is_dropped_with_a_note():
     raw += b'{"t": 0.2, "ws": "recv", "data": "{\\"type\\": \\"resp'
     (_, ex), = load_all_bytes(raw, name="x")[0]
     assert {"S014", "S012"} <= set(codes(run_capture(ex)))
+
+
+# ------------------------------------------------------------------ replay
+def test_replay_of_a_response_matches_check_and_never_cuts_a_message():
+    ws = fx.two_tool_rounds()
+    for rec in ws.records:  # a message over the replay's 64 KiB slice, and one with line breaks inside
+        if rec.get("ws") == "send":
+            rec["data"] = rec["data"].replace("call_0001", "call_bogus")
+    big = json.dumps({"type": "response.output_text.delta", "delta": "y" * 70_000, "item_id": "msg_resp_ws_3",
+                      "output_index": 0, "content_index": 0, "logprobs": [], "sequence_number": 5}, indent=1)
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    exs[2].chunks.insert(5, Chunk(exs[2].chunks[4].t, big.encode(), None))
+    for ex in (exs[0], exs[2]):
+        ref = run_capture(ex)
+        pb = Playback(ex)
+        for n in range(len(ref.events)):
+            pb.seek_event(n)
+            assert pb.event_count == n + 1
+        pb.seek_event(10**9)
+        assert pb.finished
+        assert [f.to_dict() for f in pb.session.findings] == [f.to_dict() for f in ref.findings]
+        assert [b.to_dict() for b in pb.session.blocks] == [b.to_dict() for b in ref.blocks]
+    assert "Q003" in {f.code for f in run_capture(exs[0]).findings}  # the follow-up is judged in replay too
+
+
+# ------------------------------------------------------------------ live
+def test_a_driver_fed_message_by_message_judges_as_check_of_the_recording():
+    """What the proxy does with a live socket: splitter items into a ``Driver`` (a new session per
+    ``Head``), the next request judged against the answer it continues."""
+    ws = fx.two_tool_rounds()
+    for rec in ws.records:
+        if rec.get("ws") == "send":
+            rec["data"] = rec["data"].replace("call_0002", "call_bogus")
+    raw = ws.text().encode()
+    sock = load_native(raw)
+    splitter, driver, live = SocketSplitter(sock.request, sock.response), Driver(), []
+    for item in [i for m in sock.messages for i in splitter.take(m)] + splitter.close(sock.end):
+        if isinstance(item, Head) and live:
+            body, _, sends_back = followup(item.request)
+            if sends_back:
+                check_request(live[-1], body)
+        driver.take(item)
+        if isinstance(item, Head):
+            live.append(driver.session)
+    recorded = [run_capture(cap) for _, cap in load_all_bytes(raw, name="x")[0]]
+    assert [sorted(f.to_dict().items()) for s in live for f in s.findings] == \
+        [sorted(f.to_dict().items()) for s in recorded for f in s.findings]
+    assert [b.to_dict() for s in live for b in s.blocks] == [b.to_dict() for s in recorded for b in s.blocks]
+    assert "Q003" in {f.code for f in live[1].findings}
+
+
+def test_a_silent_socket_while_a_response_is_open_is_a_stall_and_the_agent_s_own_time_is_not():
+    ws = fx.Socket()
+    ws.send(fx.create(input="hi", tools=fx.TOOLS))
+    fx.function_call_response(ws, "resp_1", 1, "get_sku_inventory", ['{"sku":"a"}'], None, "auto")
+    ws.t += 60  # the agent runs its tool for a minute: no response is open
+    ws.send(fx.create(previous_response_id="resp_1", input=[{"type": "function_call_output", "call_id": "call_0001",
+                                                             "output": "{}"}], tools=fx.TOOLS))
+    ws.seq = 0
+    ws.recv({"type": "response.created", "response": fx.response_object("resp_2", "in_progress", [], "resp_1", "auto")})
+    ws.t += 15  # the server goes silent mid-response
+    fx.text_response(ws, "resp_2b", ["done"], "resp_1", "auto")
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    assert "T001" not in {f.code for f in run_capture(exs[0]).findings}
+    stalls = [f for f in run_capture(exs[1]).findings if f.code == "T001"]
+    assert stalls and "15" in stalls[0].message
+
+
+def test_truncated_or_garbled_socket_captures_give_findings_or_one_clear_error():
+    raw = fx.realtime_function_call().text().encode()
+    rng = random.Random(30)
+    cuts = [rng.randrange(len(raw)) for _ in range(40)]
+    garbles = []
+    for _ in range(40):
+        b = bytearray(raw)
+        for _ in range(5):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        garbles.append(bytes(b))
+    for data in [raw[:n] for n in cuts] + garbles:
+        try:
+            streams, _ = load_all_bytes(data, name="x")
+        except CaptureError as e:
+            assert str(e).startswith("x") and "\n" not in str(e)
+            continue
+        for _, cap in streams:
+            run_capture(cap)  # never raises

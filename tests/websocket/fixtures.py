@@ -48,7 +48,7 @@ def response_object(rid: str, status: str, output: list, previous: str | None, t
             "tools": TOOLS, "top_p": 1, "truncation": "disabled", "usage": usage, "metadata": {}}
 
 
-USAGE = {"input_tokens": 120, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 18,
+USAGE = {"input_tokens": 120, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}, "output_tokens": 18,
          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 138}
 
 
@@ -176,6 +176,112 @@ FIXTURES = {"responses-two-tool-rounds.jsonl": two_tool_rounds,
             "responses-close-1006-mid-call.jsonl": close_1006_mid_call}
 
 
+# ------------------------------------------------------------------ Realtime
+RT_URL = "wss://api.openai.com/v1/realtime?model=gpt-realtime"
+RT_REQUEST = {**HANDSHAKE_REQUEST, "url": RT_URL}
+RT_TOOL = {"type": "function", "name": "get_weather", "description": "Current weather for a city.",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+AUDIO = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=" * 80
+"""A few kB of base64 standing for PCM audio (the reader keeps its size only)."""
+
+
+class RealtimeSocket(Socket):
+    """Realtime server events carry an ``event_id`` and no ``sequence_number``."""
+
+    def __init__(self) -> None:
+        super().__init__(RT_REQUEST, HANDSHAKE_RESPONSE)
+        self.events = 0
+
+    def event(self, payload: dict, after: float = 0.02) -> None:
+        self.events += 1
+        self.recv({"event_id": f"event_{self.events:04d}", **payload}, after, seq=False)
+
+
+def rt_response(rid: str, status: str, output: list) -> dict:
+    usage = {"total_tokens": 230, "input_tokens": 180, "output_tokens": 50,
+             "input_token_details": {"text_tokens": 60, "audio_tokens": 120, "cached_tokens": 0},
+             "output_token_details": {"text_tokens": 20, "audio_tokens": 30}} if status != "in_progress" else None
+    return {"id": rid, "object": "realtime.response", "status": status, "status_details": None, "output": output,
+            "conversation_id": "conv_rt_1", "output_modalities": ["audio"], "max_output_tokens": "inf",
+            "audio": {"output": {"format": {"type": "audio/pcm", "rate": 24000}, "voice": "marin"}},
+            "usage": usage, "metadata": None}
+
+
+def realtime_function_call() -> RealtimeSocket:
+    """A voice turn (openai-python ``examples/realtime/push_to_talk_app.py``'s flow) that calls a
+    function, the tool output sent back with ``conversation.item.create``, and the spoken answer."""
+    ws = RealtimeSocket()
+    session = {"type": "realtime", "model": "gpt-realtime", "output_modalities": ["audio"],
+               "instructions": "You are a weather assistant.", "tools": [RT_TOOL], "tool_choice": "auto"}
+    ws.event({"type": "session.created", "session": {**session, "id": "sess_rt_1", "object": "realtime.session",
+                                                     "tools": [], "instructions": ""}}, after=0.3)
+    ws.send({"type": "session.update", "session": session})
+    ws.event({"type": "session.updated", "session": {**session, "id": "sess_rt_1", "object": "realtime.session"}})
+    ws.send({"type": "input_audio_buffer.append", "audio": AUDIO}, after=0.1)
+    ws.send({"type": "input_audio_buffer.append", "audio": AUDIO}, after=0.1)
+    ws.send({"type": "input_audio_buffer.commit"}, after=0.05)
+    ws.event({"type": "input_audio_buffer.committed", "item_id": "item_user_1", "previous_item_id": None})
+    user = {"id": "item_user_1", "object": "realtime.item", "type": "message", "role": "user", "status": "completed",
+            "content": [{"type": "input_audio", "transcript": None}]}
+    ws.event({"type": "conversation.item.added", "item": user, "previous_item_id": None})
+    ws.send({"type": "response.create"}, after=0.02)
+    ws.event({"type": "response.created", "response": rt_response("resp_rt_1", "in_progress", [])}, after=0.25)
+    call = {"id": "item_fc_1", "object": "realtime.item", "type": "function_call", "status": "in_progress",
+            "call_id": "call_rt_1", "name": "get_weather", "arguments": ""}
+    ws.event({"type": "response.output_item.added", "response_id": "resp_rt_1", "output_index": 0, "item": call})
+    ws.event({"type": "conversation.item.added", "item": call, "previous_item_id": "item_user_1"}, after=0.001)
+    parts = ['{"ci', 'ty":"Par', 'is"}']
+    for part in parts:
+        ws.event({"type": "response.function_call_arguments.delta", "response_id": "resp_rt_1", "item_id": "item_fc_1",
+                  "output_index": 0, "call_id": "call_rt_1", "delta": part})
+    args = "".join(parts)
+    ws.event({"type": "response.function_call_arguments.done", "response_id": "resp_rt_1", "item_id": "item_fc_1",
+              "output_index": 0, "call_id": "call_rt_1", "name": "get_weather", "arguments": args})
+    done_call = {**call, "status": "completed", "arguments": args}
+    ws.event({"type": "conversation.item.done", "item": done_call, "previous_item_id": "item_user_1"}, after=0.001)
+    ws.event({"type": "response.output_item.done", "response_id": "resp_rt_1", "output_index": 0, "item": done_call},
+             after=0.001)
+    ws.event({"type": "response.done", "response": rt_response("resp_rt_1", "completed", [done_call])}, after=0.001)
+    ws.event({"type": "rate_limits.updated", "rate_limits": [
+        {"name": "tokens", "limit": 40000, "remaining": 39770, "reset_seconds": 0.345}]}, after=0.01)
+    result = {"id": "item_out_1", "type": "function_call_output", "call_id": "call_rt_1",
+              "output": json.dumps({"city": "Paris", "temperature_c": 18, "sky": "clear"})}
+    ws.send({"type": "conversation.item.create", "item": result}, after=0.4)
+    ws.event({"type": "conversation.item.added", "item": {**result, "object": "realtime.item", "status": "completed"},
+              "previous_item_id": "item_fc_1"})
+    ws.send({"type": "response.create"}, after=0.01)
+    ws.event({"type": "response.created", "response": rt_response("resp_rt_2", "in_progress", [])}, after=0.2)
+    msg = {"id": "item_msg_2", "object": "realtime.item", "type": "message", "role": "assistant",
+           "status": "in_progress", "content": []}
+    ws.event({"type": "response.output_item.added", "response_id": "resp_rt_2", "output_index": 0, "item": msg})
+    ws.event({"type": "conversation.item.added", "item": msg, "previous_item_id": "item_out_1"}, after=0.001)
+    ws.event({"type": "response.content_part.added", "response_id": "resp_rt_2", "item_id": "item_msg_2",
+              "output_index": 0, "content_index": 0, "part": {"type": "audio", "transcript": ""}})
+    words = ["It is ", "18 degrees ", "and clear in Paris."]
+    for word in words:
+        ws.event({"type": "response.output_audio_transcript.delta", "response_id": "resp_rt_2",
+                  "item_id": "item_msg_2", "output_index": 0, "content_index": 0, "delta": word})
+        ws.event({"type": "response.output_audio.delta", "response_id": "resp_rt_2", "item_id": "item_msg_2",
+                  "output_index": 0, "content_index": 0, "delta": AUDIO}, after=0.01)
+    ws.event({"type": "response.output_audio.done", "response_id": "resp_rt_2", "item_id": "item_msg_2",
+              "output_index": 0, "content_index": 0})
+    transcript = "".join(words)
+    ws.event({"type": "response.output_audio_transcript.done", "response_id": "resp_rt_2", "item_id": "item_msg_2",
+              "output_index": 0, "content_index": 0, "transcript": transcript}, after=0.001)
+    ws.event({"type": "response.content_part.done", "response_id": "resp_rt_2", "item_id": "item_msg_2",
+              "output_index": 0, "content_index": 0, "part": {"type": "audio", "transcript": transcript}}, after=0.001)
+    done_msg = {**msg, "status": "completed", "content": [{"type": "output_audio", "transcript": transcript}]}
+    ws.event({"type": "conversation.item.done", "item": done_msg, "previous_item_id": "item_out_1"}, after=0.001)
+    ws.event({"type": "response.output_item.done", "response_id": "resp_rt_2", "output_index": 0, "item": done_msg},
+             after=0.001)
+    ws.event({"type": "response.done", "response": rt_response("resp_rt_2", "completed", [done_msg])}, after=0.001)
+    ws.close(1000, after=0.5)
+    return ws
+
+
+FIXTURES["realtime-function-call.jsonl"] = realtime_function_call
+
+
 def main() -> int:
     DATA.mkdir(exist_ok=True)
     for name, build in FIXTURES.items():
@@ -186,3 +292,4 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
