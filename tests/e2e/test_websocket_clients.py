@@ -295,3 +295,25 @@ def test_serve_without_loop_stops_once_the_socket_that_took_every_answer_ends(tm
         proc.kill()
     assert proc.returncode == 0
     assert "every capture served once: stopping" in rest
+
+
+def test_a_tool_output_for_an_unknown_call_gets_q003_on_the_next_exchange(served):
+    """The next ``response.create`` is judged against the response its ``previous_response_id`` names
+    (the socket's chain, as ``check`` chains a recording); the finding is on the new exchange's report."""
+    from websockets.sync.client import connect
+
+    with ProxyThread(served.url) as proxy:
+        with connect("ws" + proxy.url[len("http"):] + "/v1/responses", open_timeout=WAIT_S) as c:
+            c.send(json.dumps({"type": "response.create", "model": "gpt-5.1", "input": "go", "tools": TOOLS}))
+            while json.loads(c.recv(WAIT_S))["type"] != "response.completed":
+                pass
+            c.send(json.dumps({"type": "response.create", "model": "gpt-5.1", "previous_response_id": "resp_ws_1",
+                               "tools": TOOLS, "input": [{"type": "function_call_output", "call_id": "call_bogus",
+                                                          "output": "{}"}]}))
+            while json.loads(c.recv(WAIT_S))["type"] != "response.completed":
+                pass
+        first, second = proxy.wait_reports(2, WAIT_S)
+    assert first["findings"] == [] and second["continues"] == first["exchange"]
+    (q,) = [f for f in second["findings"] if f["code"].startswith("Q")]
+    assert q["code"] == "Q003" and "call_bogus" in q["message"]
+    assert q["message"].startswith(f"vs exchange #{first['exchange']} (previous_response_id on the WebSocket)")

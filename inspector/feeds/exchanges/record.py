@@ -75,6 +75,10 @@ class Exchange:
     continues: int | None = None
     """Number of the exchange whose answer this request continues (Q rules), if any."""
     continues_how: str | None = None
+    socket_continues: tuple[int, str] | None = None
+    """A response on a WebSocket: the exchange on the same socket its request continues, and how that is
+    known (``inspector.capture.websocket.followup``: its ``previous_response_id``, else the response just
+    before it when it sends something back), set by the proxy's socket tap; the Q rules take it as is."""
     note: str | None = None
     """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
     tape: object = None

@@ -10,8 +10,10 @@ One :class:`SocketTap` per socket (a ``wsrelay.SocketObserver``):
   through ``inspector.capture.websocket.SocketSplitter`` there, the same cut ``check`` makes of
   the recording: each response (``response.create`` → … → ``response.completed``) becomes an exchange of
   its own in the proxy's log, numbered with the HTTP exchanges, judged like any stream (its request the
-  ``response.create`` payload, so the Q rules judge the tool outputs it sends back), and reported when
-  it ends; the socket's close ends the response still open (1006 or no close: S012).
+  ``response.create`` payload with the client messages sent before it, so the Q rules judge the tool
+  outputs it sends back against the response it continues, chained as ``check`` chains them:
+  ``inspector.capture.websocket.followup``; the findings on the new exchange's report, as for HTTP),
+  and reported when it ends; the socket's close ends the response still open (1006 or no close: S012).
 
 A handshake the upstream refused (401, 404…) is an exchange of its own, like an HTTP error answer (S007).
 
@@ -27,7 +29,7 @@ from pathlib import Path
 import orjson
 
 from inspector.capture.recorder import Recorder, redact_request, redact_response
-from inspector.capture.websocket import SocketSplitter
+from inspector.capture.websocket import CREATED, TERMINAL, SocketSplitter, followup, message_type
 from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import Chunk, End, Head
 from inspector.model.websocket import WsMessage, close_end
@@ -63,6 +65,12 @@ class SocketTap:
         self.splitter: SocketSplitter | None = None
         self.current: Exchange | None = None
         self._numbers_used = 0
+        self._responses: dict[str, int] = {}
+        """Response id → the exchange that streamed it (``previous_response_id`` chains to it)."""
+        self._last: int | None = None
+        """The last exchange that ended on this socket."""
+        self._unnamed = True
+        """The current exchange's response id is not known yet."""
 
     def opened(self, sock: SocketOpen) -> None:
         request = redact_request(sock.request)
@@ -121,9 +129,8 @@ class SocketTap:
         self._numbers_used += 1
         return self.first if self._numbers_used == 1 else self.endpoint.next_number()
 
-    def _exchange(self, t: float, request: dict) -> Exchange:
+    def _exchange(self, t: float, request: dict, body: object = None) -> Exchange:
         sock = self.sock
-        body = request.get("body")
         size = len(orjson.dumps(body)) if body is not None else 0
         return Exchange(n=self._number(), method=METHOD, path=sock.path, target=sock.target, url=sock.url,
                         request=request, body=body, started_wall=sock.started_wall + t, t0=sock.t0 + t,
@@ -133,16 +140,32 @@ class SocketTap:
         sink = self.sink
         for item in items:
             if isinstance(item, Head):
-                ex = self.current = self._exchange(t, item.request or {})
+                body, prior, sends_back = followup(item.request)
+                ex = self.current = self._exchange(t, item.request or {}, body if body else None)
+                if prior is not None and prior in self._responses:
+                    ex.socket_continues = (self._responses[prior], "previous_response_id on the WebSocket")
+                elif prior is None and sends_back and self._last is not None:
+                    ex.socket_continues = (self._last, "the response before it on the WebSocket")
                 sink.begin(ex)
                 sink.head(ex.n, item.status or 0, item.headers)
             elif self.current is None:
                 continue
             elif isinstance(item, Chunk):
+                if self._unnamed:
+                    self._learn_id(item)
                 sink.chunk(self.current.n, item)
             elif isinstance(item, End):
                 sink.finish(self.current.n, item)
-                self.current = None
+                self._last, self.current, self._unnamed = self.current.n, None, True
+
+    def _learn_id(self, chunk: Chunk) -> None:
+        """The current exchange's response id, from ``response.created`` (or its terminal event)."""
+        typ, payload = message_type(chunk.data)
+        resp = payload.get("response") if isinstance(payload, dict) else None
+        if (typ == CREATED or typ in TERMINAL) and isinstance(resp, dict) and isinstance(resp.get("id"), str) \
+                and self.current is not None:
+            self._responses[resp["id"]] = self.current.n
+            self._unnamed = False
 
     def _refused(self, request: dict, response: dict | None, body: str) -> None:
         """The upgrade got no ``101``: one exchange holding the refusal as an HTTP answer (S007), or the
