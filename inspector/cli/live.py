@@ -33,7 +33,8 @@ from inspector.tui.terminal import require_terminal
 
 def run(args) -> int:
     """See the module docstring."""
-    socket = getattr(args, "transport", "http") == "websocket"
+    # Realtime has no HTTP stream: its provider always goes over a WebSocket.
+    socket = getattr(args, "transport", "http") == "websocket" or args.provider == "openai-realtime"
     if args.compare_eager:
         if socket:
             print("stream-inspector: live: --compare-eager is an Anthropic HTTP comparison, not for --transport "

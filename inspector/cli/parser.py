@@ -261,7 +261,8 @@ def _live(sub) -> None:
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
     p.add_argument("--transport", choices=("http", "websocket"), default="http",
                    help="websocket: openai-responses over its WebSocket mode (ws(s)://…/v1/responses, "
-                        "one response.create; recorded as a WebSocket capture)")
+                        "one response.create), or openai-realtime (the request's session, input and response "
+                        "options as client events); recorded as a WebSocket capture")
     _add_limits(p)
     _add_otlp(p)
     _add_common_lint(p)

@@ -3,8 +3,9 @@
 The socket is ``ws(s)://`` + the HTTP URL's host and path (``…/v1/responses``: openai-python
 ``ResponsesConnectionManager._prepare_url``); the handshake carries the key as the HTTP request would.
 The request body goes as ``{"type": "response.create", …}`` (the POST body's fields without ``stream``,
-PROTOCOLS.md §8), and the server's messages are read until the response's terminal event; then the
-client closes the socket (1000), as the SDKs do when done.
+PROTOCOLS.md §8); for Realtime (``wss://…/v1/realtime?model=…``) as its session, input items and
+``response.create`` (``realtime_messages``). The server's messages are read until the response's
+terminal event; then the client closes the socket (1000), as the SDKs do when done.
 
 Like ``live_source`` this is a *source* (``Head``, ``Chunk``s, ``End``), cut by the same
 ``SocketSplitter`` that ``check`` applies to a recorded socket, so each message is one event timed from
@@ -36,8 +37,8 @@ from inspector.net.live import LiveError, LiveRequest, describe_error, prepare
 from inspector.net.proxy.headers import headers_dict
 from inspector.net.proxy.wsrelay import ABNORMAL, NO_STATUS, OPEN_TIMEOUT_S, ws_url
 
-TRANSPORT_PROVIDERS = ("openai-responses",)
-"""Providers with a WebSocket mode ``live`` can speak (PROTOCOLS.md §8)."""
+TRANSPORT_PROVIDERS = ("openai-responses", "openai-realtime")
+"""Providers ``live`` can speak over a WebSocket (PROTOCOLS.md §8); Realtime speaks nothing else."""
 
 _HTTP_ONLY = frozenset({"content-type", "accept", "accept-encoding", "content-length"})
 """Headers of the HTTP request that say nothing on a WebSocket handshake."""
@@ -48,18 +49,39 @@ def create_message(body: dict) -> dict:
     return {"type": "response.create", **{k: v for k, v in body.items() if k != "stream"}}
 
 
+def realtime_messages(body: dict) -> list[dict]:
+    """The client events for one Realtime response (openai-python ``RealtimeClientEvent``): ``session``
+    as ``session.update``, ``input`` (a text, or a list of conversation items) as ``conversation.item.create``,
+    ``events`` (client events) as given, then ``response.create`` with ``response`` (its options)."""
+    out: list[dict] = []
+    if isinstance(body.get("session"), dict):
+        out.append({"type": "session.update", "session": body["session"]})
+    given = body.get("input")
+    items = [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": given}]}] \
+        if isinstance(given, str) else given if isinstance(given, list) else []
+    out += [{"type": "conversation.item.create", "item": item} for item in items]
+    out += [e for e in body.get("events") or [] if isinstance(e, dict)]
+    if not any(e.get("type") == "response.create" for e in out):
+        response = body.get("response")
+        out.append({"type": "response.create", **({"response": response} if isinstance(response, dict) else {})})
+    return out
+
+
 def prepare_socket(provider: str, body: dict, *, base_url: str | None = None) -> LiveRequest:
-    """``prepare`` for the WebSocket mode: the same key and URL, ``ws(s)://``. Raises ``LiveError``."""
+    """``prepare`` for a WebSocket: the same key and URL, ``ws(s)://``; ``body`` becomes ``{"messages": […]}``,
+    the client messages to send (one ``response.create``; Realtime's session and input before it).
+    Raises ``LiveError``."""
     if provider not in TRANSPORT_PROVIDERS:
         raise LiveError(f"--transport websocket speaks {', '.join(TRANSPORT_PROVIDERS)}, not {provider}")
     req = prepare(provider, body, base_url=base_url)
     headers = {k: v for k, v in req.headers.items() if k.lower() not in _HTTP_ONLY}
-    return LiveRequest(req.provider, ws_url(req.url), headers, create_message(req.body), req.local)
+    messages = realtime_messages(req.body) if provider == "openai-realtime" else [create_message(req.body)]
+    return LiveRequest(req.provider, ws_url(req.url), headers, {"messages": messages}, req.local)
 
 
 async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record: str | os.PathLike | None = None,
                              limits: StreamLimits | None = None) -> AsyncIterator[SourceItem]:
-    """Open the socket, send ``req.body`` (a ``response.create``), yield the response (module docstring).
+    """Open the socket, send ``req.body["messages"]`` (``prepare_socket``), yield the response (module docstring).
 
     ``timeout``: seconds without a message that end the response (``timeout``); the handshake waits at
     most ``min(timeout, 30)``. ``limits.max_bytes`` bounds one message; ``max_duration`` the response.
@@ -109,11 +131,12 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
         return splitter.take(msg)
 
     try:
-        out = orjson.dumps(req.body)
-        items = take(WsMessage(now(), SEND, out))
-        await ws.send(out.decode("utf-8"))
-        for item in items:
-            yield item
+        for message in req.body["messages"]:
+            out = orjson.dumps(message)
+            items = take(WsMessage(now(), SEND, out))
+            await ws.send(out.decode("utf-8"))
+            for item in items:
+                yield item
         while not ended:
             try:
                 wait = timeout if limits.max_duration is None else max(0.0, min(timeout, limits.max_duration - now()))

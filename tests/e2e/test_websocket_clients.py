@@ -317,3 +317,24 @@ def test_a_tool_output_for_an_unknown_call_gets_q003_on_the_next_exchange(served
     (q,) = [f for f in second["findings"] if f["code"].startswith("Q")]
     assert q["code"] == "Q003" and "call_bogus" in q["message"]
     assert q["message"].startswith(f"vs exchange #{first['exchange']} (previous_response_id on the WebSocket)")
+
+
+def test_live_realtime_sends_session_input_and_response_create_and_reads_the_function_call(tmp_path):
+    """``live --provider openai-realtime`` (always a WebSocket): the request's session, input and response
+    create go as client events; the answer (a recorded Realtime socket served back) is read to
+    ``response.done`` and its function call assembled."""
+    realtime = ROOT / "tests" / "websocket" / "data" / "realtime-function-call.jsonl"
+    req, rec = tmp_path / "req.json", tmp_path / "live.jsonl"
+    req.write_text(json.dumps({"model": "gpt-realtime", "session": {"type": "realtime", "instructions": "be brief"},
+                               "input": "What's the weather in Porto Alegre?"}))
+    with ServerThread([realtime], instant=True) as srv:
+        code, out, err = run_cli(["live", "--provider", "openai-realtime", "--base-url", srv.url + "/v1",
+                                  "--request", str(req), "--format", "json", "--record", str(rec)])
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["dialect"] == "openai-realtime"
+    assert [b["kind"] for b in report["blocks"]] == ["function_call"]
+    lines = [json.loads(line) for line in rec.read_text().splitlines()]
+    assert lines[0]["request"]["url"].startswith("ws://") and "model=gpt-realtime" in lines[0]["request"]["url"]
+    sent = [json.loads(r["data"])["type"] for r in lines if r.get("ws") == "send"]
+    assert sent == ["session.update", "conversation.item.create", "response.create"]
