@@ -21,7 +21,8 @@ WebSocket (issue 30): the same three processes, the same proxy, ``serve``'s WebS
 synthetic Responses stream of ``--chunks`` text deltas, one message each, ``--interval`` apart, for
 each ``response.create`` the client sends on one socket (``websockets``' own client). Per-message
 latency = client arrival - upstream send, over ``--chunks`` x ``--runs`` messages per round; "added"
-is proxy minus direct at the same percentile (``--no-websocket`` skips it).
+is proxy minus direct at the same percentile, and the proxy process's CPU time (user + system, from
+``/proc``) over the WebSocket part divided by the messages it relayed (``--no-websocket`` skips it).
 
     uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record]
 """
@@ -247,16 +248,19 @@ def main() -> None:
         modes = [("direct (serve)", upstream, None)]
         proxy, url = start_proxy(upstream, None)
         procs.append(proxy)
-        modes.append(("proxy --format json", url, None))
+        modes.append(("proxy --format json", url, proxy.pid))
         if args.record:
             rec_dir = os.path.join(tmp, "rec")
             proxy2, url2 = start_proxy(upstream, rec_dir)
             procs.append(proxy2)
-            modes.append(("proxy --format json --record", url2, None))
+            modes.append(("proxy --format json --record", url2, proxy2.pid))
         rounds = [{name: {"ttfb": [], "chunk": [], "message": []} for name, _, _ in modes} for _ in range(args.rounds)]
         line = 0
+        cpu: dict[str, float] = {}
         if not args.no_websocket:
+            before = {name: cpu_seconds(pid) for name, _, pid in modes if pid}
             line = measure_sockets(modes, rounds, stamps, args.runs)
+            cpu = {name: cpu_seconds(pid) - before[name] for name, _, pid in modes if pid}
         with httpx.Client(timeout=30, trust_env=False) as client:
             for name, base, _ in modes:  # warm up every path once (imports, connections)
                 one_run(client, base + "/bench/v1/messages")
@@ -301,6 +305,16 @@ def main() -> None:
               f"(worst {a50[-1]:.3f}), p99 median {statistics.median(a99):.3f} ms (worst {a99[-1]:.3f})")
     if not args.no_websocket:
         print_sockets(modes, rounds, args.rounds)
+        for name, seconds in cpu.items():
+            n = sum(len(r[name]["message"]) for r in rounds) + args.chunks  # and the warm-up response
+            print(f"{name}: CPU per WebSocket message relayed (the proxy process's user + system time over the "
+                  f"WebSocket part / messages): {seconds / n * 1e6:.0f} µs")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc/PID/stat``, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure_sockets(modes, rounds, stamps: str, runs: int) -> int:
