@@ -196,9 +196,7 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is None:
             return cap
-        return pick_exchange(exchanges(cap), name=name, entry=None,
-                             pick="check reads each of them (a HAR names its entries, not their responses: "
-                                  "record the socket natively to pick one)")
+        return pick_exchange(exchanges(cap), name=name, entry=None, pick=None)
     if looks_like_cassette(head):
         return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):

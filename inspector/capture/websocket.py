@@ -295,16 +295,20 @@ def _has_input(body: object) -> bool:
 
 
 def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
-                  pick: str = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
+                  pick: str | None = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
     """Exchange ``entry`` of a socket, or its only one. Raises ``CaptureError`` for an entry out of
-    range and ``SeveralStreams`` (listing them, then ``pick``) when there are several and none was chosen."""
+    range, and when there are several and none was chosen ``SeveralStreams`` listing them, then
+    ``pick`` (None: they cannot be picked by ``entry``, a plain ``CaptureError`` lists them)."""
     if entry is None and len(exs) == 1:
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
         listing = "".join(f"\n  {d}" for _, d in choices)
-        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n" + pick.format(name=name),
-                             choices)
+        message = f"{name}: {len(exs)} responses on the WebSocket:{listing}\n"
+        if pick is None:
+            raise CaptureError(message + "check reads each of them (a HAR's entries are picked by --entry, not "
+                               "their responses: record the socket natively to pick one)")
+        raise SeveralStreams(message + pick.format(name=name), choices)
     if not 0 <= entry < len(exs):
         raise CaptureError(f"{name}: --entry {entry} is out of range (the socket carries {len(exs)} "
                            f"response{'s' if len(exs) != 1 else ''}, 0–{len(exs) - 1})")

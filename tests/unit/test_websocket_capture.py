@@ -371,3 +371,17 @@ def test_truncated_or_garbled_socket_captures_give_findings_or_one_clear_error()
             continue
         for _, cap in streams:
             run_capture(cap)  # never raises
+
+
+def test_calls_are_judged_against_the_tools_their_response_create_declares():
+    ws = fx.two_tool_rounds()
+    first = next(r for r in ws.records if r.get("ws") == "send")
+    first["data"] = first["data"].replace('"get_supplier_eta"', '"get_supplier_etd"')  # only round 1's create
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    assert "V001" not in {f.code for f in run_capture(exs[0]).findings}  # get_sku_inventory is declared there
+    ws2 = fx.two_tool_rounds()
+    second = [r for r in ws2.records if r.get("ws") == "send"][1]
+    second["data"] = second["data"].replace('"get_supplier_eta"', '"get_supplier_etd"')
+    exs2 = [cap for _, cap in load_all_bytes(ws2.text().encode(), name="x")[0]]
+    v001 = [f for f in run_capture(exs2[1]).findings if f.code == "V001"]
+    assert v001 and "get_supplier_eta" in v001[0].message
