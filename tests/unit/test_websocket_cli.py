@@ -86,3 +86,12 @@ def test_the_replay_viewer_offers_the_responses_and_opens_the_one_picked(tmp_pat
     assert "response 1" in feed.label
     feed.seek_event(10**9)
     assert [b.name for b in feed.session.blocks] == ["get_supplier_eta"]
+
+
+def test_audio_is_a_size_unless_keep_audio_is_asked(tmp_path):
+    path = write(tmp_path, "rt.jsonl", fx.realtime_function_call())
+    for flag, kept in (([], False), (["--keep-audio"], True)):
+        out = tmp_path / f"page{len(flag)}.html"
+        code, _, err = run_cli(["export", f"{path}#1", "--to", "html", "-o", str(out), *flag])
+        assert code == 0, err
+        assert (fx.AUDIO[:40] in out.read_text()) is kept
