@@ -53,9 +53,9 @@ AUDIO_FIELDS = {"response.output_audio.delta": "delta", "response.audio.delta": 
 NO_CLOSE = "the socket ended with no close frame recorded"
 
 
-def audio_placeholder(b64_chars: int) -> str:
-    """What stands for ``b64_chars`` characters of base64 audio when audio is not kept."""
-    return f"<audio: {b64_chars * 3 // 4} bytes>"
+def audio_placeholder(b64: str) -> str:
+    """What stands for base64 audio when audio is not kept: ``<audio: N bytes>``, N the decoded size."""
+    return f"<audio: {len(b64) * 3 // 4 - len(b64) + len(b64.rstrip('='))} bytes>"
 
 
 def message_type(data: bytes) -> tuple[str | None, object]:
@@ -75,7 +75,7 @@ def without_audio(typ: str | None, payload: object) -> object:
     key = AUDIO_FIELDS.get(typ or "")
     if key is None or not isinstance(payload, dict) or not isinstance(payload.get(key), str):
         return payload
-    return {**payload, key: audio_placeholder(len(payload[key]))}
+    return {**payload, key: audio_placeholder(payload[key])}
 
 
 @dataclass(slots=True)

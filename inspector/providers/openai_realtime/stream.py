@@ -114,5 +114,5 @@ class OpenAIRealtime(OpenAIResponses):
         size = 0
         if isinstance(delta, str):
             m = _PLACEHOLDER.match(delta)
-            size = int(m.group(1)) if m else len(delta) * 3 // 4
+            size = int(m.group(1)) if m else len(delta) * 3 // 4 - len(delta) + len(delta.rstrip("="))
         self.w.note(item.block, "audio_bytes", int(item.block.extra.get("audio_bytes", 0)) + size)
