@@ -46,7 +46,8 @@ may end with ``response.done``) and Realtime (``response.done``)."""
 SESSION_PREFIXES = ("session.", "conversation.", "input_audio_buffer.", "output_audio_buffer.",
                     "rate_limits.", "transcription_session.")
 """Realtime server events that belong to the socket, not to a response (openai-python
-``types/realtime/realtime_server_event.py``)."""
+``types/realtime/realtime_server_event.py``). The carrier's own copy: this layer may not import the
+providers (``inspector.providers.openai_realtime.sniff`` has the dialect's)."""
 AUDIO_FIELDS = {"response.output_audio.delta": "delta", "response.audio.delta": "delta",
                 "input_audio_buffer.append": "audio"}
 """Messages whose one string field is base64 audio (GA and beta Realtime names)."""
