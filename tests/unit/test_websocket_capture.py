@@ -10,7 +10,7 @@ import pytest
 
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.load import load_all_bytes, load_bytes, load_native
-from inspector.capture.recorder import Recorder
+from inspector.capture.recorder import Recorder, redact_request
 from inspector.capture.records import end_record, read_record, ws_record
 from inspector.capture.websocket import SocketSplitter, followup
 from inspector.feeds.base import Driver
@@ -385,3 +385,14 @@ def test_calls_are_judged_against_the_tools_their_response_create_declares():
     exs2 = [cap for _, cap in load_all_bytes(ws2.text().encode(), name="x")[0]]
     v001 = [f for f in run_capture(exs2[1]).findings if f.code == "V001"]
     assert v001 and "get_supplier_eta" in v001[0].message
+
+
+def test_a_key_in_a_message_sent_before_a_response_is_masked_in_its_request():
+    key = "sk-proj-" + "C" * 40
+    raw = build([send(0.0, {"type": "session.update", "session": {"instructions": f"use {key}"}}),
+                 send(0.1, {"type": "response.create"}),
+                 recv(0.2, {"type": "response.created", "response": {"id": "r"}}),
+                 recv(0.3, {"type": "response.done", "response": {"id": "r"}})])
+    (_, ex), = load_all_bytes(raw, name="x")[0]
+    assert key in json.dumps(ex.request)  # as read (a hand-made capture); masked on the way out:
+    assert key not in json.dumps(redact_request(ex.request))
