@@ -396,3 +396,19 @@ def test_a_key_in_a_message_sent_before_a_response_is_masked_in_its_request():
     (_, ex), = load_all_bytes(raw, name="x")[0]
     assert key in json.dumps(ex.request)  # as read (a hand-made capture); masked on the way out:
     assert key not in json.dumps(redact_request(ex.request))
+
+
+def test_a_stateless_client_resending_the_history_is_judged_against_the_response_before():
+    """``store: false``: no ``previous_response_id``; the next create carries the whole history,
+    here with the call's arguments mis-assembled (Q006)."""
+    ws = fx.Socket()
+    ws.send(fx.create(input="stock?", tools=fx.TOOLS, store=False))
+    call = fx.function_call_response(ws, "resp_s1", 1, "get_sku_inventory", ['{"sku":', '"abc"}'], None, "auto")
+    history = [{"role": "user", "content": "stock?"},
+               {"type": "function_call", "call_id": call["call_id"], "name": call["name"], "arguments": '{"sku":"abd"}'},
+               {"type": "function_call_output", "call_id": call["call_id"], "output": "{}"}]
+    ws.send(fx.create(input=history, tools=fx.TOOLS, store=False), after=0.05)
+    fx.text_response(ws, "resp_s2", ["ok"], None, "auto")
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    assert exs[0].followup["input"] == history
+    assert "Q006" in {f.code for f in run_capture(exs[0]).findings}
