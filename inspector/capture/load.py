@@ -93,7 +93,8 @@ def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
         raise _unreadable(path, e) from None
 
 
-def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None) -> Capture:
+def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
+              keep_audio: bool = False) -> Capture:
     """Read a capture file of at most ``max_bytes`` (default ``MAX_BYTES``); a path ending in ``#N``
     picks stream ``N`` of a many-stream file (:func:`split_entry`).
 
@@ -102,23 +103,23 @@ def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | No
     cap, unreadable, empty, unrecognised.
     """
     path, entry = split_entry(path, entry)
-    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry)
+    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry, keep_audio=keep_audio)
 
 
-def load_all(path: str | Path, *, entry: int | None = None,
-             max_bytes: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
+             keep_audio: bool = False) -> tuple[list[tuple[str, Capture]], int]:
     """Every stream of the file at ``path`` as ``(name, Capture)``, and how many recorded exchanges
     were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
     (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
     file, entry = split_entry(path, entry)
-    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry)
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry, keep_audio=keep_audio)
     if len(streams) == 1 and entry is not None:
         streams = [(str(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
     return streams, skipped
 
 
-def load_all_bytes(raw: bytes, *, name: str = "<input>",
-                   entry: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None,
+                   keep_audio: bool = False) -> tuple[list[tuple[str, Capture]], int]:
     """:func:`load_all` for bytes already read (standard input)."""
     if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
         streams, skipped = cassette_streams(raw, name=name)
@@ -126,15 +127,15 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>",
     if entry is None and _is_native(raw):
         cap = load_native(raw, name=name)
         if cap.messages is not None:  # a WebSocket: one stream per response
-            return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap))], 0
+            return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
         return [(name, cap)], 0
     head = raw.lstrip(BLANK)
     if head[:1] == b"{" and _looks_like_har(head):
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
-            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap))], 0
+            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
         return [(name, cap)], 0
-    return [(name, load_bytes(raw, name=name, entry=entry))], 0
+    return [(name, load_bytes(raw, name=name, entry=entry, keep_audio=keep_audio))], 0
 
 
 def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
@@ -182,8 +183,9 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
-def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
-    """Detect the format of ``raw`` and parse it."""
+def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None, keep_audio: bool = False) -> Capture:
+    """Detect the format of ``raw`` and parse it. A WebSocket gives one of its responses
+    (``inspector.capture.websocket``; ``keep_audio``: with the audio bytes, not their sizes)."""
     if not raw.strip(BLANK):
         raise _empty(name)
     if _looks_like_eventstream(raw):
@@ -191,14 +193,12 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -
     head = raw.lstrip(BLANK)
     if _is_native(raw):
         cap = load_native(raw, name=name)
-        return cap if cap.messages is None else pick_exchange(exchanges(cap), name=name, entry=entry)
+        return cap if cap.messages is None else pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=entry)
     if head[:1] == b"{" and _looks_like_har(head):
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is None:
             return cap
-        return pick_exchange(exchanges(cap), name=name, entry=None,
-                             pick="check reads each of them (a HAR names its entries, not their responses: "
-                                  "record the socket natively to pick one)")
+        return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=None, pick=None)
     if looks_like_cassette(head):
         return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):

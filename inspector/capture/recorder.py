@@ -29,8 +29,8 @@ def redact_request(request: dict | None) -> dict | None:
     out = dict(request)
     out["url"] = redact_url(out.get("url"))
     out["headers"] = scrub_value(redact_headers(out.get("headers")))
-    if "body" in out:
-        out["body"] = scrub_value(out["body"])
+    for key in out.keys() - {"method", "url", "headers"}:  # the body, a WebSocket's ``sent`` messages
+        out[key] = scrub_value(out[key])
     return out
 
 

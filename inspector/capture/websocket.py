@@ -46,16 +46,17 @@ may end with ``response.done``) and Realtime (``response.done``)."""
 SESSION_PREFIXES = ("session.", "conversation.", "input_audio_buffer.", "output_audio_buffer.",
                     "rate_limits.", "transcription_session.")
 """Realtime server events that belong to the socket, not to a response (openai-python
-``types/realtime/realtime_server_event.py``)."""
+``types/realtime/realtime_server_event.py``). The carrier's own copy: this layer may not import the
+providers (``inspector.providers.openai_realtime.sniff`` has the dialect's)."""
 AUDIO_FIELDS = {"response.output_audio.delta": "delta", "response.audio.delta": "delta",
                 "input_audio_buffer.append": "audio"}
 """Messages whose one string field is base64 audio (GA and beta Realtime names)."""
 NO_CLOSE = "the socket ended with no close frame recorded"
 
 
-def audio_placeholder(b64_chars: int) -> str:
-    """What stands for ``b64_chars`` characters of base64 audio when audio is not kept."""
-    return f"<audio: {b64_chars * 3 // 4} bytes>"
+def audio_placeholder(b64: str) -> str:
+    """What stands for base64 audio when audio is not kept: ``<audio: N bytes>``, N the decoded size."""
+    return f"<audio: {len(b64) * 3 // 4 - len(b64) + len(b64.rstrip('='))} bytes>"
 
 
 def message_type(data: bytes) -> tuple[str | None, object]:
@@ -75,7 +76,7 @@ def without_audio(typ: str | None, payload: object) -> object:
     key = AUDIO_FIELDS.get(typ or "")
     if key is None or not isinstance(payload, dict) or not isinstance(payload.get(key), str):
         return payload
-    return {**payload, key: audio_placeholder(len(payload[key]))}
+    return {**payload, key: audio_placeholder(payload[key])}
 
 
 @dataclass(slots=True)
@@ -295,16 +296,20 @@ def _has_input(body: object) -> bool:
 
 
 def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
-                  pick: str = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
+                  pick: str | None = "pick one with {name}#N or --entry N (check reads each of them)") -> Capture:
     """Exchange ``entry`` of a socket, or its only one. Raises ``CaptureError`` for an entry out of
-    range and ``SeveralStreams`` (listing them, then ``pick``) when there are several and none was chosen."""
+    range, and when there are several and none was chosen ``SeveralStreams`` listing them, then
+    ``pick`` (None: they cannot be picked by ``entry``, a plain ``CaptureError`` lists them)."""
     if entry is None and len(exs) == 1:
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
         listing = "".join(f"\n  {d}" for _, d in choices)
-        raise SeveralStreams(f"{name}: {len(exs)} responses on the WebSocket:{listing}\n" + pick.format(name=name),
-                             choices)
+        message = f"{name}: {len(exs)} responses on the WebSocket:{listing}\n"
+        if pick is None:
+            raise CaptureError(message + "check reads each of them (a HAR's entries are picked by --entry, not "
+                               "their responses: record the socket natively to pick one)")
+        raise SeveralStreams(message + pick.format(name=name), choices)
     if not 0 <= entry < len(exs):
         raise CaptureError(f"{name}: --entry {entry} is out of range (the socket carries {len(exs)} "
                            f"response{'s' if len(exs) != 1 else ''}, 0–{len(exs) - 1})")

@@ -33,7 +33,7 @@ def test_a_realtime_session_with_a_function_call_is_read_as_two_responses():
     assert (call.name, call.call_id, call.input, call.closed) == ("get_weather", "call_rt_1", {"city": "Paris"}, True)
     message, = sessions[1].blocks
     assert message.kind == "message" and message.content == "It is 18 degrees and clear in Paris."
-    assert message.extra["audio_bytes"] == 3 * (len(fx.AUDIO) * 3 // 4)
+    assert message.extra["audio_bytes"] == 3 * fx.AUDIO_BYTES
     assert [s.stop_reason for s in sessions] == ["completed", "completed"]
 
 
@@ -83,3 +83,34 @@ def test_responses_events_are_not_taken_for_realtime():
 def test_conform_client_says_realtime_has_no_http_mutations():
     code, _, err = run_cli(["conform", "--provider", "openai-realtime", "--client", "true"])
     assert code == 2 and "--client has no mutations for openai-realtime" in err
+
+
+def test_audio_is_counted_the_same_whether_its_bytes_are_kept_or_not():
+    raw = fx.realtime_function_call().text().encode()
+    kept = [cap for _, cap in load_all_bytes(raw, name="rt", keep_audio=True)[0]]
+    assert fx.AUDIO.encode() in b"".join(c.data for c in kept[1].chunks)
+    assert run_capture(kept[1]).blocks[0].extra["audio_bytes"] == 3 * fx.AUDIO_BYTES
+
+
+def test_a_response_cancelled_by_the_user_is_clean_unless_a_call_was_open():
+    ws = fx.RealtimeSocket()
+    ws.send({"type": "response.create"})
+    ws.event({"type": "response.created", "response": fx.rt_response("resp_c", "in_progress", [])})
+    msg = {"id": "item_m", "object": "realtime.item", "type": "message", "role": "assistant",
+           "status": "in_progress", "content": []}
+    ws.event({"type": "response.output_item.added", "response_id": "resp_c", "output_index": 0, "item": msg})
+    ws.event({"type": "response.output_item.done", "response_id": "resp_c", "output_index": 0,
+              "item": {**msg, "status": "incomplete"}})
+    ws.event({"type": "response.done", "response": {**fx.rt_response("resp_c", "cancelled", []),
+                                                     "status_details": {"type": "cancelled",
+                                                                        "reason": "turn_detected"}}})
+    s = run_capture(exchanges(ws)[0])
+    assert s.stop_reason == "cancelled" and codes(s) == set()
+    call = fx.realtime_function_call()
+    cut = next(i for i, r in enumerate(call.records) if "function_call_arguments.done" in r.get("data", ""))
+    done = {"event_id": "event_x", "type": "response.done",
+            "response": {**fx.rt_response("resp_rt_1", "cancelled", []),
+                         "status_details": {"type": "cancelled", "reason": "turn_detected"}}}
+    call.records = call.records[:cut] + [{"t": call.records[cut]["t"], "ws": "recv", "data": json.dumps(done)}]
+    found = codes(run_capture(exchanges(call)[0]))
+    assert "R005" in found

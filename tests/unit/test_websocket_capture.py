@@ -10,7 +10,7 @@ import pytest
 
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.load import load_all_bytes, load_bytes, load_native
-from inspector.capture.recorder import Recorder
+from inspector.capture.recorder import Recorder, redact_request
 from inspector.capture.records import end_record, read_record, ws_record
 from inspector.capture.websocket import SocketSplitter, followup
 from inspector.feeds.base import Driver
@@ -371,3 +371,44 @@ def test_truncated_or_garbled_socket_captures_give_findings_or_one_clear_error()
             continue
         for _, cap in streams:
             run_capture(cap)  # never raises
+
+
+def test_calls_are_judged_against_the_tools_their_response_create_declares():
+    ws = fx.two_tool_rounds()
+    first = next(r for r in ws.records if r.get("ws") == "send")
+    first["data"] = first["data"].replace('"get_supplier_eta"', '"get_supplier_etd"')  # only round 1's create
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    assert "V001" not in {f.code for f in run_capture(exs[0]).findings}  # get_sku_inventory is declared there
+    ws2 = fx.two_tool_rounds()
+    second = [r for r in ws2.records if r.get("ws") == "send"][1]
+    second["data"] = second["data"].replace('"get_supplier_eta"', '"get_supplier_etd"')
+    exs2 = [cap for _, cap in load_all_bytes(ws2.text().encode(), name="x")[0]]
+    v001 = [f for f in run_capture(exs2[1]).findings if f.code == "V001"]
+    assert v001 and "get_supplier_eta" in v001[0].message
+
+
+def test_a_key_in_a_message_sent_before_a_response_is_masked_in_its_request():
+    key = "sk-proj-" + "C" * 40
+    raw = build([send(0.0, {"type": "session.update", "session": {"instructions": f"use {key}"}}),
+                 send(0.1, {"type": "response.create"}),
+                 recv(0.2, {"type": "response.created", "response": {"id": "r"}}),
+                 recv(0.3, {"type": "response.done", "response": {"id": "r"}})])
+    (_, ex), = load_all_bytes(raw, name="x")[0]
+    assert key in json.dumps(ex.request)  # as read (a hand-made capture); masked on the way out:
+    assert key not in json.dumps(redact_request(ex.request))
+
+
+def test_a_stateless_client_resending_the_history_is_judged_against_the_response_before():
+    """``store: false``: no ``previous_response_id``; the next create carries the whole history,
+    here with the call's arguments mis-assembled (Q006)."""
+    ws = fx.Socket()
+    ws.send(fx.create(input="stock?", tools=fx.TOOLS, store=False))
+    call = fx.function_call_response(ws, "resp_s1", 1, "get_sku_inventory", ['{"sku":', '"abc"}'], None, "auto")
+    history = [{"role": "user", "content": "stock?"},
+               {"type": "function_call", "call_id": call["call_id"], "name": call["name"], "arguments": '{"sku":"abd"}'},
+               {"type": "function_call_output", "call_id": call["call_id"], "output": "{}"}]
+    ws.send(fx.create(input=history, tools=fx.TOOLS, store=False), after=0.05)
+    fx.text_response(ws, "resp_s2", ["ok"], None, "auto")
+    exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
+    assert exs[0].followup["input"] == history
+    assert "Q006" in {f.code for f in run_capture(exs[0]).findings}

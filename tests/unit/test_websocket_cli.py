@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from inspector.capture.errors import SeveralStreams
 from inspector.capture.load import load_all_bytes
 from inspector.capture.recorder import write_capture
+from inspector.feeds.opening import OpeningFeed
 from inspector.model.capture import Capture, Chunk
 from tests.e2e.conftest import run_cli
 from tests.websocket import fixtures as fx
@@ -70,3 +74,24 @@ def test_export_html_of_a_whole_socket_asks_for_one_response(tmp_path):
     path = write(tmp_path, "ws.jsonl", fx.two_tool_rounds())
     code, out, err = run_cli(["export", path, "--to", "html", "-o", str(tmp_path / "x.html")])
     assert code == 2 and "name one stream as FILE#N" in err
+
+
+def test_the_replay_viewer_offers_the_responses_and_opens_the_one_picked(tmp_path):
+    path = write(tmp_path, "ws.jsonl", fx.two_tool_rounds())
+    opening = OpeningFeed(path)
+    with pytest.raises(SeveralStreams) as e:
+        opening.open()
+    assert [i for i, _ in e.value.choices] == [0, 1, 2]
+    feed = opening.open(entry=1)
+    assert "response 1" in feed.label
+    feed.seek_event(10**9)
+    assert [b.name for b in feed.session.blocks] == ["get_supplier_eta"]
+
+
+def test_audio_is_a_size_unless_keep_audio_is_asked(tmp_path):
+    path = write(tmp_path, "rt.jsonl", fx.realtime_function_call())
+    for flag, kept in (([], False), (["--keep-audio"], True)):
+        out = tmp_path / f"page{len(flag)}.html"
+        code, _, err = run_cli(["export", f"{path}#1", "--to", "html", "-o", str(out), *flag])
+        assert code == 0, err
+        assert (fx.AUDIO[:40] in out.read_text()) is kept

@@ -5,7 +5,10 @@ import base64
 import json
 from datetime import datetime, timezone
 
-from inspector.capture.load import load_all_bytes, load_native
+import pytest
+
+from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.load import load_all_bytes, load_bytes, load_native
 from inspector.feeds.run import run_capture
 from inspector.report import har
 from tests.websocket import fixtures as fx
@@ -83,3 +86,11 @@ def test_export_writes_one_chrome_entry_per_socket_that_reads_back_exactly():
     assert [(m.t, m.direction, m.data, m.binary) for m in again.messages] == \
         [(m.t, m.direction, m.data, m.binary) for m in sock.messages]
     assert (again.end.kind, again.end.code) == ("close", 1000)
+
+
+def test_a_har_socket_with_several_responses_offers_no_entry_picker():
+    """A picker would pass the chosen response as ``--entry``, which names a HAR entry: refuse plainly."""
+    raw = har_bytes(chrome_entry(chrome_messages(fx.two_tool_rounds())))
+    with pytest.raises(CaptureError) as e:
+        load_bytes(raw, name="page.har")
+    assert not isinstance(e.value, SeveralStreams) and "3 responses on the WebSocket" in str(e.value)

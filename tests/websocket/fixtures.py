@@ -9,6 +9,7 @@ fields of a real gpt-5.1 stream (``tests/real_streams/openai-responses/vercel-gp
 """
 from __future__ import annotations
 
+import base64
 import json
 import sys
 from pathlib import Path
@@ -181,8 +182,9 @@ RT_URL = "wss://api.openai.com/v1/realtime?model=gpt-realtime"
 RT_REQUEST = {**HANDSHAKE_REQUEST, "url": RT_URL}
 RT_TOOL = {"type": "function", "name": "get_weather", "description": "Current weather for a city.",
            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
-AUDIO = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=" * 80
-"""A few kB of base64 standing for PCM audio (the reader keeps its size only)."""
+AUDIO_BYTES = 3000
+AUDIO = base64.b64encode(bytes(i * 7 % 256 for i in range(AUDIO_BYTES))).decode()
+"""3 000 bytes of base64 standing for a chunk of PCM audio (the reader keeps its size only)."""
 
 
 class RealtimeSocket(Socket):

@@ -25,14 +25,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from inspector.providers.openai_realtime.sniff import SESSION_PREFIXES, URL_HINTS, sniff
 from inspector.providers.openai_responses.stream import OpenAIResponses
 
 if TYPE_CHECKING:
     from inspector.model.events import EventRecord
-
-SESSION_PREFIXES = ("session.", "conversation.", "input_audio_buffer.", "output_audio_buffer.", "rate_limits.",
-                    "mcp_list_tools.", "transcription_session.")
-"""Server events that belong to the socket's session, not to a response (shown, not judged)."""
 
 RESPONSE_EVENTS = frozenset({
     "error", "response.created", "response.done",
@@ -62,22 +59,12 @@ _PLACEHOLDER = re.compile(r"^<audio: (\d+) bytes>$")
 """How ``inspector.capture.websocket`` leaves an audio payload it did not keep."""
 
 
-def sniff(ev: "EventRecord") -> bool:
-    """A Realtime server event: a ``type`` and an ``event_id`` (every Realtime server event has one;
-    Responses events never do), with a response or session type."""
-    p = ev.payload
-    if not isinstance(p, dict) or not isinstance(p.get("event_id"), str):
-        return False
-    typ = p.get("type")
-    return isinstance(typ, str) and (typ.startswith(("response.", *SESSION_PREFIXES)) or typ == "error")
-
-
 class OpenAIRealtime(OpenAIResponses):
     """Realtime events -> one block per output item; the Responses rules, Realtime's names (module docstring)."""
 
     name = "openai-realtime"
     accepts_done = False
-    url_hints = ("/realtime",)
+    url_hints = URL_HINTS
     known_events = RESPONSE_EVENTS
     text_deltas = frozenset(_DONE_OF)
     done_of = _DONE_OF
@@ -114,5 +101,5 @@ class OpenAIRealtime(OpenAIResponses):
         size = 0
         if isinstance(delta, str):
             m = _PLACEHOLDER.match(delta)
-            size = int(m.group(1)) if m else len(delta) * 3 // 4
+            size = int(m.group(1)) if m else len(delta) * 3 // 4 - len(delta) + len(delta.rstrip("="))
         self.w.note(item.block, "audio_bytes", int(item.block.extra.get("audio_bytes", 0)) + size)
