@@ -338,3 +338,12 @@ def test_live_realtime_sends_session_input_and_response_create_and_reads_the_fun
     assert lines[0]["request"]["url"].startswith("ws://") and "model=gpt-realtime" in lines[0]["request"]["url"]
     sent = [json.loads(r["data"])["type"] for r in lines if r.get("ws") == "send"]
     assert sent == ["session.update", "conversation.item.create", "response.create"]
+
+
+def test_an_http_client_of_a_recorded_socket_gets_its_first_response_as_sse(served):
+    client = openai.OpenAI(base_url=served.url + "/v1", api_key="sk-ws-test-000", max_retries=0)
+    stream = client.responses.create(model="gpt-5.1", input="go", tools=TOOLS, stream=True)
+    events = list(stream)
+    assert events[-1].type == "response.completed" and events[-1].response.id == "resp_ws_1"
+    (call,) = [e.item for e in events if e.type == "response.output_item.done"]
+    assert (call.name, json.loads(call.arguments)) == ASSEMBLED[0]
