@@ -77,6 +77,9 @@ class Served:
                    default=None)
         span = f", {last:.2f} s" if last is not None else ", untimed"
         note = f"; {self.note}" if self.note else ""
+        if self.responses is not None:
+            n = len(self.responses)
+            return f"a recorded WebSocket: {n} response{'s' if n != 1 else ''}, one per response.create{note}"
         return f"{self.status}, {len(cap.chunks)} chunks, ends {self.end_kind}{span}{note}"
 
 
