@@ -29,6 +29,7 @@ large and say nothing about the protocol: they are replaced by their size unless
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import orjson
@@ -57,6 +58,22 @@ NO_CLOSE = "the socket ended with no close frame recorded"
 def audio_placeholder(b64: str) -> str:
     """What stands for base64 audio when audio is not kept: ``<audio: N bytes>``, N the decoded size."""
     return f"<audio: {len(b64) * 3 // 4 - len(b64) + len(b64.rstrip('='))} bytes>"
+
+
+_LEADING_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([A-Za-z0-9_.\-]{1,100})"\s*[,}]')
+"""A message whose object starts with its ``type`` (how both APIs write their events): the type is read
+without parsing the rest (the session parses each server message once, when it reads it)."""
+
+
+def server_type(data: bytes) -> tuple[str | None, object]:
+    """:func:`message_type` for a server message, fast when its first member is ``type`` (the payload
+    is then None: the splitter needs only the type, but for audio, whose payload it rewrites)."""
+    m = _LEADING_TYPE.match(data)
+    if m is not None:
+        typ = m.group(1).decode("ascii")
+        if typ not in AUDIO_FIELDS:
+            return typ, None
+    return message_type(data)
 
 
 def message_type(data: bytes) -> tuple[str | None, object]:
@@ -112,7 +129,7 @@ class SocketSplitter:
     _session: dict | None = None
 
     def take(self, msg: WsMessage) -> list[SourceItem]:
-        typ, payload = message_type(msg.data)
+        typ, payload = message_type(msg.data) if msg.direction == SEND else server_type(msg.data)
         data = msg.data
         if not self.keep_audio:
             kept = without_audio(typ, payload)
