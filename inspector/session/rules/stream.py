@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.capture import close_word, normal_end
+from inspector.model.websocket import is_upgrade
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -33,12 +34,8 @@ def content_type(session: "Session") -> str:
 
 
 def upgraded(session: "Session") -> bool:
-    """The response head is a WebSocket handshake's answer (status 101 and ``upgrade: websocket``,
-    RFC 6455 §4.2.2): the body is messages, not bytes."""
-    resp = session.response or {}
-    headers = resp.get("headers") or {}
-    upgrade = next((str(v) for k, v in headers.items() if k.lower() == "upgrade"), "")
-    return resp.get("status") == 101 and upgrade.lower() == "websocket"
+    """The response head is a WebSocket handshake's answer: the body is messages (``is_upgrade``)."""
+    return is_upgrade(session.response)
 
 
 def check_response_head(session: "Session") -> None:
