@@ -249,8 +249,18 @@ def exchanges(cap: Capture, *, keep_audio: bool = False) -> list[Capture]:
         ex.entry = _describe(i, ex, cap)
         ex.socket = cap
     _chain(out)
-    out[0].notes, out[0].timing_notes = list(cap.notes), list(cap.timing_notes)
+    out[0].notes, out[0].timing_notes = list(cap.notes) + _stray(cap), list(cap.timing_notes)
     return out
+
+
+def _stray(cap: Capture) -> list[str]:
+    """A note (S014) for body records beside the messages: a socket has no body, so they are not read."""
+    if not cap.chunks:
+        return []
+    lines = [c.line for c in cap.chunks if c.line is not None]
+    where = f" (first at line {lines[0]})" if lines else ""
+    return [f"{len(cap.chunks)} body record{'s' if len(cap.chunks) != 1 else ''} beside the WebSocket messages "
+            f"ignored{where}: a socket's records are messages ('ws') and its close"]
 
 
 def _whole(cap: Capture) -> Capture:
@@ -258,7 +268,7 @@ def _whole(cap: Capture) -> Capture:
     chunks = [Chunk(m.t, m.data, m.line) for m in cap.messages or [] if m.direction == RECV]
     end = cap.end if cap.end is not None else End(chunks[-1].t if chunks else None, "reset", NO_CLOSE)
     return Capture(chunks=chunks, request=cap.request, response=cap.response, end=end, source_format="websocket",
-                   request_relative=True, notes=list(cap.notes), timing_notes=list(cap.timing_notes),
+                   request_relative=True, notes=list(cap.notes) + _stray(cap), timing_notes=list(cap.timing_notes),
                    entry="the whole socket (no response.create or response.created in it)", socket=cap)
 
 

@@ -421,3 +421,12 @@ def test_the_fast_type_read_agrees_with_a_full_parse():
                b'{"type": 3}', b"[1]", b"not json", b'{"type":"x\\"y"}']
     for data in samples:
         assert server_type(data)[0] == message_type(data)[0], data
+
+
+def test_body_records_mixed_into_a_socket_are_reported_not_lost_silently():
+    raw = build([{"t": 0.0, "data": "event: x\ndata: {}\n\n"}, send(0.1, fx.create(input="x")),
+                 recv(0.2, {"type": "response.created", "response": {"id": "r"}}),
+                 recv(0.3, {"type": "response.completed", "response": {"id": "r", "status": "completed"}})])
+    (_, ex), = load_all_bytes(raw, name="x")[0]
+    s014 = [f for f in run_capture(ex).findings if f.code == "S014"]
+    assert s014 and "1 body record beside the WebSocket messages ignored (first at line 2)" in s014[0].message
