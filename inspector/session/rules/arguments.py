@@ -47,7 +47,7 @@ class ArgumentRules:
                           f"{prog.length} characters already accumulated (cumulative snapshot or "
                           "whole object sent again): naive accumulators double the arguments",
                           index=block.index)
-        self.s._delta(block, fragment)
+        self.s.add_delta(block, fragment)
         if not fragment:
             return
         after = prog.feed(fragment)
