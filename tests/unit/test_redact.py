@@ -263,3 +263,29 @@ def test_the_quick_verdict_across_values_agrees_with_reading_every_value(monkeyp
             for a, b in zip([0, *points], [*points, len(body)]):
                 scrubber.scrub(body[a:b])
             assert not disagreements, disagreements[0]
+
+
+def test_a_report_block_is_scrubbed_as_a_walk_over_every_string_would_scrub_it():
+    """``scrubbed_block`` skips walking the parsed input only where the text proves it clean: keys
+    written with a JSON escape, remembered credentials, keys in names and ids are all still masked."""
+    from inspector.model.blocks import Block
+    from inspector.model.jsonprogress import JsonProgress
+    from inspector.report.json import scrubbed_block
+
+    remember_secret("plain-credential-1234")
+    key = "sk-ant-api03-" + "Zx9Cv8Bn7Mm6" * 3
+    escaped = key.replace("a", "\\u0061")
+    texts = ['{"path": "a.py"}', json.dumps({"k": key}), '{"k": "' + escaped + '"}', '{"k": "plain-credential-1234"}',
+             '{"k": "pl\\u0061in-credential-1234"}', '{"a": ["x\\ny", {"b": "Bearer abcdefghijklmnopqrst"}]}',
+             '"just text"', "not json", '{"k": "sk-ant-api03-short"}']
+    for tool in (True, False):
+        for text in texts:
+            b = Block(kind="tool_use" if tool else "text", index=0, id=key if text == texts[1] else "toolu_1",
+                      name="f", tool=tool, closed=True)
+            b.append(text)
+            if tool:
+                b.progress = JsonProgress()
+                b.progress.feed(text)
+            assert scrubbed_block(b) == scrub_value(b.to_dict()), text
+            assert (b.input is not None) == (tool and text not in ("not json",))
+            assert key[13:] not in json.dumps(scrubbed_block(b)["input"])
