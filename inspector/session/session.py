@@ -24,7 +24,7 @@ from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
-from inspector.model.jsondepth import TOO_DEEP, loads
+from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
@@ -101,6 +101,7 @@ class Session:
         self._chunk_lines = array("q")
         self._body_pos = 0
         self._arguments = argument_rules.ArgumentRules(self)
+        self.add_arguments = self._arguments.fragment  # the writer's method without a layer (hot)
         self._timing = timing_rules.StallWatch(self)
         self.declared = declared_rules.DeclaredRules(self)
         """The V rules: the request's declared tools, and what the calls did with them."""
@@ -324,7 +325,7 @@ class Session:
         """Append a text/reasoning fragment (one delta)."""
         self.add_delta(block, text)
 
-    def add_arguments(self, block: Block, fragment: str) -> None:
+    def add_arguments(self, block: Block, fragment: str) -> None:  # replaced per instance by the rule itself
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
         self._arguments.fragment(block, fragment)
 
@@ -448,11 +449,18 @@ class Session:
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
     def take_frame(self, frame: Frame) -> None:
+        """Dispatch one frame: its event recorded, then judged by the dialect (hot: once per event)."""
         self._clean = False
         data = frame.data
         payload = frame.payload
-        if payload is None:
-            payload = parse_payload(data)
+        if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
+            if data.count("[") + data.count("{") <= MAX_DEPTH and data != "[DONE]":
+                try:
+                    payload = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    payload = NOT_JSON
+            else:
+                payload = parse_payload(data)
         typ = payload.get("type") if payload.__class__ is dict else None
         if typ.__class__ is not str:
             typ = None
