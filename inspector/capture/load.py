@@ -49,7 +49,8 @@ first lines, a native header's first 400 bytes, a HAR's ``"log"`` opening."""
 
 def _start(raw: bytes) -> int:
     """Where ``raw`` begins after leading blanks and BOM bytes (``len(raw)``: nothing else in it)."""
-    return _LEADING_BLANK.match(raw).end()
+    m = _LEADING_BLANK.match(raw)
+    return m.end() if m is not None else 0
 
 
 def _unreadable(path, e: OSError) -> CaptureError:

@@ -296,11 +296,12 @@ class ChunkScrubber:
         """True, with the state updated as ``_value_spans`` would, when no value of this piece
         continues or begins a key; False (the state untouched) when ``_value_spans`` must run."""
         pos, inside = 0, None
+        name, ctx = self._inside if self._inside is not None else ("", "")
         if self._inside is not None:
             q = _value_end(joined, n)
             inside = [joined[n:q if q >= 0 else len(joined)]]
             if q < 0:  # the whole piece is inside one value
-                return self._settle({self._inside[0]: inside}, self._inside[0], hot, *self._inside[::-1])
+                return self._settle({name: inside}, name, hot, ctx, name)
             pos = q + 1
         start = max(pos, n - 32)  # an opening may straddle the boundary
         first = _VALUE.search(joined, start)
@@ -312,13 +313,12 @@ class ChunkScrubber:
             values: dict[str, list[str]] = {found[0][0]: list(map(_BODY, found))}
         else:
             values = {}
-            for name, body, _ in found:
-                values.setdefault(name, []).append(body)
+            for field, body, _ in found:
+                values.setdefault(field, []).append(body)
         left_open = found[-1][0] if found and not found[-1][2] else None
         if inside is not None:
-            name = self._inside[0]
             values[name] = inside + values.get(name, [])
-            return self._settle(values, left_open, hot, *self._inside[::-1])
+            return self._settle(values, left_open, hot, ctx, name)
         return self._settle(values, left_open, hot)
 
     def _settle(self, values: dict[str, list[str]], left_open: str | None, hot: bool, inside_ctx: str = "",

@@ -101,7 +101,6 @@ class Session:
         self._chunk_lines = array("q")
         self._body_pos = 0
         self._arguments = argument_rules.ArgumentRules(self)
-        self.add_arguments = self._arguments.fragment  # the writer's method without a layer (hot)
         self._timing = timing_rules.StallWatch(self)
         self.declared = declared_rules.DeclaredRules(self)
         """The V rules: the request's declared tools, and what the calls did with them."""
@@ -325,7 +324,7 @@ class Session:
         """Append a text/reasoning fragment (one delta)."""
         self.add_delta(block, text)
 
-    def add_arguments(self, block: Block, fragment: str) -> None:  # replaced per instance by the rule itself
+    def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
         self._arguments.fragment(block, fragment)
 
@@ -586,8 +585,7 @@ class Session:
             line, base = self._line(run.line, run.offset), None
         else:
             line, base = None, self.line_base
-        self.events.add_run(EventRun(len(self.events), run, a, b - a, name, line, base, block.pos,
-                                     self.current_response.index))
+        self.events.add_run(EventRun(len(self.events), run, a, b - a, name, line, base, block.pos, block.response))
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
