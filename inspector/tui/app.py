@@ -55,7 +55,7 @@ from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
-from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.view_state import BlocksStateBuilder
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.playback_bar import PlaybackBar
@@ -112,14 +112,12 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
             self.register_theme(t)
         self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
-        self._panels: list[BlockPanel] = []
+        self._blocks_builder = BlocksStateBuilder()
         self._generation: tuple | None = None
-        self._findings_routed = 0
         self._counts: dict[str, int] = {}
         self._shown_counts: dict[str, int] = {}
         """``_counts`` plus a finding still in progress (a stall while it lasts)."""
         self._counted = 0
-        self._all_collapsed = False
         self._frozen_at = 0
         self._reading_drawn = 0.0
         """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
@@ -268,7 +266,6 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
                 gc.unfreeze()  # the replaced session may be cyclic garbage now: let the collector see it
             self._generation = gen
             self._frozen_at = 0
-            self._findings_routed = 0
             self._counts = {}
             self._counted = 0
         self._gc_checkpoint(len(s.events))

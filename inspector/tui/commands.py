@@ -15,7 +15,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from inspector.tui.screens.help import HelpScreen, key_text
-from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.argument_view import ARGUMENT_KEYS
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.text import notice
@@ -118,7 +119,7 @@ class CommandsMixin:
         groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
         groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
         for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
-                                ("Block panel", BlockPanel.BINDINGS)):
+                                ("Blocks list", BlockList.BINDINGS), ("Block arguments", ARGUMENT_KEYS)):
             rows = [(key_text(b), b.tooltip or b.description) for b in bindings]
             if title == "Findings list":
                 rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows

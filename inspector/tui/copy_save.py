@@ -16,6 +16,8 @@ from pathlib import Path
 
 from inspector.capture.recorder import write_capture
 from inspector.tui.screens.save_file import SaveFileScreen
+from inspector.tui.widgets.argument_view import ArgumentView
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -34,8 +36,9 @@ class CopySave:
     def copy_target(self) -> tuple[str, str] | None:
         """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
         focused = self.focused
-        if isinstance(focused, BlockPanel) and focused.block is not None:
-            b = focused.block
+        detail = self.query_one(BlockPanel)
+        if isinstance(focused, (BlockList, ArgumentView)) and detail.display and detail.block is not None:
+            b = detail.block
             what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
                 f"the text of block #{b.index}"
             return what, b.content

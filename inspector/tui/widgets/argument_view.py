@@ -22,6 +22,7 @@ import time
 
 from rich.cells import get_character_cell_size
 from rich.style import Style
+from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -123,8 +124,28 @@ def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[
             return out
 
 
-class ArgumentView(ScrollView, can_focus=False):
-    """Virtual view of one block's text (raw) or of its arguments' partial value (pretty)."""
+ARGUMENT_KEYS = [
+    Binding("up", "scroll_up", "Line up", show=False, tooltip="Scroll the arguments up a line"),
+    Binding("down", "scroll_down", "Line down", show=False, tooltip="Scroll the arguments down a line"),
+    Binding("pageup", "page_up", "Page up", show=False, tooltip="Scroll the arguments up a page"),
+    Binding("pagedown", "page_down", "Page down", show=False, tooltip="Scroll the arguments down a page"),
+    Binding("home", "scroll_home", "First byte", show=False, tooltip="The arguments from their first byte"),
+    Binding("end", "scroll_end", "Newest", show=False,
+            tooltip="The newest text (and keep it in view as it arrives)"),
+]
+"""Keys of a focused ``ArgumentView`` (no left / right: those step the playback)."""
+MARKERS_FROM = 3
+"""Least visible lines for the "N lines above / below" markers (a smaller view shows text only)."""
+
+
+class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
+    """Virtual view of one block's text (raw) or of its arguments' partial value (pretty).
+
+    Focusable: the keys of :data:`ARGUMENT_KEYS` scroll it from the first byte to the newest;
+    when text is hidden above or below, the first or last visible line says how many lines
+    (``argview--marker``). Scrolled to the end, it follows the newest fragment."""
+
+    BINDINGS = ARGUMENT_KEYS
 
     COMPONENT_CLASSES = {
         "argview--fragment",
@@ -133,6 +154,7 @@ class ArgumentView(ScrollView, can_focus=False):
         "argview--placeholder",
         "argview--note",
         "argview--violation",
+        "argview--marker",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -294,11 +316,35 @@ class ArgumentView(ScrollView, can_focus=False):
             out.append((self._text[x:y], style))
         return out
 
+    def hidden_lines(self) -> tuple[int, int]:
+        """Lines hidden ``(above, below)`` the view, a line under a marker included."""
+        height = self.scrollable_content_region.height
+        total = len(self._spans) + len(self._notes)
+        if height < MARKERS_FROM or total <= height:
+            return 0, 0
+        top = self.scroll_offset.y
+        above = top + 1 if top > 0 else 0
+        below = total - (top + height) + 1 if top + height < total else 0
+        return above, below
+
+    def _marker(self, y: int) -> str | None:
+        above, below = self.hidden_lines()
+        if y == 0 and above:
+            return f"↑ {above:,} line{'s' if above != 1 else ''} above · home: first byte"
+        if below and y == self.scrollable_content_region.height - 1:
+            return f"↓ {below:,} line{'s' if below != 1 else ''} below · end: newest"
+        return None
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
         base = self.rich_style
+        marker = self._marker(y)
+        if marker is not None:
+            text = line([(marker, self.get_component_rich_style("argview--marker"))])
+            text.stylize_before(base)
+            return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
         if index >= len(self._spans):
             k = index - len(self._spans)
             if 0 <= k < len(self._notes):

@@ -58,3 +58,32 @@ class SplitLine(TextLine):
         if left.cell_length > room - 1:
             left = left.truncate(max(0, room - 2), ellipsis=True)
         return assemble(left, " " * max(1, room - left.cell_length), self._right)
+
+
+class PartsLine(TextLine):
+    """One line of parts joined by `` · ``, most important first: a part that does not fit whole
+    is left out with every part after it (never cut in the middle of a number)."""
+
+    SEP = "  ·  "
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self._parts: tuple[str, ...] = ()
+
+    def set_parts(self, parts: list[str]) -> None:
+        parts_ = tuple(parts)
+        if parts_ != self._parts:
+            self._parts = parts_
+            self._content = shown(self.SEP.join(parts_))
+            self.refresh()
+
+    def render(self) -> Content:
+        width = self.size.width
+        if not width or self._content.cell_length <= width:
+            return self._content
+        kept: list[str] = []
+        for part in self._parts:
+            if shown(self.SEP.join([*kept, part])).cell_length > width:
+                break
+            kept.append(part)
+        return shown(self.SEP.join(kept)) if kept else self._content.truncate(width, ellipsis=True)
