@@ -174,6 +174,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         self._said: list[str] = []
         self._marks: tuple[tuple[int, int], ...] = ()
         self._marked_for: tuple | None = None
+        self._base: Style | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=512)
         self._pretty_at = 0.0
         self._pretty_len = -1
@@ -283,7 +284,14 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         self._spans = [(0, 0)]
         self._cache.clear()
 
+    def _base_style(self) -> Style:
+        """``rich_style`` (walks every ancestor's styles: costly per line), kept until the styles change."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
+        self._base = None
         self._cache.clear()
         super().notify_style_update()
 
@@ -339,7 +347,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style()
         marker = self._marker(y)
         if marker is not None:
             text = line([(marker, self.get_component_rich_style("argview--marker"))])

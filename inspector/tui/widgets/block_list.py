@@ -83,6 +83,7 @@ class BlockList(ScrollView, can_focus=True):
         """The highlighted block's detail is shown below the list."""
         self.target: int | None = None
         """Row marked as the target of a jump (a chosen finding or event)."""
+        self._base: Style | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=256)
 
     # ------------------------------------------------------------ feeding
@@ -175,7 +176,14 @@ class BlockList(ScrollView, can_focus=True):
         self.refresh()
 
     # ------------------------------------------------------------ drawing
+    def _base_style(self) -> Style:
+        """``rich_style`` (walks every ancestor's styles: costly per line), kept until the styles change."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
+        self._base = None
         self._cache.clear()
         super().notify_style_update()
 
@@ -183,7 +191,7 @@ class BlockList(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style()
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]

@@ -82,12 +82,13 @@ class BlockPanel(Vertical):
         yield Label("", classes="block-schema")
         yield TextLine("", classes="block-stop")
         with Horizontal(classes="block-sparks"):
-            yield Label("bytes/time", classes="spark-label")
+            # Fixed-width lines: a new block's numbers repaint them, never the screen's layout.
+            yield TextLine("bytes/time", classes="spark-label")
             yield Sparkline([], classes="spark-bytes")
-            yield Label("", classes="spark-scale")
-            yield Label("gaps", classes="spark-label")
+            yield TextLine("", classes="spark-scale")
+            yield TextLine("gaps", classes="spark-label -gaps")
             yield Sparkline([], classes="spark-gaps")
-            yield Label("", classes="spark-scale")
+            yield TextLine("", classes="spark-scale -gaps")
 
     # ------------------------------------------------------------ feeding
     def bind(self, block) -> None:
@@ -195,10 +196,10 @@ class BlockPanel(Vertical):
             bars, gaps = self.series.bytes_bars, self.series.gap_bars
             sparks.display = len(bars) > 1 or len(gaps) > 1
             untimed = self.series.timed is False
-            labels[0].update("bytes/delta" if untimed else "bytes/time")
+            labels[0].set("bytes/delta" if untimed else "bytes/time")
             labels[1].display = scales[1].display = not untimed
-            scales[0].update(bytes_scale(bars, self.series.bucket_s, not untimed))
-            scales[1].update(f"max {fmt_s(max(gaps))}" if gaps else "")
+            scales[0].set(bytes_scale(bars, self.series.bucket_s, not untimed))
+            scales[1].set(f"max {fmt_s(max(gaps))}" if gaps else "")
             self.query_one(".spark-gaps", Sparkline).display = not untimed
             self.query_one(".spark-bytes", Sparkline).data = list(bars) if len(bars) > 1 else [0.0, 0.0]
             self.query_one(".spark-gaps", Sparkline).data = list(gaps) if len(gaps) > 1 else [0.0, 0.0]
