@@ -20,7 +20,6 @@ from inspector.tui.app import make_app
 from inspector.tui.screens.compare import make_compare_app
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.screens.finding_detail import FindingDetailScreen
-from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.stream_header import StreamHeader
@@ -120,8 +119,9 @@ async def test_at_80x24_the_panes_stack_and_the_key_fields_stay():
         assert len(shown) <= header.size.width
         for part in (session.model, f"stop {session.stop_reason}", "ended"):
             assert part in shown, part
-        tool = next(p for p in app.query(BlockPanel) if p.block.name)
-        assert _strip_text(app, tool.query_one(".block-head")).lstrip().startswith(f"▾ {tool.block.name} ·")
+        tool = app.detail
+        assert tool.block.name and tool.block is session.blocks[-1]  # the tool call, under the cursor
+        assert _strip_text(app, tool.query_one(".block-head")).lstrip().startswith(f"{tool.block.name} ·")
         # the event log keeps the payload: a delta line shows its text after the name column
         text = _strip_text(app, app.query_one(EventLog))
         assert "content_block_delta" in text and "text_delta" in text or "input_json_delta" in text
