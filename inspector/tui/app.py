@@ -53,6 +53,7 @@ from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
+from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
 from inspector.tui.view_state import BlocksStateBuilder
@@ -64,7 +65,7 @@ from inspector.tui.text import words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
-EVERYWHERE = frozenset({"quit", "help", "cycle_theme"})
+EVERYWHERE = frozenset({"quit", "interrupt", "help", "cycle_theme"})
 """App actions that work on every screen; every other app binding belongs to the main screen."""
 READING_FPS = 5
 """Refreshes per second of the playback bar's count while ``--instant`` reads (nothing else moves)."""
@@ -72,13 +73,13 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
+class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
                    StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"
     TITLE = "stream-inspector"
-    BINDINGS = [c.binding() for c in COMMANDS]
+    BINDINGS = [c.binding() for c in COMMANDS] + [INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -284,7 +285,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.query_one(StreamHeader).show(
             label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
             stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word(),
-            http_status=http_error_status(s))
+            http_status=http_error_status(s), ttfb=s.ttfb_s, ttfc=s.ttfc_s)
         self.query_one(PlaybackBar).show(
             play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
             total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,

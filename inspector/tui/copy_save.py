@@ -30,6 +30,15 @@ def finding_text(f) -> str:
     return f"{f.code} {f.name} ({f.severity}){' at ' + where if where else ''}: {f.message}"
 
 
+def save_summary(capture, *, still_arriving: bool) -> str:
+    """What the save dialog says it will write: ``1 chunk (complete)``, ``12 chunks (so far, still
+    arriving)``. ``still_arriving``: a live stream that has not ended (a replay holds its whole
+    capture, whether or not the file recorded an end)."""
+    n = len(capture.chunks)
+    state = "so far, still arriving" if still_arriving and capture.end is None else "complete"
+    return f"{n:,} chunk{'s' if n != 1 else ''} ({state})"
+
+
 class CopySave:
     """See the module docstring."""
 
@@ -70,8 +79,7 @@ class CopySave:
         if capture is None:
             self.notify("Nothing to save yet: no response has arrived on this stream.", title="save", timeout=4)
             return
-        state = "so far, still arriving" if capture.end is None else "complete"
-        what = f"{feed.label}: {len(capture.chunks):,} chunks ({state})"
+        what = f"{feed.label}: {save_summary(capture, still_arriving=not feed.seekable and not feed.finished)}"
         default = Path.cwd() / f"stream-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
         def chosen(path: Path | None) -> None:
