@@ -1,10 +1,10 @@
-"""The inspector TUI: block panels, findings, the raw event log, playback controls, themes.
+"""The inspector TUI: the blocks list and its detail, findings, the raw event log, playback controls, themes.
 
 Why this module exists: it is the one place where a session (owned by a feed:
 ``inspector.feeds``) meets the screen. The app is composed of one class per concern:
 ``FeedControl`` (which feed, playback keys, feed workers), ``CaptureOpening`` (captures read in
 the background, ``o``, a HAR's stream picker), ``CopySave`` (``y`` copy, ``s`` save),
-``PanelRouting`` (block panels and what points at them), ``SearchControl`` (search and filter
+``PanelRouting`` (the blocks pane and what points at a block), ``SearchControl`` (search and filter
 boxes), ``CommandsMixin`` (help, palette, themes), ``TerminalApp`` (needs a terminal, SIGINT);
 this module keeps the layout, the frame timer, which keys work on which screen, the header and
 titles.

@@ -2,7 +2,7 @@
 
 A mixin of ``InspectorApp``. Copying goes through Textual's ``App.copy_to_clipboard`` (an OSC 52
 escape: the terminal puts the text on the system clipboard, over SSH too; a few terminals need it
-allowed). What is copied follows the focus: a block panel gives its tool arguments (or its text),
+allowed). What is copied follows the focus: the blocks list or the arguments give the highlighted block's tool arguments (or its text),
 the event log its highlighted event's data, the findings list its highlighted finding.
 
 Saving asks the feed for the stream as received (``Feed.recorded``): the capture being replayed,

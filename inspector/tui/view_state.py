@@ -14,14 +14,16 @@ check each, not a row each.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from inspector.model.jsonprogress import INVALID, TRAILING
 
 
-@dataclass(frozen=True, slots=True)
-class BlockRow:
-    """One block's one-line summary (what :class:`~inspector.tui.widgets.block_list.BlockList` draws)."""
+class BlockRow(NamedTuple):
+    """One block's one-line summary (what :class:`~inspector.tui.widgets.block_list.BlockList` draws).
+
+    A named tuple, not a frozen dataclass: as immutable and typed, and built five times faster
+    (a frame of 5 000 new blocks builds 5 000 of them)."""
 
     pos: int
     """Position in ``Session.blocks``."""
@@ -134,12 +136,12 @@ class BlocksStateBuilder:
     @staticmethod
     def _row(b, found) -> BlockRow:
         status, cls = status_label(b)
-        counts = {"error": 0, "warning": 0, "info": 0}
-        for f in found or ():
-            counts[f.severity] = counts.get(f.severity, 0) + 1
         state = "replaced" if b.replaced else ("closed" if b.closed else "open")
+        if not found:
+            return BlockRow(b.pos, b.index, b.choice, b.kind, b.name, b.id, status, cls, state, b.length, b.stop_info)
+        severities = [f.severity for f in found]
         return BlockRow(b.pos, b.index, b.choice, b.kind, b.name, b.id, status, cls, state, b.length, b.stop_info,
-                        counts["error"], counts["warning"], counts["info"])
+                        severities.count("error"), severities.count("warning"), severities.count("info"))
 
 
 def block_position(session, f) -> int | None:
