@@ -67,11 +67,18 @@ class PanelRouting:
         for panel in self._state_panels():
             panel.receive(state)
         self._sync_detail(s)
-        pane = self.query_one("#blocks", BlocksPane)
+        self._blocks_border()
+
+    def _blocks_border(self) -> None:
+        """The pane's title (raw or pretty) and subtitle (how many blocks, following or not)."""
+        state = self.blocks_state
+        if state is None:
+            return
         n = len(state.rows)
         follow = self.query_one(BlockList).follow
-        sub = (f"{n:,} block{'s' if n != 1 else ''} · " + ("following" if follow else "end: follow")) if n else empty
-        set_border(pane, "Blocks · " + ("pretty JSON" if self.pretty else "raw"), sub)
+        sub = (f"{n:,} block{'s' if n != 1 else ''} · " + ("following" if follow else "end: follow")) \
+            if n else state.empty_note
+        set_border(self.query_one("#blocks", BlocksPane), "Blocks · " + ("pretty JSON" if state.pretty else "raw"), sub)
 
     def _sync_detail(self, s) -> None:
         """Bind the detail panel to the highlighted block and bring it up to date."""
@@ -99,6 +106,7 @@ class PanelRouting:
     def on_block_list_selected(self, _: BlockList.Selected) -> None:
         try:
             self._sync_detail(self.feed.session)
+            self._blocks_border()
         except NoMatches:
             pass  # the app is tearing its widgets down
 

@@ -67,8 +67,10 @@ async def test_follow_keeps_the_block_being_written_under_the_cursor():
         assert writing.index == 10
         assert blocks.follow and blocks.cursor == writing.pos
         assert app.detail.block is writing
+        assert app.query_one("#blocks").border_subtitle.endswith("· following")
         await pilot.press("1", "up")  # the user moves: follow stops
         assert not blocks.follow and blocks.cursor == writing.pos - 1
+        assert app.query_one("#blocks").border_subtitle.endswith("· end: follow")
         await pilot.press("g", *"78", "enter")  # inside call #15
         await settle(pilot)
         assert blocks.cursor == writing.pos - 1  # stays where the user put it
