@@ -79,7 +79,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
     CSS_PATH = "app.tcss"
     TITLE = "stream-inspector"
-    BINDINGS = [c.binding() for c in COMMANDS] + [INTERRUPT]
+    BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 

@@ -45,8 +45,8 @@ class CopySave:
     def copy_target(self) -> tuple[str, str] | None:
         """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
         focused = self.focused
-        detail = self.query_one(BlockPanel)
-        if isinstance(focused, (BlockList, ArgumentView)) and detail.display and detail.block is not None:
+        detail = focused.screen.query_one(BlockPanel) if isinstance(focused, (BlockList, ArgumentView)) else None
+        if detail is not None and detail.display and detail.block is not None:
             b = detail.block
             what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
                 f"the text of block #{b.index}"

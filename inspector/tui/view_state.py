@@ -27,8 +27,8 @@ class BlockRow(NamedTuple):
 
     pos: int
     """Position in ``Session.blocks``."""
-    index: int | None
-    """The provider's index (``#?`` when none was sent)."""
+    block_index: int | None
+    """The provider's index (``#?`` when none was sent); not ``index``, which is the tuple's method."""
     choice: int | None
     kind: str
     name: str | None

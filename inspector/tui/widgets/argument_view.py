@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import time
+from typing import ClassVar
 
 from rich.cells import get_character_cell_size
 from rich.style import Style
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -145,7 +146,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
     when text is hidden above or below, the first or last visible line says how many lines
     (``argview--marker``). Scrolled to the end, it follows the newest fragment."""
 
-    BINDINGS = ARGUMENT_KEYS
+    BINDINGS: ClassVar[list[BindingType]] = list(ARGUMENT_KEYS)
 
     COMPONENT_CLASSES = {
         "argview--fragment",

@@ -207,7 +207,7 @@ class BlockList(ScrollView, can_focus=True):
         style = self.get_component_rich_style
         muted = style("blocklist--muted")
         arrow = ("▾ " if self.expanded else "▸ ") if current else "  "
-        where = f"#{row.index}" if row.index is not None else "#?"
+        where = f"#{row.block_index}" if row.block_index is not None else "#?"
         if row.choice is not None:
             where = f"c{row.choice}{where}"
         pieces: list[tuple[str, Style | None]] = [(arrow, None), (where, style("blocklist--index")), (" ", None)]

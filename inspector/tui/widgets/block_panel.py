@@ -188,8 +188,8 @@ class BlockPanel(Vertical):
 
     def _sync_sparks(self, b) -> None:
         sparks = self.query_one(".block-sparks")
-        labels = list(sparks.query(".spark-label"))
-        scales = list(sparks.query(".spark-scale"))
+        labels = list(sparks.query(".spark-label").results(TextLine))
+        scales = list(sparks.query(".spark-scale").results(TextLine))
         if len(labels) < 2 or len(scales) < 2:
             return  # its children are not composed yet: a later frame fills them
         if self.series.update(b.fragment_times):
