@@ -171,6 +171,8 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         self._error_at: int | None = None
         self._trailing_at: int | None = None
         self._notes: list[str] = []
+        self._note_rows: list[str] = []
+        """``_notes`` wrapped at the view's width, one entry a line."""
         self._violations: tuple = ()
         self._said: list[str] = []
         self._marks: tuple[tuple[int, int], ...] = ()
@@ -200,7 +202,10 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
             self._show_raw(block, width, reset=mode_changed)
         self._mark(tuple(violations))
         self._wrap_width = width
-        set_virtual_size(self, Size(width, len(self._spans) + len(self._notes)))
+        # Notes wrap at the view's width (a violation's message is longer than a narrow pane).
+        self._note_rows = [note[a:b] for note in self._notes for a, b in wrap_lines(note, 0, width, True)
+                           if b > a or not note]
+        set_virtual_size(self, Size(width, len(self._spans) + len(self._note_rows)))
         if at_end or mode_changed:
             self.call_after_refresh(self._to_end)
         self.refresh()
@@ -328,7 +333,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
     def hidden_lines(self) -> tuple[int, int]:
         """Lines hidden ``(above, below)`` the view, a line under a marker included."""
         height = self.scrollable_content_region.height
-        total = len(self._spans) + len(self._notes)
+        total = len(self._spans) + len(self._note_rows)
         if height < MARKERS_FROM or total <= height:
             return 0, 0
         top = self.scroll_offset.y
@@ -356,9 +361,9 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
             return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
         if index >= len(self._spans):
             k = index - len(self._spans)
-            if 0 <= k < len(self._notes):
+            if 0 <= k < len(self._note_rows):
                 style = "argview--note" if self._spans else "argview--placeholder"
-                text = line([(self._notes[k], None)], no_wrap=False)
+                text = line([(self._note_rows[k], None)], no_wrap=False)
                 text.style = self.get_component_rich_style(style)  # under the base style, as it always was
                 text.stylize_before(base)
                 return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
