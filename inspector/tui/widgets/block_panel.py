@@ -169,7 +169,7 @@ class BlockPanel(Vertical):
         # Most telling first: a narrow pane leaves out whole parts from the end.
         stats = [f"Δ {b.deltas:,}", f"max gap {fmt_s(b.max_gap_s)}", f"first {fmt_s(b.first_delta_s)}",
                  f"last {fmt_s(b.last_delta_s)}", f"{chars:,} chars"]
-        self.query_one(".block-stats", PartsLine).set_parts(stats)
+        self.query_one(".block-stats", PartsLine).set_parts([shown(p) for p in stats])
         stop = [f"stop: {b.stop_info}"] if b.stop_info else []
         extra = {k: v for k, v in b.extra.items() if not k.startswith("_")}
         for k, v in list(extra.items())[:3]:
@@ -198,8 +198,8 @@ class BlockPanel(Vertical):
             untimed = self.series.timed is False
             labels[0].set("bytes/delta" if untimed else "bytes/time")
             labels[1].display = scales[1].display = not untimed
-            scales[0].set(bytes_scale(bars, self.series.bucket_s, not untimed))
-            scales[1].set(f"max {fmt_s(max(gaps))}" if gaps else "")
+            scales[0].set(shown(bytes_scale(bars, self.series.bucket_s, not untimed)))
+            scales[1].set(shown(f"max {fmt_s(max(gaps))}" if gaps else ""))
             self.query_one(".spark-gaps", Sparkline).display = not untimed
             self.query_one(".spark-bytes", Sparkline).data = list(bars) if len(bars) > 1 else [0.0, 0.0]
             self.query_one(".spark-gaps", Sparkline).data = list(gaps) if len(gaps) > 1 else [0.0, 0.0]
