@@ -56,7 +56,8 @@ from inspector.tui.search_control import SearchControl
 from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
-from inspector.tui.view_state import BlocksStateBuilder
+from inspector.tui.view_state import BlocksStateBuilder, StatePanel
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.widgets.playback_bar import PlaybackBar
@@ -114,6 +115,8 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
         self._blocks_builder = BlocksStateBuilder()
+        self._state_panels: list[StatePanel] = []
+        """Widgets that receive each frame's view state (``register_panel``)."""
         self._generation: tuple | None = None
         self._counts: dict[str, int] = {}
         self._shown_counts: dict[str, int] = {}
@@ -184,6 +187,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             return  # Ctrl+C while starting: the widgets may be gone already
         self.query_one("#findings-pane").border_title = "Findings"
         self.query_one("#log-pane").border_title = "Events"
+        self.register_panel(self.query_one(BlockList))
         self.set_interval(1 / FPS, self._tick, name="frame")
         self.query_one(FindingsList).focus()
         self._start_feed()

@@ -39,10 +39,14 @@ class PanelRouting:
 
     blocks_state: BlocksState | None = None
     """The view state the last frame handed to the panels."""
+    _state_panels: list[StatePanel]
+    _blocks_builder: BlocksStateBuilder
 
-    def _state_panels(self) -> list[StatePanel]:
-        """The widgets that receive each frame's view state."""
-        return [self.query_one(BlockList)]
+    def register_panel(self, panel: StatePanel) -> None:
+        """Hand ``panel`` each frame's view state from now on (the app registers the blocks list
+        when it mounts; a panel drawn the same way later registers here)."""
+        if panel not in self._state_panels:
+            self._state_panels.append(panel)
 
     @property
     def shown_blocks(self) -> list:
@@ -64,7 +68,7 @@ class PanelRouting:
         empty = self._no_blocks(s)
         state = builder.build(s, pretty=self.pretty, empty_note=empty)
         self.blocks_state = state
-        for panel in self._state_panels():
+        for panel in self._state_panels:
             panel.receive(state)
         self._sync_detail(s)
         self._blocks_border()
