@@ -141,3 +141,29 @@ async def test_gap_sparkline_has_a_scale():
         scales = [str(w.content) for w in app.detail.query(".spark-scale")]
         assert scales[0].startswith("max ") and " B/" in scales[0]
         assert scales[1].startswith("max ") and scales[1].endswith(" s")
+
+
+async def test_a_registered_panel_receives_each_frames_frozen_view_state():
+    import dataclasses
+
+    import pytest
+
+    from inspector.tui.view_state import BlocksState
+
+    got: list = []
+
+    class Recorder:
+        def receive(self, state) -> None:
+            got.append(state)
+
+    pb = playback(CLEAN, instant=True)
+    app = make_app(pb)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.register_panel(Recorder())
+        app.refresh_now()
+        state = got[-1]
+        assert isinstance(state, BlocksState) and state is app.blocks_state
+        assert [r.pos for r in state.rows] == [b.pos for b in pb.session.blocks]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            state.rows = ()  # type: ignore[misc]
