@@ -14,6 +14,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from inspector.tui.quitting import INTERRUPT
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.widgets.argument_view import ARGUMENT_KEYS
 from inspector.tui.widgets.block_list import BlockList
@@ -118,6 +119,7 @@ class CommandsMixin:
         """Every binding, grouped by where it works (built from the binding tables)."""
         groups = [("Main screen", [(key_text(c.binding()), c.help) for c in COMMANDS])]
         groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
+        groups[0][1].append((key_text(INTERRUPT), INTERRUPT.tooltip))
         groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
         for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
                                 ("Blocks list", BlockList.BINDINGS), ("Block arguments", ARGUMENT_KEYS)):

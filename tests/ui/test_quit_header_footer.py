@@ -98,3 +98,11 @@ async def test_the_80_column_footer_keeps_help_quit_and_the_palette_key():
         text = footer.render_line(0).text
         assert "? Help" in text and "q Quit" in text and "^p" in text
         assert text.rstrip().endswith("^p")  # docked on the right, after every other key
+
+
+def test_help_lists_ctrl_c():
+    from inspector.tui.quitting import INTERRUPT
+
+    app = make_app(playback(VIOLATIONS, instant=True))
+    rows = dict(app.help_groups()[0][1])
+    assert rows["ctrl+c"] == INTERRUPT.tooltip and "proxy asks" in INTERRUPT.tooltip
