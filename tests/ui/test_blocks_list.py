@@ -167,3 +167,14 @@ async def test_a_registered_panel_receives_each_frames_frozen_view_state():
         assert [r.pos for r in state.rows] == [b.pos for b in pb.session.blocks]
         with pytest.raises(dataclasses.FrozenInstanceError):
             state.rows = ()  # type: ignore[misc]
+
+
+async def test_a_row_keeps_its_finding_marks_in_a_narrow_pane():
+    from tests.ui.conftest import VIOLATIONS
+
+    app = make_app(playback(VIOLATIONS, instant=True))
+    async with app.run_test(size=(120, 40)) as pilot:  # the blocks pane is 48 columns wide
+        await settle(pilot)
+        blocks = app.query_one(BlockList)
+        row = blocks.render_line(0).text
+        assert len(row) <= blocks.size.width and "search_docs" in row and "partial ✖2" in row

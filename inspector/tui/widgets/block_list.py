@@ -4,8 +4,8 @@ Why this module exists: an answer can hold thousands of blocks (1 250 short tool
 agent's turn); one widget subtree per block cost ~8.5 ms and ~300 KB each (issue 27). This
 ``ScrollView`` draws only the visible rows (``render_line``, as Textual's ``Log`` does) from the
 frame's :class:`~inspector.tui.view_state.BlocksState`, so its cost follows the rows on screen,
-not the blocks in the answer. One row per block: ``▸ #3 get_weather · tool_use · complete ·
-48 ch · stop tool_use · ✖1``. A cursor picks the block whose detail (arguments, timing,
+not the blocks in the answer. One row per block: ``▸ #3 get_weather · tool_use · partial ✖1 ·
+48 ch · stop tool_use``. A cursor picks the block whose detail (arguments, timing,
 findings) the pane shows below the list; Enter expands or folds that detail.
 
 Follow mode (on at start, End turns it back on, moving the cursor turns it off) keeps the block
@@ -218,13 +218,14 @@ class BlockList(ScrollView, can_focus=True):
             pieces += [(" · ", muted), (row.status, style(STATUS_COMPONENT[row.status_class]))]
         if row.state != "closed":
             pieces += [(f" ({row.state})", muted)]
-        pieces += [(" · ", muted), (size_text(row.chars), muted)]
-        if row.stop:
-            pieces += [(" · ", muted), (f"stop {row.stop}", None)]
+        # The finding marks before the size and the stop: a narrow pane cuts the row from the right.
         for attr, mark, component in SEVERITY_MARK:
             n = getattr(row, attr)
             if n:
-                pieces += [(f"  {mark}{n}", style(component))]
+                pieces += [(f" {mark}{n}", style(component))]
+        pieces += [(" · ", muted), (size_text(row.chars), muted)]
+        if row.stop:
+            pieces += [(" · ", muted), (f"stop {row.stop}", None)]
         text = line(pieces)
         text.stylize_before(base)
         if current:
