@@ -481,4 +481,4 @@ class EventMasks:
         if masked is None:
             return ev
         return EventRecord(ev.index, ev.name, masked, parse_payload(masked), ev.line, ev.t, ev.named, ev.keepalive,
-                           ev.block, ev.response)
+                           ev.block, ev.response, ev.offset)

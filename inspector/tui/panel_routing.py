@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from inspector.capture.redact import EventMasks
 from inspector.tui.borders import set_border
 from inspector.tui.screens.finding_detail import FindingDetailScreen
+from inspector.tui.screens.event_detail import EventDetailScreen
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -136,9 +137,23 @@ class PanelRouting:
             self.query_one("#blocks", BlocksPane).scroll_to_widget(panel, animate=False, top=True)
 
     def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
+        """Enter on an event: the event in full (``EventDetailScreen``); ``b`` there focuses its block."""
         s = self.feed.session
-        if 0 <= event.index < len(s.events):
-            b = s.block_of(s.events[event.index])
+        if not 0 <= event.index < len(s.events):
+            return
+        shown = self.query_one(EventLog).shown_event(event.index)
+
+        def done(to_block: bool | None) -> None:
+            if to_block:
+                self.focus_block_of(event.index)
+
+        self.push_screen(EventDetailScreen(s, shown, self.feed.recorded()), done)
+
+    def focus_block_of(self, index: int) -> None:
+        """Bring the block event ``index`` touched into view and focus it."""
+        s = self.feed.session
+        if 0 <= index < len(s.events):
+            b = s.block_of(s.events[index])
             pos = b.pos if b is not None else None
             self._target_panel(pos)
             if pos is not None:
