@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from inspector.capture.redact import EventMasks
 from inspector.tui.borders import set_border
 from inspector.tui.screens.finding_detail import FindingDetailScreen
-from inspector.tui.screens.event_detail import EventDetailScreen
+from inspector.tui.screens.event_detail import show_event
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -137,17 +137,8 @@ class PanelRouting:
             self.query_one("#blocks", BlocksPane).scroll_to_widget(panel, animate=False, top=True)
 
     def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
-        """Enter on an event: the event in full (``EventDetailScreen``); ``b`` there focuses its block."""
-        s = self.feed.session
-        if not 0 <= event.index < len(s.events):
-            return
-        shown = self.query_one(EventLog).shown_event(event.index)
-
-        def done(to_block: bool | None) -> None:
-            if to_block:
-                self.focus_block_of(event.index)
-
-        self.push_screen(EventDetailScreen(s, shown, self.feed.recorded()), done)
+        """Enter on an event: the event in full; ``b`` there focuses its block."""
+        show_event(self, event.index)
 
     def focus_block_of(self, index: int) -> None:
         """Bring the block event ``index`` touched into view and focus it."""

@@ -15,6 +15,7 @@ every control character written out, a binary body (AWS event-stream) as a hex d
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +26,7 @@ from inspector.capture.event_bytes import MAX_BYTES, Body, event_bytes, is_binar
 from inspector.model.events import DONE, NOT_JSON
 from inspector.model.jsondepth import loads
 from inspector.tui.text import notice, one_line
+from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.text_page import TextPage
 
 
@@ -101,6 +103,21 @@ def detail_lines(session, ev, capture) -> tuple[list[tuple[str, str]], int, int]
         if raw.cut:
             lines.append((f"… {raw.cut:,} more bytes (the view shows the first {MAX_BYTES:,})", "muted"))
     return lines, payload_at, raw_at
+
+
+def show_event(app: Any, index: int) -> None:
+    """Push the detail view of event ``index`` of ``app``'s stream (an ``InspectorApp``: its feed,
+    event log and ``focus_block_of``); ``b`` there closes it and focuses the event's block."""
+    s = app.feed.session
+    if not 0 <= index < len(s.events):
+        return
+
+    def done(to_block: bool | None) -> None:
+        if to_block:
+            app.focus_block_of(index)
+
+    shown = app.query_one(EventLog).shown_event(index)  # masked as the log shows it
+    app.push_screen(EventDetailScreen(s, shown, app.feed.recorded()), done)
 
 
 class EventDetailScreen(ModalScreen[bool]):

@@ -38,7 +38,8 @@ def wrap(text: str, width: int) -> list[str]:
     label = _LABEL.match(text)
     indent = label.end() if label else len(text) - len(text.lstrip(" "))
     indent = min(indent, width // 3)
-    rows, rest, room = [], text, width
+    rows: list[str] = []
+    rest, room = text, width
     while cell_len(rest) > room:
         piece = chop_cells(rest, room)[0]
         space = piece.rfind(" ")
