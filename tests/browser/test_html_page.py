@@ -73,12 +73,13 @@ def test_a_large_page_draws_one_page_of_rows_and_pages_filters_and_jumps(page, t
     p.wait_for_selector("tr.event")
     assert p.locator("tr.event").count() == html.PAGE_ROWS
     assert p.locator("#event-0").count() == 1 and p.locator(f"#event-{html.PAGE_ROWS}").count() == 0
-    p.click("#next")
-    assert p.locator(f"#event-{html.PAGE_ROWS}").count() == 1
+    p.click("#next")  # rows are drawn once their batch is unpacked: wait for them
+    p.wait_for_selector(f"#event-{html.PAGE_ROWS}")
     p.click("#last")
-    assert p.locator(f"#event-{n - 1}").count() == 1
+    p.wait_for_selector(f"#event-{n - 1}")
     p.fill("#filter", "message_stop")
-    assert p.locator("tr.event").count() == 1 and "1 of" in p.inner_text("#page-info")
+    p.wait_for_function("document.querySelectorAll('tr.event').length === 1")
+    assert "1 of" in p.inner_text("#page-info") and p.locator(f"#event-{n - 1}").count() == 1
     p.evaluate("location.hash = '#event-4321'")  # a link to an event the filter hides: the filter is cleared
     p.wait_for_selector("#event-4321")
     assert p.input_value("#filter") == "" and p.locator("tr.event").count() == html.PAGE_ROWS
