@@ -139,3 +139,19 @@ async def test_resend_makes_a_new_exchange_with_the_key_from_its_variable(served
         assert any(k.lower() == "x-api-key" for k in sent) and "FROMENVIRONMENT" not in str(again.request)
         app._sync_list()
         assert app.query_one(ExchangeList).shown_ns[-1] == again.n
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_proxy_list_with_a_filter_snapshot(snap_compare, size, monkeypatch):
+    """The list fed by hand (``tests/ui/test_sizes``: bundled captures, a fixed clock), filtered to
+    the exchanges with an error."""
+    from tests.ui.test_sizes import _fill, _proxy_app
+
+    async def run_before(pilot):
+        await _fill(pilot)
+        await pilot.press("F", *"sev:error", "enter")
+        await pilot.pause()
+        pilot.app.refresh_now()
+        await pilot.pause()
+
+    assert snap_compare(_proxy_app(monkeypatch), terminal_size=size, run_before=run_before)

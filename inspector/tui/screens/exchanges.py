@@ -279,8 +279,20 @@ class ProxyApp(InspectorApp):
         table.sync(self.exchanges, self._colors(), self.list_query or None, SORTS[self.sort_index][1])
         if self.list_query or self.sort_index:
             self._update_list_title()
+        self._keep_shown(table)
         if self.auto_follow and self.feeds and self.feeds[0].ex is not None:
             self._show_row(self.feed_index)
+
+    def _keep_shown(self, table: ExchangeList) -> None:
+        """The inspector shows an exchange the list shows: when the filter hides the one shown,
+        the newest shown one (or the first, when not following the newest) takes its place."""
+        ex = getattr(self.feed, "ex", None)
+        if not self.list_query or ex is None or not table.shown_ns or ex.n in table.shown_ns:
+            return
+        index = self._index_of(table.shown_ns[-1 if self.auto_follow else 0])
+        if index is not None:
+            self._select(index)
+            self._show_row(index)
 
     def refresh_now(self) -> None:
         self._list_dirty = True
@@ -388,11 +400,12 @@ class ProxyApp(InspectorApp):
 
     def _update_list_title(self) -> None:
         table = self.query_one(ExchangeList)
-        parts = [f"Exchanges · proxy {self.listen_url or self.proxy.url} → {self.upstream}"]
+        parts = ["Exchanges"]  # what the list hides and how it is ordered first: a narrow title is cut at its end
         if self.list_query:
             parts.append(f"filter “{self.list_query.text}”: {len(table.shown_ns)}/{len(self.exchanges)}")
         if self.sort_index:
             parts.append(f"sorted by {SORTS[self.sort_index][0]}")
+        parts.append(f"proxy {self.listen_url or self.proxy.url} → {self.upstream}")
         table.border_title = one_line(" · ".join(parts))
 
     def action_copy_curl(self) -> None:
