@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 FIELDS = ("status", "path", "model", "dialect", "method", "code", "sev", "dur")
 ALIASES = {"severity": "sev", "duration": "dur", "s": "status", "c": "code", "m": "model"}
@@ -48,7 +49,7 @@ class Term:
     """One condition: ``test(exchange) -> bool``, negated when ``negate``."""
 
     text: str
-    test: Callable[[object], bool]
+    test: Callable[[Any], bool]
     negate: bool = False
 
     def matches(self, ex) -> bool:
@@ -82,7 +83,7 @@ def parse(text: str) -> Query:
     return Query(text.strip(), tuple(terms))
 
 
-def _term(body: str) -> Callable[[object], bool]:
+def _term(body: str) -> Callable[[Any], bool]:
     m = _TERM.match(body)
     if m is None or m.group("field").lower() not in (*FIELDS, *ALIASES):
         needle = body.lower()
@@ -112,7 +113,7 @@ def _term(body: str) -> Callable[[object], bool]:
     return (lambda ex: not found(ex)) if op == "!=" else found
 
 
-_TEXT: dict[str, Callable[[object], str | None]] = {
+_TEXT: dict[str, Callable[[Any], str | None]] = {
     "path": lambda ex: ex.path,
     "model": lambda ex: ex.model,
     "method": lambda ex: ex.method,
@@ -131,7 +132,7 @@ def _codes(ex) -> list[str]:
     return [f.code for f in ex.findings]
 
 
-def _status(body: str, op: str, value: str) -> Callable[[object], bool]:
+def _status(body: str, op: str, value: str) -> Callable[[Any], bool]:
     klass = re.fullmatch(r"([1-5])xx", value, re.IGNORECASE)
     if klass is not None:
         if op not in (":", "=", "!="):
@@ -153,7 +154,7 @@ def _seconds(body: str, value: str) -> float:
     return {"ms": n / 1000, "m": n * 60}.get((m.group("unit") or "s").lower(), n)
 
 
-def _severity(body: str, op: str, value: str) -> Callable[[object], bool]:
+def _severity(body: str, op: str, value: str) -> Callable[[Any], bool]:
     rank = SEVERITY_RANK.get(value)
     if rank is None:
         raise QueryError(f"{body!r}: a severity is error, warning or info")

@@ -303,7 +303,7 @@ class ProxyApp(InspectorApp):
     def _index_of(self, n: int | None) -> int | None:
         """The feed index of exchange ``n``."""
         feed = self._by_n.get(n) if n is not None else None
-        return None if feed is None else self.feeds.index(feed)
+        return next((i for i, f in enumerate(self.feeds) if f is feed), None) if feed is not None else None
 
     def _show_row(self, index: int) -> None:
         """Put the list's cursor on the row of feed ``index`` (when the filter shows it)."""
@@ -430,8 +430,11 @@ class ProxyApp(InspectorApp):
     def resend(self, ex) -> None:
         """Send ``ex``'s request again through this proxy (so it is a new exchange in the list),
         its credential from the provider's key variable when set (the recording has none)."""
+        resender = self.resender
+        if resender is None:
+            return
         try:
-            status = self.resender(ex, self.listen_url or self.proxy.url)
+            status = resender(ex, self.listen_url or self.proxy.url)
         except Exception as e:  # noqa: BLE001 - whatever failed is said, the proxy goes on
             self.call_from_thread(self.notify, notice(f"re-sending exchange #{ex.n} failed: {e}"), title="re-send",
                                   severity="error", timeout=6)
