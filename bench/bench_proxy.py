@@ -17,6 +17,8 @@ completes in what it reads. Per-chunk latency = client arrival - upstream send, 
 ``--runs`` requests. "Added" is proxy minus direct at the same percentile, per round
 (``--rounds``, default 5: each round is reported, then the median and worst over rounds).
 
+``--compare DIR`` also runs another checkout's proxy, interleaved with this one's (before/after).
+
 WebSocket (issue 30): the same three processes, the same proxy, ``serve``'s WebSocket side playing a
 synthetic Responses stream of ``--chunks`` text deltas, one message each, ``--interval`` apart, for
 each ``response.create`` the client sends on one socket (``websockets``' own client). Per-message
@@ -24,7 +26,8 @@ latency = client arrival - upstream send, over ``--chunks`` x ``--runs`` message
 is proxy minus direct at the same percentile, and the proxy process's CPU time (user + system, from
 ``/proc``) over the WebSocket part divided by the messages it relayed (``--no-websocket`` skips it).
 
-    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record]
+    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record] \
+        [--compare DIR] [--no-websocket]
 """
 from __future__ import annotations
 
@@ -205,12 +208,13 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
-def start_proxy(upstream: str, record_dir: str | None) -> tuple[subprocess.Popen, str]:
+def start_proxy(upstream: str, record_dir: str | None, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
     argv = [sys.executable, "-m", "inspector", "proxy", "--upstream", upstream, "--port", "0", "--format", "json"]
     if record_dir:
         argv += ["--record", record_dir]
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env["PYTHONPATH"] = str(root)
+    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
     if " on " not in line:
         proc.kill()
@@ -225,6 +229,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="rounds, each reported on its own (default 5)")
     ap.add_argument("--interval", type=float, default=0.002, help="seconds between chunks (default 0.002)")
     ap.add_argument("--record", action="store_true", help="also measure the proxy with --record DIR")
+    ap.add_argument("--compare", metavar="DIR", help="also run another checkout's proxy, interleaved (before/after)")
     ap.add_argument("--no-websocket", action="store_true", help="skip the WebSocket measurement")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     ap.add_argument("--stamps", help=argparse.SUPPRESS)
@@ -246,14 +251,15 @@ def main() -> None:
     try:
         upstream = up.stdout.readline().strip()
         modes = [("direct (serve)", upstream, None)]
-        proxy, url = start_proxy(upstream, None)
-        procs.append(proxy)
-        modes.append(("proxy --format json", url, proxy.pid))
-        if args.record:
-            rec_dir = os.path.join(tmp, "rec")
-            proxy2, url2 = start_proxy(upstream, rec_dir)
-            procs.append(proxy2)
-            modes.append(("proxy --format json --record", url2, proxy2.pid))
+        roots = [(ROOT, "")] + ([(Path(args.compare), f" ({args.compare})")] if args.compare else [])
+        for k, (root, label) in enumerate(roots):
+            proxy, url = start_proxy(upstream, None, root)
+            procs.append(proxy)
+            modes.append(("proxy --format json" + label, url, proxy.pid))
+            if args.record:
+                proxy2, url2 = start_proxy(upstream, os.path.join(tmp, f"rec{k}"), root)
+                procs.append(proxy2)
+                modes.append(("proxy --format json --record" + label, url2, proxy2.pid))
         rounds = [{name: {"ttfb": [], "chunk": [], "message": []} for name, _, _ in modes} for _ in range(args.rounds)]
         line = 0
         cpu: dict[str, float] = {}

@@ -42,6 +42,17 @@ whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken `
 multi-gigabyte log must be refused before it is read, not after the machine swaps."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
+_LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")
+"""What ``bytes.lstrip(BLANK)`` would strip, found without copying the rest."""
+HEAD_BYTES = 4096
+"""The part of a file (after leading blanks) its format is told from, with its structure: a cassette's
+first lines, a native header's first 400 bytes, a HAR's ``"log"`` opening."""
+
+
+def _start(raw: bytes) -> int:
+    """Where ``raw`` begins after leading blanks and BOM bytes (``len(raw)``: nothing else in it)."""
+    m = _LEADING_BLANK.match(raw)
+    return m.end() if m is not None else 0
 
 
 def _unreadable(path, e: OSError) -> CaptureError:
@@ -121,16 +132,16 @@ def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | Non
 def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None,
                    keep_audio: bool = False) -> tuple[list[tuple[str, Capture]], int]:
     """:func:`load_all` for bytes already read (standard input)."""
-    if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
+    start = _start(raw)
+    if entry is None and looks_like_cassette(raw[start:start + HEAD_BYTES]):
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
-    if entry is None and _is_native(raw):
+    if entry is None and _is_native(raw, start):
         cap = load_native(raw, name=name)
         if cap.messages is not None:  # a WebSocket: one stream per response
             return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
         return [(name, cap)], 0
-    head = raw.lstrip(BLANK)
-    if head[:1] == b"{" and _looks_like_har(head):
+    if raw[start:start + 1] == b"{" and _looks_like_har(raw, start):
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
             return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
@@ -143,8 +154,8 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
     ``CaptureError`` as :func:`load_path` does."""
     raw = _read_file(path, max_bytes)
-    head = raw.lstrip(BLANK)
-    if not (head[:1] == b"{" and _looks_like_har(head)):
+    start = _start(raw)
+    if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
     return streamed_entries(raw, name=str(path))
 
@@ -184,17 +195,22 @@ def _kind(mode: int) -> str:
 
 
 def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None, keep_audio: bool = False) -> Capture:
-    """Detect the format of ``raw`` and parse it. A WebSocket gives one of its responses
+    """Detect the format of ``raw`` and parse it. The format is told from the first ``HEAD_BYTES``
+    after leading blanks and from the structure, never by copying or scanning the whole file: a
+    raw SSE body of 40 MB is handed on as it was read. A WebSocket gives one of its responses
     (``inspector.capture.websocket``; ``keep_audio``: with the audio bytes, not their sizes)."""
-    if not raw.strip(BLANK):
+    start = _start(raw)
+    if start == len(raw):
         raise _empty(name)
     if _looks_like_eventstream(raw):
         return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
-    head = raw.lstrip(BLANK)
-    if _is_native(raw):
+    head = raw[start:start + HEAD_BYTES]
+    if _is_native(raw, start):
         cap = load_native(raw, name=name)
-        return cap if cap.messages is None else pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=entry)
-    if head[:1] == b"{" and _looks_like_har(head):
+        if cap.messages is None:
+            return cap
+        return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=entry)
+    if head[:1] == b"{" and _looks_like_har(raw, start):
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is None:
             return cap
@@ -206,11 +222,6 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None, k
     return extract_stream(raw, name=name)
 
 
-def _is_native(raw: bytes) -> bool:
-    head = raw.lstrip(BLANK)
-    return head[:1] == b"{" and NATIVE_FORMAT.encode() in head.split(b"\n", 1)[0][:400]
-
-
 def _looks_like_eventstream(raw: bytes) -> bool:
     """A raw AWS event-stream body (Bedrock, saved with ``curl -o``): its first 12 bytes are a message
     prelude (total length, headers length, CRC32 of those 8 bytes; ``inspector.framing.eventstream``)."""
@@ -220,9 +231,18 @@ def _looks_like_eventstream(raw: bytes) -> bool:
     return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 
 
-def _looks_like_har(head: bytes) -> bool:
-    start = head[:2000]
-    return b'"log"' in start and (b'"entries"' in head[:1_000_000] or b'"creator"' in start)
+def _is_native(raw: bytes, start: int) -> bool:
+    """A native capture: its first line (from ``start``) names the format within 400 bytes."""
+    head = raw[start:start + HEAD_BYTES]
+    return head[:1] == b"{" and NATIVE_FORMAT.encode() in head[:400].split(b"\n", 1)[0]
+
+
+def _looks_like_har(raw: bytes, start: int) -> bool:
+    """A HAR file: ``"log"`` in its first 2 000 bytes (from ``start``), then ``"creator"`` there or
+    ``"entries"`` in its first megabyte (offsets only: nothing copied)."""
+    near = start + 2000
+    return raw.find(b'"log"', start, near) >= 0 and (raw.find(b'"entries"', start, start + 1_000_000) >= 0
+                                                     or raw.find(b'"creator"', start, near) >= 0)
 
 
 def load_native(raw: bytes, *, name: str = "<input>") -> Capture:

@@ -29,6 +29,7 @@ large and say nothing about the protocol: they are replaced by their size unless
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import orjson
@@ -57,6 +58,22 @@ NO_CLOSE = "the socket ended with no close frame recorded"
 def audio_placeholder(b64: str) -> str:
     """What stands for base64 audio when audio is not kept: ``<audio: N bytes>``, N the decoded size."""
     return f"<audio: {len(b64) * 3 // 4 - len(b64) + len(b64.rstrip('='))} bytes>"
+
+
+_LEADING_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([A-Za-z0-9_.\-]{1,100})"\s*[,}]')
+"""A message whose object starts with its ``type`` (how both APIs write their events): the type is read
+without parsing the rest (the session parses each server message once, when it reads it)."""
+
+
+def server_type(data: bytes) -> tuple[str | None, object]:
+    """:func:`message_type` for a server message, fast when its first member is ``type`` (the payload
+    is then None: the splitter needs only the type, but for audio, whose payload it rewrites)."""
+    m = _LEADING_TYPE.match(data)
+    if m is not None:
+        typ = m.group(1).decode("ascii")
+        if typ not in AUDIO_FIELDS:
+            return typ, None
+    return message_type(data)
 
 
 def message_type(data: bytes) -> tuple[str | None, object]:
@@ -112,7 +129,7 @@ class SocketSplitter:
     _session: dict | None = None
 
     def take(self, msg: WsMessage) -> list[SourceItem]:
-        typ, payload = message_type(msg.data)
+        typ, payload = message_type(msg.data) if msg.direction == SEND else server_type(msg.data)
         data = msg.data
         if not self.keep_audio:
             kept = without_audio(typ, payload)
@@ -232,8 +249,18 @@ def exchanges(cap: Capture, *, keep_audio: bool = False) -> list[Capture]:
         ex.entry = _describe(i, ex, cap)
         ex.socket = cap
     _chain(out)
-    out[0].notes, out[0].timing_notes = list(cap.notes), list(cap.timing_notes)
+    out[0].notes, out[0].timing_notes = list(cap.notes) + _stray(cap), list(cap.timing_notes)
     return out
+
+
+def _stray(cap: Capture) -> list[str]:
+    """A note (S014) for body records beside the messages: a socket has no body, so they are not read."""
+    if not cap.chunks:
+        return []
+    lines = [c.line for c in cap.chunks if c.line is not None]
+    where = f" (first at line {lines[0]})" if lines else ""
+    return [f"{len(cap.chunks)} body record{'s' if len(cap.chunks) != 1 else ''} beside the WebSocket messages "
+            f"ignored{where}: a socket's records are messages ('ws') and its close"]
 
 
 def _whole(cap: Capture) -> Capture:
@@ -241,7 +268,7 @@ def _whole(cap: Capture) -> Capture:
     chunks = [Chunk(m.t, m.data, m.line) for m in cap.messages or [] if m.direction == RECV]
     end = cap.end if cap.end is not None else End(chunks[-1].t if chunks else None, "reset", NO_CLOSE)
     return Capture(chunks=chunks, request=cap.request, response=cap.response, end=end, source_format="websocket",
-                   request_relative=True, notes=list(cap.notes), timing_notes=list(cap.timing_notes),
+                   request_relative=True, notes=list(cap.notes) + _stray(cap), timing_notes=list(cap.timing_notes),
                    entry="the whole socket (no response.create or response.created in it)", socket=cap)
 
 

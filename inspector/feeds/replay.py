@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator
 from inspector.feeds.base import Driver, Progress, Settings
 from inspector.feeds.checkpoints import EVERY, Checkpoint, Checkpoints
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.model.websocket import is_upgrade
 from inspector.session.session import Session
 
 BATCH_BUDGET_S = 0.008
@@ -99,7 +100,7 @@ class ReplayFeed:
             pos += len(c.data)
         self._size = pos
         """Body bytes in the capture."""
-        self._whole = capture.source_format == "websocket"
+        self._whole = capture.source_format == "websocket" or is_upgrade(capture.response)
         """Each chunk is one WebSocket message, fed whole (never cut at a line end or a slice)."""
         self._origin = 0.0 if capture.request_relative else (
             next((c.t for c in capture.chunks if c.t is not None), None) or 0.0)

@@ -43,6 +43,15 @@ class WsMessage:
     """The capture file's line holding this message (native captures)."""
 
 
+def is_upgrade(response: dict | None) -> bool:
+    """``response`` (``{"status", "headers"}``) is a WebSocket handshake's answer: status 101 and
+    ``upgrade: websocket`` (RFC 6455 §4.2.2), so the body after it is messages, not bytes."""
+    resp = response or {}
+    headers = resp.get("headers") or {}
+    upgrade = next((str(v) for k, v in headers.items() if str(k).lower() == "upgrade"), "")
+    return resp.get("status") == 101 and upgrade.lower() == "websocket"
+
+
 def close_end(t: float | None, code: int | None, reason: str | None = None) -> End:
     """The ``End`` of a socket closed with ``code`` (None: no code was given) and ``reason``:
     kind ``close``; ``code`` in ``NORMAL_CLOSE_CODES`` is a normal end (``inspector.model.capture.normal_end``)."""

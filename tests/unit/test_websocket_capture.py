@@ -12,7 +12,7 @@ from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.load import load_all_bytes, load_bytes, load_native
 from inspector.capture.recorder import Recorder, redact_request
 from inspector.capture.records import end_record, read_record, ws_record
-from inspector.capture.websocket import SocketSplitter, followup
+from inspector.capture.websocket import SocketSplitter, followup, message_type, server_type
 from inspector.feeds.base import Driver
 from inspector.feeds.replay import Playback
 from inspector.feeds.run import run_capture
@@ -412,3 +412,21 @@ def test_a_stateless_client_resending_the_history_is_judged_against_the_response
     exs = [cap for _, cap in load_all_bytes(ws.text().encode(), name="x")[0]]
     assert exs[0].followup["input"] == history
     assert "Q006" in {f.code for f in run_capture(exs[0]).findings}
+
+
+def test_the_fast_type_read_agrees_with_a_full_parse():
+    samples = [b'{"type":"response.created","response":{"id":"r"}}', b'{ "type" : "error" }',
+               b'{"item":{"type":"message"},"type":"response.output_item.added"}',
+               b'{"event_id":"e","type":"response.done"}', b'{"type":"response.output_audio.delta","delta":"AAAA"}',
+               b'{"type": 3}', b"[1]", b"not json", b'{"type":"x\\"y"}']
+    for data in samples:
+        assert server_type(data)[0] == message_type(data)[0], data
+
+
+def test_body_records_mixed_into_a_socket_are_reported_not_lost_silently():
+    raw = build([{"t": 0.0, "data": "event: x\ndata: {}\n\n"}, send(0.1, fx.create(input="x")),
+                 recv(0.2, {"type": "response.created", "response": {"id": "r"}}),
+                 recv(0.3, {"type": "response.completed", "response": {"id": "r", "status": "completed"}})])
+    (_, ex), = load_all_bytes(raw, name="x")[0]
+    s014 = [f for f in run_capture(ex).findings if f.code == "S014"]
+    assert s014 and "1 body record beside the WebSocket messages ignored (first at line 2)" in s014[0].message

@@ -6,9 +6,11 @@ import json
 import pytest
 
 from inspector.capture.errors import SeveralStreams
-from inspector.capture.load import load_all_bytes
+from inspector.capture.load import load_all_bytes, load_native
 from inspector.capture.recorder import write_capture
 from inspector.feeds.opening import OpeningFeed
+from inspector.feeds.replay import ReplayFeed
+from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk
 from tests.e2e.conftest import run_cli
 from tests.websocket import fixtures as fx
@@ -95,3 +97,20 @@ def test_audio_is_a_size_unless_keep_audio_is_asked(tmp_path):
         code, _, err = run_cli(["export", f"{path}#1", "--to", "html", "-o", str(out), *flag])
         assert code == 0, err
         assert (fx.AUDIO[:40] in out.read_text()) is kept
+
+
+def test_a_response_saved_from_the_viewer_reads_back_as_messages(tmp_path):
+    """What the TUI's save writes for one response (``write_capture``: plain chunk records under the
+    101 handshake) is still read one message per event, by check and by replay."""
+    (_, ex), *_ = load_all_bytes(fx.two_tool_rounds().text().encode(), name="ws")[0]
+    big = {"type": "response.output_text.delta", "delta": "z" * 70_000, "item_id": "x", "output_index": 0,
+           "content_index": 0, "sequence_number": 99}
+    ex.chunks.insert(3, Chunk(ex.chunks[2].t, json.dumps(big, indent=1).encode(), None))
+    write_capture(ex, tmp_path / "saved.jsonl")
+    saved = load_native((tmp_path / "saved.jsonl").read_bytes())
+    assert saved.messages is None and saved.source_format == "native"
+    ref, again = run_capture(ex), run_capture(saved)
+    assert len(again.events) == len(ref.events)
+    pb = ReplayFeed(saved)
+    pb.seek_event(10**9)
+    assert len(pb.session.events) == len(ref.events)

@@ -19,19 +19,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.events import DONE
-from inspector.model.clients import says
+from inspector.providers.cohere.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
+from inspector.providers.cohere.sniff import EVENT_TYPES
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
-EVENT_TYPES = frozenset({"message-start", "content-start", "content-delta", "content-end", "tool-plan-delta",
-                         "tool-call-start", "tool-call-delta", "tool-call-end", "citation-start", "citation-end",
-                         "message-end", "debug"})
-"""``V2ChatStreamResponse``'s members (cohere/v2/types/v2chat_stream_response.py)."""
 FINISH_REASONS = frozenset({"COMPLETE", "STOP_SEQUENCE", "MAX_TOKENS", "TOOL_CALL", "ERROR", "TIMEOUT"})
 """``ChatFinishReason`` (cohere/types/chat_finish_reason.py)."""
 FAILED = frozenset({"ERROR", "TIMEOUT"})
@@ -74,16 +71,6 @@ class CohereChat(Dialect):
         self.positions = 0
         self.message_started = False
         self.k002 = False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        p = ev.payload
-        return isinstance(p, dict) and p.get("type") in EVENT_TYPES and p.get("type") != "debug"
-
-    @classmethod
-    def sniff_url(cls, url: str) -> bool:
-        path = url.split("?", 1)[0].rstrip("/")
-        return path.endswith("/v2/chat") or "api.cohere.com/" in url or "api.cohere.ai/" in url
 
     def next_response(self, ev: "EventRecord") -> bool:
         """A ``message-start`` after ``message-end``: another response glued on (S004, said by the session)."""
@@ -137,8 +124,8 @@ class CohereChat(Dialect):
                 self.w.report("S008", f"unknown event type {typ!r} ({says('S008-cohere-unknown-event')})", cause=typ)
             return
         self.K001_event_dropped(p, typ)
-        handler = getattr(self, "_" + typ.replace("-", "_"))
-        handler(p)
+        handler = _HANDLERS[typ]  # resolved once per event type, not per event
+        handler(self, p)
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
@@ -298,3 +285,7 @@ class CohereChat(Dialect):
         self.k002 = True
         self.w.report("K002", f"data: [DONE] before message-end: {says('K002-done-before-end')}, so every "
                       "event after it (the rest of the answer, the finish_reason) is lost")
+
+
+_HANDLERS = {typ: getattr(CohereChat, "_" + typ.replace("-", "_")) for typ in EVENT_TYPES}
+"""The method handling each event type (``tool-call-delta`` -> ``_tool_call_delta``)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from inspector.providers.base import Endpoint
+from inspector.providers.endpoint import Endpoint
 from inspector.providers.openai_chat.request import BASE_ENV, DEFAULT_BASE, UNREDIRECTED
 
 ENDPOINT = Endpoint(DEFAULT_BASE, "/v1/realtime", "OPENAI_API_KEY", accept="", base_env=BASE_ENV,

@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from inspector.providers.base import BaseVar, Endpoint
+from inspector.providers.endpoint import BaseVar, Endpoint
 from inspector.providers.openai_chat.request import BASE_ENV, DEFAULT_BASE, UNREDIRECTED, VERSIONS
 
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inspector.providers import provider_for_dialect
-from inspector.providers.tools import DeclaredTool, DeclaredTools
 from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
+    from inspector.providers.tools import DeclaredTool, DeclaredTools
     from inspector.session.response import ResponseWriter
     from inspector.session.session import Session
 
