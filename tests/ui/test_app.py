@@ -298,7 +298,9 @@ async def test_a_failing_live_source_is_shown_not_raised():
         assert isinstance(app, InspectorApp)
 
 
-async def test_enter_on_an_event_focuses_its_block():
+async def test_enter_on_an_event_shows_it_and_b_there_focuses_its_block():
+    from inspector.tui.screens.event_detail import EventDetailScreen
+
     pb = playback(PARALLEL, instant=True)
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
@@ -308,6 +310,9 @@ async def test_enter_on_an_event_focuses_its_block():
         log.focus()
         log.center_on(second)
         await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EventDetailScreen)
+        await pilot.press("b")
         await pilot.pause()
         blocks = app.query_one(BlockList)
         assert app.focused is blocks
