@@ -22,6 +22,7 @@ from inspector.model.events import DONE
 from inspector.model.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
+from inspector.model.members import string_member
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
@@ -187,8 +188,8 @@ class CohereChat(Dialect):
         tc = _tool_call(_message(p).get("tool_calls"))
         fn = _dict(tc.get("function"))
         self._close_plan()
-        block = self._open("tool_call", idx, self.calls, id=tc.get("id") if isinstance(tc.get("id"), str) else None,
-                           name=fn.get("name") if isinstance(fn.get("name"), str) else None)
+        block = self._open("tool_call", idx, self.calls, id=string_member(tc, "id"),
+                           name=string_member(fn, "name"))
         self.last_call = block
         if isinstance(fn.get("arguments"), str) and fn["arguments"]:
             self.w.add_arguments(block, fn["arguments"])

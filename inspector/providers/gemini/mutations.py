@@ -18,6 +18,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.gemini import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+from inspector.model.members import object_member
 
 
 def _candidate0(ev: Ev) -> tuple[dict, dict] | None:
@@ -91,7 +92,7 @@ def _inject(stream: Stream) -> Stream:
                 continue
             if isinstance(part.get("text"), str) and part["text"]:
                 return m.with_accent(stream, part["text"])
-            fc = part.get("functionCall") if isinstance(part.get("functionCall"), dict) else {}
+            fc = object_member(part, "functionCall")
             for arg in fc.get("partialArgs") or []:
                 if isinstance(arg, dict) and isinstance(arg.get("stringValue"), str) and arg["stringValue"]:
                     return m.with_accent(stream, arg["stringValue"])

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from inspector.model.events import EventRecord
 from inspector.providers.summary import compact
+from inspector.model.members import object_member
 
 
 def summarize(p: dict, ev: EventRecord) -> str | None:
     """A chat (``message``) or generate (``response``) line; None for anything else."""
     if "done" not in p or not ("message" in p or "response" in p):
         return None
-    msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+    msg = object_member(p, "message")
     out = []
     for key in ("thinking", "content"):
         if msg.get(key):

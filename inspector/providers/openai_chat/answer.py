@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from inspector.providers.conformance import Call, Turn, last_index_of, parse_arguments
 from inspector.providers.openai_chat.request import ENDPOINT
+from inspector.model.members import object_member
 
 STOP_CLASSES = {"tool_calls": "tool", "function_call": "tool", "stop": "end", "length": "length",
                 "content_filter": "refusal"}
@@ -40,7 +41,7 @@ def message_turn(msg: dict, finish: str | None = None) -> Turn:
     for tc in msg.get("tool_calls") or []:
         if not isinstance(tc, dict):
             continue
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+        fn = object_member(tc, "function")
         args, raw = parse_arguments(fn.get("arguments"))
         turn.calls.append(Call(tc.get("id"), fn.get("name"), args, raw))
         turn.kinds.append("tool_call")

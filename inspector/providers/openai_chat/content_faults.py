@@ -13,6 +13,7 @@ from inspector.providers import mutations as m
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_chat import tools
 from inspector.providers.openai_chat.mutations import _args_fragments, _choice0, _entries, _scan
+from inspector.model.members import object_member
 
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 _HEAD_KEYS = ("id", "object", "created", "model", "system_fingerprint", "service_tier")
@@ -95,7 +96,7 @@ def wrong_tool_choice(stream: Stream, param: float | None) -> Mutated:
     opening: dict[int, tuple[int, str]] = {}
     for k, positions in calls.fragments.items():
         for e in _entries(_choice0(stream.items[positions[0]].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+            fn = object_member(e, "function")
             if e.get("index") == k and isinstance(fn.get("name"), str) and fn["name"]:
                 opening[k] = (positions[0], fn["name"])
     if not opening:

@@ -16,6 +16,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_chat import tools
+from inspector.model.members import object_member, string_member
 
 
 @dataclass(slots=True)
@@ -35,7 +36,7 @@ def _choice0(p) -> dict | None:
 
 
 def _entries(choice: dict) -> list:
-    delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+    delta = object_member(choice, "delta")
     calls = delta.get("tool_calls")
     return [e for e in calls if isinstance(e, dict)] if isinstance(calls, list) else []
 
@@ -69,7 +70,7 @@ def _args_fragments(stream: Stream) -> list[int]:
     out = []
     for i in _first_call(stream)[1:]:
         for e in _entries(_choice0(stream.items[i].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+            fn = object_member(e, "function")
             if fn.get("arguments"):
                 out.append(i)
                 break
@@ -105,7 +106,7 @@ def duplicate_start(stream: Stream, param: float | None) -> Mutated:
 def repeat_identity(stream: Stream, param: float | None) -> Mutated:
     positions = _first_call(stream)
     opening = next(e for e in _entries(_choice0(stream.items[positions[0]].json())) if e.get("index") is not None)
-    fn0 = opening.get("function") if isinstance(opening.get("function"), dict) else {}
+    fn0 = object_member(opening, "function")
     if not fn0.get("name") or not opening.get("id"):
         raise NotApplicable("the first fragment carries no id and name to repeat")
     first_index = opening["index"]
@@ -228,10 +229,10 @@ def _call(stream: Stream, index: int) -> tuple[str | None, str]:
     name, text = None, ""
     for i in _scan(stream).fragments[index]:
         for e in _entries(_choice0(stream.items[i].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+            fn = object_member(e, "function")
             if e.get("index") == index:
-                name = name or (fn.get("name") if isinstance(fn.get("name"), str) else None)
-                text += fn.get("arguments") if isinstance(fn.get("arguments"), str) else ""
+                name = name or (string_member(fn, "name"))
+                text += string_member(fn, "arguments", "")
     return name, text
 
 

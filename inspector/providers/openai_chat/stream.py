@@ -29,6 +29,7 @@ from inspector.model.events import DONE, NOT_JSON
 from inspector.model.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.textcalls import looks_like_tool_call
+from inspector.model.members import string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -884,7 +885,7 @@ class OpenAIChat(Dialect):
         transcript = audio.get("transcript")
         if ch.audio is None:
             ch.audio = self.w.open_block("audio", index=None, choice=ch.index,
-                                         id=audio.get("id") if isinstance(audio.get("id"), str) else None)
+                                         id=string_member(audio, "id"))
         if isinstance(audio.get("data"), str):
             self.w.note(ch.audio, "audio data (base64 characters)",
                         ch.audio.extra.get("audio data (base64 characters)", 0) + len(audio["data"]))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from inspector.model.jsonprogress import PARTIAL
 from inspector.model.clients import says
 from inspector.providers.base import Dialect
+from inspector.model.members import object_member, string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -312,7 +313,7 @@ class OpenAIResponses(Dialect):
         if not isinstance(item, dict):
             self.w.report("R001", "response.output_item.added without an item object", index=_int(oi))
             return
-        typ = item.get("type") if isinstance(item.get("type"), str) else "unknown"
+        typ = string_member(item, "type", "unknown")
         iid = item.get("id") if isinstance(item.get("id"), str) and item.get("id") else None
         if typ not in KNOWN_ITEMS:
             self._unknown("item type", typ)
@@ -325,7 +326,7 @@ class OpenAIResponses(Dialect):
                           f"({old.type} {old.item_id!r} then {typ} {iid!r})", index=_int(oi))
             self.w.replace_block(old.block)
         is_call = typ == "function_call"
-        name = item.get("name") if isinstance(item.get("name"), str) else None
+        name = string_member(item, "name")
         block = self.w.open_block(typ, index=_int(oi), id=iid, name=name, tool=is_call)
         rec = _Item(block, oi, iid, typ)
         if isinstance(item.get("call_id"), str):
@@ -479,7 +480,7 @@ class OpenAIResponses(Dialect):
     def _terminal(self, typ: str, p: dict) -> None:
         self.terminal = typ
         self.w.mark_ended()
-        resp = p.get("response") if isinstance(p.get("response"), dict) else {}
+        resp = object_member(p, "response")
         status = resp.get("status") if isinstance(resp.get("status"), str) else typ.rsplit(".", 1)[-1]
         self.w.set_stop_reason(status)
         if isinstance(resp.get("model"), str):
@@ -541,7 +542,7 @@ class OpenAIResponses(Dialect):
             oid = out.get("id") if isinstance(out.get("id"), str) and out.get("id") else None
             if (oid is not None and oid in self.by_id) or (oid is None and pos in self.by_index):
                 continue
-            typ = out.get("type") if isinstance(out.get("type"), str) else "unknown"
+            typ = string_member(out, "type", "unknown")
             rec = self._before_cursor(pos, oid, typ, out)
             rec.done = True
             if rec.block.tool:
