@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from typing import Any
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -243,7 +245,7 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
 
 def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     body = _declaring(stream)
-    if tools.read(body).choice is None:
+    if m.choice_of(tools.read(body)) is None:
         body["tool_choice"] = {"type": "any"}
     edits = _stop_reason(stream, "end_turn")
     for tool in _tools(stream):  # each call becomes a text block at its index: indexes stay in order
@@ -323,7 +325,7 @@ MUTATIONS: tuple[Mutation, ...] = (
 
 def closing() -> bytes:
     """A short, clean text answer (``end_turn``): what ``serve --expect-next`` sends the next request."""
-    msg = {"id": "msg_si_closing", "type": "message", "role": "assistant", "model": "stream-inspector",
+    msg: dict[str, Any] = {"id": "msg_si_closing", "type": "message", "role": "assistant", "model": "stream-inspector",
            "content": [], "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
     return sse([
         ("message_start", {"type": "message_start", "message": msg}),
