@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from inspector.providers.history import HistoryShape
     from inspector.providers.tools import Reader
     from inspector.model.capture import End
+    from inspector.model.findings import Finding
     from inspector.model.events import EventRecord
 
 
@@ -114,8 +115,8 @@ class StreamWriter(Protocol):
     # -- findings
     def report(self, code: str, message: str, *, index: int | None = None,
                event: "EventRecord | None | bool" = True, severity: str | None = None,
-               cause: object = None) -> None:
-        """A finding for ``code`` at ``event``. ``severity``: where the rule itself grades the case
+               cause: object = None) -> "Finding":
+        """A finding for ``code`` at ``event`` (returned: a rule may edit its message later). ``severity``: where the rule itself grades the case
         (e.g. C014's info case). ``cause``: what the finding is about when the message varies
         between repeats of one cause (repeats fold into one finding with a count)."""
 

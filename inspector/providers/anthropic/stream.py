@@ -70,7 +70,7 @@ class _Slot:
 
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
-    url_hints = ("api.anthropic.com", "/v1/messages")
+    url_hints: ClassVar[tuple[str, ...]] = ("api.anthropic.com", "/v1/messages")
     typed_events = True
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
@@ -162,6 +162,8 @@ class AnthropicMessages(Dialect):
         if slot is None or slot.block.closed or delta.__class__ is not dict:
             return None
         dtype = delta.get("type")
+        if not isinstance(dtype, str):
+            return None
         key = _RUN_KEY.get(dtype)
         if key is None or delta.get(key) != value or slot.block.kind not in DELTA_BLOCKS[dtype]:
             return None

@@ -132,7 +132,7 @@ class BedrockConverse(Dialect):
             member = next(iter(start), "unknown")
             self.w.report("S008", f"unknown contentBlockStart member {member!r}", index=idx)
         kind = START_KINDS.get(member, member)
-        info = start.get(member) if isinstance(start.get(member), dict) else {}
+        info = object_member(start, member)
         self.B005_duplicate_start(idx)
         self._position(idx)
         tool = kind == "tool_use"

@@ -149,7 +149,7 @@ class CohereChat(Dialect):
         content = _dict(_message(p).get("content"))
         ctype = content.get("type")
         known = isinstance(ctype, str) and ctype in CONTENT_KINDS
-        kind = ctype if known else \
+        kind = str(ctype) if known else \
             "thinking" if isinstance(content.get("thinking"), str) and content.get("text") is None else "text"
         if ctype is not None and not known:
             self.w.report("S008", f"unknown content type {ctype!r}"[:200], cause=repr(ctype)[:80])

@@ -18,7 +18,7 @@ def summarize(p: dict, ev: EventRecord) -> str | None:
     if isinstance(p.get("response"), str) and p["response"]:
         out.append(compact(p["response"]))
     for call in msg.get("tool_calls") or []:
-        fn = call.get("function") if isinstance(call, dict) and isinstance(call.get("function"), dict) else {}
+        fn = object_member(call, "function") if isinstance(call, dict) else {}
         out.append(f"tool_call {fn.get('name')} {compact(fn.get('arguments'))}")
     if p.get("done"):
         out.append(f"done done_reason={p.get('done_reason')}")

@@ -53,14 +53,16 @@ def read(answer) -> Turn:
     choices = answer.get("choices") if isinstance(answer, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ValueError("not a Chat completion (no choices)")
-    msg = choices[0].get("message") if isinstance(choices[0].get("message"), dict) else {}
+    msg = object_member(choices[0], "message")
     return message_turn(msg, choices[0].get("finish_reason"))
 
 
 def sent_back(request: dict) -> Turn | None:
     """The last assistant message, with the ``tool`` messages after it (by ``tool_call_id``, else ``name``)."""
     msgs = request.get("messages") if isinstance(request, dict) else None
-    k = last_index_of(msgs, "assistant") if isinstance(msgs, list) else None
+    if not isinstance(msgs, list):
+        return None
+    k = last_index_of(msgs, "assistant")
     if k is None:
         return None
     turn = message_turn(msgs[k])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import orjson
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.blocks import Block
     from inspector.model.events import EventRecord
+    from inspector.model.findings import Finding
 
 CHUNK_OBJECT = "chat.completion.chunk"
 CALL_FINISH = "tool_calls"
@@ -85,7 +86,7 @@ def _restated(text: str, head: str, tail: str) -> str | None:
     return "its start" if head == text else "its end" if tail == text else None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -113,7 +114,7 @@ class _Call:
     c008: bool = False
     c012: bool = False
     c020: bool = False
-    c002: object = None
+    c002: Finding | None = None
     """The C002 finding of a call opened without a name (its message says when the name came)."""
     from_object: bool = False
     """Opened from a ``tool_calls`` that was an object, not a list (C018 says it; no C002)."""
@@ -270,7 +271,7 @@ class OpenAIChat(Dialect):
 
     def judges_text(self, block: "Block", values: list) -> bool:
         """A run of content deltas one of which restates what came before it (C019) goes one by one."""
-        ch = self.choices.get(block.choice)
+        ch = self.choices.get(block.choice) if block.choice is not None else None
         if block.kind != "text" or ch is None or ch.c019 or ch.text is not block:
             return False
         before = block.length

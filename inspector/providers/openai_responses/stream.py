@@ -129,7 +129,7 @@ class _Item:
         self.r010 = False
         self.r011 = False
         self.incomplete = False
-        self.parts: dict[tuple, list[str]] = {}
+        self.parts: dict[tuple | None, list[str]] = {}
         """Text deltas per part (``(kind, content_index)``), compared with the ``.done`` text (R009)."""
         self.done_parts: dict[tuple, str] = {}
         """The ``.done`` text of each part that got one (a later delta makes it wrong: R009)."""
@@ -284,7 +284,8 @@ class OpenAIResponses(Dialect):
         return typ == "error" or (typ is None and p.get("error") is not None)
 
     def _error(self, p: dict) -> None:
-        err = p.get("error") if isinstance(p.get("error"), dict) else p
+        error = p.get("error")
+        err = error if isinstance(error, dict) else p
         code = err.get("code") or err.get("type") or "error"
         msg = err.get("message") or "(no message)"
         param = err.get("param")
