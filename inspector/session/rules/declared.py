@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inspector.providers import provider_for_dialect
-from inspector.providers.tools import DeclaredTool, DeclaredTools
+from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
 from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
 
 if TYPE_CHECKING:
@@ -158,7 +158,8 @@ class DeclaredRules:
     def _compile(self, tool: DeclaredTool) -> Compiled:
         compiled = self._compiled.get(tool.name)
         if compiled is None:
-            compiled = self._compiled[tool.name] = compile_schema(tool.schema)
+            compiled = self._compiled[tool.name] = (compile_schema(tool.schema) if tool.schema is not None
+                                                    else Compiled(None))
         if tool.name not in self._noted and compiled.notes:
             self._noted.add(tool.name)
             shown = "; ".join(compiled.notes[:4]) + (f" (and {len(compiled.notes) - 4} more)"
@@ -198,11 +199,11 @@ class DeclaredRules:
                 self._response_finding(response, "V004", f"{where}{len(calls)} tool calls ({names}) although the "
                                        f"request set {d.no_parallel}", choice)
             if d.choice is not None:
-                self._choice(response, d, calls, served, where, choice)
+                self._choice(response, d, d.choice, calls, served, where, choice)
 
-    def _choice(self, response: "ResponseWriter", d: DeclaredTools, calls: list, served: list, where: str,
-                choice: int | None) -> None:
-        forced = d.choice.names
+    def _choice(self, response: "ResponseWriter", d: DeclaredTools, forcing: ToolChoice, calls: list,
+                served: list, where: str, choice: int | None) -> None:
+        forced = forcing.names
         names = [b.name for b in calls if b.name]
         if (forced is None and (calls or served)) or (forced is not None and forced & set(names)):
             return
@@ -210,14 +211,14 @@ class DeclaredRules:
             reason = (response.stop_reason or "").lower()
             if reason not in CALL_ENDS:
                 return  # cut short (max_tokens, refusal, error…) before it could call: not judged
-            self._response_finding(response, "V003", f"{where}the request forced a tool call ({d.choice.spelled}) "
+            self._response_finding(response, "V003", f"{where}the request forced a tool call ({forcing.spelled}) "
                                    f"and the answer called none (stop reason {response.stop_reason!r})", choice)
             return
         declared = [n for n in names if n in d.tools]
         if not declared:
             return  # only undeclared names: V001 says it
         wanted = ", ".join(sorted(forced)) if forced else "a declared tool"
-        self._response_finding(response, "V003", f"{where}the request forced {wanted} ({d.choice.spelled}) and the "
+        self._response_finding(response, "V003", f"{where}the request forced {wanted} ({forcing.spelled}) and the "
                                f"answer called {', '.join(declared[:4])} instead", choice)
 
     def _response_finding(self, response: "ResponseWriter", code: str, message: str, choice: int | None) -> None:
