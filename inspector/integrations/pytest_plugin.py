@@ -26,7 +26,7 @@ from inspector.capture.errors import CaptureError
 from inspector.integrations.judge import Verdict, judge
 from inspector.integrations.tee import AsyncTee, Received, Tee, head, streams
 from inspector.model.capture import Capture, Chunk
-from inspector.model.catalog import SEVERITIES
+from inspector.model.severity import SEVERITIES
 
 OPTION = "--stream-inspector"
 _USED = pytest.StashKey[list]()

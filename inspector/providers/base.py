@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.findings import Finding
+    from inspector.model.severity import Severity
     from inspector.model.events import EventRecord
 
 
@@ -114,7 +115,7 @@ class StreamWriter(Protocol):
 
     # -- findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: "EventRecord | None | bool" = True, severity: str | None = None,
+               event: "EventRecord | None | bool" = True, severity: "Severity | None" = None,
                cause: object = None) -> "Finding":
         """A finding for ``code`` at ``event`` (returned: a rule may edit its message later). ``severity``: where the rule itself grades the case
         (e.g. C014's info case). ``cause``: what the finding is about when the message varies

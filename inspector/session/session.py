@@ -23,6 +23,7 @@ from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
 from inspector.model.findings import Finding
+from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
 from inspector.model.jsondepth import TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
@@ -56,7 +57,7 @@ class Session:
     response: dict | None = None
     request: dict | None = None
     line_base: int = 0
-    severity_overrides: dict = field(default_factory=dict)
+    severity_overrides: dict[str, Severity] = field(default_factory=dict)
 
     events: EventLog = field(default_factory=EventLog)
     """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
@@ -223,7 +224,7 @@ class Session:
 
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: EventRecord | None | bool = True, severity: str | None = None,
+               event: EventRecord | None | bool = True, severity: Severity | None = None,
                cause: object = None) -> Finding:
         """Record a finding at ``event`` (default: the event being handled; False: stream-level).
 
@@ -237,7 +238,7 @@ class Session:
                               severity=severity, cause=cause)
 
     def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
-                  t: float | None, index: int | None = None, severity: str | None = None,
+                  t: float | None, index: int | None = None, severity: Severity | None = None,
                   cause: object = None) -> Finding:
         """Record a finding at an explicit place (framing and timing rules).
 

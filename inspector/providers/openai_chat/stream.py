@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.model.events import EventRecord
     from inspector.model.findings import Finding
+    from inspector.model.severity import Severity
 
 CHUNK_OBJECT = "chat.completion.chunk"
 CALL_FINISH = "tool_calls"
@@ -659,7 +660,7 @@ class OpenAIChat(Dialect):
         if fr in (CALL_FINISH, LENGTH_FINISH):
             return
         forced = named_tool_choice(self.w.request_body)
-        severity = "info" if forced else None
+        severity: Severity | None = "info" if forced else None
         why = (f"; the request forces {forced!r} in tool_choice, and OpenAI itself then finishes with 'stop'"
                if forced else "")
         if ch.calls:

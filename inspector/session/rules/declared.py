@@ -29,6 +29,7 @@ from inspector.session.rules.schemas import Compiled, Violation, compile_schema,
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
+    from inspector.model.severity import Severity
     from inspector.session.response import ResponseWriter
     from inspector.session.session import Session
 
@@ -48,7 +49,7 @@ class Verdict:
 
     code: str
     message: str
-    severity: str | None = None
+    severity: Severity | None = None
     violations: list[Violation] = field(default_factory=list)
 
 
@@ -168,7 +169,7 @@ class DeclaredRules:
                              t=None, cause=("V005", tool.name))
         return compiled
 
-    def _at(self, block: "Block", code: str, message: str, *, severity: str | None = None,
+    def _at(self, block: "Block", code: str, message: str, *, severity: Severity | None = None,
             cause: object = None) -> None:
         """A finding at the event that closed ``block`` (else the one that opened it)."""
         at = block.closed_event if block.closed_event is not None else block.opened_event

@@ -36,6 +36,7 @@ from inspector.feeds.exchanges.feed import ExchangeFeed
 from inspector.model.capture import end_word
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.text import notice, one_line, shown
+from inspector.tui.themes import FALLBACK_COLOR, SEVERITY_STYLE
 
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
@@ -234,9 +235,10 @@ class ProxyApp(InspectorApp):
         self._list_dirty = True
 
     def _colors(self) -> dict[str, str]:
+        """The theme's colours: each severity's (``SEVERITY_STYLE``) and ``success``'s."""
         v = self.get_css_variables()
-        return {"error": v.get("error", "red"), "warning": v.get("warning", "yellow"),
-                "info": v.get("primary", "blue"), "success": v.get("success", "green")}
+        named = {sev: var.removeprefix("$") for sev, var in SEVERITY_STYLE.items()} | {"success": "success"}
+        return {key: v.get(var, FALLBACK_COLOR[var]) for key, var in named.items()}
 
     def _sync_list(self) -> None:
         running = any(not ex.done for ex in self.exchanges)
