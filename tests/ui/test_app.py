@@ -333,7 +333,7 @@ async def test_T003_detail_and_e_open_the_eager_comparison():
     from inspector.tui.screens.compare import CompareScreen
     from tests.ui.conftest import CAPTURES
 
-    pb = playback(CAPTURES / "eager-off-buffered.jsonl")
+    pb = playback(CAPTURES / "eager-off-buffered.jsonl", instant=True)  # T003 reads the recorded times
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

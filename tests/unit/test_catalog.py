@@ -1,7 +1,6 @@
 """``inspector.model.catalog`` says exactly what ``shared/RULES.md`` says, plus our documented additions."""
 from __future__ import annotations
 
-import pytest
 
 from inspector.model.catalog import RULES
 from tests.conftest import ROOT
