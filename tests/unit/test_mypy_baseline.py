@@ -1,0 +1,29 @@
+"""``.ci/mypy_baseline.py``: the core layers have no baseline, the rest may only shrink."""
+from __future__ import annotations
+
+import importlib.util
+
+from tests.conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("mypy_baseline", ROOT / ".ci" / "mypy_baseline.py")
+baseline = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(baseline)
+
+
+def test_an_error_in_a_core_layer_fails_whatever_the_baseline_says():
+    lines, passed = baseline.verdict({"inspector/session/runs.py": 1}, {"inspector/session/runs.py": 5})
+    assert not passed
+    assert "inspector/session/runs.py: 1 mypy errors in a core layer" in lines[0]
+
+
+def test_the_outer_layers_may_keep_their_baseline_and_only_shrink():
+    base = {"inspector/tui/app.py": 3}
+    assert baseline.verdict({"inspector/tui/app.py": 3}, base)[1]
+    assert baseline.verdict({"inspector/tui/app.py": 2}, base)[1]
+    assert not baseline.verdict({"inspector/tui/app.py": 4}, base)[1]
+    assert not baseline.verdict({"inspector/tui/new.py": 1}, base)[1]
+
+
+def test_every_core_layer_is_strict():
+    layers = ("model", "framing", "capture", "providers", "session")
+    assert baseline.STRICT == tuple(f"inspector/{layer}/" for layer in layers)
