@@ -300,15 +300,16 @@ class Session:
                    id: str | None = None, name: str | None = None, tool: bool = False,
                    empty_is_object: bool = False, attribution: str | None = None) -> Block:
         """Start a block at the current event."""
-        ev = self.current
+        ev, response = self.current, self.current_response
+        assert response is not None  # a dialect opens blocks only once its response began
         b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
                   empty_is_object=empty_is_object, attribution=attribution,
                   opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks), response=self.current_response.index)
+                  pos=len(self.blocks), response=response.index)
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
-        self.current_response.blocks.append(b)
+        response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
             if self.first_content_t is None:
@@ -473,6 +474,7 @@ class Session:
         self.current = ev
         dialect = self.dialect
         response = self.current_response
+        assert dialect is not None and response is not None  # dispatched once the dialect is known
         if (response.ended or typ in dialect.starts_response) and dialect.next_response(ev):
             if response.ended:
                 self.after_end("a new response starts after the end marker: judged as a response of its own")
@@ -480,6 +482,7 @@ class Session:
             self.current = ev
             self._begin_response()
             dialect, response = self.dialect, self.current_response
+            assert dialect is not None and response is not None
         ev.response = response.index
         payload = ev.payload
         if payload is NOT_JSON or payload is DONE:
@@ -512,7 +515,8 @@ class Session:
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
         # An unknown dialect judges no end marker: [DONE] ends OpenAI Assistants and other streams too.
-        accepted = payload is DONE and (self.dialect.accepts_done or self.dialect_name == "unknown")
+        accepted = payload is DONE and (self.dialect is not None and self.dialect.accepts_done
+                                        or self.dialect_name == "unknown")
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)
@@ -542,25 +546,28 @@ class Session:
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
-        self.current_response = ResponseWriter(self, len(self.responses))
-        self.responses.append(self.current_response)
-        self.dialect = detect.make(self.dialect_name, self.current_response)
+        response = self.current_response = ResponseWriter(self, len(self.responses))
+        self.responses.append(response)
+        assert self.dialect_name is not None  # a response begins once the dialect is named
+        self.dialect = detect.make(self.dialect_name, response)
 
     def _finish_response(self, end: End, *, superseded: bool = False) -> None:
         """The current response is over (the body ended, or another response starts): its dialect's
         end rules, then J005 and T003 for its tool blocks still open. ``superseded``: a retry
         started before this response's end marker (the dialect says so, e.g. A017); no S003."""
         current, self.current = self.current, None
-        self.dialect.superseded = superseded
+        dialect, response = self.dialect, self.current_response
+        assert dialect is not None and response is not None  # only a response that began ends
+        dialect.superseded = superseded
         try:
-            self.dialect.on_end(end)
+            dialect.on_end(end)
         except (TypeError, AttributeError) as e:  # state built from an event with a wrong type
             self._wrong_type(None, e)
-        for block in self.current_response.blocks:
+        for block in response.blocks:
             if block.tool and not block.closed and not block.replaced:
                 self._arguments.at_end(block)
-        timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
-        self.declared.at_response_end(self.current_response)
+        timing_rules.check_buffered_blocks(self, end, response.blocks)
+        self.declared.at_response_end(response)
         self.current = current
 
     def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
