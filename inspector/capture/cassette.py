@@ -39,7 +39,7 @@ MAX_DECODED = 1 << 30
 """A compressed body is refused beyond this many decoded bytes (1 GiB, the capture size cap)."""
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # a base chosen at run time (C loader when built)
     """Safe YAML, plus vcrpy's Python tags read as the plain data under them (module docstring)."""
 
 

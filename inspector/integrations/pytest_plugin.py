@@ -62,7 +62,7 @@ def _watch_cassettes() -> None:
             _current.append(cassette)
         return cassette
 
-    load._stream_inspector = True  # type: ignore[attr-defined]
+    load._stream_inspector = True  # type: ignore[attr-defined]  # a mark on the function: patched once
     Cassette.load = classmethod(load)
 
 

@@ -19,9 +19,10 @@ own tools (web search, code execution, MCP).
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
 from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
@@ -39,7 +40,13 @@ CALL_ENDS = frozenset({"end_turn", "stop_sequence", "tool_use", "stop", "tool_ca
 a tool: only then is "called none" judged (V003). ``max_tokens``, ``length``, ``refusal``, safety
 stops, ``pause_turn`` and errors are not."""
 
-_UNREAD = object()
+class _Unread(enum.Enum):
+    """The declaration not read yet (None is a read that found nothing)."""
+
+    UNREAD = 0
+
+
+_UNREAD = _Unread.UNREAD
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +90,7 @@ class DeclaredRules:
 
     def __init__(self, session: "Session") -> None:
         self.s = session
-        self._declared: object = _UNREAD
+        self._declared: DeclaredTools | None | Literal[_Unread.UNREAD] = _UNREAD
         self._compiled: dict[str, Compiled] = {}
         """By tool name, once per session."""
         self._judged: set[int] = set()
@@ -109,7 +116,7 @@ class DeclaredRules:
         """The request's declaration, read on first use (the dialect is known by then), or None."""
         if self._declared is _UNREAD:
             self._declared = self.read((self.s.request or {}).get("body"))
-        return self._declared  # type: ignore[return-value]
+        return self._declared
 
     def read(self, body: object) -> DeclaredTools | None:
         """What ``body`` declares, read by the session's dialect's provider (None: nothing)."""
