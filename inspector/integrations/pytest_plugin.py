@@ -36,14 +36,32 @@ _current: list | None = None
 
 def pytest_addoption(parser) -> None:
     group = parser.getgroup("stream-inspector")
-    group.addoption(OPTION, nargs="?", const="error", default=None, choices=SEVERITIES, metavar="LEVEL",
+    # No ``choices``: argparse would reject ``--stream-inspector tests/`` (the path taken as the level)
+    # before ``pytest_load_initial_conftests`` can tell the two apart; the level is checked in
+    # ``pytest_configure``.
+    group.addoption(OPTION, nargs="?", const="error", default=None, metavar="LEVEL",
                     help="fail a test on findings at or above LEVEL (error, warning, info; default error) in "
                          "the streamed interactions of the VCR cassettes it used")
 
 
+def pytest_load_initial_conftests(early_config, parser, args: list[str]) -> None:
+    """``--stream-inspector PATH``: the bare flag followed by a test path, not a level.
+
+    ``nargs="?"`` makes argparse take the next word as the option's value; a word that is not a
+    level is a path the user meant for pytest, so the flag is rewritten as ``--stream-inspector=error``
+    in place (pytest parses this same list next)."""
+    for i, word in enumerate(args[:-1]):
+        if word == OPTION and args[i + 1] not in SEVERITIES and not args[i + 1].startswith("-"):
+            args[i] = f"{OPTION}=error"
+
+
 def pytest_configure(config) -> None:
-    if config.getoption(OPTION) is not None:
-        _watch_cassettes()
+    level = config.getoption(OPTION)
+    if level is None:
+        return
+    if level not in SEVERITIES:
+        raise pytest.UsageError(f"{OPTION}: unknown level {level!r} (choose from {', '.join(SEVERITIES)})")
+    _watch_cassettes()
 
 
 def _watch_cassettes() -> None:

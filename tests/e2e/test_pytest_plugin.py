@@ -84,6 +84,13 @@ def test_cassettes_recorded_and_replayed_fail_the_tests_whose_streams_have_error
     warn.stdout.fnmatch_lines(["*test_recording_warning_only.yaml#0: * (warning)*"])
     off = run(pytester, "--record-mode=none")
     off.assert_outcomes(passed=5)
+    # The bare flag followed by a path: the path is the test to run, the level the default.
+    one = run(pytester, "--record-mode=none", "--stream-inspector", "test_agent.py::test_recording_early_stop")
+    one.assert_outcomes(failed=1)
+    one.stdout.fnmatch_lines(["*J002 args-incomplete-at-close (error)*"])
+    bad = run(pytester, "--record-mode=none", "--stream-inspector=fatal")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown level 'fatal'" in bad.stderr.str()
 
 
 FIXTURE_TESTS = '''
