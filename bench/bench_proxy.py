@@ -17,7 +17,10 @@ completes in what it reads. Per-chunk latency = client arrival - upstream send, 
 ``--runs`` requests. "Added" is proxy minus direct at the same percentile, per round
 (``--rounds``, default 5: each round is reported, then the median and worst over rounds).
 
-    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record]
+``--compare DIR`` also runs another checkout's proxy, interleaved with this one's (before/after).
+
+    uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record] \
+        [--compare DIR]
 """
 from __future__ import annotations
 
@@ -144,12 +147,13 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
-def start_proxy(upstream: str, record_dir: str | None) -> tuple[subprocess.Popen, str]:
+def start_proxy(upstream: str, record_dir: str | None, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
     argv = [sys.executable, "-m", "inspector", "proxy", "--upstream", upstream, "--port", "0", "--format", "json"]
     if record_dir:
         argv += ["--record", record_dir]
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env["PYTHONPATH"] = str(root)
+    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
     if " on " not in line:
         proc.kill()
@@ -164,6 +168,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="rounds, each reported on its own (default 5)")
     ap.add_argument("--interval", type=float, default=0.002, help="seconds between chunks (default 0.002)")
     ap.add_argument("--record", action="store_true", help="also measure the proxy with --record DIR")
+    ap.add_argument("--compare", metavar="DIR", help="also run another checkout's proxy, interleaved (before/after)")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     ap.add_argument("--stamps", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -184,14 +189,15 @@ def main() -> None:
     try:
         upstream = up.stdout.readline().strip()
         modes = [("direct (serve)", upstream, None)]
-        proxy, url = start_proxy(upstream, None)
-        procs.append(proxy)
-        modes.append(("proxy --format json", url, None))
-        if args.record:
-            rec_dir = os.path.join(tmp, "rec")
-            proxy2, url2 = start_proxy(upstream, rec_dir)
-            procs.append(proxy2)
-            modes.append(("proxy --format json --record", url2, None))
+        roots = [(ROOT, "")] + ([(Path(args.compare), f" ({args.compare})")] if args.compare else [])
+        for k, (root, label) in enumerate(roots):
+            proxy, url = start_proxy(upstream, None, root)
+            procs.append(proxy)
+            modes.append(("proxy --format json" + label, url, None))
+            if args.record:
+                proxy2, url2 = start_proxy(upstream, os.path.join(tmp, f"rec{k}"), root)
+                procs.append(proxy2)
+                modes.append(("proxy --format json --record" + label, url2, None))
         rounds = [{name: {"ttfb": [], "chunk": []} for name, _, _ in modes} for _ in range(args.rounds)]
         line = 0
         with httpx.Client(timeout=30, trust_env=False) as client:

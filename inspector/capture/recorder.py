@@ -1,7 +1,8 @@
 """Write the native capture (SPEC.md "Capture files") while a stream arrives.
 
 Why a class of its own: a recording is evidence, so it must survive the process dying at any
-moment. Every record is one JSON line written with a single ``write()`` on an unbuffered file, so
+moment. Every record is one JSON line, written whole by a single ``write()`` on an unbuffered file
+(the records of chunks that arrived together share one: ``write_chunks``), so
 a kill (even SIGKILL) leaves every chunk received so far on disk and at worst one half-written
 last line, which the loader drops with a note (``inspector.capture.load.load_native``). Secrets in
 the request and response headers and the URL are redacted before anything is written.
@@ -9,6 +10,7 @@ the request and response headers and the URL are redacted before anything is wri
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import orjson
@@ -65,9 +67,11 @@ class Recorder:
         self._write(header)
 
     def _write(self, record: dict) -> None:
-        line = orjson.dumps(record) + b"\n"
-        # One write() per record; a raw file may in theory write less, so finish the same line.
-        view = memoryview(line)
+        self._write_lines(orjson.dumps(record) + b"\n")
+
+    def _write_lines(self, lines: bytes) -> None:
+        # One write() per call; a raw file may in theory write less, so finish the same lines.
+        view = memoryview(lines)
         while view:
             n = self._f.write(view)
             if n is None:  # non-blocking file: never the case for a regular file
@@ -80,6 +84,17 @@ class Recorder:
             return
         self._write(chunk_record(t, data, self._scrubber))
         self.chunks += 1
+
+    def write_chunks(self, items: Sequence[tuple[float | None, bytes]]) -> None:
+        """``chunk(t, data)`` for each ``(t, data)`` in order, the records written with one ``write()``
+        (the same lines as one call each: a batch that arrived together costs one system call)."""
+        if self.ended:
+            return
+        scrubber = self._scrubber
+        records = [orjson.dumps(chunk_record(t, data, scrubber)) for t, data in items if data]
+        if records:
+            self._write_lines(b"\n".join(records) + b"\n")
+            self.chunks += len(records)
 
     def write_chunk(self, chunk: Chunk) -> None:
         """``chunk()`` for a ``Chunk``."""

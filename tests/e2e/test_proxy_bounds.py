@@ -240,7 +240,7 @@ def test_each_chunk_is_in_the_recording_before_the_client_is_sent_it(raw_server,
     with BackgroundServer(checked) as srv:
         assert post(srv.url).content == OPENING + DELTA + CLOSE
         px.wait_reports(1)
-    assert seen == [True, True, True]
+    assert seen and all(seen)  # the three chunks arrive together: sent as one write (issue 32) or one by one
 
 
 def test_sigkilled_proxy_recording_holds_every_chunk_the_client_received(raw_server, tmp_path):

@@ -40,7 +40,7 @@ def test_sigkilled_recorder_leaves_a_capture_that_replays(tmp_path, raw_server):
                   "--format", "json", "--record", str(rec)])
     try:
         total = len(events) + len(more)
-        wait_for(lambda: len(sent) == total and _body(rec) == b"".join(sent), "every chunk to reach the recording")
+        wait_for(lambda: len(sent) == total and _body(rec) == b"".join(sent), "every chunk to reach the recording", timeout=60)  # a loaded machine starts `live` slowly
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=10)
     finally:

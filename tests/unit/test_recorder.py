@@ -32,6 +32,27 @@ def test_header_chunks_and_end_round_trip_exact_bytes(tmp_path):
     assert kinds == ["b64", "b64", "b64", "data", "end"]  # a UTF-8 character split over chunks goes as b64
 
 
+def test_a_batch_of_chunks_is_written_as_the_same_lines_in_one_write(tmp_path):
+    """``write_chunks`` (the proxy's batches, issue 32): the lines ``chunk`` writes one by one,
+    a key cut in two across the batch masked as across two calls, empty chunks skipped, one write."""
+    chunks = [(0.1, b'data: {"text":"key sk-ant-api03-'), (0.2, b""), (0.3, b'abcdefghijklmnopqrstuvwxyz"}\n\n'),
+              (0.4, b"\xff not utf-8"), (0.5, "é ✓\n".encode())]
+    one, batch = tmp_path / "one.jsonl", tmp_path / "batch.jsonl"
+    with Recorder(one) as rec:
+        for t, data in chunks:
+            rec.chunk(t, data)
+    with Recorder(batch) as rec:
+        writes = []
+        real = rec._f.write
+        rec._f.write = lambda b: writes.append(bytes(b)) or real(b)
+        rec.write_chunks(chunks)
+        rec._f.write = real
+        assert rec.chunks == 4
+    assert len(writes) == 1 and writes[0].count(b"\n") == 4
+    assert batch.read_bytes() == one.read_bytes()
+    assert b"abcdefghijklmnop" not in batch.read_bytes()
+
+
 def test_chunk_record_prefers_data_for_valid_utf8():
     assert chunk_record(1.0, "ok ✓".encode()) == {"t": 1.0, "data": "ok ✓"}
     assert chunk_record(None, b"\x80") == {"t": None, "b64": "gA=="}

@@ -8,6 +8,8 @@ same ``Session`` as ``check`` and ``live`` (DESIGN.md, "One direction of flow").
 One job per module; the forwarding path (endpoint → tap → sink) never waits for inspection:
 
 - ``endpoint``: the ASGI app relaying one exchange (bytes untouched, timing, upstream faults);
+- ``pump``: the upstream body read ahead of the relay, so that what arrived together is relayed,
+  recorded and queued as one batch (fewer writes and loop iterations on a fast stream);
 - ``routes``: which upstream a path goes to (one for all, or one per prefix: ``run``);
 - ``headers``: which header fields cross the proxy (hop-by-hop fields dropped);
 - ``tap``: the inspected copy of a response (decoded, recorded with ``--record``, handed on);

@@ -2,12 +2,14 @@
 
 Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads the body, forwards
 method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
-sends the response head and each raw body chunk (``Response.aiter_raw``: de-chunked, not
-decoded) to the client the moment it arrives. Each chunk is first teed (``tap.Tee``: appended to
-the ``--record`` capture and flushed, so a kill never loses a chunk the client already has; its
-decoded copy queued for inspection, which runs elsewhere and delays nothing); the client's bytes
-are never decoded or changed. Times are seconds since the request was sent upstream
-(``time.monotonic``).
+sends the response head and the raw body (``Response.aiter_raw``: de-chunked, not decoded) to
+the client the moment it arrives: what arrived together (``pump.Pump``: the chunks h11 had from
+one socket read) goes in one write, a chunk that arrives alone goes alone, at once. The chunks
+are first teed (``tap.Tee``: appended to the ``--record`` capture, one record per upstream chunk,
+in one unbuffered write, so a kill never loses a chunk the client already has; their decoded
+copies queued for inspection, chunk by chunk, which runs elsewhere and delays nothing); the
+client's bytes are never decoded or changed. Times are seconds since the request was sent
+upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of h11.
 
 Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
 ``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the
@@ -26,7 +28,7 @@ terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S00
 S012 for the transport). A client that goes away ends the upstream request too (its connection
 is closed; S012 ``cancelled``, one log line).
 
-Imports: ``exchange``, ``headers``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
+Imports: ``exchange``, ``headers``, ``pump``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
 ``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
 """
 from __future__ import annotations
@@ -53,7 +55,7 @@ from inspector.net.proxy.headers import forward_request_headers, forward_respons
 from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import BACKLOG_LIMIT, LoopSink
 from inspector.net.limits import StreamLimits
-from inspector.net.proxy.decode import DecodeLimit
+from inspector.net.proxy.pump import Pump
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
 from inspector.net import sigv4
@@ -280,49 +282,33 @@ class ProxyEndpoint:
         if limits.max_duration is not None:
             timer = loop.call_at(loop.time() + max(0.0, limits.max_duration - now()), stop,
                                  limits.duration_reached())
-        max_bytes = limits.max_bytes
         sink = self.sink
-        chunks = resp.aiter_raw().__aiter__()
+        pump = Pump(resp, now, timeout=self.timeout, url=url)
         end: End | None = None
         received = 0
         try:
             while True:
-                try:
-                    data = await chunks.__anext__()
-                except StopAsyncIteration:
-                    end = End(now(), "eof")
+                batch = await pump.batch()
+                if not batch:
+                    end = pump.end
                     break
-                except httpx.ReadTimeout:
-                    end = End(now(), "timeout", f"no bytes for {self.timeout:g} s (--timeout)")
-                    break
-                except (httpx.HTTPError, OSError) as e:
-                    end = End(now(), "reset", describe_error(e, url))
-                    break
-                t = now()
-                if not data:
-                    continue
-                received += len(data)
-                if max_bytes is not None and received > max_bytes:
-                    received -= len(data)
-                    end = End(t, "cancelled", limits.bytes_reached(received))
-                    break  # the chunk that would pass the limit is neither forwarded nor recorded
+                batch, received, end = self._within_max_bytes(batch, received)
                 # Recorded (one unbuffered write) before the client has it: a kill never loses a
                 # chunk the client got. Inspection is only queued, after the send: it delays nothing.
-                try:
-                    copy = tee.record(t, data)
-                except DecodeLimit as e:  # a decompression bomb, or decoded past --max-bytes
-                    end = End(t, "cancelled", f"cut: {e}")
+                copies, limit = tee.record_all(batch)
+                if limit is not None:  # a decompression bomb, or decoded past --max-bytes
+                    end = End(batch[len(copies)][0], "cancelled", f"cut: {limit}")
+                if copies:
+                    # One write for what arrived together (what h11 had from one socket read).
+                    body = joined(batch, len(copies))
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    tee.inspect_all(copies)
+                if end is not None:
                     break
-                await send({"type": "http.response.body", "body": data, "more_body": True})
-                tee.inspect(t, copy)
-                # One socket read can hold many chunks, which h11 then hands over without waiting:
-                # yield, so that a client that left is heard of (one line, not one asyncio warning
-                # per write into its dead socket) and other exchanges get their turn.
-                await asyncio.sleep(0)
                 if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
                     await sink.wait_for_room()
             watcher.cancel()
-            if end.kind == "eof":
+            if end is not None and end.kind == "eof":
                 tee.complete(end.t)
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             # Otherwise return without completing: uvicorn closes the connection and the client
@@ -337,6 +323,7 @@ class ProxyEndpoint:
             watcher.cancel()
             if timer is not None:
                 timer.cancel()
+            await pump.aclose()
             if end is None:
                 end = End(now(), "cancelled", "proxy stopped")
             tee.close(end)
@@ -347,9 +334,28 @@ class ProxyEndpoint:
             except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
                 pass
 
+    def _within_max_bytes(self, batch: list[tuple[float, bytes]],
+                          received: int) -> tuple[list[tuple[float, bytes]], int, End | None]:
+        """The chunks of ``batch`` that keep the body within ``--max-bytes`` (``received``: bytes
+        relayed before it), the new count, and the ``End`` when a chunk would pass the limit: that
+        chunk and the rest are neither forwarded nor recorded."""
+        max_bytes = self.limits.max_bytes
+        if max_bytes is None:
+            return batch, received + sum(len(data) for _, data in batch), None
+        for i, (t, data) in enumerate(batch):
+            if received + len(data) > max_bytes:
+                return batch[:i], received, End(t, "cancelled", self.limits.bytes_reached(received))
+            received += len(data)
+        return batch, received, None
+
     def _log(self, method: str, path: str, what: str) -> None:
         if self.log is not None:
             self.log(f"{method} {path} -> {what}")
+
+
+def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:
+    """The bytes of the first ``n`` chunks of ``batch``, as the upstream sent them, in one piece."""
+    return batch[0][1] if n == 1 else b"".join(data for _, data in batch[:n])
 
 
 def make_asgi_app(endpoint: ProxyEndpoint):

@@ -132,14 +132,22 @@ class LoopSink:
         if len(data) <= PIECE:
             self.post(self._chunk, n, chunk)
             return
-        for i in range(0, len(data), PIECE):
-            self.post(self._chunk, n, Chunk(chunk.t, data[i:i + PIECE]))
+        first = Chunk(chunk.t, data[:PIECE], chunk.line)
+        self.post(self._chunk, n, first)
+        for i in range(PIECE, len(data), PIECE):
+            self.post(self._piece, n, Chunk(chunk.t, data[i:i + PIECE]), first)
 
     def _chunk(self, n: int, chunk: Chunk) -> None:
         try:
             self.target.chunk(n, chunk)
         finally:
             self.inspected_bytes += len(chunk.data)
+
+    def _piece(self, n: int, piece: Chunk, first: Chunk) -> None:
+        """A later piece of a chunk: the same record as its first piece, so the same capture line
+        (numbered when the first was inspected: ``feeds.base.Driver``), not a line of its own."""
+        piece.line = first.line
+        self._chunk(n, piece)
 
     def finish(self, n: int, end: End) -> None:
         self._arriving.pop(n, None)

@@ -3,7 +3,8 @@
 The endpoint hands every chunk to a :class:`Tee` just before it sends it to the client; the tee
 decodes a ``content-encoding`` (``decode``), appends the chunk to the exchange's native
 capture (``--record DIR``: ``NNN-METHOD-path.jsonl``, numbered on from the captures already
-there, redacted; one unbuffered write per chunk) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
+there, redacted; one record per chunk, one unbuffered write per chunk or per batch of chunks that
+arrived together) and queues it on the sink for inspection. Nothing here can stop the forwarding: a failing disk
 stops the recording, a body that does not decode stops the copy, each with a note.
 
 Imports: ``decode``, ``sink`` (its type), ``inspector.model.capture``, ``inspector.capture.recorder``.
@@ -104,6 +105,16 @@ def _record_chunk(rec: Recorder, t: float | None, data: bytes) -> Recorder | Non
         return None
 
 
+def _record_chunks(rec: Recorder, items: list[tuple[float, bytes]]) -> Recorder | None:
+    """Write the chunks of a batch with one write; a failing disk stops the recording (None)."""
+    try:
+        rec.write_chunks(items)
+        return rec
+    except OSError as e:
+        _record_failed(rec, e)
+        return None
+
+
 def _record_failed(rec: Recorder, e: OSError) -> None:
     print(f"stream-inspector: proxy: recording {rec.path} stopped: {e.strerror or e}", file=sys.stderr)
     try:
@@ -140,6 +151,30 @@ class Tee:
         """Decode one forwarded chunk and append it to the recording (before the client is sent it);
         returns the decoded copy for ``inspect`` (``b""``: nothing to inspect). Raises ``DecodeLimit``
         (nothing of the chunk recorded): the caller cuts the exchange there."""
+        data = self._decode(data)
+        if data and self.rec is not None:
+            self.rec = _record_chunk(self.rec, t, data)
+        return data
+
+    def record_all(self, batch: list[tuple[float, bytes]]) -> tuple[list[tuple[float, bytes]], DecodeLimit | None]:
+        """``record`` for each ``(t, data)`` of a batch that arrived together, the records written to
+        the recording in one write (the same lines). Returns the ``(t, decoded copy)`` of each chunk
+        that may be forwarded, in order, and None; or, when a chunk passed a decoding limit, those
+        before it and the ``DecodeLimit`` (that chunk and the rest are neither recorded nor forwarded)."""
+        copies: list[tuple[float, bytes]] = []
+        limit = None
+        for t, data in batch:
+            try:
+                copies.append((t, self._decode(data)))
+            except DecodeLimit as e:
+                limit = e
+                break
+        if self.rec is not None:
+            self.rec = _record_chunks(self.rec, copies)
+        return copies, limit
+
+    def _decode(self, data: bytes) -> bytes:
+        """The decoded copy of one chunk (``b""`` once the copy has stopped). Raises ``DecodeLimit``."""
         if self.decoder is not None:
             try:
                 data = self.decoder.decode(data)
@@ -149,18 +184,20 @@ class Tee:
                 self.sink.note(self.n, f"content-encoding {self.encoding}: cannot decode ({e}); the rest was "
                                        "passed through, not inspected")
                 self.decoder, self.copying = None, False
-        if not data or not self.copying:
-            return b""
-        if self.rec is not None:
-            self.rec = _record_chunk(self.rec, t, data)
-        return data
+        return data if self.copying else b""
 
     def inspect(self, t: float, data: bytes) -> None:
         """Queue what ``record`` returned for inspection (after the client was sent the chunk)."""
         if data:
             self.sink.chunk(self.n, Chunk(t, data))
 
-    def complete(self, t: float) -> None:
+    def inspect_all(self, copies: list[tuple[float, bytes]]) -> None:
+        """``inspect`` for each ``(t, decoded copy)`` that ``record_all`` returned, one chunk each, in order."""
+        for t, data in copies:
+            if data:
+                self.sink.chunk(self.n, Chunk(t, data))
+
+    def complete(self, t: float | None) -> None:
         """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""
         if self.decoder is None or not self.copying:
             return
@@ -184,7 +221,7 @@ class Tee:
         end_recording(self.rec, end)
         self.sink.finish(self.n, end)
 
-    def _pass(self, t: float, data: bytes) -> None:
+    def _pass(self, t: float | None, data: bytes) -> None:
         if self.rec is not None:
             self.rec = _record_chunk(self.rec, t, data)
         self.sink.chunk(self.n, Chunk(t, data))
