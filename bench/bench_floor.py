@@ -41,7 +41,7 @@ from bench_large_tool_call import (BASE_CHARS, chat_sse, make_arguments, make_ch
 from inspector.capture.load import load_path  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
 from inspector.framing.sse import SSEDecoder  # noqa: E402
-from inspector.providers import DIALECTS  # noqa: E402
+from inspector.providers import dialect_class  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DIALECT = {"anthropic": "anthropic-messages", "chat": "openai-chat"}
@@ -69,7 +69,7 @@ def framing_only(raw: bytes, dialect: str | None = None) -> list:
     ``dialect``: arm it with that dialect's run keys (runs of deltas framed whole), as the session does."""
     d, out = SSEDecoder(), []
     if dialect is not None:
-        d.set_run_keys(DIALECTS[dialect].run_keys, DIALECTS[dialect].run_noise)
+        d.set_run_keys(dialect_class(dialect).run_keys, dialect_class(dialect).run_noise)
     for i in range(0, len(raw), 65536):
         out += d.feed(raw[i:i + 65536], None)
     return out + d.close(None)

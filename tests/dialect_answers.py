@@ -13,10 +13,12 @@ import json
 from dataclasses import dataclass, field, replace
 
 from inspector.model.capture import Capture, Chunk, End
+from inspector.providers import dialect_names
 from tests import bedrock_frames as bf
 
-DIALECTS = ("anthropic-messages", "bedrock-anthropic", "bedrock-converse", "openai-chat", "openai-responses",
-            "gemini", "ollama", "cohere-chat")
+DIALECTS = tuple(dialect_names())
+"""Every registered dialect (the registry's list, never one kept here): a new provider's dialect joins
+every test parametrized on it, and fails there until this module can write it (``render``)."""
 
 STOPS = {
     "anthropic-messages": {"tool": "tool_use", "end": "end_turn", "length": "max_tokens"},

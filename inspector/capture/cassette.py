@@ -28,7 +28,6 @@ import binascii
 import zlib
 
 import orjson
-import yaml
 
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.har import describe_exchange, is_streamed_response
@@ -39,11 +38,25 @@ MAX_DECODED = 1 << 30
 """A compressed body is refused beyond this many decoded bytes (1 GiB, the capture size cap)."""
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # a base chosen at run time (C loader when built)
-    """Safe YAML, plus vcrpy's Python tags read as the plain data under them (module docstring)."""
+_LOADER: list = []
+
+
+def _yaml():
+    """PyYAML and its loader, imported on the first cassette (start-up: YAML is a fifth of ``check``'s
+    imports otherwise). The loader is safe YAML, plus vcrpy's Python tags read as the plain data under
+    them (module docstring)."""
+    import yaml
+    if not _LOADER:
+        class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # base chosen at run time
+            pass
+
+        _Loader.add_multi_constructor("tag:yaml.org,2002:python/", _plain)
+        _LOADER.append(_Loader)
+    return yaml, _LOADER[0]
 
 
 def _plain(loader, suffix, node):
+    import yaml
     if isinstance(node, yaml.ScalarNode):
         return loader.construct_scalar(node)
     if isinstance(node, yaml.SequenceNode):
@@ -54,9 +67,6 @@ def _plain(loader, suffix, node):
     if suffix.endswith("BytesIO") and isinstance(state, (list, tuple)) and state:
         return state[0]
     return data
-
-
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/", _plain)
 
 
 def looks_like_cassette(head: bytes) -> bool:
@@ -78,18 +88,26 @@ def looks_like_cassette(head: bytes) -> bool:
 def read_interactions(raw: bytes, *, name: str) -> list:
     """The ``interactions`` list of a cassette. Raises ``CaptureError`` for YAML/JSON that does not
     parse or holds no interactions list."""
-    try:
-        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        try:
             data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
-        else:
-            data = yaml.load(raw, Loader=_Loader)  # noqa: S506 (a safe loader: see _Loader)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as e:
-        raise CaptureError(f"{name}: not a readable cassette: {str(e).splitlines()[0]}") from None
+        except orjson.JSONDecodeError as e:
+            raise CaptureError(f"{name}: not a readable cassette: {str(e).splitlines()[0]}") from None
+    else:
+        data = _yaml_data(raw, name)
     if isinstance(data, dict):
         for key in ("interactions", "http_interactions"):
             if isinstance(data.get(key), list):
                 return data[key]
     raise CaptureError(f"{name}: not a cassette (no interactions list)")
+
+
+def _yaml_data(raw: bytes, name: str) -> object:
+    yaml, loader = _yaml()
+    try:
+        return yaml.load(raw, Loader=loader)  # noqa: S506 (a safe loader: see _yaml)
+    except yaml.YAMLError as e:
+        raise CaptureError(f"{name}: not a readable cassette: {str(e).splitlines()[0]}") from None
 
 
 def cassette_streams(raw: bytes, *, name: str = "<input>") -> tuple[list[tuple[int, Capture]], int]:

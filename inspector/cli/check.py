@@ -14,20 +14,22 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
-from inspector.cli.otel import sender_for
 from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
-from inspector.report.spans import SpanRecord, span_for
 from inspector.report.text import plural
+
+if TYPE_CHECKING:
+    from inspector.report.spans import SpanRecord
 
 def _overrides(items: list[str]) -> dict[str, Severity]:
     out: dict[str, Severity] = {}
@@ -124,6 +126,7 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
     outcome.findings = [(f.code, f.name, f.severity) for f in s.findings]
     span = None
     if opts.spans:
+        from inspector.report.spans import span_for  # only with --otlp (start-up)
         start = recorded_start(inp.path, cap)
         span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=name)
     return Result(_RENDERERS[opts.fmt].render(name, s), None, outcome, span)
@@ -192,7 +195,10 @@ def run(args) -> int:
         except CaptureError as e:
             print(f"stream-inspector: {e}", file=sys.stderr)
             return EXIT_USAGE
-    sender, problem = sender_for(args)
+    sender, problem = None, None
+    if args.otlp:
+        from inspector.cli.otel import sender_for  # only with --otlp (start-up)
+        sender, problem = sender_for(args)
     if problem:
         print(f"stream-inspector: {problem}", file=sys.stderr)
         return EXIT_USAGE

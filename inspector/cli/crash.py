@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
-import traceback
 
 from inspector.capture.redact import scrub_secrets
 from inspector.cli.parser import EXIT_INTERNAL
@@ -21,6 +19,8 @@ from inspector.model.display import display_text
 def report_internal_error(error: BaseException, command: str | None) -> int:
     """Save ``error``'s traceback (its cause's, for a wrapper such as ``AppCrashed``) to a file in
     the temporary folder, print one line on stderr, return ``EXIT_INTERNAL`` (3)."""
+    import tempfile  # a crash is rare: check's start-up does not pay for these
+    import traceback
     shown = error.__cause__ if error.__cause__ is not None else error
     text = "".join(traceback.format_exception(shown))
     head = f"stream-inspector {command or ''} internal error at {time.strftime('%Y-%m-%d %H:%M:%S')}\n"

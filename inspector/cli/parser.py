@@ -13,12 +13,8 @@ import sys
 import textwrap
 
 from inspector import __version__
-from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.model.sizes import parse_size
-from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES
-from inspector.providers import DIALECTS, PROVIDERS
-from inspector.providers.variables import help_text, route_names
-from inspector.tui.theme_files import short_theme_names
+from inspector.providers import PROVIDERS, dialect_names
 from inspector.model.severity import WORST_FIRST
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -75,6 +71,7 @@ def _size(value: str) -> int:
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
+    from inspector.net.limits import MAX_BYTES  # the network commands' parsers only
     # string defaults go through ``type`` too: --help shows 64M, not a count of bytes
     p.add_argument("--max-bytes", type=_size, default=f"{MAX_BYTES // 2**20}M", metavar="SIZE",
                    help="cut a response body longer than this (e.g. 1000000, 64M, 1G): the stream "
@@ -85,6 +82,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _add_request_limits(p: argparse.ArgumentParser) -> None:
+    from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES  # the proxy commands' parsers only
     p.add_argument("--header-timeout", type=_positive, default=HEADER_TIMEOUT, metavar="SECONDS",
                    help="answer 408 and close a connection whose request headers take longer than this")
     p.add_argument("--max-request-bytes", type=_size, default=f"{MAX_REQUEST_BYTES // 2**20}M", metavar="SIZE",
@@ -92,6 +90,7 @@ def _add_request_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _add_keep(p: argparse.ArgumentParser) -> None:
+    from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES  # the proxy commands' parsers only
     p.add_argument("--keep", type=_count, default=KEEP, metavar="N",
                    help="ended exchanges kept whole in memory; older ones keep their row and "
                         "counts, their streams are read back from --record when opened")
@@ -135,7 +134,7 @@ def cpu_count() -> int:
 
 
 def _dialect_choices() -> list[str]:
-    return [name for name in DIALECTS if name != "unknown"]
+    return dialect_names()
 
 
 def _examples(*lines: str) -> str:
@@ -173,6 +172,7 @@ def _add_replay_timing(p: argparse.ArgumentParser) -> None:
 
 
 def _add_theme(p: argparse.ArgumentParser) -> None:
+    from inspector.tui.theme_files import short_theme_names  # the TUI commands' parsers only
     names = short_theme_names() or ["dark"]
     p.add_argument("--theme", default=None, metavar="NAME",
                    help=f"colour theme: {', '.join(names)}, or any Textual theme (e.g. nord, gruvbox); "
@@ -319,6 +319,7 @@ def _gateway(sub) -> None:
 
 
 def _run(sub) -> None:
+    from inspector.providers.variables import help_text, route_names  # run's parser only: every endpoint
     p = _sub(sub, "run", help="run an agent with every SDK's base-URL variable pointed at the inspecting proxy",
              description="Start the inspecting proxy on a free loopback port, run your agent with every SDK's "
                          "base-URL variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ...) pointed at it, and "

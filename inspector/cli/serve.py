@@ -30,13 +30,13 @@ def _err(msg: str) -> int:
 def list_mutations(fmt: str) -> str:
     """``serve --mutations``: per provider, each mutation's name, what it does, codes and bug reports."""
     if fmt == "json":
-        return "\n".join(orjson.dumps({"provider": name, "dialect": PROVIDERS[name].dialect.name, "mutation": mu.name,
+        return "\n".join(orjson.dumps({"provider": name, "dialect": PROVIDERS[name].dialect_name, "mutation": mu.name,
                                         "summary": mu.summary, "codes": sorted(mu.codes), "reports": list(mu.reports),
                                         "param": mu.param, "default": mu.default}).decode()
                          for name, conf in CONFORMANCE.items() for mu in conf.mutations)
     lines = []
     for name, conf in CONFORMANCE.items():
-        lines.append(f"{PROVIDERS[name].dialect.name} (--provider {name})")
+        lines.append(f"{PROVIDERS[name].dialect_name} (--provider {name})")
         for mu in conf.mutations:
             label = mu.name + (f"[={mu.param.upper()}]" if mu.param else "")
             lines.append(f"  {label:<24} {mu.summary}")

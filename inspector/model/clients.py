@@ -7,10 +7,15 @@ about a client changes with the client's version. Every such sentence is made he
 raises, or that it reads the stream without one); ``tests/unit/test_client_behaviours.py`` feeds each
 row's reference capture (``tests/clients/reference/KEY.*``) to the SDK pinned in ``uv.lock`` and
 fails on any row the SDK contradicts. Dialects never write a client's behaviour in their own words:
-they ask :func:`says` (a test checks that no other module names an SDK's behaviour).
+they ask a ``says`` made by :func:`sayer` (a test checks that no other module names an SDK's behaviour).
+
+Each provider folder keeps the rows about its own SDK in its ``clients`` module (named by its record's
+``clients`` fact); here are the class, the effects, and the rows shared by more than one provider
+(AWS event-stream framing, read by botocore for both Bedrock APIs).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
@@ -41,36 +46,26 @@ STOPS_AT_DONE = "stops reading at data: [DONE]"
 EFFECTS = (DROPS_EVENT, STOPS_AT_DONE)
 
 
-_CHAT = ("openai-python", "chat.completions.stream()")
-_RESPONSES = ("openai-python", "responses.stream()")
-_MESSAGES = ("anthropic-python", "messages.stream()")
 _EVENTSTREAM = ("botocore", "EventStreamBuffer")
 _BEDROCK_EVENTS = ("botocore", "EventStream")
-_COHERE = ("cohere-python", "chat_stream()")
 
-BEHAVIOURS: dict[str, ClientBehaviour] = {
-    "C001-missing-index": ClientBehaviour(*_CHAT, "TypeError"),
-    "C001-negative-index": ClientBehaviour(*_CHAT, None),
-    "C007-missing-done": ClientBehaviour(*_CHAT, None),
-    "C018-tool-calls-not-list": ClientBehaviour(*_CHAT, "KeyError"),
-    "A004-index-out-of-order": ClientBehaviour(*_MESSAGES, "IndexError"),
-    "A012-missing-message-start": ClientBehaviour(*_MESSAGES, "AssertionError"),
-    "R008-missing-created": ClientBehaviour(*_RESPONSES, "RuntimeError"),
-    "R011-content-index-gap": ClientBehaviour(*_RESPONSES, "IndexError"),
-    "R010-item-id-changed": ClientBehaviour(*_RESPONSES, None),
-    "R012-resumed-stream": ClientBehaviour(*_RESPONSES, "RuntimeError"),
-    "R012-resumed-stream-retrieve": ClientBehaviour("openai-python", "responses.retrieve(stream=True)", None),
+SHARED: dict[str, ClientBehaviour] = {
     "S015-corrupt-message": ClientBehaviour(*_EVENTSTREAM, "ParserError"),
-    "K001-event-dropped": ClientBehaviour(*_COHERE, None, DROPS_EVENT),
-    "K002-done-before-end": ClientBehaviour(*_COHERE, None, STOPS_AT_DONE),
-    "S008-cohere-unknown-event": ClientBehaviour(*_COHERE, None, DROPS_EVENT),
     "S008-eventstream-unknown-event": ClientBehaviour(*_BEDROCK_EVENTS, None, DROPS_EVENT),
 }
 """Key (``CODE-what``: the reference capture's file name, bar a ``-retrieve``-style suffix naming another
 entry point on the same capture) -> the measured behaviour. ``raises`` may name a base class of what is
-raised (botocore's ``ParserError`` covers each way a message can be corrupt)."""
+raised (botocore's ``ParserError`` covers each way a message can be corrupt). A provider's own rows
+(its ``clients`` module's ``BEHAVIOURS``) have keys of the same form."""
 
 
-def says(*keys: str) -> str:
-    """The sentences of ``keys`` joined with ``; `` (``KeyError`` for a key not in the table)."""
-    return "; ".join(BEHAVIOURS[k].sentence for k in keys)
+def sayer(table: Mapping[str, ClientBehaviour]) -> Callable[..., str]:
+    """``says(*keys) -> str``: the sentences of ``keys`` (rows of ``table``, else :data:`SHARED`) joined with
+    ``; `` (``KeyError`` for a key in neither)."""
+    def says(*keys: str) -> str:
+        return "; ".join((table[k] if k in table else SHARED[k]).sentence for k in keys)
+    return says
+
+
+says = sayer({})
+"""``says`` over the shared rows (the framing's and the Bedrock dialects')."""

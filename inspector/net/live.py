@@ -35,7 +35,7 @@ import httpx
 import orjson
 
 from inspector.providers import PROVIDERS
-from inspector.providers.base import Provider
+from inspector.providers.record import Provider
 from inspector.model.capture import Chunk, End, Head, SourceItem
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets

@@ -1,63 +1,130 @@
 """Providers: one folder per provider, and the registry every other layer reads.
 
 Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
-``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds
-its stream dialect and rules (``stream``), its request side (``request``: endpoint, ``prepare``;
-``history``: where requests carry history for the Q rules; ``tools``: the tools a request
-declares, for the V rules), its event-log summaries and its advice, and exports one ``PROVIDER``
-record. A new provider is one folder plus its entries below and in ``conformers`` (and, today, rows
-in ``inspector.model.catalog`` and the dialect-keyed tables of ``inspector.compare.diff.answer`` and
-``inspector.report.spans``: README "How it is built").
-``conformers.CONFORMANCE`` holds what each gives the conformance tools (``conformance``,
-``mutations``), in a module of its own so that ``check`` never loads them; ``variables`` gathers
-every provider's base-URL variables (``Endpoint.base_env``) into the one table ``run`` works from.
-Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Provider``), ``history``
+``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds its stream dialect and rules
+(``stream``), how its events are recognised (``sniff``: cheap, imported for detection), its request
+side (``request``: endpoint, ``prepare``; ``history``: where requests carry history for the Q rules;
+``tools``: the tools a request declares, for the V rules), its event-log summaries, its advice, its
+answer reader and conformance tools (``answer``, ``mutations``), and exports one ``PROVIDER`` record
+(``inspector.providers.record``) holding every fact about it. A new provider is its folder plus one
+line in :data:`FOLDERS` (README "How it is built"; ``tests/unit/test_provider_registry.py`` checks
+that every record is complete).
+
+Loading is on demand: importing this package imports each folder's ``__init__`` and ``sniff``
+only; a dialect, a request module or the mutations load when a record's fact is first read.
+Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Endpoint``), ``history``
 (the Q-rule helpers), ``tools`` (``DeclaredTools``, the shape every ``tools`` reader returns),
 ``tool_faults`` (what the V-rule mutations share), ``summary`` (generic event summaries),
-``textcalls`` (tool calls written as text); by the two Bedrock folders: ``bedrock`` (endpoint, model path, exceptions).
+``textcalls`` (tool calls written as text), ``conformance`` (what ``conform`` and ``serve --mutate``
+get; ``conformers`` the table of them), ``variables`` (every base-URL variable, for ``run``),
+``errors`` (request errors in each provider's shape); by the two Bedrock folders: ``bedrock``.
 May import: ``inspector.capture`` (redaction) and ``inspector.model``; never the session (dialects
 write through ``StreamWriter``), never a sink.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from inspector.capture.redact import scrub_secrets
-from inspector.model.events import EventRecord
-from inspector.providers import (anthropic, bedrock_anthropic, bedrock_converse, cohere, gemini, ollama,
-                                 openai_chat, openai_responses)
-from inspector.providers.base import Dialect, Provider
-from inspector.providers.history import HistoryShape
+from inspector.providers.base import Dialect
+from inspector.providers.record import Provider
 from inspector.providers.summary import generic
 
-PROVIDERS: dict[str, Provider] = {
-    p.name: p for p in (anthropic.PROVIDER, openai_chat.PROVIDER, openai_responses.PROVIDER,
-                        gemini.PROVIDER, ollama.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
-                        cohere.PROVIDER)
-}
+if TYPE_CHECKING:
+    from inspector.model.events import EventRecord
+    from inspector.providers.history import HistoryShape
+
+FOLDERS = (
+    "anthropic",
+    "openai_chat",
+    "openai_responses",
+    "gemini",
+    "ollama",
+    "bedrock_anthropic",
+    "bedrock_converse",
+    "cohere",
+)
+"""The registry: one line per provider folder, in the order help texts list them."""
+
+
+def build(records: Iterable[Provider]) -> dict[str, Provider]:
+    """The records by provider name, checked: names unique, detection priorities unique, and each dialect
+    detected by exactly one provider (a provider reusing another's dialect, such as a Chat-compatible
+    service, has no priority and no sniff: it cannot take over that dialect's streams). Raises
+    ``ValueError`` naming the conflict."""
+    out: dict[str, Provider] = {}
+    owners: dict[str, str] = {}
+    priorities: dict[int, str] = {}
+    for p in records:
+        if p.name in out:
+            raise ValueError(f"two providers are named {p.name!r}")
+        out[p.name] = p
+        if p.priority is None:
+            continue
+        if p.dialect_name in owners:
+            raise ValueError(f"{p.name} and {owners[p.dialect_name]} both detect {p.dialect_name!r}: a provider "
+                             "reusing another's dialect declares priority=None and sniff=None")
+        if p.priority in priorities:
+            raise ValueError(f"{p.name} and {priorities[p.priority]} share detection priority {p.priority}")
+        owners[p.dialect_name] = p.name
+        priorities[p.priority] = p.name
+    for p in out.values():
+        if p.dialect_name not in owners:
+            raise ValueError(f"{p.name} reuses dialect {p.dialect_name!r}, which no registered provider detects")
+    return out
+
+
+PROVIDERS: dict[str, Provider] = build(import_module(f"{__name__}.{folder}").PROVIDER for folder in FOLDERS)
 """By ``live --provider`` name, in the order help texts list them."""
 
-DIALECTS: dict[str, type[Dialect]] = {
-    p.dialect.name: p.dialect for p in (anthropic.PROVIDER, bedrock_anthropic.PROVIDER, bedrock_converse.PROVIDER,
-                                        openai_responses.PROVIDER, cohere.PROVIDER, openai_chat.PROVIDER,
-                                        gemini.PROVIDER, ollama.PROVIDER)
-}
-"""By dialect name (SPEC.md), in detection order: typed-event dialects before the shapes that
-only a key identifies (a Responses event also has fields a Chat sniff could accept)."""
-DIALECTS["unknown"] = Dialect
 
-HISTORY_SHAPES: tuple[HistoryShape, ...] = tuple(
-    p.history for p in (anthropic.PROVIDER, openai_chat.PROVIDER, gemini.PROVIDER, openai_responses.PROVIDER)
-    if p.history is not None)
-"""Where requests carry history, in claiming order (Anthropic's ``messages`` before Chat's)."""
 
-_BY_DIALECT = {p.dialect.name: p for p in PROVIDERS.values()}
+def detectors(providers: dict[str, Provider]) -> tuple[Provider, ...]:
+    """The providers of ``providers`` that detect their dialect, in detection order (``Provider.priority``)."""
+    return tuple(sorted((p for p in providers.values() if p.priority is not None), key=lambda p: p.priority or 0))
+
+
+DETECTORS = detectors(PROVIDERS)
+"""The registered providers that detect their dialect, in detection order."""
+
+_BY_DIALECT = {p.dialect_name: p for p in DETECTORS}
+
+
+def dialect_names() -> list[str]:
+    """Every dialect name (SPEC.md), in detection order, without ``unknown`` (no dialect loaded)."""
+    return list(_BY_DIALECT)
 
 
 def provider_for_dialect(dialect: str | None) -> Provider | None:
-    """The provider whose stream dialect is ``dialect`` (None for ``unknown``)."""
+    """The provider that owns the stream dialect ``dialect`` (None for ``unknown`` or an unknown name)."""
     return _BY_DIALECT.get(dialect or "")
 
 
-def summarize(ev: EventRecord, dialect: str | None) -> str:
+def dialect_class(name: str) -> "type[Dialect]":
+    """The dialect class registered as ``name`` (``unknown``: the base class that judges nothing),
+    imported on first use. Raises ``ValueError`` for a name no provider registers."""
+    if name == "unknown":
+        return Dialect
+    provider = _BY_DIALECT.get(name)
+    if provider is None:
+        raise ValueError(f"unknown dialect {name!r}; known: {', '.join([*_BY_DIALECT, 'unknown'])}")
+    return provider.dialect
+
+
+_HISTORY: list[HistoryShape] = []
+
+
+def history_shapes() -> "tuple[HistoryShape, ...]":
+    """Where requests carry history, in claiming order (detection order: Anthropic's ``messages`` before
+    Chat's), from every provider that declares a shape (loaded on first call)."""
+    if not _HISTORY:
+        _HISTORY.extend(s for p in DETECTORS if (s := p.history) is not None)
+    return tuple(_HISTORY)
+
+
+def summarize(ev: "EventRecord", dialect: str | None) -> str:
     """A one-line summary of ``ev`` for the event log, with anything key-shaped masked."""
     p = ev.payload
     if not isinstance(p, dict):

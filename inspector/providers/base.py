@@ -7,22 +7,17 @@ only what that protocol exposes. Its own bookkeeping (which index maps to which 
 rule already fired for what) stays on the dialect instance. One instance judges one response;
 a body holding several responses gets a fresh instance per response.
 
-A :class:`Provider` bundles everything else one provider folder knows: how to reach its
-streaming endpoint (``live``, ``proxy`` routes), where its requests carry history (Q rules), one-
-line event summaries for the event log, and advice per rule family. The registry in
-``inspector.providers`` lists them.
+Everything else one provider folder knows is on its ``Provider`` record (``inspector.providers.record``;
+its endpoint: ``inspector.providers.endpoint``; its rule texts: ``inspector.providers.ruletext``); the
+registry in ``inspector.providers`` lists them.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
-    from inspector.providers.history import HistoryShape
-    from inspector.providers.tools import Reader
     from inspector.model.capture import End
     from inspector.model.findings import Finding
     from inspector.model.severity import Severity
@@ -139,13 +134,12 @@ class StreamWriter(Protocol):
 
 
 class Dialect:
-    """Base class. Subclasses set ``name`` and implement ``sniff``, ``on_event`` and ``on_end``."""
+    """Base class. Subclasses set ``name`` and implement ``on_event`` and ``on_end`` (detection is the
+    folder's ``sniff`` module, named on its ``Provider`` record)."""
 
     name: ClassVar[str] = "unknown"
     accepts_done: ClassVar[bool] = False
     """``data: [DONE]`` is part of this dialect (OpenAI); elsewhere it is S002 (RULES.md S002)."""
-    url_hints: ClassVar[tuple[str, ...]] = ()
-    """Substrings of a request URL that identify the dialect when no event does (e.g. an HTTP error)."""
 
     typed_events: ClassVar[bool] = False
     """Every event payload names its type in ``type`` (Anthropic, Responses): a ``type`` that is
@@ -162,6 +156,18 @@ class Dialect:
     run_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
     """Event name (``""``: none) -> payload keys whose string value may vary along a run of deltas
     that the framing hands over whole (``FrameRun``); the dialect then answers ``run_target``."""
+
+    array_body: ClassVar[bool] = False
+    """A body that is one JSON array is this dialect's stream whatever its content type says (Gemini's
+    ``streamGenerateContent`` without ``alt=sse``: Vertex's REST transport, PROTOCOLS.md §8)."""
+
+    json_content_type: ClassVar[bool] = False
+    """``application/json`` is one of this dialect's stream content types (Ollama's NDJSON); elsewhere it
+    says the body is not a stream (S007)."""
+
+    buffered_arguments_hint: ClassVar[str] = ""
+    """T003: a sentence added when a tool's arguments arrived in one burst at the end, saying how this API
+    streams them as generated (Anthropic's ``eager_input_streaming``); ``""``: none."""
 
     run_noise: ClassVar[tuple[str, ...]] = ()
     """Keys of a string after the varying one that may vary too and that the dialect never reads
@@ -182,15 +188,6 @@ class Dialect:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could
         report a finding (Chat's C019): the run is then taken event by event."""
         return False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """True when this event alone identifies the dialect."""
-        return False
-
-    @classmethod
-    def sniff_url(cls, url: str) -> bool:
-        return any(h in url for h in cls.url_hints)
 
     def on_event(self, ev: "EventRecord") -> None:
         """Handle one event (``ev.payload`` is parsed JSON, ``DONE`` or ``NOT_JSON``)."""
@@ -241,135 +238,3 @@ class Dialect:
         if self.w.transport_failed_early or self.w.http_error or self.superseded or self.errored:
             return
         self.w.report("S003", f"stream ended before {what}", event=False)
-
-
-@dataclass(frozen=True, slots=True)
-class BaseVar:
-    """One environment variable that SDKs or agent frameworks read a provider's base URL from.
-
-    ``run`` points each at a route of its proxy and forwards that route where the variable would
-    have led; ``run --help``, its banner and the README's table are made from these records.
-    Every fact here is read from the readers' own source (named in ``read_by``), not their docs.
-    """
-
-    name: str
-    """``ANTHROPIC_BASE_URL``, ``OPENAI_BASE_URL``…"""
-    read_by: str
-    """Who reads it, for people (Markdown backticks allowed): ``"`anthropic` SDKs (Python, TypeScript)"``."""
-    default: str
-    """The URL its readers use when it is unset (``https://api.openai.com/v1``); with ``default_from``,
-    how that URL is chosen, for people."""
-    route: str = ""
-    """The proxy route it gets and the ``run --upstream NAME=`` name (``""``: the provider's name)."""
-    versioned: bool = False
-    """Its value holds the API version (OpenAI's ``…/v1``: readers append ``/chat/completions``);
-    False: the value is a root and readers add the version themselves (``/v1/messages``)."""
-    versions: tuple[str, ...] = ()
-    """The API's version path segments (``/v1``; Gemini's ``/v1beta``, ``/v1``…). Readers of one
-    variable may disagree on whether the value holds the version (the Vercel AI SDK's Anthropic
-    provider expects ``/v1`` on ``ANTHROPIC_BASE_URL``, Anthropic's SDKs do not): the route joins
-    the two with exactly one version (``inspector.net.proxy.routes.Route``); the first is added
-    to a root value's path that has none."""
-    keeps_path: bool = True
-    """False when some readers drop a path from the value (older ``ollama`` clients keep scheme,
-    host and port of ``OLLAMA_HOST``): it then points at the proxy's root, routed by the
-    provider's own path prefix."""
-    fallback: tuple[str, ...] = ()
-    """Variables its readers fall back to when it is unset (langchain-anthropic reads
-    ``ANTHROPIC_API_URL``, then ``ANTHROPIC_BASE_URL``): the first one set says where it leads."""
-    parse: "Callable[[str], str] | None" = None
-    """How its readers read a value that is not a plain URL (``OLLAMA_HOST``'s ``host:port``)."""
-    parse_text: str = ""
-    """``parse`` for people (the README's table): ``"`host:port` forms as Ollama reads them"``."""
-    default_from: "Callable[[Mapping[str, str]], str] | None" = None
-    """The default URL when it depends on other variables (a region, a location)."""
-
-    @property
-    def sdk_path(self) -> str:
-        """The version path its value ends in (``/v1`` for a versioned variable, else ``""``)."""
-        if not self.versioned:
-            return ""
-        path = urlsplit(self.default).path.rstrip("/")
-        return next((v for v in self.versions if path.endswith(v)), "")
-
-    def default_url(self, environ: "Mapping[str, str]") -> str:
-        """Where its readers go when it (and every fallback) is unset."""
-        return self.default_from(environ) if self.default_from is not None else self.default
-
-
-@dataclass(frozen=True, slots=True)
-class Unredirected:
-    """Traffic a base-URL variable cannot move (``run``'s banner says so)."""
-
-    text: str
-    """What goes where regardless, and why: ``openai-agents' trace exporter posts to …``."""
-    when_set: tuple[str, ...] = ()
-    """Only when one of these variables is set (``AWS_IGNORE_CONFIGURED_ENDPOINT_URLS``); ``()``: always."""
-
-    def applies(self, environ: "Mapping[str, str]") -> bool:
-        """Whether it applies under ``environ`` (a variable set to ``false`` or ``0`` is not set)."""
-        return not self.when_set or any(environ.get(v, "").strip().lower() not in ("", "false", "0")
-                                        for v in self.when_set)
-
-
-@dataclass(frozen=True, slots=True)
-class Endpoint:
-    """How to reach one provider's streaming endpoint (``live``; the proxy's routes)."""
-
-    default_base: str
-    """Public base URL, e.g. ``https://api.anthropic.com``."""
-    path: str
-    """Appended to the base URL; ``{model}`` is filled from the body (Gemini)."""
-    key_env: str | None
-    """Environment variable holding the API key (None: no key, e.g. a local Ollama)."""
-    accept: str = "text/event-stream"
-    base_env: tuple[BaseVar, ...] = ()
-    """The variables SDKs and agent tools read this provider's base URL from (``run`` points each
-    at the proxy; the README's ``run`` table lists them, made from these records)."""
-    aws_service: str | None = None
-    """AWS providers (Bedrock): the SigV4 service name. Requests are signed with the AWS credentials
-    when ``key_env`` holds no key (the key is then optional); ``default_base`` has a ``{region}``."""
-    unredirected: tuple[Unredirected, ...] = ()
-    """This provider's traffic that no variable redirects (``run``'s banner lists it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RuleText:
-    """A rule explained to the person looking at one of its findings (the TUI's explain screen).
-
-    Written for users, apart from the implementer's definition in ``inspector.model.catalog``:
-    what happened in their stream, why it breaks clients (the SDKs, agents, proxies they use),
-    and what to do about it. Markdown (backticks for wire names)."""
-
-    happened: str
-    breaks: str
-    todo: str
-
-
-@dataclass(frozen=True)
-class Provider:
-    """Everything one provider folder contributes (see the module docstring)."""
-
-    name: str
-    """The ``live --provider`` name (``anthropic``, ``openai``...)."""
-    dialect: type[Dialect]
-    endpoint: Endpoint
-    prepare: Callable[[dict, str | None], tuple[dict, str, dict]]
-    """``prepare(body, key) -> (body, path, headers)``: streaming switched on, the URL path (model
-    filled in), and the provider's auth and version headers. Raises ``ValueError`` with one line."""
-    summarize: Callable[[dict, "EventRecord"], str | None] = field(default=lambda p, ev: None)
-    """A one-line summary of an event's parsed payload for the event log, or None for the generic one."""
-    advice: dict = field(default_factory=dict)
-    """``{family letter: advice text}`` for findings of this provider's rules (what to do in general)."""
-    history: "HistoryShape | None" = None
-    """Where this provider's requests carry history (Q rules); None when another shape reads it."""
-    explain: dict = field(default_factory=dict)
-    """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen)."""
-    otel_name: str = "_OTHER"
-    """``gen_ai.provider.name`` (OpenTelemetry GenAI semconv well-known values: ``anthropic``, ``openai``,
-    ``gcp.gemini``, ``aws.bedrock``…; a provider the convention does not list names itself)."""
-    otel_operation: str = "chat"
-    """``gen_ai.operation.name`` of a streamed call (semconv: ``chat``, ``generate_content``…)."""
-    declared_tools: "Reader | None" = None
-    """``read(body) -> DeclaredTools | None``: the tools a request of this provider declares (V rules;
-    ``inspector.providers.tools``)."""

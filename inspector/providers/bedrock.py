@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import quote
 
-from inspector.providers.base import BaseVar, Endpoint, Unredirected
+from inspector.providers.endpoint import BaseVar, Endpoint, Unredirected
 
 SIGNING_NAME = "bedrock"
 """The SigV4 service name of ``bedrock-runtime`` (its ``signingName``)."""

@@ -19,6 +19,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 import orjson
@@ -68,6 +69,14 @@ class Conformance:
 
     def mutation(self, name: str) -> Mutation | None:
         return next((mu for mu in self.mutations if mu.name == name), None)
+
+
+def of(mutations: Any, answer: Any, content: Any = None, *, tool_stop: bool = False) -> Conformance:
+    """A provider's :class:`Conformance` from its ``mutations`` module (``MUTATIONS``, ``closing``), its
+    ``answer`` module (``plain``, ``read``, ``sent_back``, ``stop_class``) and its content-level faults
+    module (``MUTATIONS``, listed after the wire-level ones; None: it has none)."""
+    return Conformance(mutations.MUTATIONS + (content.MUTATIONS if content else ()), mutations.closing, answer.plain,
+                       answer.read, answer.sent_back, answer.stop_class, tool_stop=tool_stop)
 
 
 def parse_arguments(value) -> tuple[object, str | None]:

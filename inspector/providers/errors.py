@@ -13,26 +13,30 @@ Shapes, from the SDKs that read them:
 - Cohere and Bedrock ConverseStream: ``{"message": "message"}`` (Cohere v2 error bodies; AWS JSON
   protocol errors, with ``x-amzn-errortype: ValidationException``).
 
-Pure: no I/O.
+Which shape a dialect uses is its provider record's ``error_shape``. Pure: no I/O.
 """
 from __future__ import annotations
 
 import orjson
+
+from inspector.providers import provider_for_dialect
 
 
 def error_answer(dialect: str | None, message: str, status: int = 400) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """``(headers, body)`` of an HTTP ``status`` answer saying ``message`` in ``dialect``'s error shape
     (dialect names as in SPEC.md; None or unknown: the OpenAI shape, which most compatibles copy)."""
     extra: list[tuple[bytes, bytes]] = []
-    if dialect in ("anthropic-messages", "bedrock-anthropic"):
+    provider = provider_for_dialect(dialect)
+    shape = provider.error_shape if provider is not None else "openai"
+    if shape == "anthropic":
         body: object = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
-    elif dialect == "gemini":
+    elif shape == "google":
         body = {"error": {"code": status, "message": message, "status": "INVALID_ARGUMENT"}}
-    elif dialect == "ollama":
+    elif shape == "ollama":
         body = {"error": message}
-    elif dialect in ("cohere-chat", "bedrock-converse"):
+    elif shape in ("message", "aws-json"):
         body = {"message": message}
-        if dialect == "bedrock-converse":
+        if shape == "aws-json":
             extra.append((b"x-amzn-errortype", b"ValidationException"))
     else:
         body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": None}}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from inspector.providers import PROVIDERS
-from inspector.providers.base import BaseVar
+from inspector.providers.endpoint import BaseVar
 
 @dataclass(frozen=True, slots=True)
 class Variable:

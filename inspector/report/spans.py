@@ -34,12 +34,11 @@ import orjson
 
 from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
-from inspector.providers import provider_for_dialect
+from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
 
-HOST_PROVIDERS = (
-    (re.compile(r"(^|\.)bedrock(-runtime)?([.-][a-z0-9-]+)*\.amazonaws\.com$"), "aws.bedrock"),
+HOST_PROVIDERS = tuple((re.compile(host), p.otel_name) for p in PROVIDERS.values() for host in p.otel_hosts) + (
     (re.compile(r"\.openai\.azure\.com$"), "azure.ai.openai"),
     (re.compile(r"(\.services\.ai\.azure\.com|\.inference\.ai\.azure\.com|\.models\.ai\.azure\.com)$"),
      "azure.ai.inference"),
@@ -49,26 +48,23 @@ HOST_PROVIDERS = (
     (re.compile(r"(^|\.)api\.mistral\.ai$"), "mistral_ai"),
     (re.compile(r"(^|\.)api\.x\.ai$"), "x_ai"),
     (re.compile(r"(^|\.)api\.perplexity\.ai$"), "perplexity"),
-    (re.compile(r"(^|\.)api\.cohere\.(com|ai)$"), "cohere"),
 )
-"""Hosts whose ``gen_ai.provider.name`` is not their API's (semconv well-known values): an
-OpenAI-compatible stream from DeepSeek is ``deepseek``, Claude or Llama on Bedrock ``aws.bedrock``.
-Any other host gets its dialect's provider record's ``otel_name``."""
+"""Hosts whose ``gen_ai.provider.name`` is not their API's (semconv well-known values): each registered
+provider's own hosts (``Provider.otel_hosts``: Claude or Llama on Bedrock is ``aws.bedrock``), then
+services that speak another provider's dialect and are not registered providers (an OpenAI-compatible
+stream from DeepSeek is ``deepseek``). Any other host gets its dialect's provider record's ``otel_name``."""
 CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 """The variable GenAI instrumentations read to opt in to message content on spans."""
 _TRACEPARENT = re.compile(r"^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")
 FINDING_EVENT = "stream_inspector.finding"
 
-_USAGE_KEYS = {
-    "gen_ai.usage.input_tokens": ("input_tokens", "prompt_tokens", "promptTokenCount", "prompt_eval_count"),
-    "gen_ai.usage.output_tokens": ("output_tokens", "completion_tokens", "candidatesTokenCount", "eval_count"),
-    "gen_ai.usage.cache_read.input_tokens": ("cache_read_input_tokens", "cachedContentTokenCount"),
-    "gen_ai.usage.cache_creation.input_tokens": ("cache_creation_input_tokens",),
-    "gen_ai.usage.reasoning.output_tokens": ("reasoning_tokens", "thoughtsTokenCount"),
-}
-"""Semconv usage attribute -> the provider fields that report it (Anthropic/Responses, Chat, Gemini
-``usageMetadata``, Ollama, Cohere ``tokens``), looked up in the usage object and its ``*_details`` objects
-(and Cohere's ``tokens``: the model's counts, where ``billed_units`` are what was billed)."""
+_USAGE_KEYS: dict[str, tuple[str, ...]] = {}
+"""Semconv usage attribute -> the provider fields that report it (each record's ``usage_keys``, in registry
+order), looked up in the usage object and its ``*_details`` objects (and Cohere's ``tokens``: the model's
+counts, where ``billed_units`` are what was billed)."""
+for _p in PROVIDERS.values():
+    for _attr, _keys in _p.usage_keys.items():
+        _USAGE_KEYS[_attr] = tuple(dict.fromkeys((*_USAGE_KEYS.get(_attr, ()), *_keys)))
 
 _REQUEST_KEYS = {
     "gen_ai.request.max_tokens": ("max_tokens", "max_completion_tokens", "max_output_tokens", "maxOutputTokens",

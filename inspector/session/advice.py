@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from inspector.providers import PROVIDERS
 from inspector.model.clients import says
-from inspector.providers.base import RuleText as T
+from inspector.providers.ruletext import RuleText as T
 
 ADVICE: dict[str, str] = {
     'S': (
@@ -327,7 +327,7 @@ EXPLAIN: dict[str, T] = {
 
 
 def _tables() -> list[tuple[dict, dict]]:
-    return [(EXPLAIN, ADVICE), *((p.explain, p.advice) for p in PROVIDERS.values())]
+    return [(EXPLAIN, ADVICE), *((p.explain or {}, p.advice) for p in PROVIDERS.values())]
 
 
 def rule_text(code: str) -> T | None:

@@ -1,15 +1,17 @@
 """Which dialect a stream speaks: from its first identifying event, else from the request URL.
 
-Detection asks each registered dialect, in ``inspector.providers.DIALECTS`` order, whether an
-event identifies it (``Dialect.sniff``); a body with no identifying event (an HTTP error page,
-an empty stream) falls back to the request URL's hints, then to ``unknown``.
+Detection asks each provider that detects a dialect, in ``inspector.providers.DETECTORS`` order
+(``Provider.priority``), whether an event identifies it (``Provider.sniff``: the folder's cheap
+``sniff`` module, so no dialect is imported until one is chosen); a body with no identifying event
+(an HTTP error page, an empty stream) falls back to the request URL (``Provider.sniff_url``), then
+to ``unknown``.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from inspector.model.events import DONE, NOT_JSON
-from inspector.providers import DIALECTS
+from inspector.providers import DETECTORS, dialect_class
 
 if TYPE_CHECKING:
     from inspector.model.events import EventRecord
@@ -18,10 +20,10 @@ if TYPE_CHECKING:
 
 def from_event(ev: "EventRecord") -> str | None:
     """The dialect ``ev`` alone identifies, or None."""
-    for name, cls in DIALECTS.items():
+    for p in DETECTORS:
         try:
-            if cls.sniff(ev):
-                return name
+            if p.sniff is not None and p.sniff(ev):
+                return p.dialect_name
         except (TypeError, AttributeError):  # a list or an object where a shape has a scalar: not this one
             continue
     return None
@@ -53,18 +55,10 @@ def describe_types(events, limit: int = 8) -> str:
 def fallback(request: dict | None) -> str:
     """The dialect the request URL suggests, else ``unknown``."""
     url = str((request or {}).get("url") or "")
-    for name, cls in DIALECTS.items():
-        if cls.sniff_url(url):
-            return name
+    for p in DETECTORS:
+        if p.sniff_url is not None and p.sniff_url(url):
+            return p.dialect_name
     return "unknown"
-
-
-def dialect_class(name: str) -> "type[Dialect]":
-    """The dialect registered as ``name``. Raises ``ValueError`` for an unknown name."""
-    cls = DIALECTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
-    return cls
 
 
 def make(name: str, writer: "StreamWriter") -> "Dialect":

@@ -7,13 +7,13 @@ differ from what was streamed. The provider then rejects the request (400) or th
 call it never made. This module compares the next request's history with the streamed response
 held by a ``Session`` and adds Q001–Q006 findings (``shared/RULES.md`` section Q) as
 stream-level findings. Where each provider keeps its history, and how its assistant turn looks,
-is that provider folder's ``history`` module (``inspector.providers.HISTORY_SHAPES``).
+is that provider folder's ``history`` module (``inspector.providers.history_shapes``).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.providers import HISTORY_SHAPES
+from inspector.providers import history_shapes
 from inspector.providers.history import HistoryCheck
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def has_history(body: dict) -> bool:
     """True when ``body`` carries a history list any provider shape reads."""
-    return any(isinstance(body.get(shape.key), list) for shape in HISTORY_SHAPES)
+    return any(isinstance(body.get(shape.key), list) for shape in history_shapes())
 
 
 def check_request(session: "Session", request_body: dict) -> None:
@@ -36,7 +36,7 @@ def check_request(session: "Session", request_body: dict) -> None:
     ctx = HistoryCheck(session.blocks, lambda code, msg, index: session.report(code, msg, index=index,
                                                                                event=False))
     claimed: set[str] = set()
-    for shape in HISTORY_SHAPES:
+    for shape in history_shapes():
         history = request_body.get(shape.key)
         if shape.key in claimed or not isinstance(history, list):
             continue

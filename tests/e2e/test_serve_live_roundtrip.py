@@ -13,10 +13,16 @@ import httpx
 import pytest
 
 from inspector.net.serve import ServerThread
+from inspector.providers import provider_for_dialect
 from tests.e2e.conftest import TIME_FIELDS, report_shape, run_cli, write_request
 
-PROVIDER = {"anthropic-messages": "anthropic", "openai-chat": "openai", "openai-responses": "openai-responses",
-            "gemini": "gemini", "ollama": "ollama", "unknown": "anthropic"}
+
+
+def live_provider(dialect: str) -> str:
+    """The ``live --provider`` that asks for ``dialect`` (the registry's owner; an unknown body: anthropic)."""
+    record = provider_for_dialect(dialect)
+    return record.name if record is not None else "anthropic"
+
 
 CASES = [
     # timed native captures: stalls, bursts, a reset, an HTTP error, UTF-8 split across chunks
@@ -78,7 +84,7 @@ def test_live_report_equals_check_report(name, server, corpus, tmp_path):
     speed = max(1.0, duration / PLAY_S)
     srv = server
     srv.provider.speed = speed
-    provider = PROVIDER[expected["dialect"]]
+    provider = live_provider(expected["dialect"])
     req = write_request(tmp_path, {"model": "m-test", "messages": []})
     live_code, live_out, live_err = run_cli(
         ["live", "--provider", provider, "--request", req, "--base-url", srv.url_for(path.stem),

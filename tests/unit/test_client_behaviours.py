@@ -1,5 +1,5 @@
 """Every claim a finding makes about a client is measured: each row of ``inspector.model.clients``
-is checked against the SDK pinned in ``uv.lock``, fed the row's reference capture
+and of every provider's ``clients`` table (its record's ``clients`` fact) is checked against the SDK pinned in ``uv.lock``, fed the row's reference capture
 (``tests/clients/reference/KEY.sse``) through an in-memory transport. When an SDK upgrade changes what
 it does, the row's test fails and names the sentence that is now false."""
 from __future__ import annotations
@@ -21,9 +21,13 @@ from botocore.eventstream import EventStream, EventStreamBuffer
 
 from inspector.framing.eventstream import looks_like_eventstream
 from inspector.model import clients
-from inspector.model.clients import BEHAVIOURS, DROPS_EVENT, EFFECTS, STOPS_AT_DONE, ClientBehaviour
+from inspector.model.clients import DROPS_EVENT, EFFECTS, SHARED, STOPS_AT_DONE, ClientBehaviour
+from inspector.providers import PROVIDERS
 from tests.conftest import ROOT
 
+TABLES = [SHARED, *(rows for p in PROVIDERS.values() if (rows := p.clients) is not None)]
+BEHAVIOURS = {k: row for table in TABLES for k, row in table.items()}
+"""Every row, from the registry (a new provider's rows are checked without being listed here)."""
 REFERENCE = ROOT / "tests" / "clients" / "reference"
 SSE = {"content-type": "text/event-stream"}
 
@@ -185,11 +189,21 @@ def test_every_row_has_its_reference_capture_and_every_capture_a_row():
     assert all((row.client, row.entry) in RUNNERS for row in BEHAVIOURS.values())
 
 
+def test_no_key_is_in_two_tables():
+    assert sum(len(t) for t in TABLES) == len(BEHAVIOURS)
+
+
 def test_the_sentence_is_made_from_the_row():
-    assert clients.says("K002-done-before-end") == "cohere-python's chat_stream() stops reading at data: [DONE]"
-    assert clients.says("C001-missing-index") == "openai-python's chat.completions.stream() raises TypeError"
-    assert clients.says("R012-resumed-stream-retrieve") == \
+    cohere_says = clients.sayer(PROVIDERS["cohere"].clients or {})
+    assert cohere_says("K002-done-before-end") == "cohere-python's chat_stream() stops reading at data: [DONE]"
+    assert cohere_says("K002-done-before-end", "S015-corrupt-message") == \
+        "cohere-python's chat_stream() stops reading at data: [DONE]; botocore's EventStreamBuffer raises ParserError"
+    chat_says = clients.sayer(PROVIDERS["openai"].clients or {})
+    assert chat_says("C001-missing-index") == "openai-python's chat.completions.stream() raises TypeError"
+    assert clients.sayer(PROVIDERS["openai-responses"].clients or {})("R012-resumed-stream-retrieve") == \
         "openai-python's responses.retrieve(stream=True) reads it without an error"
+    with pytest.raises(KeyError):
+        clients.says("C001-missing-index")  # a provider's row is said by that provider's table
 
 
 CLAIM = re.compile(r"(SDKs?|-python|botocore)\b.{0,60}\b(raises|raise|asserts|drops|stops reading|does|do|"

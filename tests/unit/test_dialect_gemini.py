@@ -9,6 +9,7 @@ import pytest
 from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
 from inspector.feeds.run import run_capture
+from inspector.providers.gemini.sniff import sniff
 from tests.helpers import check_bytes, codes
 
 
@@ -168,11 +169,10 @@ def test_S008_unknown_finish_reason_and_part_field():
 
 
 def test_not_sniffed_when_choices_present():
-    from inspector.providers.gemini.stream import Gemini
     from inspector.session.session import EventRecord
 
     ev = EventRecord(0, "message", "", {"candidates": [], "choices": []}, 1, None)
-    assert not Gemini.sniff(ev)
+    assert not sniff(ev)
 
 
 def test_bad_shapes_never_crash():

@@ -9,6 +9,7 @@ import pytest
 from inspector.model.capture import Capture, Chunk
 from inspector.report.json import report_dict
 from inspector.feeds.run import run_capture
+from inspector.providers.ollama.sniff import sniff
 from tests.helpers import check_bytes, codes
 
 
@@ -117,11 +118,10 @@ def test_S006_error_line_ends_the_stream():
 
 
 def test_not_sniffed_without_done_key():
-    from inspector.providers.ollama.stream import Ollama
     from inspector.session.session import EventRecord
 
-    assert not Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}}, 1, None))
-    assert Ollama.sniff(EventRecord(0, "message", "", {"model": "m", "message": {}, "done": False}, 1, None))
+    assert not sniff(EventRecord(0, "message", "", {"model": "m", "message": {}}, 1, None))
+    assert sniff(EventRecord(0, "message", "", {"model": "m", "message": {}, "done": False}, 1, None))
 
 
 def test_bad_shapes_never_crash():

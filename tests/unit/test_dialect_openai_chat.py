@@ -10,11 +10,11 @@ import pytest
 
 from inspector.capture.load import load_bytes, load_path
 from inspector.model.capture import Chunk
-from inspector.providers.openai_chat.stream import OpenAIChat
 from inspector.providers.textcalls import looks_like_tool_call
 from inspector.report.json import report_dict
 from inspector.feeds.run import run_capture
 from inspector.session.session import EventRecord
+from inspector.providers.openai_chat.sniff import sniff
 
 
 # --------------------------------------------------------------------------- helpers
@@ -166,7 +166,7 @@ def _ev(payload) -> EventRecord:
     ([1, 2], False),
 ])
 def test_sniff(payload, want):
-    assert OpenAIChat.sniff(_ev(payload)) is want
+    assert sniff(_ev(payload)) is want
 
 
 # --------------------------------------------------------------------------- C001

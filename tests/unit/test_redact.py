@@ -203,7 +203,7 @@ def test_event_masks_show_each_event_of_a_split_key_masked_in_any_order():
 
 def test_every_delta_field_a_dialect_streams_is_followed_across_events():
     from inspector.capture.redact import STREAMED_FIELDS
-    from inspector.providers import DIALECTS
+    from inspector.providers import PROVIDERS
 
-    run_keys = {k for d in DIALECTS.values() for keys in (getattr(d, "run_keys", None) or {}).values() for k in keys}
+    run_keys = {k for d in (p.dialect for p in PROVIDERS.values()) for keys in (getattr(d, "run_keys", None) or {}).values() for k in keys}
     assert run_keys <= set(STREAMED_FIELDS), run_keys - set(STREAMED_FIELDS)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 
-from inspector.model.clients import says
+from inspector.model.clients import sayer
+from inspector.providers import PROVIDERS
 from tests.helpers import check_bytes, codes, sse
+
+says = sayer({k: row for p in PROVIDERS.values() for k, row in (p.clients or {}).items()})
 
 
 def data(*payloads) -> bytes:

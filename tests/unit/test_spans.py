@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from inspector.model.capture import Capture, Chunk, End
 from inspector.report.spans import FINDING_EVENT, span_for
+from tests import bedrock_frames as bf
 from tests.helpers import timed
 from inspector.feeds.run import run_capture
 
@@ -69,3 +71,19 @@ def test_ollama_counts_and_an_unknown_stream():
     assert a["gen_ai.provider.name"] == "ollama" and (a["gen_ai.usage.input_tokens"], a["gen_ai.usage.output_tokens"]) == (8, 3)
     unknown = span_for(run_capture(timed((0.1, "data: {}\n\n"))), start=0.0)
     assert unknown.attributes["gen_ai.provider.name"] == "_OTHER" and unknown.name == "chat"
+
+
+def test_bedrock_converse_usage_and_provider_name():
+    # Converse reports camelCase counts (metadata.usage.inputTokens): read through its record's usage_keys
+    # (no span token counts before they moved onto the record).
+    body = bf.message_start() + bf.text(0, "Hi") + bf.stop(0) + bf.message_stop() + bf.metadata(inp=21, out=4)
+    cap = Capture(chunks=[Chunk(0.1, body)], end=End(t=0.2, kind="eof"),
+                  request={"method": "POST", "url": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
+                           "headers": {}, "body": {"messages": []}},
+                  response={"status": 200, "headers": {"content-type": "application/vnd.amazon.eventstream"}},
+                  request_relative=True)
+    s = run_capture(cap)
+    assert s.dialect_name == "bedrock-converse"
+    a = span_for(s, start=0.0).attributes
+    assert a["gen_ai.provider.name"] == "aws.bedrock"
+    assert (a["gen_ai.usage.input_tokens"], a["gen_ai.usage.output_tokens"]) == (21, 4)

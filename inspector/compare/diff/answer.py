@@ -15,7 +15,9 @@ when the stream never said): Anthropic and Bedrock ``stop_reason``, Chat ``finis
 Responses terminal ``status`` (``completed`` → end, ``incomplete`` → length), Gemini
 ``finishReason`` (``STOP`` → end, ``MAX_TOKENS`` → length), Ollama ``done_reason``, Cohere
 ``finish_reason`` (``TOOL_CALL`` → tool, ``COMPLETE`` → end, ``ERROR``/``TIMEOUT`` → error)
-(PROTOCOLS.md per dialect; the tables are the providers' ``stop_class``).
+(PROTOCOLS.md per dialect; the tables are the providers' ``stop_class``). Every per-dialect fact
+here (stop classes, id families, which field a result quotes, the answer readers) is read from the
+provider records (``inspector.providers.record``).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.model.jsondepth import loads
-from inspector.providers.conformers import CONFORMANCE
+from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.providers.tools import DeclaredTools
 from inspector.session.session import Session
 
@@ -33,45 +35,36 @@ REASONING_KINDS = frozenset({"thinking", "redacted_thinking", "reasoning", "thou
                              "tool_plan"})
 """Cohere's ``tool_plan`` (the plan stated before the calls) is reasoning: never the answer's text."""
 
-_BY_DIALECT = {"anthropic-messages": "anthropic", "bedrock-anthropic": "anthropic", "openai-chat": "openai",
-               "openai-responses": "openai-responses", "gemini": "gemini", "ollama": "ollama",
-               "cohere-chat": "cohere"}
-"""Dialect → the provider whose conformance tables read its stop reasons."""
 
-_CONVERSE_STOPS = {"end_turn": "end", "stop_sequence": "end", "tool_use": "tool", "max_tokens": "length",
-                   "model_context_window_exceeded": "length", "guardrail_intervened": "refusal",
-                   "content_filtered": "refusal", "malformed_model_output": "error", "malformed_tool_use": "error"}
-"""Bedrock ConverseStream ``stopReason`` (PROTOCOLS.md, Bedrock) → class."""
+def tool_stop(dialect: str | None) -> bool:
+    """``dialect`` has a stop reason of its own for tool calls (``Provider.tool_stop``); the others end a
+    tool turn like any turn (Gemini ``STOP``, Responses ``completed``, Ollama ``stop``)."""
+    p = provider_for_dialect(dialect)
+    return p is not None and p.tool_stop
 
-TOOL_STOP_DIALECTS = frozenset({"anthropic-messages", "bedrock-anthropic", "bedrock-converse", "openai-chat",
-                                "cohere-chat"})
-"""Dialects with a stop reason of their own for tool calls; the others end a tool turn like any turn
-(Gemini ``STOP``, Responses ``completed``, Ollama ``stop``)."""
 
-ID_FAMILY = {"anthropic-messages": "anthropic", "bedrock-anthropic": "anthropic", "bedrock-converse": "bedrock",
-             "openai-chat": "openai-chat", "openai-responses": "openai-responses", "gemini": "gemini",
-             "ollama": "ollama", "cohere-chat": "cohere"}
-"""Dialects that mint tool-call ids the same way: a gateway translating between two families may
-rewrite ids (``toolu_…`` → ``call_…``); within one family it must keep them."""
+def id_family(dialect: str | None) -> str | None:
+    """Dialects that mint tool-call ids the same way share a family (``Provider.id_family``): a gateway
+    translating between two families may rewrite ids; within one it must keep them. None: unknown."""
+    p = provider_for_dialect(dialect)
+    return p.id_family if p is not None else None
 
-NO_IDS = frozenset({"gemini", "ollama"})
-"""Dialects whose tool calls often carry no id at all (Gemini ``functionCall.id`` and Ollama's are optional)."""
+
+def ids_optional(dialect: str | None) -> bool:
+    """``dialect``'s tool calls often carry no id at all (``Provider.ids_optional``: Gemini, Ollama)."""
+    p = provider_for_dialect(dialect)
+    return p is not None and p.ids_optional
 
 
 def stop_class(dialect: str | None, reason: str | None) -> str | None:
-    """``reason`` of ``dialect`` as ``tool``/``end``/``length``/``refusal``/``error``; None when unknown or absent."""
+    """``reason`` of ``dialect`` as ``tool``/``end``/``length``/``refusal``/``error``; None when unknown or absent
+    (an unknown dialect: the first provider table, in registry order, that knows the reason)."""
     if reason is None:
         return None
-    if dialect == "bedrock-converse":
-        return _CONVERSE_STOPS.get(reason)
-    provider = _BY_DIALECT.get(dialect or "")
-    if provider is None:  # unknown dialect: try every table
-        for conf in CONFORMANCE.values():
-            cls = conf.stop_class(reason)
-            if cls is not None:
-                return cls
-        return _CONVERSE_STOPS.get(reason)
-    return CONFORMANCE[provider].stop_class(reason)
+    provider = provider_for_dialect(dialect)
+    if provider is None:
+        return next((cls for p in PROVIDERS.values() if (cls := p.stop_class(reason)) is not None), None)
+    return provider.stop_class(reason)
 
 
 @dataclass
@@ -175,6 +168,8 @@ def answer_from_session(session: Session, label: str) -> Answer:
     a.stop_class = stop_class(dialect, a.stop_reason)
     if len(session.responses) > 1:
         a.notes.append(f"{len(session.responses)} responses in the body: the first one is compared (S004)")
+    record = provider_for_dialect(dialect)
+    result_id = record.result_id if record is not None else "id"
     texts, reasoning = [], []
     for b in session.blocks:
         if b.response != 0 or b.replaced:
@@ -185,7 +180,7 @@ def answer_from_session(session: Session, label: str) -> Answer:
             parses, parsed = _parse(text, b.empty_is_object)
             if not parses and b.whole_input is not None and not text:
                 parses, parsed = True, b.whole_input
-            a.calls.append(Call(position=len(a.calls), name=b.name, id=b.call_id if dialect == "openai-responses" else b.id, arguments=text,
+            a.calls.append(Call(position=len(a.calls), name=b.name, id=getattr(b, result_id), arguments=text,
                                 parsed=parsed, parses=parses and b.status in ("complete", None),
                                 status=b.status, first_arg_t=times[0] if times else None,
                                 last_arg_t=times[-1] if times else None, block_index=b.index, kind=b.kind))
@@ -207,10 +202,6 @@ def answer_from_session(session: Session, label: str) -> Answer:
     return a
 
 
-_READERS = (("anthropic", "anthropic-messages"), ("openai", "openai-chat"), ("openai-responses", "openai-responses"),
-            ("gemini", "gemini"), ("ollama", "ollama"), ("cohere", "cohere-chat"))
-
-
 def answer_from_body(body: object, label: str, *, dialect: str | None = None,
                      http_status: int | None = None) -> Answer | None:
     """A non-streamed answer (one JSON object: a Message, a chat.completion, a Response, a
@@ -223,10 +214,10 @@ def answer_from_body(body: object, label: str, *, dialect: str | None = None,
             return None
     if not isinstance(body, dict):
         return None
-    order = sorted(_READERS, key=lambda r: r[1] != dialect)
-    for provider, name in order:
+    readers = [(p.dialect_name, read) for p in PROVIDERS.values() if (read := p.read_answer) is not None]
+    for name, read in sorted(readers, key=lambda r: r[0] != dialect):
         try:
-            turn = CONFORMANCE[provider].read(body)
+            turn = read(body)
         except (ValueError, AttributeError, TypeError):
             continue
         a = Answer(label=label, dialect=name, streamed=False, http_status=http_status, text=turn.text,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from inspector.compare.diff.answer import ID_FAMILY, NO_IDS, TOOL_STOP_DIALECTS, Answer, Call
+from inspector.compare.diff.answer import Answer, Call, id_family, ids_optional, tool_stop
 from inspector.compare.diff.meaning import same_meaning
 from inspector.model.catalog import RULES
 from inspector.providers.anthropic.tools import SERVER_KINDS
@@ -249,7 +249,7 @@ def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | 
 
 def _calls(d: Diff) -> None:
     a, b = d.a, d.b
-    same_family = ID_FAMILY.get(a.dialect or "") == ID_FAMILY.get(b.dialect or "") or not a.dialect or not b.dialect
+    same_family = id_family(a.dialect) == id_family(b.dialect) or not a.dialect or not b.dialect
     if len(a.calls) != len(b.calls):
         d.notes.append(f"different numbers of tool calls: A {len(a.calls)}, B {len(b.calls)}")
     rewritten: list[str] = []
@@ -280,7 +280,7 @@ def _ids(d: Diff, ca: Call, cb: Call, k: int, same_family: bool, rewritten: list
         return
     for side, mine, theirs, answer in (("a", ca, cb, d.a), ("b", cb, ca, d.b)):
         if not mine.id and theirs.id:
-            if answer.dialect in NO_IDS:
+            if ids_optional(answer.dialect):
                 d.normalised(f"{answer.dialect} sends no tool call ids: {label} matched without one")
             else:
                 d.add(Difference("tool-id-missing", label,
@@ -361,7 +361,7 @@ def _others(d: Diff) -> None:
 
 def _stop_class(d: Diff, side: Answer) -> str | None:
     cls = side.stop_class
-    if cls == "end" and side.calls and side.dialect not in TOOL_STOP_DIALECTS:
+    if cls == "end" and side.calls and not tool_stop(side.dialect):
         d.normalised(f"{side.dialect} has no tool stop reason: {_json(side.stop_reason)} with a tool call read as tool")
         return "tool"
     return cls

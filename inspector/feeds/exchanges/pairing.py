@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from inspector.feeds.exchanges.record import Exchange
-from inspector.providers import HISTORY_SHAPES
+from inspector.providers import history_shapes
 from inspector.providers.history import canon, parse_args, signature_bytes
 
-HISTORY_KEYS = tuple(dict.fromkeys(shape.key for shape in HISTORY_SHAPES))
+HISTORY_KEYS = tuple(dict.fromkeys(shape.key for shape in history_shapes()))
 """Where a request carries its history: Anthropic/Chat/Ollama ``messages``, Gemini ``contents``, Responses ``input``."""
 
 _SCAN_BUDGET = 200_000

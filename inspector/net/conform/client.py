@@ -35,9 +35,6 @@ from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.variables import variables
 
-REFERENCE = {"anthropic": "1-anthropic-tool-call.jsonl", "openai": "3-openai-parallel-tool-calls.jsonl"}
-"""The bundled capture each provider's mutations are applied to by default (a clean tool-call stream)."""
-
 PLACEHOLDER_KEY = "sk-stream-inspector-mock-0000000000000000"
 
 Client = str | Callable[[dict], None]
@@ -48,8 +45,10 @@ class ClientError(Exception):
 
 
 def reference_capture(provider: str) -> Path:
-    """The bundled capture for ``provider``; raises ``ClientError`` when there is none."""
-    name = REFERENCE.get(provider)
+    """The bundled capture for ``provider`` (its record's ``conform_capture``); raises ``ClientError`` when
+    there is none."""
+    record = PROVIDERS.get(provider)
+    name = record.conform_capture if record is not None else None
     path = captures_dir() / name if name else None
     if path is None or not path.is_file():
         raise ClientError(f"no bundled capture for {provider}: give one with --capture FILE")

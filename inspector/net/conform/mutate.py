@@ -112,7 +112,7 @@ def apply(name: str, source: str, cap: Capture, spec: Spec) -> MutatedCapture:
         raise NotApplicable("no dialect recognised (not a stream)")
     mutation = conf.mutation(spec.name)
     if mutation is None:
-        raise NotApplicable(f"{spec.name} is not a mutation of the {PROVIDERS[provider].dialect.name} dialect")
+        raise NotApplicable(f"{spec.name} is not a mutation of the {PROVIDERS[provider].dialect_name} dialect")
     stream = stream_of(cap)
     if not any(e.data is not None for e in stream.items):
         raise NotApplicable("no events in this capture")

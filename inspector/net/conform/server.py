@@ -71,7 +71,7 @@ async def run_case(target: Target, case: Case, n: int) -> CaseResult:
     status = driver.head.status if driver.head is not None else None
     streamed = grade_stream(result, case, conf, session, status=status, content_type=content_type,
                             end_error=end.error if end else None, end_kind=end.kind if end else None,
-                            dialect=PROVIDERS[target.provider].dialect.name)
+                            dialect=PROVIDERS[target.provider].dialect_name)
     if case.compare and streamed is not None:
         await _compare(target, conf, case, body, req, result, streamed, _path(target, f"{stem}.plain.jsonl", result))
     result.seconds = time.monotonic() - t0

@@ -2,8 +2,8 @@
 terms (``EXPLAIN``) and what to do about the family (``ADVICE``)."""
 from __future__ import annotations
 
-from inspector.model.clients import says
-from inspector.providers.base import RuleText as T
+from inspector.providers.anthropic.clients import says
+from inspector.providers.ruletext import RuleText as T
 
 ADVICE: dict[str, str] = {
     'A': (

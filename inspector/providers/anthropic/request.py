@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from inspector.providers.base import BaseVar, Endpoint
+from inspector.providers.endpoint import BaseVar, Endpoint
 
 ANTHROPIC_VERSION = "2023-06-01"
 

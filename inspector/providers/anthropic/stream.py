@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, ClassVar
 import orjson
 
 from inspector.model.blocks import Block
-from inspector.model.clients import says
+from inspector.providers.anthropic.clients import says
+from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
 from inspector.model.members import object_member, string_member
 
@@ -22,10 +23,6 @@ if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
-EVENT_TYPES = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
-                         "message_delta", "message_stop", "ping", "error"})
-"""Documented event types (docs: new ones may appear; unknown ones are S008 info)."""
-IDENTIFYING = EVENT_TYPES - {"ping", "error"}
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Blocks whose input streams as ``input_json_delta`` (PROTOCOLS.md §1, delta table)."""
@@ -49,10 +46,6 @@ STOP_REASONS = frozenset({"end_turn", "max_tokens", "stop_sequence", "tool_use",
                           "model_context_window_exceeded", "compaction"})
 TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
 REFUSAL = "refusal"
-ERROR_TYPES = frozenset({"invalid_request_error", "authentication_error", "permission_error", "not_found_error",
-                         "rate_limit_error", "timeout_error", "overloaded_error", "api_error", "billing_error"})
-"""``error.type`` values of an Anthropic ``error`` event (PROTOCOLS.md §1): they identify an
-error-only body as Anthropic's."""
 TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -70,8 +63,8 @@ class _Slot:
 
 class AnthropicMessages(Dialect):
     name = "anthropic-messages"
-    url_hints: ClassVar[tuple[str, ...]] = ("api.anthropic.com", "/v1/messages")
     typed_events = True
+    buffered_arguments_hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)."
     starts_response = frozenset({"message_start"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
@@ -103,19 +96,6 @@ class AnthropicMessages(Dialect):
             "message_delta": self._message_delta,
             "message_stop": self._message_stop,
         }
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        p = ev.payload
-        if not isinstance(p, dict):
-            return False
-        typ = p.get("type")
-        if typ in IDENTIFYING:
-            return True
-        # An error-only body (an overload before any output): Anthropic's error shape and enum.
-        err = p.get("error")
-        return (typ == "error" and "sequence_number" not in p and isinstance(err, dict)
-                and err.get("type") in ERROR_TYPES)
 
     def next_response(self, ev: "EventRecord") -> bool:
         """A ``message_start`` after this message's ``message_start`` starts a new response:

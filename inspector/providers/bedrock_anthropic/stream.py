@@ -21,9 +21,8 @@ import orjson
 from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
 from inspector.model.clients import says
+from inspector.providers.bedrock_anthropic.sniff import CHUNK
 from inspector.providers.anthropic.stream import STOP_REASONS, AnthropicMessages
-
-CHUNK = "chunk"
 
 
 def decode_chunk(payload: object) -> dict | None:
@@ -48,13 +47,9 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
 
 class BedrockAnthropic(AnthropicMessages):
     name = "bedrock-anthropic"
-    url_hints = ("/invoke-with-response-stream",)
+    buffered_arguments_hint = ""  # eager_input_streaming is not documented for Bedrock's InvokeModel
     stop_reasons = STOP_REASONS | {"guardrail_intervened"}
     """Bedrock's own ``guardrail_intervened`` besides Anthropic's (PROTOCOLS.md §8)."""
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        return ev.name == CHUNK and isinstance(ev.payload, dict) and isinstance(ev.payload.get("bytes"), str)
 
     def __init__(self, writer) -> None:
         super().__init__(writer)

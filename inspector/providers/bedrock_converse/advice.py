@@ -3,7 +3,7 @@ terms (``EXPLAIN``) and what to do about the family (``ADVICE``). The event-stre
 (S015, S016) are explained with the other S rules (``inspector.session.advice``)."""
 from __future__ import annotations
 
-from inspector.providers.base import RuleText as T
+from inspector.providers.ruletext import RuleText as T
 
 ADVICE: dict[str, str] = {
     'B': (

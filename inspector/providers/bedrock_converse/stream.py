@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
-EVENT_TYPES = ("messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop",
-               "metadata")
 START_KINDS = {"toolUse": "tool_use", "toolResult": "tool_result", "image": "image"}
 """``contentBlockStart.start`` members → block kind."""
 DELTA_KINDS = {"text": "text", "citation": "text", "toolUse": "tool_use", "reasoningContent": "reasoning",
@@ -56,7 +54,6 @@ class _Slot:
 
 class BedrockConverse(Dialect):
     name = "bedrock-converse"
-    url_hints = ("/converse-stream",)
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -78,10 +75,6 @@ class BedrockConverse(Dialect):
             "messageStop": self._message_stop,
             "metadata": self._metadata,
         }
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        return ev.named and ev.name in EVENT_TYPES and isinstance(ev.payload, dict)
 
     def next_response(self, ev: "EventRecord") -> bool:
         """A second ``messageStart`` starts a new response (glued exchanges after ``messageStop``:

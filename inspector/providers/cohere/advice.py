@@ -2,7 +2,7 @@
 terms (``EXPLAIN``) and what to do about the family (``ADVICE``)."""
 from __future__ import annotations
 
-from inspector.providers.base import RuleText as T
+from inspector.providers.ruletext import RuleText as T
 
 ADVICE: dict[str, str] = {
     'K': (

@@ -6,7 +6,7 @@ default ``https://api.cohere.com``, to which it appends ``/v2/chat``.
 """
 from __future__ import annotations
 
-from inspector.providers.base import BaseVar, Endpoint
+from inspector.providers.endpoint import BaseVar, Endpoint
 
 DEFAULT_BASE = "https://api.cohere.com"
 BASE_ENV = (

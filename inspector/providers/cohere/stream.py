@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.events import DONE
-from inspector.model.clients import says
+from inspector.providers.cohere.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
+from inspector.providers.cohere.sniff import EVENT_TYPES
 from inspector.model.members import string_member
 
 if TYPE_CHECKING:
@@ -29,10 +30,6 @@ if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
 
-EVENT_TYPES = frozenset({"message-start", "content-start", "content-delta", "content-end", "tool-plan-delta",
-                         "tool-call-start", "tool-call-delta", "tool-call-end", "citation-start", "citation-end",
-                         "message-end", "debug"})
-"""``V2ChatStreamResponse``'s members (cohere/v2/types/v2chat_stream_response.py)."""
 FINISH_REASONS = frozenset({"COMPLETE", "STOP_SEQUENCE", "MAX_TOKENS", "TOOL_CALL", "ERROR", "TIMEOUT"})
 """``ChatFinishReason`` (cohere/types/chat_finish_reason.py)."""
 FAILED = frozenset({"ERROR", "TIMEOUT"})
@@ -75,16 +72,6 @@ class CohereChat(Dialect):
         self.positions = 0
         self.message_started = False
         self.k002 = False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        p = ev.payload
-        return isinstance(p, dict) and p.get("type") in EVENT_TYPES and p.get("type") != "debug"
-
-    @classmethod
-    def sniff_url(cls, url: str) -> bool:
-        path = url.split("?", 1)[0].rstrip("/")
-        return path.endswith("/v2/chat") or "api.cohere.com/" in url or "api.cohere.ai/" in url
 
     def next_response(self, ev: "EventRecord") -> bool:
         """A ``message-start`` after ``message-end``: another response glued on (S004, said by the session)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from inspector.providers.base import BaseVar, Endpoint, Unredirected
+from inspector.providers.endpoint import BaseVar, Endpoint, Unredirected
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
 VERSIONS = ("/v1beta", "/v1", "/v1alpha")

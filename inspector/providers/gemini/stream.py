@@ -105,7 +105,7 @@ class Gemini(Dialect):
     """Gemini chunks -> text/thought/function_call blocks per candidate; G001/G002, S003/S004/S006/S008."""
 
     name = "gemini"
-    url_hints = ('generativelanguage.googleapis.com', 'streamGenerateContent')
+    array_body = True
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -113,23 +113,6 @@ class Gemini(Dialect):
         self.blocked: str | None = None
         self.unknown_reported: set = set()
         self.g003 = False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """A ``GenerateContentResponse`` chunk, or Google's error object as the first event.
-
-        Google APIs report errors as ``{"error": {"code": int, "message": str, "status": "UPPER_CASE"}}``
-        (google.rpc.Status JSON mapping, cloud.google.com/apis/design/errors); no other provider
-        here uses the ``status`` string.
-        """
-        p = ev.payload
-        if not isinstance(p, dict) or "choices" in p:
-            return False
-        if "candidates" in p or "promptFeedback" in p:
-            return True
-        err = p.get("error")
-        return (len(p) == 1 and isinstance(err, dict) and isinstance(err.get("code"), int)
-                and isinstance(err.get("status"), str) and err["status"].isupper())
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from inspector.providers.base import BaseVar, Endpoint
+from inspector.providers.endpoint import BaseVar, Endpoint
 
 DEFAULT_BASE = "http://localhost:11434"
 PORT = 11434

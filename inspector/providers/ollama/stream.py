@@ -32,7 +32,7 @@ class Ollama(Dialect):
     """Ollama NDJSON lines -> text/thinking/tool_call blocks; S003/S004/S006, N001, C015."""
 
     name = "ollama"
-    url_hints = ('/api/chat', '/api/generate')
+    json_content_type = True
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -43,18 +43,6 @@ class Ollama(Dialect):
         self.done = False
         self.errored = False
         self.c015_judged = False
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """A chat or generate line: ``message``/``response`` beside ``created_at``/``model``; the
-        ``done`` key may be missing until the last line (some servers send it only there)."""
-        p = ev.payload
-        if not isinstance(p, dict) or not ("created_at" in p or "model" in p) or "choices" in p:
-            return False
-        if "done" in p and ("message" in p or "response" in p):
-            return True
-        msg = p.get("message")
-        return isinstance(msg, dict) and "role" in msg and "type" not in p
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:

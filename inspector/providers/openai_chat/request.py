@@ -5,7 +5,7 @@ the usage chunk before ``[DONE]`` is seen); the key is a Bearer token.
 """
 from __future__ import annotations
 
-from inspector.providers.base import BaseVar, Endpoint, Unredirected
+from inspector.providers.endpoint import BaseVar, Endpoint, Unredirected
 
 DEFAULT_BASE = "https://api.openai.com"
 VERSIONS = ("/v1",)

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, TypeGuard
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
-from inspector.model.clients import says
+from inspector.providers.openai_chat.clients import says
 from inspector.providers.base import Dialect
+from inspector.providers.openai_chat.sniff import LEGACY_OBJECT
 from inspector.providers.textcalls import looks_like_tool_call
 from inspector.model.members import string_member
 
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from inspector.model.findings import Finding
     from inspector.model.severity import Severity
 
-CHUNK_OBJECT = "chat.completion.chunk"
 CALL_FINISH = "tool_calls"
 LEGACY_FINISH = "function_call"
 LENGTH_FINISH = "length"
@@ -58,8 +58,6 @@ add ``.``/``:`` and 128 characters)."""
 TEMPLATE_TOKENS = re.compile(r"<\|[^|<>]*\|>|</?tool_call>|\[TOOL_CALLS\]")
 """C020: chat-template control tokens a tool parser can leak into a name (Harmony ``<|channel|>``,
 Hermes ``<tool_call>``, Mistral ``[TOOL_CALLS]``)."""
-LEGACY_OBJECT = "text_completion"
-"""Chunks of the legacy ``/v1/completions`` stream: ``choices[].text`` instead of a delta."""
 
 
 def _nonempty(value: object) -> str | None:
@@ -160,7 +158,6 @@ class OpenAIChat(Dialect):
 
     name = "openai-chat"
     accepts_done = True
-    url_hints = ('/chat/completions',)
     run_keys = {"": ("arguments", "content", "reasoning_content")}
     run_noise = ("obfuscation",)
 
@@ -174,22 +171,6 @@ class OpenAIChat(Dialect):
         self.legacy_said = False
 
     # ------------------------------------------------------------------ detection
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """A chunk object, or any object with a ``choices`` list and no Anthropic/Responses ``type``.
-
-        Gemini's compat endpoint omits ``object`` (PROTOCOLS.md §4), so ``choices`` alone counts.
-        A lone ``[DONE]`` decides nothing (RULES.md, dialect detection): OpenAI's Assistants and
-        other APIs end with it too.
-        """
-        p = ev.payload
-        if not isinstance(p, dict):
-            return False
-        if p.get("object") in (CHUNK_OBJECT, LEGACY_OBJECT):
-            return True
-        if isinstance(p.get("type"), str):
-            return False
-        return isinstance(p.get("choices"), list)
 
     def next_response(self, ev: "EventRecord") -> bool:
         """A chunk with another ``id`` after ``[DONE]`` starts a new response (RULES.md S004)."""

@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from inspector.providers.base import Endpoint
+from inspector.providers.endpoint import Endpoint
 from inspector.providers.openai_chat.request import BASE_ENV, DEFAULT_BASE, UNREDIRECTED
 
 # The same SDKs and variables as Chat Completions (``run`` lists each variable once).

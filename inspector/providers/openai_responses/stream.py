@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.model.jsonprogress import PARTIAL
-from inspector.model.clients import says
+from inspector.providers.openai_responses.clients import says
 from inspector.providers.base import Dialect
 from inspector.model.members import object_member, string_member
 
@@ -145,7 +145,6 @@ class OpenAIResponses(Dialect):
     name = "openai-responses"
     accepts_done = True
     """[R] Responses streams may or may not close with ``[DONE]``; the SDK tolerates either (PROTOCOLS.md §3)."""
-    url_hints = ('/responses',)
     typed_events = True
 
     def __init__(self, writer) -> None:
@@ -159,19 +158,6 @@ class OpenAIResponses(Dialect):
         self.unknown_reported: set = set()
         self.resumed = False
         """The stream starts after the beginning (R012): unknown items were announced before the cursor."""
-
-    @classmethod
-    def sniff(cls, ev: "EventRecord") -> bool:
-        """A ``response.*`` event, or an ``error`` event with a ``sequence_number`` (every
-        Responses event has one, PROTOCOLS.md §3: an error-only body is still this dialect's)."""
-        p = ev.payload
-        if isinstance(p, dict):
-            typ = p.get("type")
-            if isinstance(typ, str) and typ.startswith("response."):
-                return True
-            if typ == "error" and isinstance(p.get("sequence_number"), int):
-                return True
-        return False
 
     def next_response(self, ev: "EventRecord") -> bool:
         """``response.created`` after the terminal event starts a new response (RULES.md S004)."""

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
-from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
 from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.model.severity import Severity
+    from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
     from inspector.session.response import ResponseWriter
     from inspector.session.session import Session
 

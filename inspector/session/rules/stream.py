@@ -73,30 +73,32 @@ def check_end(session: "Session", end: "End") -> None:
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
 
 
-def _gemini_array(session: "Session") -> bool:
-    """The body is a JSON array read as Gemini: ``streamGenerateContent`` without ``alt=sse`` (Vertex's
-    REST transport answers so with ``application/json``, PROTOCOLS.md §8), a stream whatever its
-    content type says."""
-    return session.dialect_name == "gemini" and session.body_head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+def _array_stream(session: "Session") -> bool:
+    """The body is a JSON array its dialect reads as a stream whatever its content type says
+    (``Dialect.array_body``: Gemini's ``streamGenerateContent`` without ``alt=sse``, which Vertex's REST
+    transport answers with ``application/json``, PROTOCOLS.md §8)."""
+    return (session.dialect is not None and session.dialect.array_body
+            and session.body_head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["))
 
 
 def decide_json_body(session: "Session") -> None:
-    """S007 for ``application/json`` outside Ollama, decided once the dialect is known.
+    """S007 for ``application/json`` outside a dialect that streams with it (``Dialect.json_content_type``:
+    Ollama), decided once the dialect is known.
 
     Framing findings already reported on that body are withdrawn (RULES.md S010: framing rules
     are not judged on a body reported under S007). A Gemini JSON array is a stream whatever its
-    content type: a content-type S007 marked at the head is withdrawn for it.
+    content type (``Dialect.array_body``): a content-type S007 marked at the head is withdrawn for it.
     """
     if not session.response:
         return
-    if _gemini_array(session):
+    if _array_stream(session):
         status = session.response.get("status")
         if not (isinstance(status, int) and status >= 400):
             session.http_error = False
         return
     if session.http_error:
         return
-    if OLLAMA_JSON in content_type(session) and session.dialect_name != "ollama":
+    if OLLAMA_JSON in content_type(session) and not (session.dialect is not None and session.dialect.json_content_type):
         session.http_error = session.json_body = True
         session.findings[:] = [f for f in session.findings if f.code not in FRAMING_SILENCED_BY_HTTP_ERROR]
 

@@ -137,8 +137,7 @@ def check_buffered(session: "Session", block: "Block", close_t: float | None) ->
         first = next((t for t, n in block.fragment_times if n and t is not None), close_t)
         burst = [t for t, n in block.fragment_times if n and t is not None and t >= cut]
         span = (max(burst) - min(burst)) if burst else 0.0
-        hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)." \
-            if session.dialect_name == "anthropic-messages" else ""
+        hint = session.dialect.buffered_arguments_hint if session.dialect is not None else ""
         session.report_at(
             "T003",
             f"{late * 100 // total}% of the {total} argument bytes arrived in one {_fmt(span)} s burst at the "
