@@ -40,6 +40,17 @@ whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken `
 multi-gigabyte log must be refused before it is read, not after the machine swaps."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
+_LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")
+"""What ``bytes.lstrip(BLANK)`` would strip, found without copying the rest."""
+HEAD_BYTES = 4096
+"""The part of a file (after leading blanks) its format is told from, with its structure: a cassette's
+first lines, a native header's first 400 bytes, a HAR's ``"log"`` opening."""
+
+
+def _start(raw: bytes) -> int:
+    """Where ``raw`` begins after leading blanks and BOM bytes (``len(raw)``: nothing else in it)."""
+    m = _LEADING_BLANK.match(raw)
+    return m.end() if m is not None else 0
 
 
 def _unreadable(path, e: OSError) -> CaptureError:
@@ -118,7 +129,8 @@ def load_all(path: str | Path, *, entry: int | None = None,
 def load_all_bytes(raw: bytes, *, name: str = "<input>",
                    entry: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
     """:func:`load_all` for bytes already read (standard input)."""
-    if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
+    start = _start(raw)
+    if entry is None and looks_like_cassette(raw[start:start + HEAD_BYTES]):
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
     return [(name, load_bytes(raw, name=name, entry=entry))], 0
@@ -129,8 +141,8 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
     ``CaptureError`` as :func:`load_path` does."""
     raw = _read_file(path, max_bytes)
-    head = raw.lstrip(BLANK)
-    if not (head[:1] == b"{" and _looks_like_har(head)):
+    start = _start(raw)
+    if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
     return streamed_entries(raw, name=str(path))
 
@@ -170,16 +182,18 @@ def _kind(mode: int) -> str:
 
 
 def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
-    """Detect the format of ``raw`` and parse it."""
-    if not raw.strip(BLANK):
+    """Detect the format of ``raw`` and parse it. The format is told from the first ``HEAD_BYTES``
+    after leading blanks and from the structure, never by copying or scanning the whole file: a
+    raw SSE body of 40 MB is handed on as it was read."""
+    start = _start(raw)
+    if start == len(raw):
         raise _empty(name)
     if _looks_like_eventstream(raw):
         return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
-    head = raw.lstrip(BLANK)
-    first_line = head.split(b"\n", 1)[0]
-    if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
+    head = raw[start:start + HEAD_BYTES]
+    if head[:1] == b"{" and NATIVE_FORMAT.encode() in head[:400].split(b"\n", 1)[0]:
         return load_native(raw, name=name)
-    if head[:1] == b"{" and _looks_like_har(head):
+    if head[:1] == b"{" and _looks_like_har(raw, start):
         return load_har(raw, name=name, entry=entry)
     if looks_like_cassette(head):
         return load_cassette(raw, name=name, entry=entry)
@@ -197,9 +211,12 @@ def _looks_like_eventstream(raw: bytes) -> bool:
     return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 
 
-def _looks_like_har(head: bytes) -> bool:
-    start = head[:2000]
-    return b'"log"' in start and (b'"entries"' in head[:1_000_000] or b'"creator"' in start)
+def _looks_like_har(raw: bytes, start: int) -> bool:
+    """A HAR file: ``"log"`` in its first 2 000 bytes (from ``start``), then ``"creator"`` there or
+    ``"entries"`` in its first megabyte (offsets only: nothing copied)."""
+    near = start + 2000
+    return raw.find(b'"log"', start, near) >= 0 and (raw.find(b'"entries"', start, start + 1_000_000) >= 0
+                                                     or raw.find(b'"creator"', start, near) >= 0)
 
 
 def load_native(raw: bytes, *, name: str = "<input>") -> Capture:

@@ -39,7 +39,7 @@ def _leading_space(raw: bytes) -> int:
 def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     """Turn pasted text into a ``Capture`` (one untimed chunk); see the module docstring.
 
-    - Pure SSE (only blank lines around the SSE lines, no fences): ``raw`` unchanged, ``"sse"``.
+    - Pure SSE (its first and last lines SSE lines, blank lines around them): ``raw`` unchanged, ``"sse"``.
     - Markdown fences: the fence(s) holding ``data:`` lines (else NDJSON object lines) are the
       body; lines between two kept fences become blank lines so line numbers stay exact.
     - Otherwise prose lines before the first and after the last SSE (or NDJSON) line are dropped.
@@ -63,10 +63,11 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
 
 
 def _plain_sse(raw: bytes) -> bool:
-    """A body that is SSE from its first line to its last, with no code fence: taken as it is,
-    without splitting a large paste into lines first (nor copying it: positions only)."""
-    if b"```" in raw or b"~~~" in raw:
-        return False
+    """A body that is SSE from its first line to its last: taken as it is, without splitting a large
+    paste into lines first (nor copying or scanning it: its first and last lines and the first
+    ``data:`` line decide). A code fence line between an SSE first line and an SSE last line is
+    one more line of the stream (an unknown field, which SSE clients ignore), not a markdown paste:
+    a paste wraps its fences around the stream, so its first or last line is prose or a fence."""
     start = _leading_space(raw)
     end = len(raw)
     while end > start and raw[end - 1] in _SPACE:

@@ -21,11 +21,11 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
-from inspector.model.jsondepth import TOO_DEEP, loads
+from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
@@ -109,6 +109,8 @@ class Session:
         """Findings reported so far, repeats included (a run is taken whole only after a clean event)."""
         self._clean = False
         """The last frame was dispatched and reported nothing (see ``inspector.session.runs``)."""
+        self._run_gate = runs.RunGate()
+        """Whether the framing looks for runs of deltas now (off where they do not form)."""
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
         stream_rules.check_response_head(self)
@@ -156,10 +158,14 @@ class Session:
             data = chunk.data
         if len(data) <= SLICE:
             self._take(self._decoder.feed(data, chunk.t))
+            if not self._run_gate.armed:
+                self._look_for_runs()
         else:  # a pasted capture is one huge chunk: never hold all its lines at once
             view = memoryview(data)
             for i in range(0, len(data), SLICE):
                 self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
+                if not self._run_gate.armed:
+                    self._look_for_runs()
 
     def close(self, end: End | None = None) -> None:
         """The body ended (``end`` says how; None is a clean EOF). Runs the end-of-stream rules."""
@@ -318,7 +324,7 @@ class Session:
 
     def add_text(self, block: Block, text: str) -> None:
         """Append a text/reasoning fragment (one delta)."""
-        self._delta(block, text)
+        self.add_delta(block, text)
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
@@ -426,9 +432,11 @@ class Session:
     def _take(self, items) -> None:
         for item in items:
             if isinstance(item, Frame):
-                self._on_frame(item)
+                self.take_frame(item)
             elif item.__class__ is FrameRun:
                 runs.take(self, item)
+                if self._run_gate.saw_run(len(item.raw), len(self.events)):
+                    self._arm_runs()
             elif isinstance(item, Comment):
                 self._timing.on_keepalive(item.t, item.line)
                 if self.ended:
@@ -441,12 +449,19 @@ class Session:
                 nxt = len(self.events) + len(self._pending)
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
-    def _on_frame(self, frame: Frame) -> None:
+    def take_frame(self, frame: Frame) -> None:
+        """Dispatch one frame: its event recorded, then judged by the dialect (hot: once per event)."""
         self._clean = False
         data = frame.data
         payload = frame.payload
-        if payload is None:
-            payload = parse_payload(data)
+        if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
+            if data.count("[") + data.count("{") <= MAX_DEPTH and data != "[DONE]":
+                try:
+                    payload = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    payload = NOT_JSON
+            else:
+                payload = parse_payload(data)
         typ = payload.get("type") if payload.__class__ is dict else None
         if typ.__class__ is not str:
             typ = None
@@ -540,9 +555,42 @@ class Session:
             self._dispatch(ev)
 
     def _arm_runs(self) -> None:
-        """Tell an SSE decoder which string values may vary along a run of deltas in this dialect."""
+        """Tell an SSE decoder which string values may vary along a run of deltas in this dialect
+        (none while ``runs.RunGate`` has the search off)."""
         if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
-            self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
+            if self._run_gate.armed:
+                self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
+            else:
+                self._decoder.set_run_keys({})
+
+    def _look_for_runs(self) -> None:
+        """The search for runs is off: turn it back on when ``runs.RunGate`` says so."""
+        last = self.blocks[-1] if self.blocks else None
+        if self._run_gate.rearm(len(self.events), last.pos if last else -1, last.deltas if last else 0):
+            self._arm_runs()
+
+    # ------------------------------------------------- runs.RunWriter
+    @property
+    def last_frame_clean(self) -> bool:
+        """The last frame was dispatched (the dialect known, nothing pending) and reported nothing."""
+        return self._clean and self.dialect is not None and not self._pending
+
+    @property
+    def stall_pending(self) -> bool:
+        """A silence long enough for T001 awaits the next event."""
+        return self._timing.pending_stall is not None
+
+    def arguments_resent(self, block: Block) -> bool:
+        """J006 already fired for ``block``."""
+        return self._arguments.resent(block)
+
+    def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
+        """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""
+        if self._chunk_starts:  # a native capture: every event of the run is on its chunk's file line
+            line, base = self._line(run.line, run.offset), None
+        else:
+            line, base = None, self.line_base
+        self.events.add_run(EventRun(len(self.events), run, a, b - a, name, line, base, block.pos, block.response))
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
@@ -570,9 +618,9 @@ class Session:
         self.declared.at_response_end(response)
         self.current = current
 
-    def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
+    def add_deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
         """Many deltas of ``block`` at once, all arrived at ``t`` (``length``: their characters
-        together): the outcome of ``_delta`` once per fragment, each at its own event."""
+        together): the outcome of ``add_delta`` once per fragment, each at its own event."""
         block.deltas += len(fragments)
         block.last_fragment = fragments[-1]
         if length:
@@ -591,7 +639,7 @@ class Session:
         judges the wait before it)."""
         self.first_content_t = ev.t
 
-    def _delta(self, block: Block, fragment: str) -> None:
+    def add_delta(self, block: Block, fragment: str) -> None:
         """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
         block.deltas += 1

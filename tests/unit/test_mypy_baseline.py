@@ -29,8 +29,9 @@ def test_every_core_layer_is_strict():
     assert baseline.STRICT == tuple(f"inspector/{layer}/" for layer in layers)
 
 
-def test_a_pending_core_file_keeps_its_baseline_and_says_why():
+def test_a_pending_core_file_keeps_its_baseline_and_says_why(monkeypatch):
     assert all(path.startswith(baseline.STRICT) and why for path, why in baseline.PENDING.items())
-    path = next(iter(baseline.PENDING))
+    path = "inspector/session/runs.py"
+    monkeypatch.setattr(baseline, "PENDING", {path: "being rewritten elsewhere"})
     assert baseline.verdict({path: 2}, {path: 2})[1]
     assert not baseline.verdict({path: 3}, {path: 2})[1]

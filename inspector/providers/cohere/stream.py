@@ -125,8 +125,8 @@ class CohereChat(Dialect):
                 self.w.report("S008", f"unknown event type {typ!r} ({says('S008-cohere-unknown-event')})", cause=typ)
             return
         self.K001_event_dropped(p, typ)
-        handler = getattr(self, "_" + typ.replace("-", "_"))
-        handler(p)
+        handler = _HANDLERS[typ]  # resolved once per event type, not per event
+        handler(self, p)
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
@@ -286,3 +286,7 @@ class CohereChat(Dialect):
         self.k002 = True
         self.w.report("K002", f"data: [DONE] before message-end: {says('K002-done-before-end')}, so every "
                       "event after it (the rest of the answer, the finish_reason) is lost")
+
+
+_HANDLERS = {typ: getattr(CohereChat, "_" + typ.replace("-", "_")) for typ in EVENT_TYPES}
+"""The method handling each event type (``tool-call-delta`` -> ``_tool_call_delta``)."""

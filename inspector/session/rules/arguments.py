@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 class ArgumentRules:
     """The J rules of one session; remembers which blocks already got J006 (once per block)."""
 
-    __slots__ = ("s", "_resent")
+    __slots__ = ("s", "_resent", "_add_delta")
 
     def __init__(self, session: "Session") -> None:
         self.s = session
+        self._add_delta = session.add_delta
         self._resent: set[int] = set()
         """Positions of blocks J006 already fired for."""
 
@@ -47,7 +48,7 @@ class ArgumentRules:
                           f"{prog.length} characters already accumulated (cumulative snapshot or "
                           "whole object sent again): naive accumulators double the arguments",
                           index=block.index)
-        self.s._delta(block, fragment)
+        self._add_delta(block, fragment)
         if not fragment:
             return
         after = prog.feed(fragment)
