@@ -74,7 +74,7 @@ async def test_exchange_list_follows_new_exchanges_and_shows_q_findings(served):
             assert second["path"] == "/openai-parallel-indexed/v1/chat/completions" and second["model"] == "m-case"
             # Following the newest: the inspector shows exchange 2.
             assert app.feed_index == 1 and app.feed.session.dialect_name == "openai-chat"
-            assert len(app._panels) == 2
+            assert len(app.shown_blocks) == 2
 
             # Pick the older one: the inspector switches and stops following.
             table.focus()

@@ -34,7 +34,7 @@ async def test_every_corpus_capture_renders():
             await app.workers.wait_for_complete()
             app.refresh_now()
             assert app.feed is feed and feed.finished, feed.label
-            assert [p.block for p in app.panels] == feed.session.blocks, feed.label
+            assert app.shown_blocks == feed.session.blocks, feed.label
             assert app.query_one(FindingsList).option_count == len(feed.session.findings), feed.label
             assert app.query_one(EventLog).count == len(feed.session.events), feed.label
             app.pretty = i % 2 == 1  # half of them in the pretty partial-JSON view

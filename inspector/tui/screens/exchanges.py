@@ -184,6 +184,11 @@ class ProxyApp(InspectorApp):
         self._by_n: dict[int, ExchangeFeed] = {}
         self._list_dirty = True
 
+    def quit_question(self) -> str | None:
+        """Leaving stops the proxy: ask first while an exchange is still streaming through it."""
+        n = self.proxy.log.running
+        return f"{n} exchange{'s are' if n != 1 else ' is'} still in flight through the proxy." if n else None
+
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield ExchangeList(id="exchanges")
