@@ -18,6 +18,7 @@ from inspector.tui.borders import set_border
 from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.view_state import BlocksState, BlocksStateBuilder, StatePanel, block_position
 from inspector.tui.widgets.block_list import BlockList
+from inspector.tui.screens.event_detail import show_event
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -150,9 +151,14 @@ class PanelRouting:
         self.query_one(BlockList).select(pos, target=True)
 
     def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
+        """Enter on an event: the event in full; ``b`` there focuses its block."""
+        show_event(self, event.index)
+
+    def focus_block_of(self, index: int) -> None:
+        """Bring the block event ``index`` touched into view and focus it."""
         s = self.feed.session
-        if 0 <= event.index < len(s.events):
-            b = s.block_of(s.events[event.index])
+        if 0 <= index < len(s.events):
+            b = s.block_of(s.events[index])
             pos = b.pos if b is not None else None
             self._target_block(pos)
             if pos is not None:

@@ -45,10 +45,10 @@ async def test_the_footer_is_one_widget_redrawn_only_when_its_keys_change():
         await pilot.pause()
         await pilot.pause()
         assert redrawn == []
-        app.query_one(EventLog).focus()  # other keys (enter: show block; no severity)
+        app.query_one(EventLog).focus()  # other keys (enter: the event in detail; no severity)
         await pilot.pause()
         await pilot.pause()
-        assert redrawn and "⏎ Show block" in _line(app) and "Severity" not in _line(app)
+        assert redrawn and "⏎ Detail" in _line(app) and "Severity" not in _line(app)
         app.query_one(FindingsList).focus()
         await pilot.pause()
         await pilot.pause()

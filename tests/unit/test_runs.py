@@ -117,7 +117,7 @@ def cohere(tool_fragments: list[str], text_fragments: list[str], *, end_early: b
 def _fingerprint(s) -> str:
     blocks = [(b.content, list(b.fragment_times), b.deltas, b.last_fragment, b.first_delta_s, b.last_delta_s,
                b.max_gap_s, b.status) for b in s.blocks]
-    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response)
+    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response, e.offset)
               for e in s.events]
     return json.dumps([report_dict("x", s), blocks, events, s.first_content_t], sort_keys=True, default=repr)
 

@@ -61,7 +61,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         Binding("pagedown", "cursor_page(1)", "Page down", show=False),
         Binding("home", "cursor_home", "First event", show=False),
         Binding("end", "cursor_end", "Last event", show=False),
-        Binding("enter", "choose", "Show block", tooltip="Focus the block this event touched"),
+        Binding("enter", "choose", "Detail", tooltip="The event in full: time, block, payload, raw bytes"),
         Binding("n", "search_next(1)", "Next match", show=False),
         Binding("N", "search_next(-1)", "Previous match", show=False),
         Binding("escape", "clear_search", "Clear search", show=False, tooltip="Clear the search highlight (when on)"),
@@ -83,7 +83,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     """The selected event (highlighted), or None."""
 
     class EventChosen(Message):
-        """Enter was pressed on an event: the app focuses the block it touched."""
+        """Enter (or a double click) on an event: the app shows it in full (``EventDetailScreen``)."""
 
         def __init__(self, index: int) -> None:
             self.index = index
