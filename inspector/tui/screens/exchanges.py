@@ -40,11 +40,12 @@ from inspector.feeds.exchanges.query import Query, QueryError, parse
 from inspector.feeds.exchanges.curl import curl_command, key_variable
 from inspector.tui.text import notice, one_line, shown
 from inspector.tui.themes import FALLBACK_COLOR, SEVERITY_STYLE
+from inspector.model.severity import WORST_FIRST
 
 SORTS = (("arrival", None),
          ("status", lambda ex: (-(ex.status or 0), ex.n)),
          ("duration", lambda ex: (-(ex.duration_s or 0.0), ex.n)),
-         ("findings", lambda ex: (tuple(-ex.counts().get(k, 0) for k in ("error", "warning", "info")), ex.n)))
+         ("findings", lambda ex: (tuple(-ex.counts().get(k, 0) for k in WORST_FIRST), ex.n)))
 """The exchange list's orders (``O``): a name and a sort key (None: as they arrived); worst first."""
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
