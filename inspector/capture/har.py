@@ -28,6 +28,7 @@ from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.members import object_member
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
 """Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``,
@@ -92,8 +93,8 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
         raise CaptureError(f"{name}: HAR entry {chosen} is not an object")
     if isinstance(e.get("_chunks"), list):
         return _exported(e, f"{name}: HAR entry {chosen}")
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
     cap = Capture(source_format="har", entry=_describe(chosen, e))
     cap.request = _request(e.get("request"))
     cap.response = _response(resp, content)
@@ -139,11 +140,11 @@ def _headers(items, *, lists: bool = False) -> dict:
 
 
 def _content_type(e: dict) -> str:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    resp = object_member(e, "response")
     for k, v in _headers(resp.get("headers")).items():
         if k.lower() == "content-type":
             return v.lower()
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    content = object_member(resp, "content")
     mime = content.get("mimeType")
     return mime.lower() if isinstance(mime, str) else ""
 
@@ -154,8 +155,7 @@ def _str(value) -> str | None:
 
 
 def _url(e: dict) -> str:
-    req = e.get("request") if isinstance(e.get("request"), dict) else {}
-    return req.get("url") if isinstance(req.get("url"), str) else ""
+    return _str(object_member(e, "request").get("url")) or ""
 
 
 def _messages(e: dict, content: dict) -> list:
@@ -168,8 +168,8 @@ def _messages(e: dict, content: dict) -> list:
 
 
 def _is_stream(e: dict) -> bool:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
     if isinstance(e.get("_chunks"), list) or _messages(e, content):
         return True
     return is_streamed_response(_content_type(e), _url(e))
@@ -194,8 +194,8 @@ def _body(content: dict) -> bytes:
 
 
 def _size(e: dict) -> int:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
     msgs = _messages(e, content)
     if msgs:
         return sum(len(str(m.get("data", ""))) for m in msgs)
@@ -221,8 +221,8 @@ def describe_exchange(label: str, method, url: str, status, ctype: str, size: in
 
 
 def _describe(i: int, e: dict) -> str:
-    req = e.get("request") if isinstance(e.get("request"), dict) else {}
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    req = object_member(e, "request")
+    resp = object_member(e, "response")
     ctype = _content_type(e).split(";")[0].strip() or "?"
     # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
     comment = e.get("comment")
@@ -253,7 +253,7 @@ def _exported(e: dict, where: str) -> Capture:
     req = e.get("request")
     if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    resp = object_member(e, "response")
     headers = redact_headers(_headers(resp.get("headers"), lists=True))
     status = resp.get("status")
     if headers or (isinstance(status, int) and not isinstance(status, bool) and status > 0):

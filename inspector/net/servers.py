@@ -234,7 +234,7 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http=http,
                             loop="asyncio", ws="none", lifespan="off", server_header=False,
                             date_header=date_header,
-                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
+                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type]  # uvicorn types it int; a float works
     return uvicorn.Server(config)
 
 
