@@ -46,7 +46,8 @@ def run(args) -> int:
     caps, skipped = [], []
     for inp in inputs:
         try:
-            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall)
+            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall,
+                            keep_audio=args.keep_audio)
         except CaptureError as e:
             return _fail(str(e))
         caps += found

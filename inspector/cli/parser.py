@@ -152,6 +152,12 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
     _add_stall(p)
 
 
+def _add_keep_audio(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep-audio", action="store_true",
+                   help="keep the audio of WebSocket captures (Realtime base64 audio) in the events; by default "
+                        "each audio payload is replaced by its size")
+
+
 def _add_max_size(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
                    help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
@@ -218,6 +224,7 @@ def _check(sub) -> None:
     _add_otlp(p)
     _add_common_lint(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _replay(sub) -> None:
@@ -236,6 +243,7 @@ def _replay(sub) -> None:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _live(sub) -> None:
@@ -486,6 +494,7 @@ def _export(sub) -> None:
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _rules(sub) -> None:

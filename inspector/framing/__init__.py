@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from inspector.framing.eventstream import CONTENT_TYPE as EVENTSTREAM_TYPE
 from inspector.framing.eventstream import PRELUDE, EventStreamDecoder, looks_like_eventstream
+from inspector.framing.messages import MessageDecoder
 from inspector.framing.ndjson import NDJSONDecoder
 from inspector.framing.sse import SSEDecoder
 from inspector.model.frames import Item
@@ -51,7 +52,7 @@ class BinarySniff:
         return out + inner.close(t)
 
 
-Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff
+Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff | MessageDecoder
 
 
 def choose_decoder(content_type: str, probe: bytes) -> Decoder:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.capture.redact import scrub_secrets
-from inspector.framing import Decoder, SSEDecoder, choose_decoder
+from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
@@ -58,6 +58,9 @@ class Session:
     request: dict | None = None
     line_base: int = 0
     severity_overrides: dict[str, Severity] = field(default_factory=dict)
+    messages: bool = False
+    """Each chunk is one whole WebSocket message, framed as one event (``inspector.framing.messages``);
+    also set by a response head that upgraded to a WebSocket (status 101, ``upgrade: websocket``)."""
 
     events: EventLog = field(default_factory=EventLog)
     """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
@@ -111,6 +114,7 @@ class Session:
         """The last frame was dispatched and reported nothing (see ``inspector.session.runs``)."""
         self._run_gate = runs.RunGate()
         """Whether the framing looks for runs of deltas now (off where they do not form)."""
+        self.messages = self.messages or stream_rules.upgraded(self)
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
         stream_rules.check_response_head(self)
@@ -146,6 +150,8 @@ class Session:
             self.bytes_received += len(chunk.data)
             if len(self._body_head) < 4096:
                 self._body_head += chunk.data[: 4096 - len(self._body_head)]
+        if self._decoder is None and self.messages:
+            self._decoder = MessageDecoder()
         if self._decoder is None:
             self._sniff += chunk.data
             probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -156,7 +162,7 @@ class Session:
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
-        if len(data) <= SLICE:
+        if len(data) <= SLICE or self.messages:  # a message is one event: never cut it
             self._take(self._decoder.feed(data, chunk.t))
             if not self._run_gate.armed:
                 self._look_for_runs()
@@ -405,10 +411,13 @@ class Session:
     # -------------------------------------------------------------- reading
     @property
     def framing(self) -> str | None:
-        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), or None
+        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), ``websocket``
+        (one event per message), or None
         before the first non-blank byte."""
         if self._decoder is None:
             return None
+        if self.messages:
+            return "websocket"
         return "sse" if isinstance(self._decoder, SSEDecoder) else "json"
 
     def block_of(self, ev: EventRecord) -> Block | None:
