@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from operator import itemgetter
+from typing import overload
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from inspector.model.events import EventRecord, parse_payload
@@ -73,7 +74,11 @@ def redact_headers(headers: dict | None) -> dict:
     return {k: (REDACTED if is_secret_name(k) else v) for k, v in headers.items()}
 
 
-def redact_url(url: str) -> str:
+@overload
+def redact_url(url: str) -> str: ...
+@overload
+def redact_url(url: None) -> None: ...
+def redact_url(url: str | None) -> str | None:
     """Return ``url`` with secret query values and any userinfo password replaced by ``[redacted]``.
 
     Everything else is kept byte for byte (parameter order, encoding, fragment). A string that is
@@ -185,8 +190,8 @@ def scrub_value(value: object) -> object:
         out = {k: scrub_value(v) for k, v in value.items()}
         return value if all(out[k] is value[k] for k in value) else out
     if isinstance(value, list):
-        out = [scrub_value(v) for v in value]
-        return value if all(a is b for a, b in zip(out, value)) else out
+        items = [scrub_value(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else items
     return value
 
 

@@ -29,6 +29,13 @@ _JSON_LINE_START = (b"{", b"[", b"}", b"]", b" ", b"\t", b'"')
 """How the lines of a pretty-printed JSON value start."""
 
 
+def _leading_space(raw: bytes) -> int:
+    """Offset of the first byte of ``raw`` that is not ASCII space (0 or more of them)."""
+    m = _LEADING_SPACE.match(raw)
+    assert m is not None  # a ``*`` run matches everywhere
+    return m.end()
+
+
 def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     """Turn pasted text into a ``Capture`` (one untimed chunk); see the module docstring.
 
@@ -61,7 +68,7 @@ def _plain_sse(raw: bytes) -> bool:
     ``data:`` line decide). A code fence line between an SSE first line and an SSE last line is
     one more line of the stream (an unknown field, which SSE clients ignore), not a markdown paste:
     a paste wraps its fences around the stream, so its first or last line is prose or a fence."""
-    start = _LEADING_SPACE.match(raw).end()
+    start = _leading_space(raw)
     end = len(raw)
     while end > start and raw[end - 1] in _SPACE:
         end -= 1

@@ -23,15 +23,16 @@ from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
-from inspector.model.catalog import RULES, SEVERITIES, severity_rank
+from inspector.model.catalog import RULES
+from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
 
-def _overrides(items: list[str]) -> dict[str, str]:
-    out = {}
+def _overrides(items: list[str]) -> dict[str, Severity]:
+    out: dict[str, Severity] = {}
     for item in items:
         code, _, level = item.partition("=")
         code = code.strip().upper()

@@ -19,7 +19,7 @@ from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
 from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.model.capture import Capture
-from inspector.model.catalog import severity_rank
+from inspector.model.severity import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
 from inspector.net.limits import MAX_BYTES, StreamLimits

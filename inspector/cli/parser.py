@@ -15,6 +15,7 @@ import textwrap
 from inspector import __version__
 from inspector.model.sizes import parse_size
 from inspector.providers import PROVIDERS, dialect_names
+from inspector.model.severity import WORST_FIRST
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 PROG = "stream-inspector"
@@ -210,7 +211,7 @@ def _check(sub) -> None:
     p.add_argument("--format", choices=("text", "json", "github"), default="text",
                    help="text for people (a summary after several files), json for scripts (one JSON object "
                         "per file per line: JSON Lines) or github (workflow annotations)")
-    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+    p.add_argument("--fail-on", choices=WORST_FIRST, default="error",
                    help="lowest severity that makes the exit code 1")
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")

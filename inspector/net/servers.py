@@ -252,7 +252,7 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
                             ws_max_size=requests.max_bytes or 2**31 - 1, ws_per_message_deflate=False,
                             lifespan="off", server_header=False,
                             date_header=date_header,
-                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
+                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type]  # uvicorn types it int; a float works
     return uvicorn.Server(config)
 
 

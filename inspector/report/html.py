@@ -38,6 +38,7 @@ from inspector.providers import summarize
 from inspector.report.text import plural
 from inspector.session.advice import advice_for
 from inspector.session.session import Session
+from inspector.model.severity import WORST_FIRST
 
 TIMELINE_WIDTH = 1000
 """Plot width in SVG user units; ticks are binned to this many columns at most."""
@@ -91,7 +92,7 @@ def _overview(name: str, cap: Capture | None, s: Session) -> str:
     if cap is not None and cap.request:
         req = redact_request(cap.request)
         rows.insert(0, ("request", f"{req.get('method') or ''} {req.get('url') or ''}".strip() or "—"))
-    badges = "".join(f'<span class="badge {k}">{plural(counts[k], k)}</span>' for k in ("error", "warning", "info")
+    badges = "".join(f'<span class="badge {k}">{plural(counts[k], k)}</span>' for k in WORST_FIRST
                      if counts.get(k)) or '<span class="badge ok">no findings</span>'
     cells = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
     return (f'<section id="overview"><h1>{_e(name)}</h1><p class="badges">{badges}</p>'

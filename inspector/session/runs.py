@@ -131,8 +131,10 @@ class RunGate:
 
 def take(s: RunWriter, run: "FrameRun") -> None:
     """Take every event of ``run`` (which follows the event ``s`` dispatched last)."""
+    values = run.values
+    assert values is not None  # a run holds its strings until it is taken
     done = _in_bulk(s, run) if s.last_frame_clean else 0
-    for k in range(done, len(run.values)):
+    for k in range(done, len(values)):
         s.take_frame(run.frame(k))
     run.values = None  # the blocks hold the strings now; the event log rebuilds events from ``raw``
 
@@ -148,16 +150,17 @@ def _in_bulk(s: RunWriter, run: "FrameRun") -> int:
     typ = p.get("type")
     typ = typ if typ.__class__ is str else None
     name = run.event if run.named else (typ or "message")
-    if (name in KEEPALIVE_TYPES or (run.named and typ is not None and typ != name) or s.current_response.ended
-            or typ in s.dialect.starts_response or s.stall_pending):
+    dialect, response, values = s.dialect, s.current_response, run.values
+    assert dialect is not None and response is not None and values is not None  # a clean last frame: all set
+    if (name in KEEPALIVE_TYPES or (run.named and typ is not None and typ != name) or response.ended
+            or typ in dialect.starts_response or s.stall_pending):
         return 0
-    target = s.dialect.run_target(p, name, SENTINEL)
+    target = dialect.run_target(p, name, SENTINEL)
     if target is None:
         return 0
     block, how = target
-    values = run.values
     if how == "text":
-        if s.dialect.judges_text(block, values):
+        if dialect.judges_text(block, values):
             return 0
         s.record_run(run, 0, len(values), name, block)
         s.add_deltas(block, values, sum(map(len, values)), run.t)
@@ -168,7 +171,9 @@ def _in_bulk(s: RunWriter, run: "FrameRun") -> int:
 def _arguments(s: RunWriter, run: "FrameRun", name: str, block: "Block") -> int:
     """Argument fragments: the leading ones J006 could judge one by one, then the rest at once
     (or all but the last) when the JSON state stays a prefix."""
-    values, n = run.values, len(run.values)
+    values = run.values
+    assert values is not None  # a run holds its strings until it is taken
+    n = len(values)
     longest = max(map(len, values))
     k = 0
     while k < n - 1 and not s.arguments_resent(block) and (block.progress is None or block.progress.length <= longest):

@@ -23,6 +23,7 @@ from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
+from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
 from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
@@ -56,7 +57,7 @@ class Session:
     response: dict | None = None
     request: dict | None = None
     line_base: int = 0
-    severity_overrides: dict = field(default_factory=dict)
+    severity_overrides: dict[str, Severity] = field(default_factory=dict)
     messages: bool = False
     """Each chunk is one whole WebSocket message, framed as one event (``inspector.framing.messages``);
     also set by a response head that upgraded to a WebSocket (status 101, ``upgrade: websocket``)."""
@@ -235,7 +236,7 @@ class Session:
 
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: EventRecord | None | bool = True, severity: str | None = None,
+               event: EventRecord | None | bool = True, severity: Severity | None = None,
                cause: object = None) -> Finding:
         """Record a finding at ``event`` (default: the event being handled; False: stream-level).
 
@@ -249,7 +250,7 @@ class Session:
                               severity=severity, cause=cause)
 
     def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
-                  t: float | None, index: int | None = None, severity: str | None = None,
+                  t: float | None, index: int | None = None, severity: Severity | None = None,
                   cause: object = None) -> Finding:
         """Record a finding at an explicit place (framing and timing rules).
 
@@ -311,15 +312,16 @@ class Session:
                    id: str | None = None, name: str | None = None, tool: bool = False,
                    empty_is_object: bool = False, attribution: str | None = None) -> Block:
         """Start a block at the current event."""
-        ev = self.current
+        ev, response = self.current, self.current_response
+        assert response is not None  # a dialect opens blocks only once its response began
         b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
                   empty_is_object=empty_is_object, attribution=attribution,
                   opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks), response=self.current_response.index)
+                  pos=len(self.blocks), response=response.index)
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
-        self.current_response.blocks.append(b)
+        response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
             if self.first_content_t is None:
@@ -496,6 +498,7 @@ class Session:
         self.current = ev
         dialect = self.dialect
         response = self.current_response
+        assert dialect is not None and response is not None  # dispatched once the dialect is known
         if (response.ended or typ in dialect.starts_response) and dialect.next_response(ev):
             if response.ended:
                 self.after_end("a new response starts after the end marker: judged as a response of its own")
@@ -503,6 +506,7 @@ class Session:
             self.current = ev
             self._begin_response()
             dialect, response = self.dialect, self.current_response
+            assert dialect is not None and response is not None
         ev.response = response.index
         payload = ev.payload
         if payload is NOT_JSON or payload is DONE:
@@ -535,7 +539,8 @@ class Session:
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
         # An unknown dialect judges no end marker: [DONE] ends OpenAI Assistants and other streams too.
-        accepted = payload is DONE and (self.dialect.accepts_done or self.dialect_name == "unknown")
+        accepted = payload is DONE and (self.dialect is not None and self.dialect.accepts_done
+                                        or self.dialect_name == "unknown")
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)
@@ -598,25 +603,28 @@ class Session:
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
-        self.current_response = ResponseWriter(self, len(self.responses))
-        self.responses.append(self.current_response)
-        self.dialect = detect.make(self.dialect_name, self.current_response)
+        response = self.current_response = ResponseWriter(self, len(self.responses))
+        self.responses.append(response)
+        assert self.dialect_name is not None  # a response begins once the dialect is named
+        self.dialect = detect.make(self.dialect_name, response)
 
     def _finish_response(self, end: End, *, superseded: bool = False) -> None:
         """The current response is over (the body ended, or another response starts): its dialect's
         end rules, then J005 and T003 for its tool blocks still open. ``superseded``: a retry
         started before this response's end marker (the dialect says so, e.g. A017); no S003."""
         current, self.current = self.current, None
-        self.dialect.superseded = superseded
+        dialect, response = self.dialect, self.current_response
+        assert dialect is not None and response is not None  # only a response that began ends
+        dialect.superseded = superseded
         try:
-            self.dialect.on_end(end)
+            dialect.on_end(end)
         except (TypeError, AttributeError) as e:  # state built from an event with a wrong type
             self._wrong_type(None, e)
-        for block in self.current_response.blocks:
+        for block in response.blocks:
             if block.tool and not block.closed and not block.replaced:
                 self._arguments.at_end(block)
-        timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
-        self.declared.at_response_end(self.current_response)
+        timing_rules.check_buffered_blocks(self, end, response.blocks)
+        self.declared.at_response_end(response)
         self.current = current
 
     def add_deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:

@@ -60,6 +60,7 @@ from inspector.tui.view_state import BlocksStateBuilder, StatePanel
 from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
 from inspector.tui.text import words
@@ -356,7 +357,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def _set_titles(self) -> None:
         fl = self.query_one(FindingsList)
         c = self._shown_counts
-        title = f"Findings  ✖ {c.get('error', 0)}  ▲ {c.get('warning', 0)}  ● {c.get('info', 0)}"
+        title = "Findings  " + "  ".join(f"{MARKS[s]} {c.get(s, 0)}" for s in WORST_FIRST)
         filt = []
         if fl.min_severity != "info":
             filt.append(f"{fl.min_severity}+")

@@ -35,10 +35,10 @@ class QuitNow:
         question = self.quit_question()
         now = time.monotonic()
         if question is None or (self._asked_at is not None and now - self._asked_at <= CONFIRM_S):
-            self.exit()  # type: ignore[attr-defined]
+            self.exit()  # type: ignore[attr-defined]  # a mixin: the App it is mixed into exits
             return
         self._asked_at = now
-        self.notify(notice(f"{question} ctrl+c again to quit."), title="quit?",  # type: ignore[attr-defined]
+        self.notify(notice(f"{question} ctrl+c again to quit."), title="quit?",  # type: ignore[attr-defined]  # App.notify
                     severity="warning", timeout=CONFIRM_S)
 
     def action_help_quit(self) -> None:

@@ -42,8 +42,6 @@ def row(table: ExchangeList, n: int) -> dict[str, str]:
 
 @pytest.fixture
 def served():
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not beside the project")
     caps = [SHARED_CORPUS / "anthropic-doc-tool-call.sse", SHARED_CORPUS / "openai-parallel-indexed.sse"]
     with ServerThread(caps, instant=True) as srv:
         proxy = ProxyThread(srv.url, timeout=WAIT_S, external=True).start()

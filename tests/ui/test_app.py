@@ -298,7 +298,9 @@ async def test_a_failing_live_source_is_shown_not_raised():
         assert isinstance(app, InspectorApp)
 
 
-async def test_enter_on_an_event_focuses_its_block():
+async def test_enter_on_an_event_shows_it_and_b_there_focuses_its_block():
+    from inspector.tui.screens.event_detail import EventDetailScreen
+
     pb = playback(PARALLEL, instant=True)
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
@@ -308,6 +310,9 @@ async def test_enter_on_an_event_focuses_its_block():
         log.focus()
         log.center_on(second)
         await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EventDetailScreen)
+        await pilot.press("b")
         await pilot.pause()
         blocks = app.query_one(BlockList)
         assert app.focused is blocks
@@ -323,15 +328,11 @@ async def test_panels_fill_in_by_themselves_when_the_stream_ended_before_they_mo
     # One untimed chunk: the whole stream is fed before the first panel is composed; the frame timer
     # must still fill the panel afterwards (no refresh_now here on purpose).
     from inspector.tui.widgets.text_line import SplitLine
-
-    from pathlib import Path
-
     from inspector.capture.load import load_path
     from inspector.feeds.replay import Playback
+    from tests.conftest import SHARED_CORPUS
 
-    corpus = Path("/work/shared/corpus/anthropic-stop-before-json-complete.sse")
-    if not corpus.exists():
-        pytest.skip("shared corpus not available")
+    corpus = SHARED_CORPUS / "anthropic-stop-before-json-complete.sse"
     pb = Playback(load_path(corpus), instant=True)
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
@@ -346,7 +347,7 @@ async def test_T003_detail_and_e_open_the_eager_comparison():
     from inspector.tui.screens.compare import CompareScreen
     from tests.ui.conftest import CAPTURES
 
-    pb = playback(CAPTURES / "eager-off-buffered.jsonl")
+    pb = playback(CAPTURES / "eager-off-buffered.jsonl", instant=True)  # T003 reads the recorded times
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -371,8 +372,6 @@ async def test_T003_detail_and_e_open_the_eager_comparison():
 async def test_timeline_of_an_untimed_capture_says_there_is_no_timing(tmp_path):
     from tests.conftest import SHARED_CORPUS
 
-    if not (SHARED_CORPUS / "openai-parallel-indexed.sse").exists():
-        pytest.skip("../shared/corpus is not beside the project")
     app = make_app(playback(SHARED_CORPUS / "openai-parallel-indexed.sse", instant=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -2,23 +2,21 @@
 without an error: one app, cycled with ``]``."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from inspector.capture.load import load_bytes
 from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
-from tests.conftest import BEDROCK_CORPUS
+from tests.conftest import BEDROCK_CORPUS, SHARED_CORPUS
 from tests.ui.conftest import settle
 
-CORPUS = Path("/work/shared/corpus")
 GARBAGE = bytes(range(256)) * 8 + b"\xff\xfe data: {oops\n\n"
 
 
 def _feeds():
     feeds = []
-    paths = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
+    paths = sorted(SHARED_CORPUS.iterdir())
     paths += sorted(p for p in BEDROCK_CORPUS.iterdir() if p.suffix in (".jsonl", ".bin"))
     for p in paths:
         if not p.name.endswith(".expect.json"):

@@ -11,7 +11,7 @@ import pytest
 from inspector.capture.load import load_bytes
 from inspector.tui.app import make_app
 from inspector.tui.screens.event_detail import EventDetailScreen
-from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.text_page import TextPage
 from tests import bedrock_frames
@@ -89,7 +89,9 @@ async def test_b_closes_the_view_and_focuses_the_block_the_event_fed():
         assert "tool_use" in _page(app.screen)
         await pilot.press("b")
         await pilot.pause()
-        assert isinstance(app.focused, BlockPanel) and app.focused.block.tool
+        blocks = app.focused
+        assert isinstance(blocks, BlockList) and s.blocks[blocks.cursor].tool
+        assert blocks.cursor == s.events[index].block
 
 
 async def test_a_binary_body_is_shown_as_a_hex_dump():

@@ -8,6 +8,8 @@ import pytest
 from inspector.capture.errors import SeveralStreams
 from inspector.capture.load import load_all_bytes, load_native
 from inspector.capture.recorder import write_capture
+from inspector.cli.inputs import Input, streams
+from inspector.cli.parser import build_parser
 from inspector.feeds.opening import OpeningFeed
 from inspector.feeds.replay import ReplayFeed
 from inspector.feeds.run import run_capture
@@ -92,11 +94,14 @@ def test_the_replay_viewer_offers_the_responses_and_opens_the_one_picked(tmp_pat
 
 def test_audio_is_a_size_unless_keep_audio_is_asked(tmp_path):
     path = write(tmp_path, "rt.jsonl", fx.realtime_function_call())
-    for flag, kept in (([], False), (["--keep-audio"], True)):
-        out = tmp_path / f"page{len(flag)}.html"
-        code, _, err = run_cli(["export", f"{path}#1", "--to", "html", "-o", str(out), *flag])
-        assert code == 0, err
-        assert (fx.AUDIO[:40] in out.read_text()) is kept
+    for command in ("check", "replay", "export"):
+        argv = [command, path, "--keep-audio"] + (["--to", "har"] if command == "export" else [])
+        assert build_parser().parse_args(argv).keep_audio is True
+    inp = Input(path, path, True)
+    for keep in (False, True):  # what export reads (``inputs.streams``), as check and replay read it
+        assert (fx.AUDIO.encode() in b"".join(c.data for c in streams(inp, keep_audio=keep)[1][1].chunks)) is keep
+    code, _, err = run_cli(["check", path, "--keep-audio"])
+    assert code == 0, err
 
 
 def test_a_response_saved_from_the_viewer_reads_back_as_messages(tmp_path):

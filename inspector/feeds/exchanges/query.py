@@ -30,9 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.model.severity import SEVERITIES, severity_rank
+
 FIELDS = ("status", "path", "model", "dialect", "method", "code", "sev", "dur")
 ALIASES = {"severity": "sev", "duration": "dur", "s": "status", "c": "code", "m": "model"}
-SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
 _TERM = re.compile(r"^(?P<field>[a-z]+)(?P<op>>=|<=|!=|:|=|>|<)(?P<value>.*)$", re.IGNORECASE)
 _DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>ms|s|m)?$", re.IGNORECASE)
 _NUMERIC_OPS: dict[str, Callable[[float, float], bool]] = {
@@ -155,13 +156,13 @@ def _seconds(body: str, value: str) -> float:
 
 
 def _severity(body: str, op: str, value: str) -> Callable[[Any], bool]:
-    rank = SEVERITY_RANK.get(value)
-    if rank is None:
+    if value not in SEVERITIES:
         raise QueryError(f"{body!r}: a severity is error, warning or info")
+    rank = severity_rank(value)
     compare = _NUMERIC_OPS[op]
 
     def test(ex) -> bool:
         counts = ex.counts()
-        return any(n and compare(SEVERITY_RANK.get(sev, 0), rank) for sev, n in counts.items())
+        return any(n and compare(severity_rank(sev) if sev in SEVERITIES else -1, rank) for sev, n in counts.items())
 
     return test

@@ -6,15 +6,19 @@ JSON Lines, AWS ``application/vnd.amazon.eventstream``), any status >= 400 (S007
 every transport fault. A normal JSON answer (a non-streaming call, ``/v1/models``) is shown with
 its status and body but not judged as a stream (no S007 for a 200 ``application/json``).
 
-Imports: ``inspector.model.capture`` only; no I/O, no event loop. Everything else in the
+Imports: ``inspector.model.capture`` only (``Session`` for annotations); no I/O, no event loop. Everything else in the
 package may import this module.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from inspector.model.capture import End
+from inspector.model.capture import Capture, End
+
+if TYPE_CHECKING:  # for annotations only: this module imports nothing above the model at run time
+    from inspector.session.session import Session
 
 STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
                 "application/json-seq", "application/vnd.amazon.eventstream")
@@ -50,7 +54,7 @@ class Exchange:
     request: dict
     """``{"method", "url", "headers", "body"}`` redacted, as a native capture header stores it."""
     body: object
-    """The request body parsed as JSON, else None."""
+    """The request body parsed as JSON (any JSON value: readers check its type), else None."""
     started_wall: float
     """``time.time()`` when the request arrived (the TUI's clock column)."""
     t0: float
@@ -61,7 +65,7 @@ class Exchange:
     content_type: str = ""
     linted: bool = False
     """The response is judged as a stream (see the module docstring)."""
-    session: object = None
+    session: Session | None = None
     """The ``Session``; for a response that is not linted, an empty one holding the Q findings."""
     end: End | None = None
     first_byte_t: float | None = None
@@ -81,7 +85,7 @@ class Exchange:
     before it when it sends something back), set by the proxy's socket tap; the Q rules take it as is."""
     note: str | None = None
     """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
-    tape: object = None
+    tape: Capture | None = None
     """The response as relayed (a ``Capture``), when the log keeps tapes (``ExchangeLog.keep``)."""
     request_bytes: int = 0
     """Size of the request body as received, in bytes."""

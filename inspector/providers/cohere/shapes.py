@@ -77,6 +77,9 @@ EVENTS: dict[str, Obj] = {
 ``citation.py``, ``source.py``, ``usage*.py``, ``logprob_item.py``)."""
 
 
+_KINDS: dict[type, str] = {str: "a string", list: "a list", dict: "an object"}
+
+
 def _kind(v) -> str:
     if v is None:
         return "null"
@@ -84,7 +87,7 @@ def _kind(v) -> str:
         return "a boolean"
     if isinstance(v, (int, float)):
         return "a number"
-    return {str: "a string", list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+    return _KINDS.get(type(v), type(v).__name__)
 
 
 def _int_like(v) -> bool:
@@ -203,7 +206,9 @@ def problem(payload: dict) -> str | None:
     """Why cohere-python's stream types reject ``payload`` (an event of a known ``type``), or None:
     ``delta.message.tool_calls is a list, not an object``."""
     typ = payload.get("type")
-    fits = _FITS.get(typ) if typ.__class__ is str else None
+    if not isinstance(typ, str):
+        return None
+    fits = _FITS.get(typ)
     if fits is None or fits(payload):
         return None
     spec = EVENTS.get(typ)

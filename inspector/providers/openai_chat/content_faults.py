@@ -12,7 +12,8 @@ from __future__ import annotations
 from inspector.providers import mutations as m
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_chat import tools
-from inspector.providers.openai_chat.mutations import _args_fragments, _choice0, _entries, _scan
+from inspector.providers.openai_chat.mutations import _args_fragments, _choice0, _choice_of, _entries, _scan
+from inspector.model.members import object_member
 
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 _HEAD_KEYS = ("id", "object", "created", "model", "system_fingerprint", "service_tier")
@@ -94,8 +95,8 @@ def wrong_tool_choice(stream: Stream, param: float | None) -> Mutated:
     calls = _scan(stream)
     opening: dict[int, tuple[int, str]] = {}
     for k, positions in calls.fragments.items():
-        for e in _entries(_choice0(stream.items[positions[0]].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+        for e in _entries(_choice_of(stream.items[positions[0]].json())):
+            fn = object_member(e, "function")
             if e.get("index") == k and isinstance(fn.get("name"), str) and fn["name"]:
                 opening[k] = (positions[0], fn["name"])
     if not opening:
@@ -115,7 +116,7 @@ def wrong_tool_choice(stream: Stream, param: float | None) -> Mutated:
     for k, name in names.items():
         i = opening[k][0]
         p = (edits[i] if i in edits else stream.items[i]).json()
-        for e in _entries(_choice0(p)):
+        for e in _entries(_choice_of(p)):
             if e.get("index") == k:
                 e["function"]["name"] = name
         edits[i] = stream.items[i].with_json(p)

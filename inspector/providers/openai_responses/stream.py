@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from inspector.model.jsonprogress import PARTIAL
 from inspector.providers.openai_responses.clients import says
 from inspector.providers.base import Dialect
+from inspector.model.members import object_member, string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -133,7 +134,7 @@ class _Item:
         self.r010 = False
         self.r011 = False
         self.incomplete = False
-        self.parts: dict[tuple, list[str]] = {}
+        self.parts: dict[tuple | None, list[str]] = {}
         """Text deltas per part (``(kind, content_index)``), compared with the ``.done`` text (R009)."""
         self.done_parts: dict[tuple, str] = {}
         """The ``.done`` text of each part that got one (a later delta makes it wrong: R009)."""
@@ -280,7 +281,8 @@ class OpenAIResponses(Dialect):
         return typ == "error" or (typ is None and p.get("error") is not None)
 
     def _error(self, p: dict) -> None:
-        err = p.get("error") if isinstance(p.get("error"), dict) else p
+        error = p.get("error")
+        err = error if isinstance(error, dict) else p
         code = err.get("code") or err.get("type") or "error"
         msg = err.get("message") or "(no message)"
         param = err.get("param")
@@ -309,7 +311,7 @@ class OpenAIResponses(Dialect):
         if not isinstance(item, dict):
             self.w.report("R001", "response.output_item.added without an item object", index=_int(oi))
             return
-        typ = item.get("type") if isinstance(item.get("type"), str) else "unknown"
+        typ = string_member(item, "type", "unknown")
         iid = item.get("id") if isinstance(item.get("id"), str) and item.get("id") else None
         if typ not in KNOWN_ITEMS:
             self._unknown("item type", typ)
@@ -322,7 +324,7 @@ class OpenAIResponses(Dialect):
                           f"({old.type} {old.item_id!r} then {typ} {iid!r})", index=_int(oi))
             self.w.replace_block(old.block)
         is_call = typ == "function_call"
-        name = item.get("name") if isinstance(item.get("name"), str) else None
+        name = string_member(item, "name")
         block = self.w.open_block(typ, index=_int(oi), id=iid, name=name, tool=is_call)
         rec = _Item(block, oi, iid, typ)
         if isinstance(item.get("call_id"), str):
@@ -476,7 +478,7 @@ class OpenAIResponses(Dialect):
     def _terminal(self, typ: str, p: dict) -> None:
         self.terminal = typ
         self.w.mark_ended()
-        resp = p.get("response") if isinstance(p.get("response"), dict) else {}
+        resp = object_member(p, "response")
         status = resp.get("status") if isinstance(resp.get("status"), str) else typ.rsplit(".", 1)[-1]
         if typ == "response.done":
             typ = _DONE_STATUS.get(str(status), "response.completed")
@@ -540,7 +542,7 @@ class OpenAIResponses(Dialect):
             oid = out.get("id") if isinstance(out.get("id"), str) and out.get("id") else None
             if (oid is not None and oid in self.by_id) or (oid is None and pos in self.by_index):
                 continue
-            typ = out.get("type") if isinstance(out.get("type"), str) else "unknown"
+            typ = string_member(out, "type", "unknown")
             rec = self._before_cursor(pos, oid, typ, out)
             rec.done = True
             if rec.block.tool:

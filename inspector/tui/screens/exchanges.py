@@ -39,11 +39,13 @@ from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.feeds.exchanges.query import Query, QueryError, parse
 from inspector.feeds.exchanges.curl import curl_command, key_variable
 from inspector.tui.text import notice, one_line, shown
+from inspector.tui.themes import FALLBACK_COLOR, SEVERITY_STYLE
+from inspector.model.severity import WORST_FIRST
 
 SORTS = (("arrival", None),
          ("status", lambda ex: (-(ex.status or 0), ex.n)),
          ("duration", lambda ex: (-(ex.duration_s or 0.0), ex.n)),
-         ("findings", lambda ex: (tuple(-ex.counts().get(k, 0) for k in ("error", "warning", "info")), ex.n)))
+         ("findings", lambda ex: (tuple(-ex.counts().get(k, 0) for k in WORST_FIRST), ex.n)))
 """The exchange list's orders (``O``): a name and a sort key (None: as they arrived); worst first."""
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
@@ -271,9 +273,10 @@ class ProxyApp(InspectorApp):
         self._list_dirty = True
 
     def _colors(self) -> dict[str, str]:
+        """The theme's colours: each severity's (``SEVERITY_STYLE``) and ``success``'s."""
         v = self.get_css_variables()
-        return {"error": v.get("error", "red"), "warning": v.get("warning", "yellow"),
-                "info": v.get("primary", "blue"), "success": v.get("success", "green")}
+        named = {sev: var.removeprefix("$") for sev, var in SEVERITY_STYLE.items()} | {"success": "success"}
+        return {key: v.get(var, FALLBACK_COLOR[var]) for key, var in named.items()}
 
     def _sync_list(self) -> None:
         running = any(not ex.done for ex in self.exchanges)

@@ -21,11 +21,11 @@ from inspector.tui.widgets.schema_view import schema_content
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.text_line import PartsLine, SplitLine, TextLine
 from inspector.tui.text import assemble, shown
+from inspector.tui.themes import SEVERITY_STYLE
+from inspector.model.severity import MARKS
 
 SPARK_INTERVAL_S = 0.25
 """Sparklines are redrawn at most this often while a block streams (they are costly to render)."""
-SEVERITY_STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
-SEVERITY_MARK = {"error": "✖", "warning": "▲", "info": "●"}
 
 
 def bytes_scale(bars, bucket: float, timed: bool) -> str:
@@ -158,7 +158,7 @@ class BlockPanel(Vertical):
                 for f in self.findings[-6:]:
                     if pieces:
                         pieces.append(("  ", ""))
-                    pieces.append((f"{SEVERITY_MARK[f.severity]} {f.code} {f.name}", SEVERITY_STYLE[f.severity]))
+                    pieces.append((f"{MARKS[f.severity]} {f.code} {f.name}", SEVERITY_STYLE[f.severity]))
                 if len(self.findings) > 6:
                     pieces.insert(0, (f"+{len(self.findings) - 6} more  ", "$text-muted"))
                 fl.update(assemble(*pieces))

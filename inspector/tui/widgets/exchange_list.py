@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 from inspector.model.display import display_text
+from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.text import Text, cell, line
 
 from inspector.model.capture import normal_end
@@ -180,6 +181,6 @@ class ExchangeList(DataTable):
             duration = f"{now - ex.t0:.1f} s…"
         counts = ex.counts()
         findings = line([(f"{mark}{counts.get(sev, 0)} ", f"bold {colors.get(sev, '')}" if counts.get(sev, 0) else "dim")
-                         for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●"))])
+                         for sev, mark in ((s, MARKS[s]) for s in WORST_FIRST)])
         return (cell(ex.n), cell(clock), cell(ex.method), status, cell(duration), findings, cell(ex.model or "—"),
                 cell(_middle(display_text(ex.target, one_line=True), PATH_WIDTH)))

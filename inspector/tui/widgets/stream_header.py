@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from inspector.tui.widgets.text_line import TextLine
 from inspector.tui.text import Content, assemble, shown
+from inspector.tui.themes import SEVERITY_STYLE
+from inspector.model.severity import MARKS, WORST_FIRST
 
 SEP = ("  ·  ", "$text-muted")
 TIGHT = (" · ", "$text-muted")
@@ -43,7 +45,7 @@ class StreamHeader(TextLine):
         self._sig = sig
         parts: list = [(label, "bold $primary"), ("  ", "")]
         tight: list = []
-        for sev, mark, style in (("error", "✖", "$error"), ("warning", "▲", "$warning"), ("info", "●", "$primary")):
+        for sev, mark, style in ((s, MARKS[s], SEVERITY_STYLE[s]) for s in WORST_FIRST):
             n = counts.get(sev, 0)
             parts.append((f" {mark} {n} ", f"bold {style}" if n else "$text-muted"))
             tight.append((f"{mark}{n} ", f"bold {style}" if n else "$text-muted"))
