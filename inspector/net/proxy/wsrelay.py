@@ -214,7 +214,7 @@ class WebSocketRelay:
         host = urlsplit(url).hostname or ""
         try:
             upstream = await connect(
-                url, additional_headers=headers, subprotocols=subprotocols or None,  # type: ignore[arg-type]
+                url, additional_headers=headers, subprotocols=subprotocols or None,  # type: ignore[arg-type]  # plain str subprotocols
                 user_agent_header=None, proxy=None if is_loopback(host) else True,
                 open_timeout=min(self.timeout, OPEN_TIMEOUT_S), max_size=self.max_message,
                 max_queue=None, ping_interval=20, ping_timeout=20, close_timeout=10)
@@ -366,4 +366,4 @@ async def _to_upstream(upstream: ClientConnection, close: Close) -> None:
     if close.code == ABNORMAL:
         upstream.transport.abort()
         return
-    await upstream.close(None if close.code == NO_STATUS else close.code, close.reason)  # type: ignore[arg-type]
+    await upstream.close(None if close.code == NO_STATUS else close.code, close.reason)  # type: ignore[arg-type]  # None: an empty close frame
