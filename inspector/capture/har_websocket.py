@@ -47,7 +47,8 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
     close; with neither the end is unknown (None). Messages that are not objects, or of another
     type, are skipped with a note (S014). Raises ``CaptureError`` for a ``_webSocketClose`` that is
     no end record."""
-    cap = Capture(request=request, response=response, source_format="har", request_relative=True, messages=[])
+    messages: list[WsMessage] = []
+    cap = Capture(request=request, response=response, source_format="har", request_relative=True, messages=messages)
     raw = e["_webSocketMessages"]
     t0 = started_epoch(e)
     skipped = 0
@@ -65,7 +66,8 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
         if m.get("type") == "error":
             cap.end = End(t, "reset", data or "WebSocket error")
             break
-        direction = _TYPES.get(m.get("type"))  # type: ignore[arg-type]
+        kind = m.get("type")
+        direction = _TYPES.get(kind) if isinstance(kind, str) else None
         if direction is None:
             skipped += 1
             continue
@@ -74,7 +76,7 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
             payload = base64.b64decode(data, validate=True) if binary else data.encode("utf-8", "replace")
         except (binascii.Error, ValueError):
             payload, binary = data.encode("utf-8", "replace"), False
-        cap.messages.append(WsMessage(t, direction, payload, binary))  # type: ignore[union-attr]
+        messages.append(WsMessage(t, direction, payload, binary))
     if skipped:
         cap.notes.append(f"{where}: {skipped} _webSocketMessages entr{'y' if skipped == 1 else 'ies'} that are no "
                          "send/receive message skipped")
