@@ -1,8 +1,11 @@
 """``check`` against the floor: framing plus one ``orjson.loads`` per event, and nothing else.
 
-Four files: one large tool call of 348 k and 1.4 M argument characters in 8-character deltas, as
-an Anthropic stream and as an OpenAI Chat stream (``bench_large_tool_call.py`` makes them). For
-each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
+Six files, each as an Anthropic stream and as an OpenAI Chat stream: one large tool call of 348 k
+and 1.4 M argument characters in 8-character deltas (``bench_large_tool_call.py`` makes them), where
+runs of deltas form; and ``--calls`` short tool calls in one answer (default 5 000: 25 003 events,
+each call a few deltas of its arguments, so no run of deltas longer than 3 forms and every event
+takes the per-event path). For each, CPU time (user + system), median of ``--rounds`` interleaved
+rounds:
 
 - end to end: ``python -m inspector check --format json FILE`` vs a floor process that reads the
   file, cuts it at blank lines, takes each event's ``data:`` line and ``orjson.loads`` it;
@@ -14,7 +17,7 @@ each, CPU time (user + system), median of ``--rounds`` interleaved rounds:
 Memory is ``bench_memory.py``'s job: a child forked from this process (which holds the generated
 files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here would mislead.
 
-    uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4]
+    uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4] [--calls 5000]
 """
 from __future__ import annotations
 
@@ -46,6 +49,47 @@ from inspector.providers import dialect_class  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DIALECT = {"anthropic": "anthropic-messages", "chat": "openai-chat"}
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+SHORT_ARGUMENTS = ('{"path":"src/mod', 'ule_{i}.py","li', 'ne":{i}}')
+"""One short call's arguments, as its deltas (``{i}`` is the call's number)."""
+
+
+def short_calls_anthropic(n: int) -> bytes:
+    """``n`` tool calls in one Anthropic message: start, 3 ``input_json_delta``, stop each (5 n + 3 events)."""
+    evs: list[dict] = [{"type": "message_start", "message": {
+        "id": "msg_b", "type": "message", "role": "assistant", "model": "bench", "content": [],
+        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}]
+    for i in range(n):
+        evs.append({"type": "content_block_start", "index": i,
+                    "content_block": {"type": "tool_use", "id": f"toolu_{i:05}", "name": "read_file", "input": {}}})
+        evs += [{"type": "content_block_delta", "index": i,
+                 "delta": {"type": "input_json_delta", "partial_json": part.replace("{i}", str(i))}}
+                for part in SHORT_ARGUMENTS]
+        evs.append({"type": "content_block_stop", "index": i})
+    evs += [{"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+             "usage": {"output_tokens": 9}},
+            {"type": "message_stop"}]
+    return to_sse(evs)
+
+
+def short_calls_chat(n: int) -> bytes:
+    """``n`` tool calls in one Chat answer: the call's first chunk (id, name, empty arguments), then
+    its arguments in 4 chunks (5 n + 2 chunks and ``[DONE]``)."""
+    base = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "bench"}
+    chunks: list[dict] = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None},
+                                                "finish_reason": None}]}]
+    for i in range(n):
+        first = {"index": i, "id": f"call_{i:05}", "type": "function", "function": {"name": "read_file", "arguments": ""}}
+        chunks.append({**base, "choices": [{"index": 0, "delta": {"tool_calls": [first]}, "finish_reason": None}]})
+        parts = [p.replace("{i}", str(i)) for p in SHORT_ARGUMENTS]
+        parts = [parts[0][:1], parts[0][1:], *parts[1:]]
+        for part in parts:
+            call = {"index": i, "function": {"arguments": part}}
+            chunks.append({**base, "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]})
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    return chat_sse(chunks)
+
+
 def floor(raw: bytes) -> int:
     """Framing plus one ``orjson.loads`` per event (the floor process runs this same function)."""
     n = 0
@@ -99,6 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--sizes", default="1,4")
+    ap.add_argument("--calls", type=int, default=5000, help="short tool calls in one answer (0: none)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         files = []
@@ -108,6 +153,11 @@ def main() -> None:
                 path = Path(tmp) / f"{name}-{f:g}x.sse"
                 path.write_bytes(body)
                 files.append((f"{name} {len(args) // 1000} k", path, DIALECT[name]))
+        if a.calls:
+            for name, body in (("anthropic", short_calls_anthropic(a.calls)), ("chat", short_calls_chat(a.calls))):
+                path = Path(tmp) / f"{name}-{a.calls}-calls.sse"
+                path.write_bytes(body)
+                files.append((f"{name} {a.calls} calls", path, DIALECT[name]))
         floor_script = Path(tmp) / "floor.py"
         floor_script.write_text(FLOOR)
         for _, path, _ in files:  # warm: bytecode written, files in the page cache

@@ -1,8 +1,9 @@
-"""Peak memory of ``check`` on a large capture, in bytes of RSS per input byte.
+"""Peak memory of ``check`` and ``export --to html`` on a large capture, in bytes of RSS per input byte.
 
 Writes a raw SSE Anthropic capture of about ``--mb`` megabytes (a long text block, then tool calls
 with 8-character argument deltas, in turn), then runs ``python -m inspector check --format json``
-on it and reads the child's peak RSS (``ru_maxrss``). The floor is the same file read whole and
+and ``python -m inspector export --to html -o PAGE`` on it and reads each child's peak RSS
+(``ru_maxrss``); the page's size is reported beside it. The floor is the same file read whole and
 each event's data parsed with ``orjson.loads`` and dropped.
 
     uv run python bench/bench_memory.py [--mb 100]
@@ -91,12 +92,18 @@ def main() -> None:
         base, _ = peak_rss([sys.executable, "-c", "import orjson"])
         floor, floor_s = peak_rss([sys.executable, str(floor_script), str(cap)])
         check, check_s = peak_rss([sys.executable, "-m", "inspector", "check", "--format", "json", str(cap)])
+        page = Path(tmp) / "page.html"
+        export, export_s = peak_rss([sys.executable, "-m", "inspector", "export", str(cap), "--to", "html",
+                                     "-o", str(page)])
+        page_size = page.stat().st_size if page.exists() else 0
     print(f"capture: {size:,} bytes of raw SSE")
     print("| process | peak RSS | B per input byte | wall s |")
     print("|---|---:|---:|---:|")
     print(f"| python -c 'import orjson' | {base / 1e6:.0f} MB | — | — |")
     print(f"| floor (read, split, orjson.loads) | {floor / 1e6:.0f} MB | {floor / size:.2f} | {floor_s:.1f} |")
     print(f"| stream-inspector check | {check / 1e6:.0f} MB | {check / size:.2f} | {check_s:.1f} |")
+    print(f"| stream-inspector export --to html | {export / 1e6:.0f} MB | {export / size:.2f} | {export_s:.1f} |")
+    print(f"page: {page_size:,} bytes ({page_size / size:.2f}x the capture)")
 
 
 if __name__ == "__main__":

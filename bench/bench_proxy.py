@@ -19,8 +19,15 @@ completes in what it reads. Per-chunk latency = client arrival - upstream send, 
 
 ``--compare DIR`` also runs another checkout's proxy, interleaved with this one's (before/after).
 
+WebSocket (issue 30): the same three processes, the same proxy, ``serve``'s WebSocket side playing a
+synthetic Responses stream of ``--chunks`` text deltas, one message each, ``--interval`` apart, for
+each ``response.create`` the client sends on one socket (``websockets``' own client). Per-message
+latency = client arrival - upstream send, over ``--chunks`` x ``--runs`` messages per round; "added"
+is proxy minus direct at the same percentile, and the proxy process's CPU time (user + system, from
+``/proc``) over the WebSocket part divided by the messages it relayed (``--no-websocket`` skips it).
+
     uv run python bench/bench_proxy.py [--chunks 200] [--runs 20] [--rounds 5] [--interval 0.002] [--record] \
-        [--compare DIR]
+        [--compare DIR] [--no-websocket]
 """
 from __future__ import annotations
 
@@ -72,15 +79,47 @@ def synthetic_capture(chunks: int, interval: float):
                    end=End(t_end, "eof"), request_relative=True)
 
 
+def synthetic_socket_answer(chunks: int, interval: float):
+    """A Responses stream (PROTOCOLS.md §3) with one text item of ``chunks`` deltas, as a response recorded
+    over a WebSocket (one message per event, times from the ``response.create``)."""
+    from inspector.model.capture import Capture, Chunk, End
+
+    resp = {"id": "resp_bench", "object": "response", "status": "in_progress", "model": "bench", "output": []}
+    item = {"id": "msg_bench", "type": "message", "role": "assistant", "status": "in_progress", "content": []}
+    events = [(0.001, {"type": "response.created", "response": resp}),
+              (0.001, {"type": "response.output_item.added", "output_index": 0, "item": item}),
+              (0.001, {"type": "response.content_part.added", "item_id": "msg_bench", "output_index": 0,
+                       "content_index": 0, "part": {"type": "output_text", "text": "", "annotations": []}})]
+    events += [(0.002 + i * interval, {"type": "response.output_text.delta", "item_id": "msg_bench", "output_index": 0,
+                                       "content_index": 0, "delta": f"word {i} ", "i": i}) for i in range(chunks)]
+    text = "".join(f"word {i} " for i in range(chunks))
+    done = {**item, "status": "completed", "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    t_end = 0.002 + chunks * interval
+    events += [(t_end, {"type": "response.output_text.done", "item_id": "msg_bench", "output_index": 0,
+                        "content_index": 0, "text": text}),
+               (t_end, {"type": "response.output_item.done", "output_index": 0, "item": done}),
+               (t_end, {"type": "response.completed", "response": {**resp, "status": "completed", "output": [done]}})]
+    out = [Chunk(t, json.dumps({**e, "sequence_number": k}, separators=(",", ":")).encode())
+           for k, (t, e) in enumerate(events)]
+    return Capture(chunks=out, response={"status": 101, "headers": {"upgrade": "websocket"}},
+                   end=End(t_end, "eof"), source_format="websocket", request_relative=True)
+
+
 def run_upstream(args) -> None:
-    """Serve the synthetic stream; append each request's send stamps (one JSON line) to ``--stamps``."""
+    """Serve the synthetic streams (HTTP at ``/bench/``, WebSocket at ``/ws/``); append each answer's send
+    stamps (one JSON line) to ``--stamps``."""
     import uvicorn
 
     from inspector.net.servers import bind_socket, url_for  # IPPROTO_TCP, so asyncio sets TCP_NODELAY (as real servers do)
     from inspector.net.serve import load_served, make_asgi_app
 
-    app = make_asgi_app(load_served([("bench", synthetic_capture(args.chunks, args.interval))]))
+    app = make_asgi_app(load_served([("bench", synthetic_capture(args.chunks, args.interval)),
+                                     ("ws", synthetic_socket_answer(args.chunks, args.interval))]))
     stamps_path = args.stamps
+
+    def write(stamps: list[int]) -> None:
+        with open(stamps_path, "a") as f:
+            f.write(json.dumps(stamps) + "\n")
 
     async def stamped(scope, receive, send):
         stamps: list[int] = []
@@ -90,17 +129,25 @@ def run_upstream(args) -> None:
                 m = EVENT.search(msg["body"])
                 if m:
                     stamps.append(time.monotonic_ns())
+            elif msg["type"] == "websocket.send":
+                text = msg.get("text") or ""
+                if EVENT.search(text.encode()):
+                    stamps.append(time.monotonic_ns())
+                await send(msg)
+                if '"response.completed"' in text:  # one answer per response.create: one line each
+                    write(stamps)
+                    stamps.clear()
+                return
             await send(msg)
 
         await app(scope, receive, send_stamped)
         if scope["type"] == "http":
-            with open(stamps_path, "a") as f:
-                f.write(json.dumps(stamps) + "\n")
+            write(stamps)
 
     sock = bind_socket("127.0.0.1", 0)
     print(url_for(sock), flush=True)
     config = uvicorn.Config(stamped, log_config=None, log_level="warning", access_log=False, http="h11",
-                            loop="asyncio", lifespan="off")
+                            ws="websockets-sansio", loop="asyncio", lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
@@ -141,6 +188,20 @@ def one_run(client: httpx.Client, url: str) -> tuple[float, dict[int, int]]:
     return (first - t0) / 1e9, arrivals
 
 
+def socket_run(conn, n: int) -> dict[int, int]:
+    """One ``response.create`` on the open socket ``conn``: {event i: arrival ns} of its messages."""
+    arrivals: dict[int, int] = {}
+    conn.send(json.dumps({"type": "response.create", "model": "bench", "input": "go"}))
+    while True:
+        msg = conn.recv(30)
+        now = time.monotonic_ns()
+        m = EVENT.search(msg.encode() if isinstance(msg, str) else msg)
+        if m:
+            arrivals[int(m.group(1))] = now
+        elif '"response.completed"' in msg:
+            return arrivals
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
@@ -169,6 +230,7 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=0.002, help="seconds between chunks (default 0.002)")
     ap.add_argument("--record", action="store_true", help="also measure the proxy with --record DIR")
     ap.add_argument("--compare", metavar="DIR", help="also run another checkout's proxy, interleaved (before/after)")
+    ap.add_argument("--no-websocket", action="store_true", help="skip the WebSocket measurement")
     ap.add_argument("--role", default="client", help=argparse.SUPPRESS)
     ap.add_argument("--stamps", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -193,13 +255,18 @@ def main() -> None:
         for k, (root, label) in enumerate(roots):
             proxy, url = start_proxy(upstream, None, root)
             procs.append(proxy)
-            modes.append(("proxy --format json" + label, url, None))
+            modes.append(("proxy --format json" + label, url, proxy.pid))
             if args.record:
                 proxy2, url2 = start_proxy(upstream, os.path.join(tmp, f"rec{k}"), root)
                 procs.append(proxy2)
-                modes.append(("proxy --format json --record" + label, url2, None))
-        rounds = [{name: {"ttfb": [], "chunk": []} for name, _, _ in modes} for _ in range(args.rounds)]
+                modes.append(("proxy --format json --record" + label, url2, proxy2.pid))
+        rounds = [{name: {"ttfb": [], "chunk": [], "message": []} for name, _, _ in modes} for _ in range(args.rounds)]
         line = 0
+        cpu: dict[str, float] = {}
+        if not args.no_websocket:
+            before = {name: cpu_seconds(pid) for name, _, pid in modes if pid}
+            line = measure_sockets(modes, rounds, stamps, args.runs)
+            cpu = {name: cpu_seconds(pid) - before[name] for name, _, pid in modes if pid}
         with httpx.Client(timeout=30, trust_env=False) as client:
             for name, base, _ in modes:  # warm up every path once (imports, connections)
                 one_run(client, base + "/bench/v1/messages")
@@ -241,6 +308,68 @@ def main() -> None:
         a50 = sorted(a for a, _ in added[name])
         a99 = sorted(b for _, b in added[name])
         print(f"{name}: added per chunk over {args.rounds} rounds: p50 median {statistics.median(a50):.3f} ms "
+              f"(worst {a50[-1]:.3f}), p99 median {statistics.median(a99):.3f} ms (worst {a99[-1]:.3f})")
+    if not args.no_websocket:
+        print_sockets(modes, rounds, args.rounds)
+        for name, seconds in cpu.items():
+            n = sum(len(r[name]["message"]) for r in rounds) + args.chunks  # and the warm-up response
+            print(f"{name}: CPU per WebSocket message relayed (the proxy process's user + system time over the "
+                  f"WebSocket part / messages): {seconds / n * 1e6:.0f} µs")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc/PID/stat``, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_sockets(modes, rounds, stamps: str, runs: int) -> int:
+    """Per mode one socket, ``runs`` responses on it per round; fills ``rounds[k][mode]["message"]`` (ms).
+    Returns the stamps lines read."""
+    from websockets.sync.client import connect
+
+    line = 0
+    conns = {name: connect("ws" + base[len("http"):] + "/ws/v1/responses", max_size=None, compression=None,
+                           open_timeout=30) for name, base, _ in modes}
+    try:
+        for name, _, _ in modes:  # warm up every path once
+            socket_run(conns[name], 0)
+            read_stamps(stamps, line)
+            line += 1
+        for results in rounds:
+            for _ in range(runs):
+                for name, _, _ in modes:
+                    arrivals = socket_run(conns[name], 0)
+                    sent = read_stamps(stamps, line)
+                    line += 1
+                    results[name]["message"] += [(arrivals[i] - t) / 1e6 for i, t in enumerate(sent) if i in arrivals]
+    finally:
+        for c in conns.values():
+            c.close()
+    return line
+
+
+def print_sockets(modes, rounds, n_rounds: int) -> None:
+    """The WebSocket table: latency per message per round, then the added p50/p99 over rounds."""
+    print()
+    print("WebSocket (Responses mode), one socket per path, one message per event:")
+    print()
+    print("| round | path | per message p50 ms | p99 ms | max ms | added p50 ms | added p99 ms | added max ms | messages |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    added: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _, _ in modes}
+    for k, results in enumerate(rounds, 1):
+        base = results["direct (serve)"]["message"]
+        for name, _, _ in modes:
+            msgs = results[name]["message"]
+            a = (pct(msgs, 50) - pct(base, 50), pct(msgs, 99) - pct(base, 99), max(msgs) - max(base))
+            added[name].append(a)
+            shown = ["—"] * 3 if name.startswith("direct") else [f"{x:.3f}" for x in a]
+            print(f"| {k} | {name} | {pct(msgs, 50):.3f} | {pct(msgs, 99):.3f} | {max(msgs):.3f} | "
+                  f"{' | '.join(shown)} | {len(msgs)} |")
+    print()
+    for name, _, _ in modes[1:]:
+        a50, a99 = sorted(a for a, _, _ in added[name]), sorted(b for _, b, _ in added[name])
+        print(f"{name}: added per WebSocket message over {n_rounds} rounds: p50 median {statistics.median(a50):.3f} ms "
               f"(worst {a50[-1]:.3f}), p99 median {statistics.median(a99):.3f} ms (worst {a99[-1]:.3f})")
 
 

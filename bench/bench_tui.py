@@ -14,15 +14,20 @@ On a capture file written to a temporary folder, opened the way ``replay`` opens
    of ``--opens``);
 3. ``replay`` (recorded timing) of a 30 000-event capture: time to the first frame (the loading
    indicator), to the first frame of the capture read (header and total, playing) and to the
-   first frame that shows events (which waits for the first chunk's recorded time).
+   first frame that shows events (which waits for the first chunk's recorded time);
+4. ``--blocks``: one answer of 1 250 or 5 000 short tool calls (``many_calls_capture``):
+   ``replay --instant`` to its final frame against ``check`` plus the TUI's fixed cost, wall and
+   CPU seconds (a shared machine stretches wall time, CPU time less), peak RSS, keys meanwhile.
 
     uv run python bench/bench_tui.py [--deltas 50000] [--first 30000] [--runs 3] [--opens 5]
     uv run python bench/bench_tui.py --slope [--deltas 50000] [--runs 3]   # the same at 1×, 2×, 4×
+    uv run python bench/bench_tui.py --blocks 1250,5000 [--runs 3]        # many blocks (issue 27)
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,7 +47,7 @@ from inspector.tui.app import make_app  # noqa: E402
 from inspector.tui.screens.compare import CompareScreen  # noqa: E402
 from inspector.tui.screens.help import HelpScreen  # noqa: E402
 from inspector.tui.screens.timeline import TimelineScreen  # noqa: E402
-from tests.ui.capture_factory import big_capture  # noqa: E402
+from tests.ui.capture_factory import big_capture, many_calls_capture  # noqa: E402
 from bench.bench_startup import ENV  # noqa: E402 (fresh processes read compiled modules, as installed)
 
 SIZE = (160, 48)
@@ -154,19 +159,68 @@ async def first_frame(path: Path) -> tuple[float, float, float]:
 def alone(what: str, path: Path) -> tuple[float, float]:
     """``check`` (load + session) or ``replay --instant`` (to the last frame; and to the first) of
     ``path`` in a fresh process, timed inside it once its imports are done: seconds."""
+    return alone_full(what, path)[:2]
+
+
+def alone_full(what: str, path: Path) -> tuple[float, float, float, float]:
+    """As :func:`alone`, with the CPU seconds of the process over the same span (all threads) and
+    its peak RSS in MB (``ru_maxrss``, imports included)."""
     out = subprocess.run([sys.executable, __file__, "--one", what, str(path)], capture_output=True, text=True,
                          check=True, env=ENV).stdout.split()
-    return float(out[0]), float(out[1])
+    return float(out[0]), float(out[1]), float(out[2]), float(out[3])
 
 
 def one(what: str, path: Path) -> None:
+    c0 = time.process_time()
     if what == "check":
         t0 = time.perf_counter()
         run_capture(load_path(path))
-        print(time.perf_counter() - t0, 0.0)
+        total, first = time.perf_counter() - t0, 0.0
     else:
         total, _, first = asyncio.run(replay_instant(path, keys=False))
-        print(total, first)
+    cpu = time.process_time() - c0
+    print(total, first, cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def many_blocks(sizes: list[int], runs: int) -> None:
+    """``--blocks``: ``replay --instant`` of one answer of N short tool calls against ``check`` of
+    it (each in a fresh process, best of ``runs`` interleaved rounds), the TUI's fixed cost, peak
+    RSS, and key latency while it plays (in this process, after a first app)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {n: Path(tmp) / f"calls-{n}.jsonl" for n in sizes}
+        for n, path in paths.items():
+            write_capture(many_calls_capture(n), path)
+        small = Path(tmp) / "small.jsonl"
+        write_capture(big_capture(10), small)
+        best: dict[tuple[str, int], tuple[float, float, float, float]] = {}
+        fixed: list[tuple[float, float]] = []
+        for _ in range(runs):
+            for n, path in paths.items():
+                for what in ("check", "replay"):
+                    r = alone_full(what, path)
+                    if (what, n) not in best or r[0] < best[what, n][0]:
+                        best[what, n] = r
+            rs, cs = alone_full("replay", small), alone_full("check", small)
+            fixed.append((rs[0] - cs[0], rs[2] - cs[2]))
+        asyncio.run(replay_instant(small, keys=False))  # this process's first app
+        lats: dict[int, list[float]] = {}
+        for n, path in paths.items():
+            lats[n] = []
+            for _ in range(runs):
+                lats[n] += asyncio.run(replay_instant(path))[1]
+    fixed_wall, fixed_cpu = min(f[0] for f in fixed), min(f[1] for f in fixed)
+    print(f"answers of N short tool calls ({many_calls_capture.__name__}, 5 events a call); terminal "
+          f"{SIZE[0]}×{SIZE[1]}; best of {runs} interleaved rounds, each run in a fresh process")
+    print(f"TUI fixed cost (replay --instant of 10 deltas minus check of them): {fixed_wall:.2f} s wall, "
+          f"{fixed_cpu:.2f} s CPU")
+    print()
+    print("| calls | check s (CPU s) | replay --instant to the final frame s (CPU s) | check + fixed s | "
+          "peak RSS replay MB | keys p50 / p99 / max ms |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        c, r, lat = best["check", n], best["replay", n], lats[n]
+        print(f"| {n:,} | {c[0]:.2f} ({c[2]:.2f}) | {r[0]:.2f} ({r[2]:.2f}) | {c[0] + fixed_wall:.2f} | {r[3]:.0f} | "
+              f"{ms(statistics.median(lat))} / {ms(pct(lat, 0.99))} / {ms(max(lat))} ({len(lat)} keys) |")
 
 
 def slope(deltas: int, runs: int) -> None:
@@ -204,12 +258,17 @@ def main() -> None:
     ap.add_argument("--slope", action="store_true",
                     help="only: check and replay --instant at --deltas, 2x and 4x, each in a fresh process "
                          "(what each delta costs the replay against check)")
+    ap.add_argument("--blocks", default="",
+                    help="only: answers of N short tool calls (comma-separated N, e.g. 1250,5000): replay "
+                         "--instant against check, peak RSS, key latency")
     ap.add_argument("--one", nargs=2, metavar=("check|replay", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         return one(args.one[0], Path(args.one[1]))
     if args.slope:
         return slope(args.deltas, args.runs)
+    if args.blocks:
+        return many_blocks([int(n) for n in args.blocks.split(",")], args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.jsonl"
         write_capture(big_capture(args.deltas), big)

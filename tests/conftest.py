@@ -10,8 +10,10 @@ SHARED = ROOT / "tests" / "corpus" / "shared"
 SHARED_CORPUS = SHARED / "corpus"
 """The shared corpus, vendored: a copy of ``../shared/corpus`` (and its checker in ``tools/``) inside the
 project, so the tests run it wherever the project is checked out."""
+VENDORED = ("corpus", "tools/corpus_check.py", "tools/corpus_batch.py", "RULES.md")
+"""What ``tests/corpus/shared`` copies from ``../shared`` (``uv run python -m tests.sync_shared``)."""
 UPSTREAM_SHARED = ROOT.parent / "shared"
-"""Where the shared corpus lives beside the project (``../shared``), when it does: the vendored copy
+"""Where the shared material lives beside the project (``../shared``), when it does: the vendored copy
 must equal it (``tests/corpus/test_vendored.py``)."""
 
 

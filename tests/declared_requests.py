@@ -68,6 +68,13 @@ def request_body(dialect: str, tools: dict, *, choice: str | None = None, no_par
         if no_parallel:
             body["parallel_tool_calls"] = False
         return body
+    if dialect == "openai-realtime":  # the session's tools (session.update), as the socket reader hands them on
+        session: dict = {"type": "realtime", "model": "gpt-realtime",
+                         "tools": [{"type": "function", "name": n, "parameters": s, **({"strict": True} if strict else {})}
+                                   for n, s in tools.items()]}
+        if choice:
+            session["tool_choice"] = {"type": "function", "name": choice} if named else "required"
+        return {"session": session}  # no parallel_tool_calls in the Realtime API
     if dialect == "gemini":
         body = {"contents": [{"role": "user", "parts": [{"text": "go"}]}],
                 "tools": [{"functionDeclarations": [{"name": n, "parametersJsonSchema": s} for n, s in tools.items()]}]}

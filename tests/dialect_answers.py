@@ -3,7 +3,8 @@
 :class:`Spec` says what the answer is (text, tool calls with their arguments, the stop class) and
 when things arrive; :func:`render` writes it as the stream a provider of ``dialect`` sends:
 Anthropic Messages and Anthropic on Bedrock, Bedrock ConverseStream, OpenAI Chat, OpenAI
-Responses, Gemini native SSE, Ollama NDJSON, Cohere v2 chat. Each event is one network chunk at its own time.
+Responses, Gemini native SSE, Ollama NDJSON, Cohere v2 chat, OpenAI Realtime (WebSocket messages under a
+101 head). Each event is one network chunk (or message) at its own time.
 Ids follow each dialect's own convention unless a call gives one.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ STOPS = {
     "bedrock-converse": {"tool": "tool_use", "end": "end_turn", "length": "max_tokens"},
     "openai-chat": {"tool": "tool_calls", "end": "stop", "length": "length"},
     "openai-responses": {"tool": "completed", "end": "completed", "length": "incomplete"},
+    "openai-realtime": {"tool": "completed", "end": "completed", "length": "incomplete"},
     "gemini": {"tool": "STOP", "end": "STOP", "length": "MAX_TOKENS"},
     "ollama": {"tool": "stop", "end": "stop", "length": "length"},
     "cohere-chat": {"tool": "TOOL_CALL", "end": "COMPLETE", "length": "MAX_TOKENS"},
@@ -33,7 +35,7 @@ STOPS = {
 """How each dialect says each stop class (PROTOCOLS.md); Gemini, Responses and Ollama have no tool stop."""
 
 ID_PREFIX = {"anthropic-messages": "toolu_", "bedrock-anthropic": "toolu_", "bedrock-converse": "tooluse_",
-             "openai-chat": "call_", "openai-responses": "call_", "gemini": None, "ollama": None,
+             "openai-chat": "call_", "openai-responses": "call_", "openai-realtime": "call_", "gemini": None, "ollama": None,
              "cohere-chat": "get_weather_"}
 
 
@@ -226,6 +228,55 @@ def _responses(spec: Spec, clock: _Clock) -> None:
         ev({"type": f"response.{status}", "response": final})
 
 
+def _realtime(spec: Spec, clock: _Clock) -> None:
+    """The Realtime API's events (openai-python ``types/realtime``): one WebSocket message each, every
+    server event with an ``event_id``, the response's with its ``response_id``; ``response.done`` ends it."""
+    ids = iter(range(1000))
+
+    def ev(obj: dict, delay: float = 0.0) -> None:
+        clock.add(json.dumps({"event_id": f"event_{next(ids)}", **obj}), delay=delay)
+
+    rid = "resp_rt_1"
+    resp = {"id": rid, "object": "realtime.response", "status": "in_progress", "output": []}
+    ev({"type": "response.created", "response": resp})
+    oi = 0
+    output = []
+    if spec.text:
+        item = {"id": "item_msg_1", "object": "realtime.item", "type": "message", "role": "assistant",
+                "status": "in_progress", "content": []}
+        at = {"response_id": rid, "item_id": item["id"], "output_index": oi, "content_index": 0}
+        ev({"type": "response.output_item.added", "response_id": rid, "output_index": oi, "item": item})
+        ev({"type": "response.content_part.added", **at, "part": {"type": "text", "text": ""}})
+        for p in _halves(spec.text):
+            ev({"type": "response.output_text.delta", **at, "delta": p})
+        ev({"type": "response.output_text.done", **at, "text": spec.text})
+        ev({"type": "response.content_part.done", **at, "part": {"type": "text", "text": spec.text}})
+        done = {**item, "status": "completed", "content": [{"type": "output_text", "text": spec.text}]}
+        ev({"type": "response.output_item.done", "response_id": rid, "output_index": oi, "item": done})
+        output.append(done)
+        oi += 1
+    for c in spec.calls:
+        iid, cid = f"item_fc_{c.key}", call_id("openai-realtime", c)
+        item = {"id": iid, "object": "realtime.item", "type": "function_call", "status": "in_progress",
+                "call_id": cid, "name": c.name, "arguments": ""}
+        at = {"response_id": rid, "item_id": iid, "output_index": oi, "call_id": cid}
+        ev({"type": "response.output_item.added", "response_id": rid, "output_index": oi, "item": item})
+        text = _args_text(c)
+        for k, frag in enumerate(_halves(text)):
+            ev({"type": "response.function_call_arguments.delta", **at, "delta": frag}, spec.arg_delay if k == 0 else 0)
+        ev({"type": "response.function_call_arguments.done", **at, "name": c.name, "arguments": text})
+        done = {**item, "arguments": text, "status": "completed"}
+        ev({"type": "response.output_item.done", "response_id": rid, "output_index": oi, "item": done})
+        output.append(done)
+        oi += 1
+    status = _stop("openai-realtime", spec)
+    if not spec.drop_end and status is not None:
+        final = {**resp, "status": status, "output": output}
+        if status == "incomplete":
+            final["status_details"] = {"type": "incomplete", "reason": "max_output_tokens"}
+        ev({"type": "response.done", "response": final})
+
+
 def _gemini(spec: Spec, clock: _Clock) -> None:
     def data(parts: list, finish: str | None = None, delay: float = 0.0) -> None:
         cand = {"content": {"parts": parts, "role": "model"}, "index": 0}
@@ -293,7 +344,7 @@ def _cohere(spec: Spec, clock: _Clock) -> None:
 
 _RENDER = {"anthropic-messages": _anthropic, "bedrock-anthropic": _bedrock_anthropic, "bedrock-converse": _converse,
            "openai-chat": _chat, "openai-responses": _responses, "gemini": _gemini, "ollama": _ollama,
-           "cohere-chat": _cohere}
+           "cohere-chat": _cohere, "openai-realtime": _realtime}
 _CTYPE = {"bedrock-anthropic": "application/vnd.amazon.eventstream", "bedrock-converse": "application/vnd.amazon.eventstream",
           "ollama": "application/x-ndjson"}
 _PATH = {"anthropic-messages": "https://api.anthropic.com/v1/messages",
@@ -301,15 +352,20 @@ _PATH = {"anthropic-messages": "https://api.anthropic.com/v1/messages",
          "bedrock-converse": "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
          "openai-chat": "https://api.openai.com/v1/chat/completions", "openai-responses": "https://api.openai.com/v1/responses",
          "gemini": "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent?alt=sse",
-         "ollama": "http://localhost:11434/api/chat", "cohere-chat": "https://api.cohere.com/v2/chat"}
+         "ollama": "http://localhost:11434/api/chat", "cohere-chat": "https://api.cohere.com/v2/chat",
+         "openai-realtime": "wss://api.openai.com/v1/realtime?model=gpt-realtime"}
+_HEAD = {"openai-realtime": {"status": 101, "headers": {"upgrade": "websocket", "connection": "Upgrade"}}}
+"""A WebSocket's answer head (its chunks are then messages, one event each)."""
 
 
 def render(dialect: str, spec: Spec) -> Capture:
     """``spec`` as a request-relative native capture in ``dialect``."""
     clock = _Clock(spec)
     _RENDER[dialect](spec, clock)
-    cap = Capture(request={"method": "POST", "url": _PATH[dialect], "headers": {}, "body": None},
-                  response={"status": 200, "headers": {"content-type": _CTYPE.get(dialect, "text/event-stream")}},
+    cap = Capture(request={"method": "GET" if dialect in _HEAD else "POST", "url": _PATH[dialect], "headers": {},
+                           "body": None},
+                  response=_HEAD.get(dialect) or {"status": 200, "headers": {
+                      "content-type": _CTYPE.get(dialect, "text/event-stream")}},
                   source_format="native", request_relative=True)
     cap.chunks = [Chunk(t, d) for t, d in clock.items]
     cap.end = End(t=clock.t, kind="eof")

@@ -1,10 +1,11 @@
-"""Read ``shared/RULES.md``'s tables: what the catalog is checked against (tests only)."""
+"""Read ``shared/RULES.md``'s tables (the vendored copy in ``tests/corpus/shared``): what the catalog is
+checked against (tests only)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tests.conftest import UPSTREAM_SHARED as SHARED
+from tests.conftest import SHARED
 
 RULES_MD = SHARED / "RULES.md"
 _ROW = re.compile(r"^\| ([A-Z]\d{3}) \| ([a-z0-9-]+) \| (error|warning|info) \| (.*) \|\s*$")

@@ -49,7 +49,7 @@ def with_arrivals(cap: Capture, arrivals: list[Chunk]) -> Capture:
     """``cap`` (parsed from the joined ``arrivals``) with its body split where the reads were and
     timed by them, when ``cap`` is that body untouched and untimed; else ``cap`` as it is."""
     untimed = all(c.t is None for c in cap.chunks)
-    if not untimed or cap.line_base or len(arrivals) < 1 or cap.source_format in ("native", "har"):
+    if not untimed or cap.line_base or len(arrivals) < 1 or cap.source_format in ("native", "har", "websocket"):
         return cap
     body = b"".join(c.data for c in arrivals)
     if cap.body != body:

@@ -5,7 +5,8 @@ client misbehaves on a stream. A HAR holds every request of a page, so this modu
 streamed response (``text/event-stream`` or NDJSON), takes its body from
 ``response.content.text`` (base64 when ``encoding`` is ``"base64"``, HAR 1.2 §content) or
 rebuilds it from Chrome's ``_eventSourceMessages`` with their arrival times, and keeps the
-request and response heads with secrets redacted (``inspector.capture.redact``).
+request and response heads with secrets redacted (``inspector.capture.redact``). A WebSocket entry
+(Chrome's ``_webSocketMessages``) is read as a socket (``inspector.capture.har_websocket``).
 
 A HAR written by ``stream-inspector export --to har`` (``inspector.report.har``) also carries, per
 entry, the body as it arrived: ``_chunks`` (one native capture record per network chunk, with its
@@ -25,9 +26,11 @@ import orjson
 
 from inspector.model.jsondepth import loads
 from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
-from inspector.model.capture import Capture, Chunk, End
+from inspector.model.capture import Capture, Chunk
+from inspector.model.members import object_member
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
 """Content types that mark a streamed response (``text/event-stream``, ``application/x-ndjson``,
@@ -92,8 +95,16 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
         raise CaptureError(f"{name}: HAR entry {chosen} is not an object")
     if isinstance(e.get("_chunks"), list):
         return _exported(e, f"{name}: HAR entry {chosen}")
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    if is_socket(e):  # Chrome's WebSocket entry: the caller cuts it into responses
+        head: dict = e["response"] if isinstance(e.get("response"), dict) else {}
+        status = head.get("status")
+        answer = {"status": status if isinstance(status, int) and not isinstance(status, bool) else None,
+                  "headers": redact_headers(_headers(head.get("headers")))}
+        cap = read_socket(e, _request(e.get("request")), answer, f"{name}: HAR entry {chosen}")
+        cap.entry = _describe(chosen, e)
+        return cap
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
     cap = Capture(source_format="har", entry=_describe(chosen, e))
     cap.request = _request(e.get("request"))
     cap.response = _response(resp, content)
@@ -139,11 +150,11 @@ def _headers(items, *, lists: bool = False) -> dict:
 
 
 def _content_type(e: dict) -> str:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    resp = object_member(e, "response")
     for k, v in _headers(resp.get("headers")).items():
         if k.lower() == "content-type":
             return v.lower()
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
+    content = object_member(resp, "content")
     mime = content.get("mimeType")
     return mime.lower() if isinstance(mime, str) else ""
 
@@ -154,8 +165,7 @@ def _str(value) -> str | None:
 
 
 def _url(e: dict) -> str:
-    req = e.get("request") if isinstance(e.get("request"), dict) else {}
-    return req.get("url") if isinstance(req.get("url"), str) else ""
+    return _str(object_member(e, "request").get("url")) or ""
 
 
 def _messages(e: dict, content: dict) -> list:
@@ -168,9 +178,9 @@ def _messages(e: dict, content: dict) -> list:
 
 
 def _is_stream(e: dict) -> bool:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
-    if isinstance(e.get("_chunks"), list) or _messages(e, content):
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
+    if isinstance(e.get("_chunks"), list) or _messages(e, content) or is_socket(e):
         return True
     return is_streamed_response(_content_type(e), _url(e))
 
@@ -194,9 +204,10 @@ def _body(content: dict) -> bytes:
 
 
 def _size(e: dict) -> int:
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
-    content = resp.get("content") if isinstance(resp.get("content"), dict) else {}
-    msgs = _messages(e, content)
+    resp = object_member(e, "response")
+    content = object_member(resp, "content")
+    sent: list = e["_webSocketMessages"] if is_socket(e) else []
+    msgs = _messages(e, content) or [m for m in sent if isinstance(m, dict)]
     if msgs:
         return sum(len(str(m.get("data", ""))) for m in msgs)
     try:
@@ -221,8 +232,8 @@ def describe_exchange(label: str, method, url: str, status, ctype: str, size: in
 
 
 def _describe(i: int, e: dict) -> str:
-    req = e.get("request") if isinstance(e.get("request"), dict) else {}
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    req = object_member(e, "request")
+    resp = object_member(e, "response")
     ctype = _content_type(e).split(";")[0].strip() or "?"
     # ``comment``: the capture's name when stream-inspector exported it; browsers leave it out.
     comment = e.get("comment")
@@ -253,7 +264,7 @@ def _exported(e: dict, where: str) -> Capture:
     req = e.get("request")
     if isinstance(req, dict) and _str(req.get("method")):
         cap.request = _request(req, lists=True)
-    resp = e.get("response") if isinstance(e.get("response"), dict) else {}
+    resp = object_member(e, "response")
     headers = redact_headers(_headers(resp.get("headers"), lists=True))
     status = resp.get("status")
     if headers or (isinstance(status, int) and not isinstance(status, bool) and status > 0):
@@ -267,13 +278,7 @@ def _exported(e: dict, where: str) -> Capture:
             raise CaptureError(f"{where}: _chunks[{i}]: an end record belongs in _end")
         cap.chunks.append(item)
     if e.get("_end") is not None:
-        try:
-            end = read_record(e["_end"])
-        except ValueError as err:
-            raise CaptureError(f"{where}: _end: {err}") from None
-        if not isinstance(end, End):
-            raise CaptureError(f"{where}: _end is not an end record")
-        cap.end = end
+        cap.end = read_end(e["_end"], f"{where}: _end")
     return cap
 
 

@@ -23,6 +23,7 @@ import orjson
 
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
@@ -30,6 +31,7 @@ from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.har import load_har, streamed_entries
 from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
+from inspector.capture.websocket import exchanges, pick_exchange
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
            "probe_path", "load_all", "load_all_bytes", "split_entry"]
@@ -40,6 +42,17 @@ whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken `
 multi-gigabyte log must be refused before it is read, not after the machine swaps."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
+_LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")
+"""What ``bytes.lstrip(BLANK)`` would strip, found without copying the rest."""
+HEAD_BYTES = 4096
+"""The part of a file (after leading blanks) its format is told from, with its structure: a cassette's
+first lines, a native header's first 400 bytes, a HAR's ``"log"`` opening."""
+
+
+def _start(raw: bytes) -> int:
+    """Where ``raw`` begins after leading blanks and BOM bytes (``len(raw)``: nothing else in it)."""
+    m = _LEADING_BLANK.match(raw)
+    return m.end() if m is not None else 0
 
 
 def _unreadable(path, e: OSError) -> CaptureError:
@@ -91,7 +104,8 @@ def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
         raise _unreadable(path, e) from None
 
 
-def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None) -> Capture:
+def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
+              keep_audio: bool = False) -> Capture:
     """Read a capture file of at most ``max_bytes`` (default ``MAX_BYTES``); a path ending in ``#N``
     picks stream ``N`` of a many-stream file (:func:`split_entry`).
 
@@ -100,28 +114,39 @@ def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | No
     cap, unreadable, empty, unrecognised.
     """
     path, entry = split_entry(path, entry)
-    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry)
+    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry, keep_audio=keep_audio)
 
 
-def load_all(path: str | Path, *, entry: int | None = None,
-             max_bytes: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
+             keep_audio: bool = False) -> tuple[list[tuple[str, Capture]], int]:
     """Every stream of the file at ``path`` as ``(name, Capture)``, and how many recorded exchanges
     were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
     (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
     file, entry = split_entry(path, entry)
-    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry)
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry, keep_audio=keep_audio)
     if len(streams) == 1 and entry is not None:
         streams = [(str(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
     return streams, skipped
 
 
-def load_all_bytes(raw: bytes, *, name: str = "<input>",
-                   entry: int | None = None) -> tuple[list[tuple[str, Capture]], int]:
+def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None,
+                   keep_audio: bool = False) -> tuple[list[tuple[str, Capture]], int]:
     """:func:`load_all` for bytes already read (standard input)."""
-    if entry is None and looks_like_cassette(raw.lstrip(BLANK)):
+    start = _start(raw)
+    if entry is None and looks_like_cassette(raw[start:start + HEAD_BYTES]):
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
-    return [(name, load_bytes(raw, name=name, entry=entry))], 0
+    if entry is None and _is_native(raw, start):
+        cap = load_native(raw, name=name)
+        if cap.messages is not None:  # a WebSocket: one stream per response
+            return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
+        return [(name, cap)], 0
+    if raw[start:start + 1] == b"{" and _looks_like_har(raw, start):
+        cap = load_har(raw, name=name, entry=entry)
+        if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
+            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
+        return [(name, cap)], 0
+    return [(name, load_bytes(raw, name=name, entry=entry, keep_audio=keep_audio))], 0
 
 
 def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
@@ -129,8 +154,8 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     ``inspector.capture.har.streamed_entries``), or None when the file is no HAR. Raises
     ``CaptureError`` as :func:`load_path` does."""
     raw = _read_file(path, max_bytes)
-    head = raw.lstrip(BLANK)
-    if not (head[:1] == b"{" and _looks_like_har(head)):
+    start = _start(raw)
+    if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
     return streamed_entries(raw, name=str(path))
 
@@ -169,18 +194,27 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
-def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
-    """Detect the format of ``raw`` and parse it."""
-    if not raw.strip(BLANK):
+def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None, keep_audio: bool = False) -> Capture:
+    """Detect the format of ``raw`` and parse it. The format is told from the first ``HEAD_BYTES``
+    after leading blanks and from the structure, never by copying or scanning the whole file: a
+    raw SSE body of 40 MB is handed on as it was read. A WebSocket gives one of its responses
+    (``inspector.capture.websocket``; ``keep_audio``: with the audio bytes, not their sizes)."""
+    start = _start(raw)
+    if start == len(raw):
         raise _empty(name)
     if _looks_like_eventstream(raw):
         return Capture(chunks=[Chunk(None, raw)], source_format="eventstream")
-    head = raw.lstrip(BLANK)
-    first_line = head.split(b"\n", 1)[0]
-    if head[:1] == b"{" and NATIVE_FORMAT.encode() in first_line[:400]:
-        return load_native(raw, name=name)
-    if head[:1] == b"{" and _looks_like_har(head):
-        return load_har(raw, name=name, entry=entry)
+    head = raw[start:start + HEAD_BYTES]
+    if _is_native(raw, start):
+        cap = load_native(raw, name=name)
+        if cap.messages is None:
+            return cap
+        return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=entry)
+    if head[:1] == b"{" and _looks_like_har(raw, start):
+        cap = load_har(raw, name=name, entry=entry)
+        if cap.messages is None:
+            return cap
+        return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=None, pick=None)
     if looks_like_cassette(head):
         return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):
@@ -197,9 +231,18 @@ def _looks_like_eventstream(raw: bytes) -> bool:
     return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 
 
-def _looks_like_har(head: bytes) -> bool:
-    start = head[:2000]
-    return b'"log"' in start and (b'"entries"' in head[:1_000_000] or b'"creator"' in start)
+def _is_native(raw: bytes, start: int) -> bool:
+    """A native capture: its first line (from ``start``) names the format within 400 bytes."""
+    head = raw[start:start + HEAD_BYTES]
+    return head[:1] == b"{" and NATIVE_FORMAT.encode() in head[:400].split(b"\n", 1)[0]
+
+
+def _looks_like_har(raw: bytes, start: int) -> bool:
+    """A HAR file: ``"log"`` in its first 2 000 bytes (from ``start``), then ``"creator"`` there or
+    ``"entries"`` in its first megabyte (offsets only: nothing copied)."""
+    near = start + 2000
+    return raw.find(b'"log"', start, near) >= 0 and (raw.find(b'"entries"', start, start + 1_000_000) >= 0
+                                                     or raw.find(b'"creator"', start, near) >= 0)
 
 
 def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
@@ -249,6 +292,9 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
         item.t = clock.check(item.t, n)
         if isinstance(item, End):
             cap.end = item
+        elif isinstance(item, WsMessage):  # a WebSocket capture: ``inspector.capture.websocket`` splits it
+            cap.messages = cap.messages if cap.messages is not None else []
+            cap.messages.append(item)
         else:
             cap.chunks.append(item)
     cap.timing_notes = clock.notes()

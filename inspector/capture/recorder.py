@@ -17,7 +17,8 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.records import chunk_record, end_record
+from inspector.capture.records import chunk_record, end_record, ws_record
+from inspector.model.websocket import WsMessage
 from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
 
@@ -30,8 +31,8 @@ def redact_request(request: dict | None) -> dict | None:
     out = dict(request)
     out["url"] = redact_url(out.get("url"))
     out["headers"] = scrub_value(redact_headers(out.get("headers")))
-    if "body" in out:
-        out["body"] = scrub_value(out["body"])
+    for key in out.keys() - {"method", "url", "headers"}:  # the body, a WebSocket's ``sent`` messages
+        out[key] = scrub_value(out[key])
     return out
 
 
@@ -100,18 +101,27 @@ class Recorder:
         """``chunk()`` for a ``Chunk``."""
         self.chunk(chunk.t, chunk.data)
 
-    def end(self, kind: str = "eof", t: float | None = None, error: str | None = None) -> None:
-        """Record how the stream ended (once; later calls are ignored)."""
+    def message(self, msg: WsMessage) -> None:
+        """Record one WebSocket message, either direction, whole (``{"t", "ws", "data"|"b64"}``;
+        README "WebSocket captures"); the opening handshake is the header's request and response."""
+        if self.ended:
+            return
+        self._write(ws_record(msg.t, msg.direction, msg.data, msg.binary))
+        self.chunks += 1
+
+    def end(self, kind: str = "eof", t: float | None = None, error: str | None = None, code: int | None = None) -> None:
+        """Record how the stream ended (once; later calls are ignored). A WebSocket's close is kind
+        ``close`` with its ``code`` and the reason as ``error``."""
         if self.ended:
             return
         if kind not in END_KINDS:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
-        self._write(end_record(End(t, kind, error)))
+        self._write(end_record(End(t, kind, error, code)))
         self.ended = True
 
     def write_end(self, end: End) -> None:
         """``end()`` for an ``End``."""
-        self.end(end.kind, end.t, end.error)
+        self.end(end.kind, end.t, end.error, end.code)
 
     def close(self, t: float | None = None) -> None:
         """Close the file; an unended recording gets ``end: cancelled`` at ``t``."""
@@ -138,16 +148,19 @@ class Recorder:
 
 
 def write_capture(capture: Capture, path: str | os.PathLike) -> int:
-    """Write ``capture`` to ``path`` as a native capture (request, response head, every chunk, the
-    end), secrets redacted as a recording redacts them. Returns the chunks written; raises
+    """Write ``capture`` to ``path`` as a native capture (request, response head, every chunk or
+    WebSocket message, the end), secrets redacted as a recording redacts them. Returns the chunks written; raises
     ``OSError``. A capture without an end (a stream still arriving) ends ``cancelled`` at its last
     chunk, saying the save cut it there."""
     with Recorder(path, capture.request, capture.response) as rec:
         for chunk in list(capture.chunks):
             rec.write_chunk(chunk)
+        for msg in list(capture.messages or []):
+            rec.message(msg)
         if capture.end is not None:
             rec.write_end(capture.end)
         else:
-            last = next((c.t for c in reversed(capture.chunks) if c.t is not None), None)
+            times = [c.t for c in capture.chunks] + [m.t for m in capture.messages or []]
+            last = next((t for t in reversed(times) if t is not None), None)
             rec.end("cancelled", last, "saved while the stream was still arriving")
         return rec.chunks

@@ -29,10 +29,17 @@ _JSON_LINE_START = (b"{", b"[", b"}", b"]", b" ", b"\t", b'"')
 """How the lines of a pretty-printed JSON value start."""
 
 
+def _leading_space(raw: bytes) -> int:
+    """Offset of the first byte of ``raw`` that is not ASCII space (0 or more of them)."""
+    m = _LEADING_SPACE.match(raw)
+    assert m is not None  # a ``*`` run matches everywhere
+    return m.end()
+
+
 def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
     """Turn pasted text into a ``Capture`` (one untimed chunk); see the module docstring.
 
-    - Pure SSE (only blank lines around the SSE lines, no fences): ``raw`` unchanged, ``"sse"``.
+    - Pure SSE (its first and last lines SSE lines, blank lines around them): ``raw`` unchanged, ``"sse"``.
     - Markdown fences: the fence(s) holding ``data:`` lines (else NDJSON object lines) are the
       body; lines between two kept fences become blank lines so line numbers stay exact.
     - Otherwise prose lines before the first and after the last SSE (or NDJSON) line are dropped.
@@ -56,11 +63,12 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
 
 
 def _plain_sse(raw: bytes) -> bool:
-    """A body that is SSE from its first line to its last, with no code fence: taken as it is,
-    without splitting a large paste into lines first (nor copying it: positions only)."""
-    if b"```" in raw or b"~~~" in raw:
-        return False
-    start = _LEADING_SPACE.match(raw).end()
+    """A body that is SSE from its first line to its last: taken as it is, without splitting a large
+    paste into lines first (nor copying or scanning it: its first and last lines and the first
+    ``data:`` line decide). A code fence line between an SSE first line and an SSE last line is
+    one more line of the stream (an unknown field, which SSE clients ignore), not a markdown paste:
+    a paste wraps its fences around the stream, so its first or last line is prose or a fence."""
+    start = _leading_space(raw)
     end = len(raw)
     while end > start and raw[end - 1] in _SPACE:
         end -= 1

@@ -23,15 +23,16 @@ from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
-from inspector.model.catalog import RULES, SEVERITIES, severity_rank
+from inspector.model.catalog import RULES
+from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
 
-def _overrides(items: list[str]) -> dict[str, str]:
-    out = {}
+def _overrides(items: list[str]) -> dict[str, Severity]:
+    out: dict[str, Severity] = {}
     for item in items:
         code, _, level = item.partition("=")
         code = code.strip().upper()
@@ -56,6 +57,8 @@ class Options:
     """Build each file's OpenTelemetry span (``--otlp``)."""
     max_bytes: int | None = None
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
+    keep_audio: bool = False
+    """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
 
 
 @dataclass(slots=True)
@@ -82,10 +85,10 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     try:
         if arrived is not None:
             raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
             streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
         else:
-            streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes)
+            streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
@@ -202,7 +205,7 @@ def run(args) -> int:
         print(f"stream-inspector: {problem}", file=sys.stderr)
         return EXIT_USAGE
     opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None,
-                   args.max_size)
+                   args.max_size, args.keep_audio)
     jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK

@@ -133,6 +133,8 @@ def _run_client(args) -> int:
     """``conform --client CMD``: one verdict per mutation; exit 0 when the client survived every one."""
     if args.format == "github":
         return _err("--client reports as text, json or junit")
+    if args.provider not in CONFORMANCE:  # a WebSocket-only provider (openai-realtime) has no HTTP mutations
+        return _err(f"--client has no mutations for {args.provider} (known: {', '.join(CONFORMANCE)})")
     try:
         names = args.mutate or ",".join(mu.name for mu in CONFORMANCE[args.provider].mutations)
         specs = parse_specs(names)

@@ -7,8 +7,9 @@ entry per capture (``inspector.report.har``); several captures, a folder (e.g. a
 one). A folder or glob is walked as ``check`` walks it: files that hold no stream capture (an
 ``.expect.json`` beside the captures) are skipped (one line on stderr), and finding no capture at
 all is an error. Without ``-o`` (or with ``-o -``)
-the export goes to standard output. Exit 0 written, 2 unreadable input, bad usage or a file that
-cannot be written (one line on stderr).
+the export goes to standard output. The page is written as it is made (no whole page in memory),
+to a temporary file renamed to ``-o FILE`` at the end: a failed export leaves no half page. Exit 0
+written, 2 unreadable input, bad usage or a file that cannot be written (one line on stderr).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_s
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
+from inspector.report.export import written_whole
 from inspector.model.display import display_text
 
 
@@ -44,7 +46,8 @@ def run(args) -> int:
     caps, skipped = [], []
     for inp in inputs:
         try:
-            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall)
+            found = streams(inp, entry=args.entry, max_bytes=args.max_size, dialect=args.dialect, stall_s=args.stall,
+                            keep_audio=args.keep_audio)
         except CaptureError as e:
             return _fail(str(e))
         caps += found
@@ -59,16 +62,18 @@ def run(args) -> int:
                      "or name one stream as FILE#N)")
     if args.to == "html":
         name, cap, session = caps[0]
-        text = html.render(name, session, cap)
+        pieces = html.chunks(name, session, cap)  # made as they are written: no whole page in memory
     else:
-        text = har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])
+        pieces = iter([har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])])
     if args.output in (None, "-"):
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         sys.stdout.flush()
         return EXIT_OK
     try:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with written_whole(args.output) as f:
+            for piece in pieces:
+                f.write(piece)
     except OSError as e:
         return _fail(f"cannot write {args.output}: {e.strerror or e}")
     print(f"stream-inspector: wrote {args.output} ({args.to}, {len(caps)} capture{'s' if len(caps) > 1 else ''})",

@@ -83,14 +83,14 @@ def expand(args: list[str]) -> list[Input]:
 
 
 def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = None, dialect: str | None = None,
-            stall_s: float = 10.0) -> list[tuple[str, Capture, Session]]:
+            stall_s: float = 10.0, keep_audio: bool = False) -> list[tuple[str, Capture, Session]]:
     """Every stream of file ``inp`` as ``(name, capture, closed session)`` (a cassette holds several,
     ``file#N``), each detected as ``check`` detects it (``not_a_stream``). A file that a walk or a
     glob found and that holds no stream capture (no byte, nothing any provider streams) gives
     ``[]``: skip it. Raises ``CaptureError`` (one line) for an unreadable file, or a file named on
     its own that is no stream capture."""
     try:
-        found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes)
+        found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes, keep_audio=keep_audio)
     except EmptyCapture:
         if inp.explicit:
             raise

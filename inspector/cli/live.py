@@ -19,10 +19,11 @@ from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
 from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.model.capture import Capture
-from inspector.model.catalog import severity_rank
+from inspector.model.severity import severity_rank
 from inspector.net.eager import eager_variants, fetch_pair, record_paths
 from inspector.net.live import LiveError, check_writable, live_source, load_request, prepare
 from inspector.net.limits import MAX_BYTES, StreamLimits
+from inspector.net.wslive import live_socket_source, prepare_socket
 from inspector.net.otlp import spans_tap
 from inspector.report import json as json_report, text as text_report
 from inspector.report.spans import span_for
@@ -32,11 +33,17 @@ from inspector.tui.terminal import require_terminal
 
 def run(args) -> int:
     """See the module docstring."""
+    # Realtime has no HTTP stream: its provider always goes over a WebSocket.
+    socket = getattr(args, "transport", "http") == "websocket" or args.provider == "openai-realtime"
     if args.compare_eager:
+        if socket:
+            print("stream-inspector: live: --compare-eager is an Anthropic HTTP comparison, not for --transport "
+                  "websocket", file=sys.stderr)
+            return EXIT_USAGE
         return run_compare_eager(args)
     try:
         body = load_request(args.request)
-        req = prepare(args.provider, body, base_url=args.base_url)
+        req = (prepare_socket if socket else prepare)(args.provider, body, base_url=args.base_url)
         if args.record is not None:
             check_writable(args.record)
     except LiveError as e:
@@ -48,8 +55,11 @@ def run(args) -> int:
         print(f"stream-inspector: live: {problem}", file=sys.stderr)
         return EXIT_USAGE
     limits = StreamLimits(getattr(args, "max_bytes", MAX_BYTES), getattr(args, "max_duration", None))
-    sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req,
-                           limits=limits)]
+    if socket:
+        sources = [live_socket_source(req, timeout=args.timeout, record=args.record, limits=limits)]
+    else:
+        sources = [live_source(args.provider, req.body, timeout=args.timeout, record=args.record, prepared=req,
+                               limits=limits)]
     labels = [req.label]
     if sender is not None:
         sources = [spans_tap(src, sender, Settings(args.dialect, args.stall), label)

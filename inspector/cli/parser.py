@@ -15,6 +15,7 @@ import textwrap
 from inspector import __version__
 from inspector.model.sizes import parse_size
 from inspector.providers import PROVIDERS, dialect_names
+from inspector.model.severity import WORST_FIRST
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 PROG = "stream-inspector"
@@ -151,6 +152,12 @@ def _add_common_lint(p: argparse.ArgumentParser) -> None:
     _add_stall(p)
 
 
+def _add_keep_audio(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep-audio", action="store_true",
+                   help="keep the audio of WebSocket captures (Realtime base64 audio) in the events; by default "
+                        "each audio payload is replaced by its size")
+
+
 def _add_max_size(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
                    help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
@@ -204,7 +211,7 @@ def _check(sub) -> None:
     p.add_argument("--format", choices=("text", "json", "github"), default="text",
                    help="text for people (a summary after several files), json for scripts (one JSON object "
                         "per file per line: JSON Lines) or github (workflow annotations)")
-    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+    p.add_argument("--fail-on", choices=WORST_FIRST, default="error",
                    help="lowest severity that makes the exit code 1")
     p.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                    help="override a rule's severity, e.g. C007=info (repeatable)")
@@ -217,6 +224,7 @@ def _check(sub) -> None:
     _add_otlp(p)
     _add_common_lint(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _replay(sub) -> None:
@@ -235,6 +243,7 @@ def _replay(sub) -> None:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _live(sub) -> None:
@@ -246,7 +255,8 @@ def _live(sub) -> None:
              examples=(f"{PROG} live --provider anthropic --request req.json --record run.jsonl",
                        f"{PROG} live --provider openai --base-url http://127.0.0.1:8000/v1 --request req.json",
                        f"{PROG} live --provider anthropic --request req.json --format json   # no TUI",
-                       f"{PROG} live --provider anthropic --request req.json --compare-eager"))
+                       f"{PROG} live --provider anthropic --request req.json --compare-eager",
+                       f"{PROG} live --provider openai-responses --transport websocket --request req.json"))
     p.add_argument("--provider", choices=list(PROVIDERS), required=True, metavar="PROVIDER",
                    help=f"whose API to call: {', '.join(PROVIDERS)}")
     p.add_argument("--request", required=True, metavar="REQ.json", help="the request body (JSON); streaming is switched on")
@@ -258,6 +268,10 @@ def _live(sub) -> None:
                    help="tui, or print the check report when the stream ends")
     p.add_argument("--compare-eager", action="store_true",
                    help="anthropic: send twice, with and without eager_input_streaming, and compare")
+    p.add_argument("--transport", choices=("http", "websocket"), default="http",
+                   help="websocket: openai-responses over its WebSocket mode (ws(s)://…/v1/responses, "
+                        "one response.create), or openai-realtime (the request's session, input and response "
+                        "options as client events); recorded as a WebSocket capture")
     _add_limits(p)
     _add_otlp(p)
     _add_common_lint(p)
@@ -485,6 +499,7 @@ def _export(sub) -> None:
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
     _add_max_size(p)
+    _add_keep_audio(p)
 
 
 def _rules(sub) -> None:

@@ -16,6 +16,7 @@ from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES, StreamLimits
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
+from inspector.net.proxy.resend import resend_request
 from inspector.net.proxy.server import ProxyThread, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import RequestLimits, is_loopback, listen, url_for
@@ -102,7 +103,8 @@ def _run_tui(args, sock, url: str, upstream: str, exposed: bool, listeners: tupl
                         stall_s=args.stall, collect=False, sock=sock, external=True, **bounds(args))
     proxy.log.listeners.extend(listeners)
     app = ProxyApp(proxy, listen_url=url, upstream=upstream, theme=args.theme,
-                   warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record)
+                   warning=_warn_exposed(args.host) if exposed else None, record_dir=args.record,
+                   resend=resend_request)
     warn.app = app
     # The proxy thread forwards bytes while the TUI thread renders: a busy frame must never hold a
     # chunk back for long.

@@ -33,13 +33,14 @@ def run(args) -> int:
         probe_path(args.capture, max_bytes=args.max_size)
         if terminal_problem() is not None:
             # No UI will open: what is wrong with the capture comes first, as ``check`` says it.
-            cap = load_path(args.capture, entry=args.entry, max_bytes=args.max_size)
+            cap = load_path(args.capture, entry=args.entry, max_bytes=args.max_size, keep_audio=args.keep_audio)
             why = stream_problem(cap, dialect=args.dialect)
             if why:
                 return err(f"{args.capture}: not a stream capture: {why}")
     except CaptureError as e:
         return err(str(e))
-    feed = OpeningFeed(args.capture, entry=args.entry, max_bytes=args.max_size, speed=args.speed,
+    feed = OpeningFeed(args.capture, entry=args.entry, max_bytes=args.max_size, keep_audio=args.keep_audio,
+                       speed=args.speed,
                        instant=args.instant, dialect=args.dialect, stall_s=args.stall)
     app = make_app(feed, theme=args.theme, dialect=args.dialect, stall_s=args.stall)
     app.run()

@@ -23,6 +23,7 @@ from inspector.net.launch import Agent, LaunchError, Plan, banner, parse_upstrea
 from inspector.providers.variables import plain
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
+from inspector.net.proxy.resend import resend_request
 from inspector.cli.proxy import bounds
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
@@ -151,7 +152,7 @@ def tui_parts(command: list[str], the_plan: Plan, sock, url: str, *, timeout: fl
     proxy = ProxyThread(the_plan.routes, timeout=timeout, record_dir=record, dialect=dialect,
                         stall_s=stall, collect=False, sock=sock, external=True, **(bounded or {}))
     app = ProxyApp(proxy, listen_url=url, upstream=the_plan.routes.describe(), theme=theme, record_dir=record,
-                   notes=tuple(plain(n) for n in the_plan.notes))
+                   notes=tuple(plain(n) for n in the_plan.notes), resend=resend_request)
     app.title = f"stream-inspector run: {' '.join(command)}"
     return app, Agent(command, the_plan.environment(url, base_env), spool=True), proxy
 

@@ -52,7 +52,8 @@ def _serve_until_stopped(app, sock, log, holder: dict, args) -> bool:
     """Run ``app`` on ``sock`` until it stops (``holder["server"]``: the server, for whoever stops it)
     or Ctrl+C, with the request limits of ``args``; closes ``sock``. True after Ctrl+C."""
     server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
-                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes))
+                                               requests=RequestLimits(args.header_timeout, args.max_request_bytes),
+                                               websockets=True)
     interrupted = False
     try:
         server.run(sockets=[sock])

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.session.history import check_request
 from inspector.session.session import Session
 
 Progress = Callable[[], None]
@@ -53,7 +54,7 @@ def new_session(cap: Capture, settings: Settings = Settings()) -> Session:
     the importer's notes as S014 findings, impossible record times as S017."""
     s = Session(dialect_name=settings.dialect, stall_s=settings.stall_s, request_relative=cap.request_relative,
                 response=cap.response, request=cap.request, line_base=cap.line_base,
-                severity_overrides=dict(settings.severity_overrides))
+                severity_overrides=dict(settings.severity_overrides), messages=cap.source_format == "websocket")
     for note in cap.notes:
         s.report_at("S014", note, event=None, line=None, t=None)
     for note in cap.timing_notes:
@@ -82,6 +83,9 @@ class Driver:
         self.keep = keep
         self._records = 0
         """Lines of the native capture this live stream is (or would be) recorded as, so far."""
+        self.followup = capture.followup if capture is not None else None
+        """The request that continues this response on its WebSocket (``Capture.followup``): judged
+        against the session when it closes (Q rules), as ``check --request`` judges a request file."""
         self.tape: Capture | None = None
         """With ``keep``: the current stream as received (request, response head, chunks, end), for
         saving it as a native capture; a new one at each ``Head``. The chunks are the ones fed (not copies)."""
@@ -117,7 +121,10 @@ class Driver:
     def close(self, end: End | None = None) -> Session:
         """End the stream (``None``: a clean end of file at the last byte) and return the session."""
         self.end = end
+        closing = not self.session.closed
         self.session.close(end)
+        if closing and self.followup is not None:
+            check_request(self.session, self.followup)
         if self.tape is not None and self.tape.end is None:
             self.tape.end = end or self.session.end
         return self.session

@@ -35,11 +35,13 @@ class OpeningFeed:
     event_count = 0
 
     def __init__(self, path: str | os.PathLike, *, entry: int | None = None, max_bytes: int | None = None,
-                 **replay) -> None:
+                 keep_audio: bool = False, **replay) -> None:
         self.path = Path(path)
         self.entry = entry
         self.max_bytes = max_bytes
         """Refuse a file larger than this (``--max-size``; None: ``load_path``'s default)."""
+        self.keep_audio = keep_audio
+        """A WebSocket's audio payloads kept (``--keep-audio``), not replaced by their sizes."""
         """HAR: the entry to read (None: the only stream, or ask)."""
         self.replay = replay
         self.label = self.path.name
@@ -65,7 +67,7 @@ class OpeningFeed:
         # No collections while the file is read: each would scan the new chunks and whatever the
         # viewer is building meanwhile (on a 50 000-delta capture four took ~25 ms of its start).
         with paused_gc():
-            cap = load_path(self.path, entry=entry, max_bytes=self.max_bytes)
+            cap = load_path(self.path, entry=entry, max_bytes=self.max_bytes, keep_audio=self.keep_audio)
         why = stream_problem(cap, dialect=self.replay.get("dialect"))
         if why:
             raise CaptureError(f"{self.path}: not a stream capture: {why}")

@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator
 from inspector.feeds.base import Driver, Progress, Settings
 from inspector.feeds.checkpoints import EVERY, Checkpoint, Checkpoints
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.model.websocket import is_upgrade
 from inspector.session.session import Session
 
 BATCH_BUDGET_S = 0.008
@@ -99,6 +100,8 @@ class ReplayFeed:
             pos += len(c.data)
         self._size = pos
         """Body bytes in the capture."""
+        self._whole = capture.source_format == "websocket" or is_upgrade(capture.response)
+        """Each chunk is one WebSocket message, fed whole (never cut at a line end or a slice)."""
         self._origin = 0.0 if capture.request_relative else (
             next((c.t for c in capture.chunks if c.t is not None), None) or 0.0)
         self.checkpoints = Checkpoints(every)
@@ -232,7 +235,9 @@ class ReplayFeed:
             start = self._starts[k]
             a = pos - start
             stop = len(chunk.data)
-            if exact:
+            if self._whole:  # a WebSocket message is one event: never cut it
+                pass
+            elif exact:
                 cut = _next_eol(chunk.data, a)
                 stop = min(stop, cut) if cut >= 0 else stop
             else:
@@ -448,13 +453,14 @@ class ReplayFeed:
         session = driver.session
         pos, clock = 0, self._origin
         yielded = time.perf_counter()
+        step = (1 << 62) if self._whole else SLICE  # a WebSocket message is one event: never cut it
         for chunk in self.capture.chunks:
             data = chunk.data
-            for a in range(0, len(data), SLICE):  # an empty chunk: none (as ``_chunk_at`` skips it)
+            for a in range(0, len(data), step):  # an empty chunk: none (as ``_chunk_at`` skips it)
                 if read.stop.is_set() or self.paused or not self.instant:
                     return driver, pos, clock
-                driver.take(chunk if len(data) <= SLICE else Chunk(chunk.t, data[a:a + SLICE], chunk.line))
-                pos += min(SLICE, len(data) - a)
+                driver.take(chunk if len(data) <= step else Chunk(chunk.t, data[a:a + step], chunk.line))
+                pos += min(step, len(data) - a)
                 if chunk.t is not None:
                     clock = chunk.t
                 read.events = len(session.events)

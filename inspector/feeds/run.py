@@ -17,7 +17,8 @@ def session_for(cap: Capture, *, dialect: str | None = None, stall_s: float = 10
 
 def run_capture(cap: Capture, *, dialect: str | None = None, stall_s: float = 10.0,
                 severity_overrides: dict | None = None) -> Session:
-    """Feed every chunk of ``cap`` and close the session with its end record.
+    """Feed every chunk of ``cap`` and close the session with its end record (and the request
+    that continues it on its WebSocket, ``Capture.followup``: ``Driver.close``).
 
     The cyclic garbage collector is paused meanwhile: a session holds hundreds of thousands of
     long-lived, acyclic objects that each full collection would scan again (a third of the run
@@ -35,7 +36,7 @@ def not_a_stream(session: Session, cap: Capture) -> str | None:
     or None when it is one. A recorded capture, an HTTP error, an in-band error, an SSE body (of
     whatever provider) and any body a dialect recognised are streams; a file with no event, or
     whose JSON values no provider sends (a config file, ``{"hello": "world"}``, random bytes), is not."""
-    if cap.source_format in ("native", "har", "cassette") or session.http_error:
+    if cap.source_format in ("native", "har", "cassette", "websocket") or session.http_error:
         return None
     if session.dialect_name not in (None, "unknown"):
         return None
@@ -58,7 +59,7 @@ def stream_problem(cap: Capture, *, dialect: str | None = None) -> str | None:
     """Why ``cap`` is no stream capture (:func:`not_a_stream`), or None: the one detection ``check``
     and ``replay`` share. Reads only as much of the body as it takes: once an event identifies a
     dialect the capture is a stream; else the whole body is read and judged as ``check`` judges it."""
-    if cap.source_format in ("native", "har") or dialect:
+    if cap.source_format in ("native", "har", "websocket") or dialect:
         return None
     with paused_gc():
         driver = Driver.for_capture(cap, Settings(dialect))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from inspector.framing.eventstream import CONTENT_TYPE as EVENTSTREAM_TYPE
 from inspector.framing.eventstream import PRELUDE, EventStreamDecoder, looks_like_eventstream
+from inspector.framing.messages import MessageDecoder
 from inspector.framing.ndjson import NDJSONDecoder
 from inspector.framing.sse import SSEDecoder
 from inspector.model.frames import Item
@@ -27,28 +28,31 @@ class BinarySniff:
         self._held = b""
         self.inner: EventStreamDecoder | SSEDecoder | None = None
 
-    def _decide(self) -> None:
+    def _decide(self) -> EventStreamDecoder | SSEDecoder:
         es = len(self._held) >= PRELUDE and looks_like_eventstream(self._held[:PRELUDE])
-        self.inner = EventStreamDecoder() if es else SSEDecoder()
+        self.inner = inner = EventStreamDecoder() if es else SSEDecoder()
+        return inner
 
     def feed(self, data: bytes, t: float | None = None) -> list[Item]:
-        if self.inner is None:
+        inner = self.inner
+        if inner is None:
             self._held += data
             if len(self._held) < PRELUDE:
                 return []
-            self._decide()
+            inner = self._decide()
             data, self._held = self._held, b""
-        return self.inner.feed(data, t)
+        return inner.feed(data, t)
 
     def close(self, t: float | None = None) -> list[Item]:
         out: list[Item] = []
-        if self.inner is None:
-            self._decide()
-            out = self.inner.feed(self._held, t)
-        return out + self.inner.close(t)
+        inner = self.inner
+        if inner is None:
+            inner = self._decide()
+            out = inner.feed(self._held, t)
+        return out + inner.close(t)
 
 
-Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff
+Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff | MessageDecoder
 
 
 def choose_decoder(content_type: str, probe: bytes) -> Decoder:

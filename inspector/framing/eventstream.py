@@ -267,6 +267,7 @@ class EventStreamDecoder:
 
     def _end_skip(self, until: int, t: float | None, out: list[Item], *, to_end: bool) -> None:
         start = self._skip_from
+        assert start is not None  # called only while skipping
         skipped = until - start
         where = ("no valid message follows; the rest of the body" if to_end
                  else f"decoding goes on at the next valid message at byte {until}")

@@ -155,6 +155,7 @@ class NDJSONDecoder:
     def _flush(self, t: float | None, out: list[Item]) -> None:
         """Emit the value read across lines (whole, or broken)."""
         line, offset = self._start
+        assert self._value is not None  # called only while a value is open
         data = "\n".join(self._value)
         self._value = None
         self._emit(data, None, line, offset, t, out)

@@ -61,11 +61,12 @@ def _compile(head: bytes, mid: bytes, tail: bytes) -> tuple[re.Pattern, re.Patte
     return re.compile(b"(?:" + h + _BODY + one + tl + b")+"), re.compile(h + b"(" + _BODY + b")" + group + tl)
 
 
-def _by_hand(data: bytes, pos: int, end: int, head: bytes, mid: bytes, tail: bytes):
+def _by_hand(data: bytes, pos: int, end: int, head: bytes, mid: bytes,
+             tail: bytes) -> tuple[list[bytes], list[bytes] | None, int]:
     """The run from ``pos`` matched event by event without compiled patterns:
     ``(bodies, second bodies or None, end of the run)``."""
     raw: list[bytes] = []
-    noise: list[bytes] | None = [] if mid else None
+    noise: list[bytes] = []
     lh, lm, lt = len(head), len(mid), len(tail)
     starts, body_end = data.startswith, _BODY_END.match
     while pos < end and starts(head, pos):
@@ -87,7 +88,7 @@ def _by_hand(data: bytes, pos: int, end: int, head: bytes, mid: bytes, tail: byt
                 break
             raw.append(data[pos + lh:q])
             pos = q + lt
-    return raw, noise, pos
+    return raw, (noise if mid else None), pos
 
 
 def _markers(keys) -> tuple[bytes, ...]:
@@ -290,7 +291,7 @@ class SSEDecoder:
         nxt = stop + 2
         key = (head, mid, tail)
         seen = self._templates.get(key, 0)
-        if seen.__class__ is int:  # matched by hand until compiling its patterns pays (~0.7 ms)
+        if isinstance(seen, int):  # matched by hand until compiling its patterns pays (~0.7 ms)
             raw, noise, after = _by_hand(data, nxt, end, head, mid, tail)
             if len(self._templates) >= _TEMPLATES:
                 self._templates.clear()

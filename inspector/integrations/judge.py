@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from inspector.capture.errors import CaptureError
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
-from inspector.model.catalog import severity_rank
+from inspector.model.severity import severity_rank
 from inspector.model.findings import Finding
 from inspector.report.text import finding_sentence, safe
 from inspector.session.session import Session

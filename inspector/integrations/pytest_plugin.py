@@ -26,7 +26,7 @@ from inspector.capture.errors import CaptureError
 from inspector.integrations.judge import Verdict, judge
 from inspector.integrations.tee import AsyncTee, Received, Tee, head, streams
 from inspector.model.capture import Capture, Chunk
-from inspector.model.catalog import SEVERITIES
+from inspector.model.severity import SEVERITIES
 
 OPTION = "--stream-inspector"
 _USED = pytest.StashKey[list]()
@@ -80,7 +80,7 @@ def _watch_cassettes() -> None:
             _current.append(cassette)
         return cassette
 
-    load._stream_inspector = True  # type: ignore[attr-defined]
+    load._stream_inspector = True  # type: ignore[attr-defined]  # a mark on the function: patched once
     Cassette.load = classmethod(load)
 
 

@@ -45,7 +45,7 @@ class _Recorder:
             self._add(self.decoder.decode(data) if self.decoder else data)
         except DecodeError as e:  # the client gets its bytes all the same; the copy says why it stops
             self.rec.capture.notes.append(f"the body does not decode: {e}")
-            self.decoder, self.take = None, lambda data: None  # type: ignore[method-assign]
+            self.decoder, self.take = None, lambda data: None  # type: ignore[method-assign]  # stop copying from now on
 
     def close(self, error: BaseException | None = None) -> None:
         try:

@@ -6,9 +6,16 @@ becomes this shape, so one pipeline serves them all (see DESIGN.md, "One directi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-END_KINDS = ("eof", "reset", "timeout", "cancelled")
-"""How a stream can end (SPEC.md, native capture ``end`` record)."""
+if TYPE_CHECKING:
+    from inspector.model.websocket import WsMessage
+
+END_KINDS = ("eof", "reset", "timeout", "cancelled", "close")
+"""How a stream can end (SPEC.md, native capture ``end`` record); ``close`` ends a WebSocket, with its
+close code (README "WebSocket captures")."""
+NORMAL_CLOSE_CODES = (1000, 1001)
+"""WebSocket close codes that end a socket normally (RFC 6455 §7.4.1: normal closure, going away)."""
 
 
 @dataclass(slots=True)
@@ -28,8 +35,12 @@ class End:
 
     t: float | None
     kind: str = "eof"
-    """One of ``END_KINDS``; anything but ``eof`` is an abnormal end (S012)."""
+    """One of ``END_KINDS``; anything but ``eof`` (or a WebSocket ``close`` with a normal code) is an
+    abnormal end (S012)."""
     error: str | None = None
+    """Why it ended so (for ``close``: the close frame's reason)."""
+    code: int | None = None
+    """The WebSocket close code (``close`` only; None: the close frame carried no code)."""
 
 
 HUNG_UP_AFTER_END = "closed by the client after the end"
@@ -40,15 +51,29 @@ HUNG_UP_AFTER_END = "closed by the client after the end"
 def normal_end(end: End | None, after_marker: bool) -> bool:
     """True when the body ended normally: ``eof``, or cancelled after the dialect's end marker
     (``after_marker``: the session saw ``[DONE]``, ``message_stop``, ``response.completed``…).
-    None (not ended, or ended with no record) counts as normal."""
-    return end is None or end.kind == "eof" or (end.kind == "cancelled" and after_marker)
+    None (not ended, or ended with no record) counts as normal. A WebSocket ``close`` is normal with
+    code 1000 or 1001 (RFC 6455 §7.4.1) wherever it comes; any other code is abnormal even after the
+    marker, as a reset is."""
+    if end is None or end.kind == "eof":
+        return True
+    if end.kind == "close":
+        return end.code in NORMAL_CLOSE_CODES
+    return end.kind == "cancelled" and after_marker
 
 
 def end_word(end: End | None, after_marker: bool) -> str:
     """How the body ended, for people: ``eof``, ``HUNG_UP_AFTER_END``, or the abnormal ``End.kind``."""
     if end is None or end.kind == "eof":
         return "eof"
+    if end.kind == "close":
+        return close_word(end)
     return HUNG_UP_AFTER_END if normal_end(end, after_marker) else end.kind
+
+
+def close_word(end: End) -> str:
+    """A WebSocket close for people: ``close 1006``, ``close 4000 (reason)``, ``close (no code)``."""
+    code = "(no code)" if end.code is None else str(end.code)
+    return f"close {code}" + (f" ({end.error})" if end.error else "")
 
 
 @dataclass(slots=True)
@@ -62,8 +87,8 @@ class Capture:
     """``{"status": int, "headers": {name: value}}`` or None (pasted text has none)."""
     end: End | None = None
     source_format: str = "sse"
-    """``native``, ``sse``, ``ndjson``, ``eventstream`` (a raw AWS event-stream body), ``har`` or ``text``
-    (SSE pasted inside prose)."""
+    """``native``, ``sse``, ``ndjson``, ``eventstream`` (a raw AWS event-stream body), ``har``, ``text``
+    (SSE pasted inside prose) or ``websocket`` (one response of a WebSocket: each chunk one message)."""
     request_relative: bool = False
     """True when ``t`` counts from the request (native captures): the wait to the first byte counts."""
     line_base: int = 0
@@ -74,6 +99,16 @@ class Capture:
     """Record times that cannot be true (negative, non-finite, out of order), clamped at load: S017."""
     entry: str | None = None
     """Which part of a many-stream file this is (HAR: ``entry 3: POST https://… 200 text/event-stream, 12 kB``)."""
+    messages: list[WsMessage] | None = None
+    """A whole WebSocket (README "WebSocket captures"): every message either way, in order; ``request`` and
+    ``response`` are then the opening handshake and ``end`` the close. None for an HTTP body.
+    ``inspector.capture.websocket`` cuts a socket into one ``Capture`` per response."""
+    socket: Capture | None = None
+    """For one response of a WebSocket: the whole recorded socket it came from (``messages`` set), so
+    that a HAR export writes the socket once, as Chrome does."""
+    followup: dict | None = None
+    """The request body that continues this response on its socket (the next ``response.create``,
+    with the tool outputs it sends back): its history is judged against this answer (Q rules)."""
 
     @property
     def timed(self) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.model.severity import Severity
+
 
 VERSION = 3
 """The version of ``shared/RULES.md`` this catalog follows (``rules`` prints it; README "Rules" names it)."""
@@ -26,7 +28,7 @@ class Rule:
     """Stable code, e.g. ``"A001"``."""
     name: str
     """Stable kebab-case name, e.g. ``"delta-without-start"``."""
-    severity: str
+    severity: Severity
     """Default severity: ``"error"``, ``"warning"`` or ``"info"``."""
     family: str
     """The catalog section, e.g. ``"Anthropic Messages"``."""
@@ -283,11 +285,3 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          '`data: [DONE]` before `message-end`: cohere-python stops reading at `[DONE]`, so every event after it '
          'is lost. A `[DONE]` after `message-end` is harmless (no finding)'),
 )}
-
-SEVERITIES = ("info", "warning", "error")
-"""Severities from lowest to highest."""
-
-
-def severity_rank(severity: str) -> int:
-    """0 for info, 1 for warning, 2 for error."""
-    return SEVERITIES.index(severity)

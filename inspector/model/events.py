@@ -59,10 +59,12 @@ class EventRecord:
     (the event log, the detail screen): a long stream keeps its events' text, not two copies of it.
     """
 
-    __slots__ = ("index", "name", "data", "_payload", "line", "t", "named", "keepalive", "block", "response")
+    __slots__ = ("index", "name", "data", "_payload", "line", "t", "named", "keepalive", "block", "response",
+                 "offset")
 
     def __init__(self, index: int, name: str, data: str, payload: object, line: int | None, t: float | None,
-                 named: bool = False, keepalive: bool = False, block: int | None = None, response: int = 0) -> None:
+                 named: bool = False, keepalive: bool = False, block: int | None = None, response: int = 0,
+                 offset: int | None = None) -> None:
         self.index = index
         """0-based position in the stream's events (what findings' ``event`` refers to)."""
         self.name = name
@@ -81,6 +83,9 @@ class EventRecord:
         """Position in ``Session.blocks`` of the block this event touched (the TUI jumps to it)."""
         self.response = response
         """Which response of the body the event belongs to (0-based; see ``Session.responses``)."""
+        self.offset = offset
+        """Byte offset in the body (the chunks' bytes joined) of the event's first byte; None when
+        the record was not framed from a body (made by hand)."""
 
     @property
     def payload(self) -> object:
@@ -125,7 +130,7 @@ class EventRun:
         run, k = self.frames, self.skip + i
         return EventRecord(self.first + i, self.name, run.data(k), _RELEASED,
                            self.line if self.line is not None else run.line + k * run.lines + self.line_base,
-                           run.t, run.named, False, self.block, self.response)
+                           run.t, run.named, False, self.block, self.response, run.offset_of(k))
 
 
 class EventLog:

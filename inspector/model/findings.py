@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.model.catalog import RULES
+from inspector.model.severity import Severity
 
 
 @dataclass(slots=True)
@@ -12,7 +13,7 @@ class Finding:
 
     code: str
     name: str
-    severity: str
+    severity: Severity
     """``error``, ``warning`` or ``info`` (the catalog default unless overridden)."""
     message: str
     event: int | None
@@ -32,7 +33,7 @@ class Finding:
 
     @classmethod
     def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,
-             severity: str | None = None) -> "Finding":
+             severity: Severity | None = None) -> "Finding":
         """A finding for ``code`` with the catalog's name and (unless overridden) severity.
         Raises ``KeyError`` for a code the catalog does not know."""
         rule = RULES[code]

@@ -104,19 +104,21 @@ class FrameRun:
             return self.head + self.raw[i].decode("utf-8") + self.tail
         return self.head + self.raw[i].decode("utf-8") + self.mid + self.noise[i].decode("utf-8") + self.tail
 
-    def frame(self, i: int) -> Frame:
-        """Event ``i`` as the frame the line-by-line path would have made."""
+    def offset_of(self, i: int) -> int:
+        """Body byte offset of event ``i``'s first byte."""
         raw, noise = self.raw, self.noise
         if i == len(raw) - 1:  # the last one (the session takes it alone): no sums needed
-            offset = self.offset + self.size - self.fixed - len(raw[i]) - (len(noise[i]) if noise else 0)
-        else:
-            before = self._before
-            if before is None:
-                sizes = map(len, raw) if noise is None else map(int.__add__, map(len, raw), map(len, noise))
-                before = self._before = [0, *accumulate(sizes)]
-            offset = self.offset + i * self.fixed + before[i]
-        return Frame(self.event, self.data(i), self.id, None, self.named, self.line + i * self.lines, offset,
-                     self.t, None)
+            return self.offset + self.size - self.fixed - len(raw[i]) - (len(noise[i]) if noise else 0)
+        before = self._before
+        if before is None:
+            sizes = map(len, raw) if noise is None else map(int.__add__, map(len, raw), map(len, noise))
+            before = self._before = [0, *accumulate(sizes)]
+        return self.offset + i * self.fixed + before[i]
+
+    def frame(self, i: int) -> Frame:
+        """Event ``i`` as the frame the line-by-line path would have made."""
+        return Frame(self.event, self.data(i), self.id, None, self.named, self.line + i * self.lines,
+                     self.offset_of(i), self.t, None)
 
 Item = Frame | Comment | FramingIssue | FrameRun
 """What ``feed()``/``close()`` of a decoder return, in body order."""

@@ -11,6 +11,8 @@ stay far below the recursion limit). No real provider nests anywhere near that d
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterator
+from typing import Any
 
 import orjson
 
@@ -38,14 +40,17 @@ def depth_over(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     if isinstance(text, str):
         if text.count("[") + text.count("{") <= limit:
             return False
-        tokens, opening, closing = _STR_TOKENS, "[{", "]}"
-    else:
-        text = bytes(text)
-        if text.count(b"[") + text.count(b"{") <= limit:
-            return False
-        tokens, opening, closing = _BYTES_TOKENS, (0x5B, 0x7B), (0x5D, 0x7D)
+        return _deeper(_STR_TOKENS.finditer(text), "[{", "]}", limit)
+    data = bytes(text)
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False
+    return _deeper(_BYTES_TOKENS.finditer(data), (0x5B, 0x7B), (0x5D, 0x7D), limit)
+
+
+def _deeper(tokens: Iterator[re.Match[Any]], opening: Container[Any], closing: Container[Any], limit: int) -> bool:
+    """True when the bracket tokens (strings skipped whole) open more than ``limit`` at once."""
     depth = 0
-    for m in tokens.finditer(text):
+    for m in tokens:
         c = m.group()[0]
         if c in opening:
             depth += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public in CPython, absent from typeshed
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -39,18 +39,21 @@ def value_span(text: str, path: str) -> tuple[int, int] | None:
     if steps is None:
         return None
     try:
-        i = _skip(text, 0)
+        at = _skip(text, 0)
         for step in steps:
-            i = _child(text, i, step)
-            if i is None:
+            child = _child(text, at, step)
+            if child is None:
                 return None
-        return i, _end(text, i)
+            at = child
+        return at, _end(text, at)
     except (ValueError, IndexError, RecursionError):  # not JSON, cut short, or nested past the parser
         return None
 
 
 def _skip(text: str, i: int) -> int:
-    return _WS.match(text, i).end()
+    m = _WS.match(text, i)
+    assert m is not None  # ``[...]*`` matches everywhere, if only the empty string
+    return m.end()
 
 
 def _end(text: str, i: int) -> int:
@@ -67,9 +70,10 @@ def _child(text: str, i: int, step: str | int) -> int | None:
         while text[i] != "]":
             if n == step:
                 return i
-            i = _after(text, i)
-            if i is None:
+            after = _after(text, i)
+            if after is None:
                 return None
+            i = after
             n += 1
         return None
     if text[i] != "{":
@@ -83,9 +87,10 @@ def _child(text: str, i: int, step: str | int) -> int | None:
         i = _skip(text, i + 1)
         if key == step:
             return i
-        i = _after(text, i)
-        if i is None:
+        after = _after(text, i)
+        if after is None:
             return None
+        i = after
     return None
 
 

@@ -26,8 +26,10 @@ Pure: no I/O, no TUI imports.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from math import isinf
 from operator import attrgetter
+from typing import cast
 
 import orjson
 
@@ -102,6 +104,15 @@ _WS_RUN = re.compile(r"[ \t\n\r]*")
 _WS = frozenset(" \t\n\r")
 _DIGIT_RUN = re.compile(r"[0-9]*")
 _DIGITS = frozenset("0123456789")
+
+
+def _always(pattern: re.Pattern[str]) -> Callable[[str, int], re.Match[str]]:
+    """``pattern.match`` for a pattern that matches everywhere (a ``*`` run, if only empty): never None."""
+    return cast("Callable[[str, int], re.Match[str]]", pattern.match)
+
+
+_digit_run = _always(_DIGIT_RUN)
+_str_run = _always(_STR_RUN)
 # A whole number (RFC 8259 §6); used as a fast path when the number ends inside one fragment.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _NUMBER_CONT = frozenset("0123456789.eE")
@@ -246,6 +257,11 @@ class JsonProgress:
     def feed(self, fragment: str) -> str:
         """Consume the next fragment and return the new :attr:`state`."""
         mode = self._mode
+        if mode == _M_STR and _str_run(fragment, 0).end() == len(fragment):
+            # The whole fragment is more of the open string (the common delta of a long call):
+            # nothing but the length changes, so none of the loop's set-up is paid.
+            self.length += len(fragment)
+            return self.state
         base = self.length
         n = len(fragment)
         self.length = base + n
@@ -254,8 +270,8 @@ class JsonProgress:
         text = fragment
         stack = self._stack
         cut = self._cut
-        str_run = _STR_RUN.match
-        ws_run = _WS_RUN.match
+        str_run = _always(_STR_RUN)
+        ws_run = _always(_WS_RUN)
         ws = _WS
         i = 0
         while i < n:
@@ -433,7 +449,7 @@ class JsonProgress:
             c = text[i]
             if mode >= _N_MINUS:  # numbers
                 if mode == _N_INT or mode == _N_FRAC or mode == _N_EXP:
-                    e = _DIGIT_RUN.match(text, i).end()
+                    e = _digit_run(text, i).end()
                     if e > i:
                         if mode == _N_EXP:
                             self._n_exp_digits(text[i:e])

@@ -53,7 +53,10 @@ class Binding:
     fallback variable) or ``default``."""
 
     def value(self, proxy_url: str) -> str:
-        """The variable's value for the agent, once the proxy listens on ``proxy_url``."""
+        """The variable's value for the agent, once the proxy listens on ``proxy_url`` (``ws://`` for a
+        WebSocket variable: the proxy takes upgrades on the same port)."""
+        if self.var.var.websocket and proxy_url.startswith("http"):
+            proxy_url = "ws" + proxy_url[len("http"):]
         if not self.route.prefix:  # one upstream for all: the proxy's root, plus the version its readers expect
             return proxy_url + self.var.var.sdk_path
         if not self.route.strip:  # routed by the provider's own path prefix at the root

@@ -22,12 +22,15 @@ from typing import Callable, Iterable
 
 from inspector.feeds.run import run_capture
 from inspector.framing import EVENTSTREAM_TYPE
-from inspector.model.capture import Capture
+from inspector.model.capture import NORMAL_CLOSE_CODES, Capture, Chunk, End, close_word
 from inspector.net.servers import BackgroundServer, RequestLimits
-from inspector.capture.load import load_path
+from inspector.capture.errors import SeveralStreams
+from inspector.capture.load import load_all, load_path
+from inspector.capture.websocket import message_type
 from inspector.providers.endpoints import api_of
 from starlette.applications import Starlette
-from starlette.routing import Route
+from inspector.net.wsserve import SocketAnswers
+from starlette.routing import Route, WebSocketRoute
 
 
 HOP_BY_HOP = frozenset({
@@ -59,6 +62,10 @@ class Served:
     """``{chunk index: seconds}`` waited before that chunk even under ``--instant`` (a stall mutation)."""
     note: str = ""
     """What was done to the capture (``mutation stall=3: after event 12``), shown in the listing."""
+    responses: list[Capture] | None = None
+    """A recorded WebSocket's responses, in order (``inspector.capture.websocket``): each answers one
+    ``response.create`` of a WebSocket client (``wsserve``); ``capture`` is then the first, as SSE, for
+    HTTP clients. None for an HTTP capture."""
 
     @property
     def end_kind(self) -> str:
@@ -70,6 +77,9 @@ class Served:
                    default=None)
         span = f", {last:.2f} s" if last is not None else ", untimed"
         note = f"; {self.note}" if self.note else ""
+        if self.responses is not None:
+            n = len(self.responses)
+            return f"a recorded WebSocket: {n} response{'s' if n != 1 else ''}, one per response.create{note}"
         return f"{self.status}, {len(cap.chunks)} chunks, ends {self.end_kind}{span}{note}"
 
 
@@ -110,6 +120,7 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
     out: list[Served] = []
     names: set[str] = set()
     for n, item in enumerate(items):
+        responses: list[Capture] | None = None
         if isinstance(item, Capture):
             name, source, cap = f"capture{n}", f"<capture {n}>", item
         elif isinstance(item, tuple):
@@ -117,15 +128,46 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
             source = name
         else:
             p = Path(item)
-            name, source, cap = p.stem or p.name, str(item), load_path(p, max_bytes=max_bytes)
+            name, source = p.stem or p.name, str(item)
+            responses = _socket_responses(p, max_bytes)
+            cap = as_sse(responses[0]) if responses else load_path(p, max_bytes=max_bytes)
         base, k = name, 2
         while name in names:  # two files with one stem: the second is NAME-2
             name, k = f"{base}-{k}", k + 1
         names.add(name)
         status = (cap.response or {}).get("status")
         status = status if isinstance(status, int) and 100 <= status <= 999 else 200
-        out.append(Served(name, source, cap, status, response_headers(cap)))
+        if isinstance(item, (Capture, tuple)):
+            responses = [cap] if cap.source_format == "websocket" else None
+            cap = as_sse(cap) if responses else cap
+        status = 200 if responses else status
+        out.append(Served(name, source, cap, status, response_headers(cap), responses=responses))
     return out
+
+
+def _socket_responses(path: Path, max_bytes: int | None) -> list[Capture] | None:
+    """The responses of a recorded WebSocket at ``path`` (None: not a WebSocket capture)."""
+    try:
+        streams, _ = load_all(path, max_bytes=max_bytes)
+    except SeveralStreams:
+        return None
+    caps = [cap for _, cap in streams]
+    return caps if caps and all(c.source_format == "websocket" for c in caps) else None
+
+
+def as_sse(cap: Capture) -> Capture:
+    """A response recorded over a WebSocket as an SSE body: each message one event named by its ``type``
+    (the Responses API's SSE framing, PROTOCOLS.md §3), at the message's time; the same end."""
+    chunks = []
+    for c in cap.chunks:
+        name = message_type(c.data)[0]
+        head = f"event: {name}\n".encode() if name else b""
+        chunks.append(Chunk(c.t, head + b"data: " + c.data.replace(b"\n", b"\ndata: ") + b"\n\n"))
+    end = cap.end
+    if end is not None and end.kind == "close":  # a socket's close: a body ends at eof, or breaks
+        end = End(end.t, "eof") if end.code in NORMAL_CLOSE_CODES else End(end.t, "reset", close_word(end))
+    return Capture(chunks=chunks, request=cap.request, response={"status": 200, "headers": {
+        "content-type": "text/event-stream"}}, end=end, source_format="sse", request_relative=True)
 
 
 async def read_body(receive) -> bytes | None:
@@ -300,8 +342,10 @@ def make_asgi_app(served: list[Served], *, speed: float = 1.0, instant: bool = F
 
 
 def asgi_app(provider: MockProvider):
-    """The Starlette app answering every method and path with ``provider`` (``app.state.provider``)."""
-    app = Starlette(routes=[Route("/{path:path}", endpoint=provider)])
+    """The Starlette app answering every method and path with ``provider`` (``app.state.provider``), and
+    WebSocket clients on any path from the same captures (``wsserve.SocketAnswers``)."""
+    app = Starlette(routes=[Route("/{path:path}", endpoint=provider),
+                            WebSocketRoute("/{path:path}", endpoint=SocketAnswers(provider))])
     app.state.provider = provider
     return app
 
@@ -316,6 +360,7 @@ class ServerThread(BackgroundServer):
     """
 
     label = "mock provider"
+    websockets = True
 
     def __init__(self, captures, host: str = "127.0.0.1", port: int = 0, speed: float = 1.0,
                  instant: bool = False, log: Callable[[str], None] | None = None,

@@ -24,6 +24,7 @@ import h11
 import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES
 
@@ -201,9 +202,11 @@ def is_loopback(host: str) -> bool:
 
 
 _QUIET = ("ASGI callable returned without completing response.",
-          "Cancel ", "timeout graceful shutdown exceeded")
+          "Cancel ", "timeout graceful shutdown exceeded", "ASGI callable returned without completing handshake.")
 """uvicorn log lines that describe what our servers do on purpose: ending a response early (a
-recorded reset), and cancelling streams still running when the user stops the server."""
+recorded reset), cancelling streams still running when the user stops the server, and refusing a
+WebSocket upgrade with an HTTP answer (uvicorn's websockets protocol logs that as an incomplete
+handshake although the ASGI ``websocket.http.response`` extension sent the answer whole)."""
 
 
 class QuietAbortFilter(logging.Filter):
@@ -211,16 +214,29 @@ class QuietAbortFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         msg = record.getMessage()
-        return not (msg == _QUIET[0] or (msg.startswith(_QUIET[1]) and _QUIET[2] in msg))
+        return not (msg in (_QUIET[0], _QUIET[3]) or (msg.startswith(_QUIET[1]) and _QUIET[2] in msg))
 
 
 QUIET_ABORTS = QuietAbortFilter()
 
 
+class _WebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's ``websockets`` protocol, telling a dropped connection (1006) from a close frame without
+    a code (1005): uvicorn says 1005 for both once the handshake is done, and a relay must mirror which."""
+
+    def connection_lost(self, exc) -> None:
+        if self.handshake_complete and self.conn.close_rcvd is None and not self.close_sent:
+            self.handshake_complete = False  # uvicorn reports 1006 for a connection lost before the handshake
+        super().connection_lost(exc)
+
+
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None,
-                   requests: RequestLimits | None = None):
+                   requests: RequestLimits | None = None, websockets: bool = False):
     """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
-    each request (``requests``, default ``RequestLimits()``: module docstring)."""
+    each request (``requests``, default ``RequestLimits()``: module docstring). ``websockets``: accept
+    WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body; no
+    per-message compression: on loopback it costs time and saves nothing), else an upgrade request is an
+    ordinary HTTP request."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
@@ -232,9 +248,11 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
     if requests.max_bytes is not None:
         app = RequestSizeLimit(app, requests.max_bytes)
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http=http,
-                            loop="asyncio", ws="none", lifespan="off", server_header=False,
+                            loop="asyncio", ws=_WebSocketProtocol if websockets else "none",
+                            ws_max_size=requests.max_bytes or 2**31 - 1, ws_per_message_deflate=False,
+                            lifespan="off", server_header=False,
                             date_header=date_header,
-                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type] (float works)
+                            timeout_graceful_shutdown=graceful)  # type: ignore[arg-type]  # uvicorn types it int; a float works
     return uvicorn.Server(config)
 
 
@@ -249,6 +267,8 @@ class BackgroundServer:
     label = "server"
     date_header = True
     log_filter: logging.Filter | None = QUIET_ABORTS
+    websockets = False
+    """Accept WebSocket upgrades (``uvicorn_server``)."""
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
                  requests: RequestLimits | None = None) -> None:
@@ -266,7 +286,8 @@ class BackgroundServer:
             self._sock = bind_socket(self.host, self.port)
             self.url = url_for(self._sock)
         self._server = uvicorn_server(self.app, graceful=0.5, date_header=self.date_header,
-                                      log_filter=self.log_filter, requests=self.requests_limits)
+                                      log_filter=self.log_filter, requests=self.requests_limits,
+                                      websockets=self.websockets)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
                                         name=f"{self.label} {self.url}", daemon=True)
         self._thread.start()

@@ -45,6 +45,7 @@ FOLDERS = (
     "bedrock_anthropic",
     "bedrock_converse",
     "cohere",
+    "openai_realtime",
 )
 """The registry: one line per provider folder, in the order help texts list them."""
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.model.capture import End
+    from inspector.model.findings import Finding
+    from inspector.model.severity import Severity
     from inspector.model.events import EventRecord
 
 
@@ -108,9 +110,9 @@ class StreamWriter(Protocol):
 
     # -- findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: "EventRecord | None | bool" = True, severity: str | None = None,
-               cause: object = None) -> None:
-        """A finding for ``code`` at ``event``. ``severity``: where the rule itself grades the case
+               event: "EventRecord | None | bool" = True, severity: "Severity | None" = None,
+               cause: object = None) -> "Finding":
+        """A finding for ``code`` at ``event`` (returned: a rule may edit its message later). ``severity``: where the rule itself grades the case
         (e.g. C014's info case). ``cause``: what the finding is about when the message varies
         between repeats of one cause (repeats fold into one finding with a count)."""
 

@@ -52,6 +52,9 @@ class BaseVar:
     """``parse`` for people (the README's table): ``"`host:port` forms as Ollama reads them"``."""
     default_from: "Callable[[Mapping[str, str]], str] | None" = None
     """The default URL when it depends on other variables (a region, a location)."""
+    websocket: bool = False
+    """Its value is a WebSocket base URL: ``run`` gives it as ``ws://`` (its readers may not turn
+    ``http`` into ``ws`` themselves), and reads a ``ws(s)://`` value before ``run`` as ``http(s)://``."""
 
     @property
     def sdk_path(self) -> str:

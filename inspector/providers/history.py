@@ -27,7 +27,7 @@ DELTA_TYPES = frozenset({
 })
 """Anthropic stream delta types (PROTOCOLS.md §1); any ``*_delta``/``response.*.delta`` type counts too."""
 
-Report = Callable[[str, str, "int | None"], None]
+Report = Callable[[str, str, "int | None"], object]
 """``report(code, message, block_index)``: record a Q finding for the whole stream."""
 
 

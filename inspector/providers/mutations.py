@@ -31,7 +31,7 @@ Pure: no I/O. May import ``inspector.framing`` and ``inspector.model``.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import orjson
@@ -39,6 +39,7 @@ import orjson
 from inspector.framing import choose_decoder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.frames import Comment, Frame
+from inspector.providers.tools import DeclaredTools, ToolChoice
 
 
 class NotApplicable(Exception):
@@ -145,8 +146,8 @@ def stream_of(cap: Capture) -> Stream:
             items.append(Ev(None, None, it.t, comment=it.text))
     last = next((e.t for e in reversed(items) if e.t is not None), None)
     end = cap.end or End(last, "eof")
-    body = (cap.request or {}).get("body")
-    return Stream(items, fmt, end, body if isinstance(body, dict) else None)
+    request_body = (cap.request or {}).get("body")
+    return Stream(items, fmt, end, request_body if isinstance(request_body, dict) else None)
 
 
 def encode(ev: Ev, fmt: str) -> bytes:
@@ -167,6 +168,12 @@ def render(stream: Stream) -> list[Chunk]:
 def unchanged(stream: Stream, where: str = "") -> Mutated:
     """The stream rendered as it is (an event-level mutation's result once its items are edited)."""
     return Mutated(render(stream), stream.end, where=where)
+
+
+def _time(e: Ev) -> float:
+    """The time of an item of a ``retimed`` stream (there, every item has one)."""
+    assert e.t is not None
+    return e.t
 
 
 def retimed(stream: Stream) -> Stream:
@@ -298,7 +305,7 @@ def stall(codes, reports, where: Where) -> Mutation:
         seconds = param if param is not None else 12.0
         s = retimed(stream)
         i = where(s)
-        items = s.items[: i + 1] + [replace(e, t=round(e.t + seconds, 6)) for e in s.items[i + 1:]]
+        items = s.items[: i + 1] + [replace(e, t=round(_time(e) + seconds, 6)) for e in s.items[i + 1:]]
         end = replace(s.end, t=round(s.end.t + seconds, 6)) if s.end.t is not None else s.end
         pauses = {i + 1: seconds} if i + 1 < len(items) else {}
         return Mutated(render(s.derive(items, end)), end, pauses, where=describe(s, i))
@@ -357,14 +364,14 @@ def first_string_value(json_text: str) -> str | None:
     return None
 
 
-def edited(stream: Stream, edits: dict[int, "Ev | None"], where: str,
+def edited(stream: Stream, edits: Mapping[int, "Ev | None"], where: str,
            after: dict[int, list[Ev]] | None = None) -> Mutated:
     """The stream with items replaced (``edits``: position -> new item, None drops it) and items
     inserted after positions (``after``), rendered."""
     return unchanged(with_edits(stream, edits, after), where)
 
 
-def with_edits(stream: Stream, edits: dict[int, "Ev | None"], after: dict[int, list[Ev]] | None = None) -> Stream:
+def with_edits(stream: Stream, edits: Mapping[int, "Ev | None"], after: dict[int, list[Ev]] | None = None) -> Stream:
     """The stream ``edited`` renders."""
     items: list[Ev] = []
     for i, ev in enumerate(stream.items):
@@ -373,6 +380,19 @@ def with_edits(stream: Stream, edits: dict[int, "Ev | None"], after: dict[int, l
             items.append(new)
         items += (after or {}).get(i, [])
     return stream.derive(items)
+
+
+def choice_of(declared: DeclaredTools | None) -> ToolChoice | None:
+    """The forced tool call of a request's declared tools (None: no tools, or none forced)."""
+    return declared.choice if declared is not None else None
+
+
+def forcing(choice: ToolChoice | None) -> str:
+    """How a request that a mutation made force a tool call says so (``ToolChoice.spelled``);
+    ``NotApplicable`` if it forces none after all."""
+    if choice is None:
+        raise NotApplicable("the request forces no tool call")
+    return choice.spelled
 
 
 def well_formed(stream: Stream, request: dict, where: str) -> Mutated:

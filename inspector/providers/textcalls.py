@@ -10,6 +10,7 @@ the tool. Shared by the ``openai-chat`` and native ``ollama`` dialects, which ju
 from __future__ import annotations
 
 import re
+from typing import TypeGuard
 
 import orjson
 
@@ -23,7 +24,7 @@ _MAX_TEXT = 1_000_000
 """Longer texts are not parsed (a tool call written as text is never that long)."""
 
 
-def _is_call_object(value: object) -> bool:
+def _is_call_object(value: object) -> TypeGuard[dict]:
     """``{"name": "<non-empty>", "arguments"|"parameters": …}``, or the OpenAI-shaped
     ``{"type": "function", "function": {"name": …, "arguments": …}}``."""
     if not isinstance(value, dict):

@@ -11,6 +11,9 @@ stream's shape lives in custom fields (HAR 1.2 allows fields starting with ``_``
 - ``_chunksFromRequest``: true when ``t`` counts from the request (native captures), false when
   from the first byte.
 
+A WebSocket's responses give one entry, the socket's, in Chrome's shape (``_webSocketMessages``;
+``inspector.capture.har_websocket``) with the close as ``_webSocketClose``.
+
 ``inspector.capture.har`` reads such an entry back exactly (round trip: same chunks, times, heads,
 end). A capture with no request gets an empty method and URL; one with no response head status 0
 (HAR's "no response"). Secrets are redacted on the way out (``inspector.capture.redact``), also
@@ -26,6 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 import orjson
 
 from inspector import __version__
+from inspector.capture.har_websocket import chrome_messages
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.records import chunk_record, end_record
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
@@ -131,6 +135,43 @@ def entry(cap: Capture, *, started: datetime | None = None, name: str | None = N
     }
 
 
+def socket_entry(sock: Capture, *, started: datetime | None = None, name: str | None = None) -> dict:
+    """One HAR entry for a whole recorded WebSocket (``sock.messages`` set), as Chrome writes one:
+    the handshake as request and response, ``_resourceType: "websocket"``, the messages as
+    ``_webSocketMessages`` (``inspector.capture.har_websocket``), and the close (which Chrome does not
+    record) as ``_webSocketClose``, the native end record."""
+    when = started or datetime.fromtimestamp(0, timezone.utc)
+    stamp = when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    start = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()  # the written, rounded one
+    times = [m.t for m in sock.messages or [] if m.t is not None]
+    last = sock.end.t if sock.end is not None and sock.end.t is not None else (times[-1] if times else None)
+    named = {"comment": scrub_secrets(name)} if name else {}
+    return {
+        "startedDateTime": stamp,
+        "time": _ms(last),
+        "request": _request(redact_request({**(sock.request or {}), "body": None})),
+        "response": _response(redact_response(sock.response), b""),
+        "cache": {},
+        "timings": {"send": 0, "wait": 0, "receive": _ms(last)},
+        "_resourceType": "websocket",
+        "_webSocketMessages": chrome_messages(sock, start),
+        "_webSocketClose": end_record(sock.end) if sock.end is not None else None,
+        **named,
+    }
+
+
+def entries(caps: list[tuple[Capture, datetime | None, str | None]]) -> list[dict]:
+    """One entry per capture; the responses of one WebSocket give one entry, their socket's."""
+    out, seen = [], set()
+    for cap, started, name in caps:
+        if cap.socket is None:
+            out.append(entry(cap, started=started, name=name))
+        elif id(cap.socket) not in seen:
+            seen.add(id(cap.socket))
+            out.append(socket_entry(cap.socket, started=started, name=name.split("#")[0] if name else None))
+    return out
+
+
 def document(entries: list[dict]) -> dict:
     """The HAR object (``{"log": {...}}``) holding ``entries``."""
     return {"log": {"version": "1.2", "creator": {"name": "stream-inspector", "version": __version__},
@@ -139,5 +180,4 @@ def document(entries: list[dict]) -> dict:
 
 def render(caps: list[tuple[Capture, datetime | None, str | None]]) -> str:
     """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started, name)``."""
-    return orjson.dumps(document([entry(c, started=t, name=n) for c, t, n in caps]),
-                        option=orjson.OPT_INDENT_2).decode()
+    return orjson.dumps(document(entries(caps)), option=orjson.OPT_INDENT_2).decode()

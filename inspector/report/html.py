@@ -19,8 +19,14 @@ call's declared schema in ``pre.schema``, each V002 violation a ``p.violation`` 
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import html
+import json
 import re
+from collections.abc import Iterator
+from itertools import islice
+from typing import TextIO
 
 import orjson
 
@@ -29,8 +35,10 @@ from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import EventMasks, scrub_secrets
 from inspector.model.capture import Capture, end_word
 from inspector.providers import summarize
+from inspector.report.text import plural
 from inspector.session.advice import advice_for
 from inspector.session.session import Session
+from inspector.model.severity import WORST_FIRST
 
 TIMELINE_WIDTH = 1000
 """Plot width in SVG user units; ticks are binned to this many columns at most."""
@@ -84,32 +92,31 @@ def _overview(name: str, cap: Capture | None, s: Session) -> str:
     if cap is not None and cap.request:
         req = redact_request(cap.request)
         rows.insert(0, ("request", f"{req.get('method') or ''} {req.get('url') or ''}".strip() or "—"))
-    badges = "".join(f'<span class="badge {k}">{counts[k]} {k}</span>' for k in ("error", "warning", "info")
+    badges = "".join(f'<span class="badge {k}">{plural(counts[k], k)}</span>' for k in WORST_FIRST
                      if counts.get(k)) or '<span class="badge ok">no findings</span>'
     cells = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
     return (f'<section id="overview"><h1>{_e(name)}</h1><p class="badges">{badges}</p>'
             f'<table class="kv">{cells}</table></section>')
 
 
-def _findings(s: Session) -> str:
+def _findings(s: Session) -> Iterator[str]:
     if not s.findings:
-        return '<section id="findings"><h2>Findings</h2><p class="muted">No findings.</p></section>'
-    rows = []
+        yield '<section id="findings"><h2>Findings</h2><p class="muted">No findings.</p></section>'
+        return
+    yield ('<section id="findings"><h2>Findings</h2><table class="grid"><thead><tr><th>severity</th>'
+           '<th>rule</th><th>what happened</th><th>where</th></tr></thead><tbody>')
     for i, f in enumerate(s.findings):
         where = ", ".join(f.where())
         count = getattr(f, "count", 1) or 1
         times = f' <span class="muted">×{count}</span>' if count > 1 else ""
         event = f'<a href="#event-{f.event}">event {f.event}</a>' if f.event is not None else ""
-        rows.append(
-            f'<tr class="finding {f.severity}" id="finding-{i}" data-code="{_e(f.code)}" '
-            f'data-event="{"" if f.event is None else f.event}" data-index="{"" if f.index is None else f.index}">'
-            f'<td><span class="badge {f.severity}">{_e(f.severity)}</span></td>'
-            f'<td><code>{_e(f.code)}</code> {_e(f.name)}{times}</td>'
-            f'<td>{_e(f.message)}<details><summary>what to do</summary>{_advice_html(advice_for(f.code))}</details></td>'
-            f'<td class="where">{event}<br><span class="muted">{_e(where)}</span></td></tr>')
-    return ('<section id="findings"><h2>Findings</h2><table class="grid"><thead><tr><th>severity</th>'
-            '<th>rule</th><th>what happened</th><th>where</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></section>")
+        yield (f'<tr class="finding {f.severity}" id="finding-{i}" data-code="{_e(f.code)}" '
+               f'data-event="{"" if f.event is None else f.event}" data-index="{"" if f.index is None else f.index}">'
+               f'<td><span class="badge {f.severity}">{_e(f.severity)}</span></td>'
+               f'<td><code>{_e(f.code)}</code> {_e(f.name)}{times}</td>'
+               f'<td>{_e(f.message)}<details><summary>what to do</summary>{_advice_html(advice_for(f.code))}'
+               f'</details></td><td class="where">{event}<br><span class="muted">{_e(where)}</span></td></tr>')
+    yield "</tbody></table></section>"
 
 
 def _declared(s: Session, b) -> str:
@@ -130,6 +137,19 @@ def _declared(s: Session, b) -> str:
     return "".join(out)
 
 
+BIG_CONTENT = 20_000
+"""Characters of a block's text beyond which it is shown folded (``<details>``): the browser lays
+out a folded text only when it is opened, so a 400 k-character tool call does not slow the page."""
+
+
+def _content(label: str, escaped: str, length: int) -> str:
+    """A heading and ``<pre class="content">`` (``escaped``: HTML already); folded when long."""
+    pre = f'<pre class="content">{escaped}</pre>'
+    if length <= BIG_CONTENT:
+        return f"<h4>{label}</h4>{pre}"
+    return f'<details class="big"><summary>{label}: {length:,} characters (open to show)</summary>{pre}</details>'
+
+
 def _block(b, s: Session) -> str:
     d = b.to_dict()
     title = f"#{b.index if b.index is not None else '-'} {b.kind}"
@@ -143,9 +163,10 @@ def _block(b, s: Session) -> str:
     body = b.content or b.empty_shown
     label = "arguments (raw)" if b.tool else "text"
     parts = [f'<h3>{_e(title)}</h3><table class="kv">{kv}</table>',
-             f'<h4>{label}</h4><pre class="content">{_e(body) if body else "<span class=muted>(empty)</span>"}</pre>']
+             _content(label, _e(body) if body else "<span class=muted>(empty)</span>", len(body or ""))]
     if b.tool and d["input"] is not None:
-        parts.append(f'<h4>arguments (parsed)</h4><pre class="content">{_e(_pretty(d["input"]))}</pre>')
+        pretty = _pretty(d["input"])
+        parts.append(_content("arguments (parsed)", _e(pretty), len(pretty)))
     if b.tool and b.progress is not None and d["status"] == "invalid":
         reason = getattr(b.progress, "error_reason", None)
         at = getattr(b.progress, "error_offset", None)
@@ -157,9 +178,11 @@ def _block(b, s: Session) -> str:
             f'data-index="{"" if b.index is None else b.index}">' + "".join(parts) + "</article>")
 
 
-def _blocks(s: Session) -> str:
-    inner = "".join(_block(b, s) for b in s.blocks) or '<p class="muted">No content block.</p>'
-    return f'<section id="blocks"><h2>Content blocks</h2>{inner}</section>'
+def _blocks(s: Session) -> Iterator[str]:
+    yield '<section id="blocks"><h2>Content blocks</h2>'
+    for b in s.blocks:
+        yield _block(b, s)
+    yield '</section>' if s.blocks else '<p class="muted">No content block.</p></section>'
 
 
 def _bins(xs: list[float], lo: float, hi: float) -> list[tuple[float, int]]:
@@ -227,23 +250,70 @@ def _timeline(s: Session) -> str:
             f'{height}" role="img" aria-label="timeline">{"".join(svg)}</svg></section>')
 
 
-def _events(s: Session) -> str:
-    rows = []
-    masks = EventMasks(s.events)  # a key split across events is masked in each of them
-    for i in range(len(s.events)):
-        ev = masks.shown(i)
-        cls = "event keepalive" if ev.keepalive else "event"
-        rows.append(f'<tr class="{cls}" id="event-{ev.index}" data-event="{ev.index}">'
-                    f"<td>{ev.index}</td><td>{'' if ev.t is None else f'{ev.t:.3f}'}</td>"
-                    f"<td>{'' if ev.line is None else ev.line}</td><td>{_e(ev.name)}</td>"
-                    f"<td><div class=\"sum\">{_e(summarize(ev, s.dialect_name))}</div>"
-                    f'<details><summary>data</summary><pre>{_e(ev.data)}</pre></details></td></tr>')
-    table = ('<table class="grid" id="event-table"><thead><tr><th>#</th><th>t (s)</th><th>line</th><th>event</th>'
-             '<th>summary / data</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>") if rows else \
-        '<p class="muted">No event.</p>'
-    return ('<section id="events"><h2>Raw events</h2><p><input id="filter" type="search" '
-            'placeholder="filter events (name or data)" aria-label="filter events"> '
-            '<label><input id="pings" type="checkbox" checked> keep-alives</label></p>' + table + "</section>")
+EVENT_BATCH = 2048
+"""Events per ``script.event-data`` element: the page's script parses a batch when a row of it
+is drawn (the first page parses one), not the whole stream at load."""
+PAGE_ROWS = 200
+"""Rows of the events table drawn at once (the page's script pages through the rest)."""
+SUMMARY_CHARS = 300
+"""Characters of an event's summary in the page (its data follows whole)."""
+
+
+def _summary(ev, dialect: str | None) -> str:
+    text = scrub_secrets(summarize(ev, dialect))
+    return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS] + "…"
+
+
+GZIP_LEVEL = 6
+"""A batch of events is gzipped, then base64: a stream's events repeat themselves (8 to 20 times
+smaller), and the browser reads a tenth of the bytes before it can draw anything."""
+
+
+def _json(value) -> str:
+    """``value`` as JSON safe inside a ``<script>`` element: ``<`` as ``\\u003c`` (no ``</script>``
+    or ``<!--`` can end or bend it); a lone surrogate (undecodable bytes) escaped, not fatal."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = json.dumps(value)
+    return text.replace("<", "\\u003c")
+
+
+def _events(s: Session) -> Iterator[str]:
+    """The events section: the table's frame, then every event as JSON, ``EVENT_BATCH`` to a
+    ``<script type="application/gzip" class="event-data">`` element (base64 of the gzipped JSON
+    array of ``[t, line, name, keepalive, summary, data]``, ``name`` an index into the array in
+    ``script#event-names``; the page's script unpacks it with the browser's ``DecompressionStream``).
+    The page's script draws ``PAGE_ROWS`` rows at a time (``tr.event``, ``id="event-N"``) and parses
+    a batch only when it needs it: a page of 50 000 events opens about as fast as one of a dozen,
+    and weighs about what the capture weighs."""
+    n = len(s.events)
+    if not n:
+        yield '<section id="events"><h2>Raw events</h2><p class="muted">No event.</p></section>'
+        return
+    yield ('<section id="events"><h2>Raw events</h2><p><input id="filter" type="search" '
+           'placeholder="filter events (name or data)" aria-label="filter events"> '
+           '<label><input id="pings" type="checkbox" checked> keep-alives</label></p>'
+           '<nav class="pager"><button id="first" type="button">«</button><button id="prev" type="button">‹</button>'
+           '<span id="page-info"></span><button id="next" type="button">›</button>'
+           '<button id="last" type="button">»</button></nav>'
+           f'<table class="grid" id="event-table" data-events="{n}" data-batch="{EVENT_BATCH}"><thead><tr><th>#</th>'
+           '<th>t (s)</th><th>line</th><th>event</th><th>summary / data</th></tr></thead><tbody id="event-rows">'
+           f'</tbody></table><noscript><p class="muted">The table of the {plural(n, "event")} needs JavaScript; '
+           'they are in this page as gzipped JSON (the script elements <code>.event-data</code>, base64).</p>'
+           '</noscript>')
+    shown = EventMasks(s.events).each()  # a key split across events is masked in each of them
+    names: dict[str, int] = {}
+    dialect = s.dialect_name
+    for lo in range(0, n, EVENT_BATCH):
+        rows = []
+        for ev in islice(shown, EVENT_BATCH):
+            name = names.setdefault(ev.name, len(names))
+            rows.append(_json([ev.t, ev.line, name, 1 if ev.keepalive else 0, _summary(ev, dialect), ev.data]))
+        packed = base64.b64encode(gzip.compress(f"[{','.join(rows)}]".encode(), GZIP_LEVEL, mtime=0)).decode()
+        yield f'<script type="application/gzip" class="event-data">{packed}</script>'
+    yield ('<script type="application/json" id="event-names">' + _json([scrub_secrets(k) for k in names])
+           + "</script></section>")
 
 
 def _heads(cap: Capture | None) -> str:
@@ -285,27 +355,88 @@ vertical-align:top;text-align:left}.kv th{text-align:left;color:var(--muted);fon
 svg{width:100%;height:auto}svg .lbl,svg .axis{font:11px ui-monospace,monospace;fill:var(--muted)}
 svg .tick{fill:var(--tick)}svg .span{fill:var(--line)}svg .mark.error{fill:var(--error)}
 svg .mark.warning{fill:var(--warning)}svg .mark.info{fill:var(--info)}
-tr.event:target,tr.finding:target{background:var(--panel)}.sum{font:12.5px ui-monospace,monospace;word-break:break-all}
-details summary{cursor:pointer;color:var(--muted)}#filter{width:20rem}.where{white-space:nowrap}
+tr.event:target,tr.event.hit,tr.finding:target{background:var(--panel)}.sum{font:12.5px ui-monospace,monospace;word-break:break-all}
+details summary{cursor:pointer;color:var(--muted)}details.big{margin:.5rem 0}#filter{width:20rem}.pager{margin:.4rem 0}.pager button{margin-right:.3rem}.where{white-space:nowrap}
 footer{margin:3rem 0 1rem;color:var(--muted);font-size:12px}
 """
 
 JS = """
-(function(){var f=document.getElementById('filter'),p=document.getElementById('pings');
-if(!f)return;var rows=[].slice.call(document.querySelectorAll('tr.event'));
-function apply(){var q=f.value.toLowerCase();rows.forEach(function(r){
-var hide=(!p.checked&&r.classList.contains('keepalive'))||(q&&r.textContent.toLowerCase().indexOf(q)<0);
-r.style.display=hide?'none':'';});}
-f.addEventListener('input',apply);p.addEventListener('change',apply);})();
-"""
+(function(){var T=document.getElementById('event-table');if(!T)return;
+var n=+T.getAttribute('data-events'),BATCH=+T.getAttribute('data-batch'),SIZE=%d,
+B=document.querySelectorAll('script.event-data'),P=[],N=JSON.parse(document.getElementById('event-names').textContent);
+var f=document.getElementById('filter'),p=document.getElementById('pings'),tb=document.getElementById('event-rows'),
+info=document.getElementById('page-info'),shown=null,page=0,hit=-1,turn=0;
+function unpack(k){if(P[k])return P[k];var b=atob(B[k].textContent),a=new Uint8Array(b.length);
+for(var j=0;j<b.length;j++)a[j]=b.charCodeAt(j);
+return P[k]=new Response(new Blob([a]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+.then(function(t){return P[k]=JSON.parse(t);});}
+function need(lo,hi){var w=[];for(var k=Math.floor(lo/BATCH);k<=Math.floor(Math.max(lo,hi-1)/BATCH)&&k<B.length;k++)
+w.push(unpack(k));return Promise.all(w);}
+function ev(i){var k=Math.floor(i/BATCH);return P[k][i-k*BATCH];}
+function count(){return shown?shown.length:n;}
+function at(k){return shown?shown[k]:k;}
+function td(tr,t){var c=document.createElement('td');c.textContent=t;tr.appendChild(c);return c;}
+function row(i){var e=ev(i),tr=document.createElement('tr');tr.className='event'+(e[3]?' keepalive':'')+(i===hit?' hit':'');
+tr.id='event-'+i;tr.setAttribute('data-event',i);td(tr,i);td(tr,e[0]===null?'':e[0].toFixed(3));
+td(tr,e[1]===null?'':e[1]);td(tr,N[e[2]]);var c=td(tr,''),s=document.createElement('div');s.className='sum';
+s.textContent=e[4];var d=document.createElement('details'),m=document.createElement('summary'),
+pre=document.createElement('pre');m.textContent='data';d.appendChild(m);d.appendChild(pre);
+d.addEventListener('toggle',function(){if(d.open&&!pre.firstChild)pre.textContent=e[5];});
+c.appendChild(s);c.appendChild(d);return tr;}
+function draw(){var c=count(),pages=Math.max(1,Math.ceil(c/SIZE));page=Math.min(Math.max(page,0),pages-1);
+var lo=page*SIZE,hi=Math.min(c,lo+SIZE),mine=++turn,first=c?at(lo):0,last=c?at(hi-1)+1:0;
+return need(first,last).then(function(){if(mine!==turn)return;var frag=document.createDocumentFragment();
+for(var k=lo;k<hi;k++)frag.appendChild(row(at(k)));tb.textContent='';tb.appendChild(frag);
+info.textContent=c?' page '+(page+1)+' of '+pages+': events '+first+'\u2013'+(last-1)+
+' ('+c+(c===n?'':' of '+n)+' shown) ':' no event matches ';});}
+function apply(){var q=f.value.toLowerCase(),keep=p.checked;
+if(!q&&keep){shown=null;page=0;return draw();}
+return need(0,n).then(function(){var out=[];for(var i=0;i<n;i++){var e=ev(i);if(!keep&&e[3])continue;
+if(q&&(N[e[2]]+' '+e[4]+' '+e[5]).toLowerCase().indexOf(q)<0)continue;out.push(i);}
+if(f.value.toLowerCase()!==q||p.checked!==keep)return;shown=out;page=0;return draw();});}
+function go(){var m=/^#event-(\\d+)$/.exec(location.hash);if(!m)return;var i=+m[1];if(i>=n)return;
+var k=shown?shown.indexOf(i):i;if(k<0){f.value='';p.checked=true;shown=null;k=i;}
+hit=i;page=Math.floor(k/SIZE);draw().then(function(){var r=document.getElementById('event-'+i);
+if(r)r.scrollIntoView({block:'center'});});}
+f.addEventListener('input',apply);p.addEventListener('change',apply);
+document.getElementById('first').onclick=function(){page=0;draw();};
+document.getElementById('prev').onclick=function(){page--;draw();};
+document.getElementById('next').onclick=function(){page++;draw();};
+document.getElementById('last').onclick=function(){page=1e9;draw();};
+window.addEventListener('hashchange',go);if(/^#event-/.test(location.hash))go();else draw();})();
+""" % PAGE_ROWS
+
+
+def page_name(name: str) -> str:
+    """What the page calls the capture: the file's own name, never the path it was given by
+    (``/home/alice/bugs/run.jsonl`` -> ``run.jsonl``: a user name must not end up in a page meant
+    for a public issue); a stream's ``#N`` stays."""
+    return re.split(r"[/\\]", name.rstrip("/\\"))[-1] or name
+
+
+def chunks(name: str, s: Session, cap: Capture | None = None) -> Iterator[str]:
+    """The page for session ``s`` of the capture called ``name`` (``cap`` adds the request and
+    response heads), piece by piece: no piece is the whole page (the events go in batches)."""
+    name = page_name(name)
+    yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+           f"<title>{_e(name)} · stream-inspector</title><style>{CSS}</style></head><body>")
+    yield _overview(name, cap, s)
+    yield from _findings(s)
+    yield from _blocks(s)
+    yield _timeline(s)
+    yield from _events(s)
+    yield _heads(cap)
+    yield (f"<footer>stream-inspector {_e(__version__)} · a self-contained page: nothing here is fetched "
+           f"from the network</footer><script>{JS}</script></body></html>\n")
+
+
+def write(out: TextIO, name: str, s: Session, cap: Capture | None = None) -> None:
+    """Write the page (``chunks``) to the text stream ``out`` as it is made."""
+    for piece in chunks(name, s, cap):
+        out.write(piece)
 
 
 def render(name: str, s: Session, cap: Capture | None = None) -> str:
-    """The page for session ``s`` of the capture called ``name`` (``cap`` adds the request and
-    response heads). Returns the whole HTML document as text."""
-    body = "".join([_overview(name, cap, s), _findings(s), _blocks(s), _timeline(s), _events(s), _heads(cap)])
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{_e(name)} · stream-inspector</title><style>{CSS}</style></head><body>{body}"
-            f"<footer>stream-inspector {_e(__version__)} · a self-contained page: nothing here is fetched "
-            f"from the network</footer><script>{JS}</script></body></html>\n")
+    """The whole page as one string (tests, small captures); ``write`` streams it."""
+    return "".join(chunks(name, s, cap))

@@ -12,13 +12,31 @@ def _r(t: float | None) -> float | None:
     return None if t is None else round(t, 6)
 
 
+def scrubbed_block(b) -> dict:
+    """``b.to_dict()`` with every string from the wire scrubbed (what a stream echoes, a key in a
+    tool result, stays masked): what ``scrub_value`` would make of it, walking the parsed ``input``
+    only when it may hold what its text does not show. Each of its strings is the text of the block
+    verbatim when the text has no backslash (no JSON escape), and a key shape or a remembered
+    credential matches inside such a string exactly where it matches inside the text (the quotes
+    around it are not key characters): a text that scrubbing leaves as it is leaves its input too."""
+    d = b.to_dict()
+    content = d["arguments"] if b.tool else d["text"]
+    for k, v in d.items():
+        if v.__class__ is str:
+            d[k] = scrub_secrets(v)
+    if d["input"] is not None and not (content is not None and "\\" not in content
+                                       and d["arguments" if b.tool else "text"] == content):
+        d["input"] = scrub_value(d["input"])
+    return d
+
+
 def report_dict(path: str, s: Session) -> dict:
     """SPEC.md ``check --format json``. With several responses in the body, blocks and findings
     carry ``response`` (0-based) and the top-level fields describe the first response."""
     several = len(s.responses) > 1
     blocks = []
     for b in s.blocks:
-        d = scrub_value(b.to_dict())  # what a stream echoes (a key in a tool result) stays masked
+        d = scrubbed_block(b)
         for k in ("first_delta_s", "last_delta_s", "max_gap_s"):
             d[k] = _r(d[k])
         if several:

@@ -36,6 +36,7 @@ from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
 from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.session.session import Session
+from inspector.model.severity import WORST_FIRST
 
 HOST_PROVIDERS = tuple((re.compile(host), p.otel_name) for p in PROVIDERS.values() for host in p.otel_hosts) + (
     (re.compile(r"\.openai\.azure\.com$"), "azure.ai.openai"),
@@ -347,7 +348,7 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
-    for sev in ("error", "warning", "info"):
+    for sev in WORST_FIRST:
         attrs[f"stream_inspector.findings.{sev}"] = counts.get(sev, 0)
     error = None
     if isinstance(status, int) and status >= 400:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.report.text import counts_text, plural, safe
+from inspector.model.severity import WORST_FIRST
 
-SEVERITY_ORDER = ("error", "warning", "info")
 WORST_FILES = 5
 """How many files the "worst files" table lists."""
 
@@ -33,7 +33,8 @@ class FileOutcome:
     def rank(self) -> tuple[int, int, int]:
         """Errors, then warnings, then info findings: bigger is worse."""
         c = self.counts()
-        return tuple(c.get(k, 0) for k in SEVERITY_ORDER)  # type: ignore[return-value]
+        errors, warnings, infos = (c.get(k, 0) for k in WORST_FIRST)
+        return errors, warnings, infos
 
 
 def total_line(outcomes: list[FileOutcome]) -> str:
@@ -65,7 +66,7 @@ def render(outcomes: list[FileOutcome]) -> str:
     if by_code:
         lines.append("  findings by code:")
         width = max(len(f"{c} {v[0]}") for c, v in by_code.items())
-        for code in sorted(by_code, key=lambda c: (SEVERITY_ORDER.index(by_code[c][1]), -by_code[c][2], c)):
+        for code in sorted(by_code, key=lambda c: (WORST_FIRST.index(by_code[c][1]), -by_code[c][2], c)):
             name, sev, n, files = by_code[code]
             lines.append(f"    {f'{code} {name}':<{width}}  {sev:<7}  {n:>5}  in {plural(len(files), 'file')}")
         worst = sorted((o for o in outcomes if o.findings), key=lambda o: (tuple(-x for x in o.rank()), o.name))

@@ -6,9 +6,12 @@ Everything quoted from a stream (names, ids, stop reasons, text, messages) goes 
 terminal the report is read in."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from inspector.capture.redact import scrub_secrets
 from inspector.model.display import display_text
 from inspector.session.session import Session
+from inspector.model.severity import WORST_FIRST
 
 
 def _place(path: str, f, several: bool) -> str:
@@ -46,9 +49,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def counts_text(counts: dict[str, int]) -> str:
+def counts_text(counts: Mapping[str, int]) -> str:
     """``{"error": 2, "info": 1}`` -> ``2 errors, 1 info finding`` (``no findings`` when empty)."""
-    return ", ".join(plural(counts[k], k) for k in ("error", "warning", "info") if counts.get(k)) or "no findings"
+    return ", ".join(plural(counts[k], k) for k in WORST_FIRST if counts.get(k)) or "no findings"
 
 
 def finding_sentence(f) -> str:
@@ -93,7 +96,7 @@ def render(path: str, s: Session) -> str:
             label += f" status={b.status}"
         label += " closed" if b.closed else " OPEN"
         out.append(f"{label}: {_short(b.content or b.empty_shown or '')}")
-    counts = {}
+    counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
     out.append("  " + counts_text(counts))

@@ -33,7 +33,7 @@ class ResponseWriter:
         """This response's blocks, in opening order."""
         s = session
         self.open_block = s.open_block
-        self.add_text = s.add_text
+        self.add_text = s.add_delta  # what ``Session.add_text`` does, without its call
         self.add_arguments = s.add_arguments
         self.set_arguments = s.set_arguments
         self.set_object_arguments = s.set_object_arguments

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.capture.redact import scrub_secrets
-from inspector.framing import Decoder, SSEDecoder, choose_decoder
+from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
+from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
-from inspector.model.jsondepth import TOO_DEEP, loads
+from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
@@ -56,7 +57,10 @@ class Session:
     response: dict | None = None
     request: dict | None = None
     line_base: int = 0
-    severity_overrides: dict = field(default_factory=dict)
+    severity_overrides: dict[str, Severity] = field(default_factory=dict)
+    messages: bool = False
+    """Each chunk is one whole WebSocket message, framed as one event (``inspector.framing.messages``);
+    also set by a response head that upgraded to a WebSocket (status 101, ``upgrade: websocket``)."""
 
     events: EventLog = field(default_factory=EventLog)
     """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
@@ -108,6 +112,9 @@ class Session:
         """Findings reported so far, repeats included (a run is taken whole only after a clean event)."""
         self._clean = False
         """The last frame was dispatched and reported nothing (see ``inspector.session.runs``)."""
+        self._run_gate = runs.RunGate()
+        """Whether the framing looks for runs of deltas now (off where they do not form)."""
+        self.messages = self.messages or stream_rules.upgraded(self)
         if self.dialect_name:
             self._set_dialect(self.dialect_name)
         stream_rules.check_response_head(self)
@@ -143,6 +150,8 @@ class Session:
             self.bytes_received += len(chunk.data)
             if len(self._body_head) < 4096:
                 self._body_head += chunk.data[: 4096 - len(self._body_head)]
+        if self._decoder is None and self.messages:
+            self._decoder = MessageDecoder()
         if self._decoder is None:
             self._sniff += chunk.data
             probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -153,12 +162,16 @@ class Session:
             data, self._sniff = self._sniff, b""
         else:
             data = chunk.data
-        if len(data) <= SLICE:
+        if len(data) <= SLICE or self.messages:  # a message is one event: never cut it
             self._take(self._decoder.feed(data, chunk.t))
+            if not self._run_gate.armed:
+                self._look_for_runs()
         else:  # a pasted capture is one huge chunk: never hold all its lines at once
             view = memoryview(data)
             for i in range(0, len(data), SLICE):
                 self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
+                if not self._run_gate.armed:
+                    self._look_for_runs()
 
     def close(self, end: End | None = None) -> None:
         """The body ended (``end`` says how; None is a clean EOF). Runs the end-of-stream rules."""
@@ -223,7 +236,7 @@ class Session:
 
     # ------------------------------------------------- StreamWriter: findings
     def report(self, code: str, message: str, *, index: int | None = None,
-               event: EventRecord | None | bool = True, severity: str | None = None,
+               event: EventRecord | None | bool = True, severity: Severity | None = None,
                cause: object = None) -> Finding:
         """Record a finding at ``event`` (default: the event being handled; False: stream-level).
 
@@ -237,7 +250,7 @@ class Session:
                               severity=severity, cause=cause)
 
     def report_at(self, code: str, message: str, *, event: int | None, line: int | None,
-                  t: float | None, index: int | None = None, severity: str | None = None,
+                  t: float | None, index: int | None = None, severity: Severity | None = None,
                   cause: object = None) -> Finding:
         """Record a finding at an explicit place (framing and timing rules).
 
@@ -299,15 +312,16 @@ class Session:
                    id: str | None = None, name: str | None = None, tool: bool = False,
                    empty_is_object: bool = False, attribution: str | None = None) -> Block:
         """Start a block at the current event."""
-        ev = self.current
+        ev, response = self.current, self.current_response
+        assert response is not None  # a dialect opens blocks only once its response began
         b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
                   empty_is_object=empty_is_object, attribution=attribution,
                   opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks), response=self.current_response.index)
+                  pos=len(self.blocks), response=response.index)
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
-        self.current_response.blocks.append(b)
+        response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
             if self.first_content_t is None:
@@ -316,7 +330,7 @@ class Session:
 
     def add_text(self, block: Block, text: str) -> None:
         """Append a text/reasoning fragment (one delta)."""
-        self._delta(block, text)
+        self.add_delta(block, text)
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
@@ -397,10 +411,13 @@ class Session:
     # -------------------------------------------------------------- reading
     @property
     def framing(self) -> str | None:
-        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), or None
+        """How the body was framed: ``sse``, ``json`` (NDJSON, JSON documents, arrays), ``websocket``
+        (one event per message), or None
         before the first non-blank byte."""
         if self._decoder is None:
             return None
+        if self.messages:
+            return "websocket"
         return "sse" if isinstance(self._decoder, SSEDecoder) else "json"
 
     def block_of(self, ev: EventRecord) -> Block | None:
@@ -424,9 +441,11 @@ class Session:
     def _take(self, items) -> None:
         for item in items:
             if isinstance(item, Frame):
-                self._on_frame(item)
+                self.take_frame(item)
             elif item.__class__ is FrameRun:
                 runs.take(self, item)
+                if self._run_gate.saw_run(len(item.raw), len(self.events)):
+                    self._arm_runs()
             elif isinstance(item, Comment):
                 self._timing.on_keepalive(item.t, item.line)
                 if self.ended:
@@ -439,12 +458,19 @@ class Session:
                 nxt = len(self.events) + len(self._pending)
                 self.report_at(item.code, item.message, event=nxt, line=line, t=item.t)
 
-    def _on_frame(self, frame: Frame) -> None:
+    def take_frame(self, frame: Frame) -> None:
+        """Dispatch one frame: its event recorded, then judged by the dialect (hot: once per event)."""
         self._clean = False
         data = frame.data
         payload = frame.payload
-        if payload is None:
-            payload = parse_payload(data)
+        if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
+            if data.count("[") + data.count("{") <= MAX_DEPTH and data != "[DONE]":
+                try:
+                    payload = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    payload = NOT_JSON
+            else:
+                payload = parse_payload(data)
         typ = payload.get("type") if payload.__class__ is dict else None
         if typ.__class__ is not str:
             typ = None
@@ -456,7 +482,7 @@ class Session:
         elif line is not None:  # None: a binary body (AWS event-stream) has no lines
             line += self.line_base
         ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
-                         named, name in KEEPALIVE_TYPES)
+                         named, name in KEEPALIVE_TYPES, offset=frame.offset)
         if self.dialect is None:
             detected = detect.from_event(ev)
             if detected is None:
@@ -472,6 +498,7 @@ class Session:
         self.current = ev
         dialect = self.dialect
         response = self.current_response
+        assert dialect is not None and response is not None  # dispatched once the dialect is known
         if (response.ended or typ in dialect.starts_response) and dialect.next_response(ev):
             if response.ended:
                 self.after_end("a new response starts after the end marker: judged as a response of its own")
@@ -479,6 +506,7 @@ class Session:
             self.current = ev
             self._begin_response()
             dialect, response = self.dialect, self.current_response
+            assert dialect is not None and response is not None
         ev.response = response.index
         payload = ev.payload
         if payload is NOT_JSON or payload is DONE:
@@ -511,7 +539,8 @@ class Session:
     def _not_an_object(self, ev: EventRecord, payload: object) -> None:
         """S002 for data that is not JSON, or ``[DONE]`` outside OpenAI; S004 when it follows the end."""
         # An unknown dialect judges no end marker: [DONE] ends OpenAI Assistants and other streams too.
-        accepted = payload is DONE and (self.dialect.accepts_done or self.dialect_name == "unknown")
+        accepted = payload is DONE and (self.dialect is not None and self.dialect.accepts_done
+                                        or self.dialect_name == "unknown")
         if not accepted and not self.http_error:
             if payload is NOT_JSON:
                 why = _json_error(ev.data)
@@ -535,36 +564,72 @@ class Session:
             self._dispatch(ev)
 
     def _arm_runs(self) -> None:
-        """Tell an SSE decoder which string values may vary along a run of deltas in this dialect."""
+        """Tell an SSE decoder which string values may vary along a run of deltas in this dialect
+        (none while ``runs.RunGate`` has the search off)."""
         if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
-            self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
+            if self._run_gate.armed:
+                self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
+            else:
+                self._decoder.set_run_keys({})
+
+    def _look_for_runs(self) -> None:
+        """The search for runs is off: turn it back on when ``runs.RunGate`` says so."""
+        last = self.blocks[-1] if self.blocks else None
+        if self._run_gate.rearm(len(self.events), last.pos if last else -1, last.deltas if last else 0):
+            self._arm_runs()
+
+    # ------------------------------------------------- runs.RunWriter
+    @property
+    def last_frame_clean(self) -> bool:
+        """The last frame was dispatched (the dialect known, nothing pending) and reported nothing."""
+        return self._clean and self.dialect is not None and not self._pending
+
+    @property
+    def stall_pending(self) -> bool:
+        """A silence long enough for T001 awaits the next event."""
+        return self._timing.pending_stall is not None
+
+    def arguments_resent(self, block: Block) -> bool:
+        """J006 already fired for ``block``."""
+        return self._arguments.resent(block)
+
+    def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
+        """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""
+        if self._chunk_starts:  # a native capture: every event of the run is on its chunk's file line
+            line, base = self._line(run.line, run.offset), None
+        else:
+            line, base = None, self.line_base
+        self.events.add_run(EventRun(len(self.events), run, a, b - a, name, line, base, block.pos, block.response))
 
     def _begin_response(self) -> None:
         """A response starts: a fresh writer and a fresh dialect instance judge it on its own."""
-        self.current_response = ResponseWriter(self, len(self.responses))
-        self.responses.append(self.current_response)
-        self.dialect = detect.make(self.dialect_name, self.current_response)
+        response = self.current_response = ResponseWriter(self, len(self.responses))
+        self.responses.append(response)
+        assert self.dialect_name is not None  # a response begins once the dialect is named
+        self.dialect = detect.make(self.dialect_name, response)
 
     def _finish_response(self, end: End, *, superseded: bool = False) -> None:
         """The current response is over (the body ended, or another response starts): its dialect's
         end rules, then J005 and T003 for its tool blocks still open. ``superseded``: a retry
         started before this response's end marker (the dialect says so, e.g. A017); no S003."""
         current, self.current = self.current, None
-        self.dialect.superseded = superseded
+        dialect, response = self.dialect, self.current_response
+        assert dialect is not None and response is not None  # only a response that began ends
+        dialect.superseded = superseded
         try:
-            self.dialect.on_end(end)
+            dialect.on_end(end)
         except (TypeError, AttributeError) as e:  # state built from an event with a wrong type
             self._wrong_type(None, e)
-        for block in self.current_response.blocks:
+        for block in response.blocks:
             if block.tool and not block.closed and not block.replaced:
                 self._arguments.at_end(block)
-        timing_rules.check_buffered_blocks(self, end, self.current_response.blocks)
-        self.declared.at_response_end(self.current_response)
+        timing_rules.check_buffered_blocks(self, end, response.blocks)
+        self.declared.at_response_end(response)
         self.current = current
 
-    def _deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
+    def add_deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
         """Many deltas of ``block`` at once, all arrived at ``t`` (``length``: their characters
-        together): the outcome of ``_delta`` once per fragment, each at its own event."""
+        together): the outcome of ``add_delta`` once per fragment, each at its own event."""
         block.deltas += len(fragments)
         block.last_fragment = fragments[-1]
         if length:
@@ -583,7 +648,7 @@ class Session:
         judges the wait before it)."""
         self.first_content_t = ev.t
 
-    def _delta(self, block: Block, fragment: str) -> None:
+    def add_delta(self, block: Block, fragment: str) -> None:
         """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
         block.deltas += 1

@@ -1,10 +1,10 @@
-"""The inspector TUI: block panels, findings, the raw event log, playback controls, themes.
+"""The inspector TUI: the blocks list and its detail, findings, the raw event log, playback controls, themes.
 
 Why this module exists: it is the one place where a session (owned by a feed:
 ``inspector.feeds``) meets the screen. The app is composed of one class per concern:
 ``FeedControl`` (which feed, playback keys, feed workers), ``CaptureOpening`` (captures read in
 the background, ``o``, a HAR's stream picker), ``CopySave`` (``y`` copy, ``s`` save),
-``PanelRouting`` (block panels and what points at them), ``SearchControl`` (search and filter
+``PanelRouting`` (the blocks pane and what points at a block), ``SearchControl`` (search and filter
 boxes), ``CommandsMixin`` (help, palette, themes), ``TerminalApp`` (needs a terminal, SIGINT);
 this module keeps the layout, the frame timer, which keys work on which screen, the header and
 titles.
@@ -53,18 +53,21 @@ from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
+from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
-from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.view_state import BlocksStateBuilder, StatePanel
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
+from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
 from inspector.tui.text import words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
-EVERYWHERE = frozenset({"quit", "help", "cycle_theme"})
+EVERYWHERE = frozenset({"quit", "interrupt", "help", "cycle_theme"})
 """App actions that work on every screen; every other app binding belongs to the main screen."""
 READING_FPS = 5
 """Refreshes per second of the playback bar's count while ``--instant`` reads (nothing else moves)."""
@@ -72,13 +75,13 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
+class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
                    StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"
     TITLE = "stream-inspector"
-    BINDINGS = [c.binding() for c in COMMANDS]
+    BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -112,14 +115,14 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
             self.register_theme(t)
         self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
-        self._panels: list[BlockPanel] = []
+        self._blocks_builder = BlocksStateBuilder()
+        self._state_panels: list[StatePanel] = []
+        """Widgets that receive each frame's view state (``register_panel``)."""
         self._generation: tuple | None = None
-        self._findings_routed = 0
         self._counts: dict[str, int] = {}
         self._shown_counts: dict[str, int] = {}
         """``_counts`` plus a finding still in progress (a stall while it lasts)."""
         self._counted = 0
-        self._all_collapsed = False
         self._frozen_at = 0
         self._reading_drawn = 0.0
         """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
@@ -185,6 +188,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
             return  # Ctrl+C while starting: the widgets may be gone already
         self.query_one("#findings-pane").border_title = "Findings"
         self.query_one("#log-pane").border_title = "Events"
+        self.register_panel(self.query_one(BlockList))
         self.set_interval(1 / FPS, self._tick, name="frame")
         self.query_one(FindingsList).focus()
         self._start_feed()
@@ -268,7 +272,6 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
                 gc.unfreeze()  # the replaced session may be cyclic garbage now: let the collector see it
             self._generation = gen
             self._frozen_at = 0
-            self._findings_routed = 0
             self._counts = {}
             self._counted = 0
         self._gc_checkpoint(len(s.events))
@@ -287,7 +290,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
         self.query_one(StreamHeader).show(
             label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
             stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word(),
-            http_status=http_error_status(s))
+            http_status=http_error_status(s), ttfb=s.ttfb_s, ttfc=s.ttfc_s)
         self.query_one(PlaybackBar).show(
             play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
             total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,
@@ -354,7 +357,7 @@ class InspectorApp(TerminalApp, FeedControl, CaptureOpening, CopySave, PanelRout
     def _set_titles(self) -> None:
         fl = self.query_one(FindingsList)
         c = self._shown_counts
-        title = f"Findings  ✖ {c.get('error', 0)}  ▲ {c.get('warning', 0)}  ● {c.get('info', 0)}"
+        title = "Findings  " + "  ".join(f"{MARKS[s]} {c.get(s, 0)}" for s in WORST_FIRST)
         filt = []
         if fl.min_severity != "info":
             filt.append(f"{fl.min_severity}+")

@@ -14,8 +14,10 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from inspector.tui.quitting import INTERRUPT
 from inspector.tui.screens.help import HelpScreen, key_text
-from inspector.tui.widgets.block_panel import BlockPanel
+from inspector.tui.widgets.argument_view import ARGUMENT_KEYS
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.text import notice
@@ -67,9 +69,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("v", "cycle_severity", "Severity", "Cycle severity filter",
             "Show findings of every severity / warnings and errors / errors only", show=False),
     Command("i", "explain", "Explain", "Explain finding", "The highlighted finding's rule and what to do", show=False),
-    Command("C", "collapse_all", "Collapse all", "Collapse / expand all blocks", "Fold every block panel or open them all",
-            show=False),
-    Command("1", "focus_pane('blocks')", "Blocks", "Focus blocks", "Move the focus to the block panels", show=False),
+    Command("C", "collapse_all", "Fold detail", "Fold / show the block detail",
+            "Fold the highlighted block's detail (the summary rows fill the pane) or show it again", show=False),
+    Command("1", "focus_pane('blocks')", "Blocks", "Focus blocks",
+            "Move the focus to the blocks list (tab: its arguments, which scroll from their first byte)", show=False),
     Command("2", "focus_pane('findings')", "Findings", "Focus findings", "Move the focus to the findings list",
             show=False),
     Command("3", "focus_pane('log')", "Events", "Focus event log", "Move the focus to the raw event log", show=False),
@@ -116,9 +119,10 @@ class CommandsMixin:
         """Every binding, grouped by where it works (built from the binding tables)."""
         groups = [("Main screen", [(key_text(c.binding()), c.help) for c in COMMANDS])]
         groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
+        groups[0][1].append((key_text(INTERRUPT), INTERRUPT.tooltip))
         groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
         for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
-                                ("Block panel", BlockPanel.BINDINGS)):
+                                ("Blocks list", BlockList.BINDINGS), ("Block arguments", ARGUMENT_KEYS)):
             rows = [(key_text(b), b.tooltip or b.description) for b in bindings]
             if title == "Findings list":
                 rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows

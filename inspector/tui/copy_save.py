@@ -2,7 +2,7 @@
 
 A mixin of ``InspectorApp``. Copying goes through Textual's ``App.copy_to_clipboard`` (an OSC 52
 escape: the terminal puts the text on the system clipboard, over SSH too; a few terminals need it
-allowed). What is copied follows the focus: a block panel gives its tool arguments (or its text),
+allowed). What is copied follows the focus: the blocks list or the arguments give the highlighted block's tool arguments (or its text),
 the event log its highlighted event's data, the findings list its highlighted finding.
 
 Saving asks the feed for the stream as received (``Feed.recorded``): the capture being replayed,
@@ -16,6 +16,8 @@ from pathlib import Path
 
 from inspector.capture.recorder import write_capture
 from inspector.tui.screens.save_file import SaveFileScreen
+from inspector.tui.widgets.argument_view import ArgumentView
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -28,14 +30,24 @@ def finding_text(f) -> str:
     return f"{f.code} {f.name} ({f.severity}){' at ' + where if where else ''}: {f.message}"
 
 
+def save_summary(capture, *, still_arriving: bool) -> str:
+    """What the save dialog says it will write: ``1 chunk (complete)``, ``12 chunks (so far, still
+    arriving)``. ``still_arriving``: a live stream that has not ended (a replay holds its whole
+    capture, whether or not the file recorded an end)."""
+    n = len(capture.chunks)
+    state = "so far, still arriving" if still_arriving and capture.end is None else "complete"
+    return f"{n:,} chunk{'s' if n != 1 else ''} ({state})"
+
+
 class CopySave:
     """See the module docstring."""
 
     def copy_target(self) -> tuple[str, str] | None:
         """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
         focused = self.focused
-        if isinstance(focused, BlockPanel) and focused.block is not None:
-            b = focused.block
+        detail = focused.screen.query_one(BlockPanel) if isinstance(focused, (BlockList, ArgumentView)) else None
+        if detail is not None and detail.display and detail.block is not None:
+            b = detail.block
             what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
                 f"the text of block #{b.index}"
             return what, b.content
@@ -67,8 +79,7 @@ class CopySave:
         if capture is None:
             self.notify("Nothing to save yet: no response has arrived on this stream.", title="save", timeout=4)
             return
-        state = "so far, still arriving" if capture.end is None else "complete"
-        what = f"{feed.label}: {len(capture.chunks):,} chunks ({state})"
+        what = f"{feed.label}: {save_summary(capture, still_arriving=not feed.seekable and not feed.finished)}"
         default = Path.cwd() / f"stream-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
         def chosen(path: Path | None) -> None:

@@ -214,9 +214,6 @@ class FeedControl:
         self.feed_index = index
         if restart and self.feed.seekable:
             self.feed.restart()
-        for p in self._panels:
-            p.remove()
-        self._panels = []
         self._generation = (-1, -1)  # whatever was shown before, start this frame afresh
         self._show_blocks_loading(self.feed.loading)
         if not play:

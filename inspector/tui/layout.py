@@ -23,6 +23,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from inspector.tui.text import segment
 
+PINNED = ("help", "close", "quit")
+"""Actions whose keys the footer keeps in view on the right at any width (a screen's close is its way out)."""
 MEDIUM = 110
 """Columns from which the panes sit side by side."""
 WIDE = 170
@@ -53,8 +55,9 @@ class Pane(Vertical):
 
 class FittedFooter(Widget, can_focus=False):
     """The key bar at the bottom: every key the screen's bindings show, as Textual's ``Footer``
-    draws them, compact and without the palette key below ``MEDIUM`` columns so that more keys fit
-    at 80 columns (ctrl+p still opens the palette; ``?`` lists every key).
+    draws them, compact below ``MEDIUM`` columns so that more keys fit at 80 columns; help, quit
+    and the palette key are docked on the right and stay in view at any width (the palette key
+    without its description when compact; ``?`` lists every key).
 
     One widget that draws all its keys on one line, instead of Textual's footer of one widget per
     key: that footer composes, styles and lays out a dozen widgets again on every change of focus
@@ -102,7 +105,7 @@ class FittedFooter(Widget, can_focus=False):
     compact = reactive(False, toggle_class="-compact")
     """Compact keys (no padding around the key, one cell between keys): below ``MEDIUM`` columns."""
     show_command_palette = reactive(True)
-    """The palette key, on the right (not when compact)."""
+    """The palette key's description, on the right (not when compact: the key alone)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -140,19 +143,25 @@ class FittedFooter(Widget, can_focus=False):
             return []
         active = self.screen.active_bindings
         items: list[_FooterItem] = []
+        pinned: list[_FooterItem] = []
         seen: set[str] = set()
         for _, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
-                items.append(_FooterItem(binding.key, self.app.get_key_display(binding), binding.description,
-                                         not enabled, tooltip or "", palette=False))
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+                pin = binding.action in PINNED
+                (pinned if pin else items).append(_FooterItem(
+                    binding.key, self.app.get_key_display(binding), binding.description, not enabled, tooltip or "",
+                    palette=False, docked=pin, action=binding.action))
+        pinned.sort(key=lambda it: PINNED.index(it.action))
+        if self.app.ENABLE_COMMAND_PALETTE:
             found = active.get(self.app.COMMAND_PALETTE_BINDING)
             if found is not None:
                 _, binding, enabled, _ = found
-                items.append(_FooterItem(binding.key, self.app.get_key_display(binding), binding.description,
-                                         not enabled, binding.tooltip or binding.description, palette=True))
-        return items
+                pinned.append(_FooterItem(binding.key, self.app.get_key_display(binding),
+                                          binding.description if self.show_command_palette else "",
+                                          not enabled, binding.tooltip or binding.description, palette=True,
+                                          docked=True))
+        return items + pinned
 
     # ------------------------------------------------------------ styles
     def notify_style_update(self) -> None:
@@ -184,31 +193,33 @@ class FittedFooter(Widget, can_focus=False):
     # ------------------------------------------------------------ drawing
     def _cells(self) -> list[tuple[int, int, list[tuple[str, Style]]]]:
         """Each key's ``(x, width, pieces)`` in the line: keys from the left (scrolled by ``_offset``),
-        the palette key docked on the right."""
+        the docked keys (help, quit, the palette) on the right, always in view."""
         items = self._items or []
         compact = self.compact
         out = []
         x = -self._offset
-        width = self.size.width
         for i, it in enumerate(items):
             hover, off = i == self._hover, it.disabled
             key_style, desc_style = self._style("key", hover, off), self._style("description", hover, off)
-            if it.palette:
-                # Textual's palette key keeps its compact look; a border on its left, padding on its right.
+            if it.docked:
+                # Textual's palette key look: a border on its left, padding on its right.
                 pieces = [("▏", self._style("border", hover, off)), (it.display, key_style)]
                 if it.description:
                     pieces.append((" " + it.description, desc_style))
                 pieces.append((" ", self._style("padding", hover, off)))
-                w = sum(cell_len(t) for t, _ in pieces)
-                out.append((width - w, w, pieces))
-                continue
-            if compact:
+            elif compact:
                 pieces = [(it.display, key_style)] + ([(" " + it.description, desc_style)] if it.description else [])
             else:
                 pieces = [(f" {it.display} ", key_style)] + ([(it.description + " ", desc_style)] if it.description else [])
             w = sum(cell_len(t) for t, _ in pieces)
-            out.append((x, w, pieces))
-            x += w + (1 if compact else 0)
+            out.append((0 if it.docked else x, w, pieces))
+            if not it.docked:
+                x += w + (1 if compact else 0)
+        docked_x = self.size.width - sum(w for (_, w, _), it in zip(out, items) if it.docked)
+        for i, ((_, w, pieces), it) in enumerate(zip(out, items)):
+            if it.docked:
+                out[i] = (docked_x, w, pieces)
+                docked_x += w
         return out
 
     def render_line(self, y: int) -> Strip:
@@ -219,12 +230,15 @@ class FittedFooter(Widget, can_focus=False):
             return Strip.blank(width, blank)
         keys: list = []
         palette: list = []
-        for (_, _, pieces), item in zip(self._cells(), self._items):
-            into = palette if item.palette else keys
+        cells = self._cells()
+        room = max(0, width - sum(w for (_, w, _), item in zip(cells, self._items) if item.docked))
+        for (x, w, pieces), item in zip(cells, self._items):
+            into = palette if item.docked else keys
+            if into is keys and self._offset == 0 and x + w > room:
+                continue  # a key that does not fit whole is left out (the wheel scrolls to it)
             if keys and into is keys and self.compact:
                 keys.append(segment(" ", blank))
             into += [segment(text, style if style.color is None else base + style) for text, style in pieces]
-        room = max(0, width - sum(seg.cell_length for seg in palette))
         line = Strip(keys).crop(self._offset, self._offset + room).extend_cell_length(room, blank)
         return Strip.join([line, Strip(palette)]).crop(0, width).extend_cell_length(width, blank)
 
@@ -260,8 +274,8 @@ class FittedFooter(Widget, can_focus=False):
 
     def _scroll(self, cells: int) -> None:
         cells_ = self._cells()
-        keys = [c for c, it in zip(cells_, self._items or []) if not it.palette]
-        room = self.size.width - sum(c[1] for c, it in zip(cells_, self._items or []) if it.palette)
+        keys = [c for c, it in zip(cells_, self._items or []) if not it.docked]
+        room = self.size.width - sum(c[1] for c, it in zip(cells_, self._items or []) if it.docked)
         total = (keys[-1][0] + keys[-1][1] + self._offset) if keys else 0
         offset = max(0, min(self._offset + cells, total - room))
         if offset != self._offset:
@@ -302,3 +316,6 @@ class _FooterItem:
     disabled: bool
     tooltip: str
     palette: bool
+    docked: bool = False
+    """Drawn on the right, always in view (help, quit, the palette key)."""
+    action: str = ""

@@ -1,79 +1,119 @@
-"""Block panels of the inspector: one per content block, findings routed to them, jumps to them.
+"""The blocks pane of the inspector: every block's summary row, the highlighted block's detail.
 
-A mixin of ``InspectorApp``: it owns the panels (``_panels``), keeps them in step with the
-session's blocks, puts each finding on the panel of the block it is about, and answers the keys
-and messages that target a block (a chosen finding or event, explain, collapse, focus).
+A mixin of ``InspectorApp``: each frame it builds the blocks' view state
+(``inspector.tui.view_state``), hands it to every registered panel (the virtual
+:class:`~inspector.tui.widgets.block_list.BlockList` so far), binds the one
+:class:`~inspector.tui.widgets.block_panel.BlockPanel` to the highlighted block, and answers the
+keys and messages that target a block (a chosen finding or event, explain, collapse, focus).
+The pane costs the rows on screen plus one detail, whatever the number of blocks (issue 27).
 """
 from __future__ import annotations
 
-from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.css.query import NoMatches
 
 from inspector.capture.redact import EventMasks
 from inspector.tui.borders import set_border
 from inspector.tui.screens.finding_detail import FindingDetailScreen
+from inspector.tui.view_state import BlocksState, BlocksStateBuilder, StatePanel, block_position
+from inspector.tui.widgets.block_list import BlockList
+from inspector.tui.screens.event_detail import show_event
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.text import notice
 
 
-class BlocksPane(VerticalScroll, inherit_bindings=False):
-    """The scrolling column of block panels (no left/right bindings: those step the playback)."""
+class BlocksPane(Vertical):
+    """The blocks pane: the summary list above, the highlighted block's detail below (``z`` maximises it)."""
 
     ALLOW_MAXIMIZE = True
 
-    BINDINGS = [
-        Binding("up", "scroll_up", "Scroll up", show=False),
-        Binding("down", "scroll_down", "Scroll down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "scroll_home", "Top", show=False),
-        Binding("end", "scroll_end", "Bottom", show=False),
-    ]
+    def compose(self) -> ComposeResult:
+        yield BlockList(id="block-list")
+        yield BlockPanel(id="block-detail")
 
 
 class PanelRouting:
-    """The block panels and everything that points at one (see the module docstring)."""
+    """The blocks pane and everything that points at a block (see the module docstring)."""
+
+    blocks_state: BlocksState | None = None
+    """The view state the last frame handed to the panels."""
+    _state_panels: list[StatePanel]
+    _blocks_builder: BlocksStateBuilder
+
+    def register_panel(self, panel: StatePanel) -> None:
+        """Hand ``panel`` each frame's view state from now on (the app registers the blocks list
+        when it mounts; a panel drawn the same way later registers here)."""
+        if panel not in self._state_panels:
+            self._state_panels.append(panel)
 
     @property
-    def panels(self) -> list[BlockPanel]:
-        """The block panels in ``session.blocks`` order (removed ones excluded even before unmounting)."""
-        return list(self._panels)
+    def shown_blocks(self) -> list:
+        """The session's blocks the list shows, in its order (tests compare it with ``session.blocks``)."""
+        s = self.feed.session
+        state = self.blocks_state
+        return [] if state is None else [s.blocks[r.pos] for r in state.rows if r.pos < len(s.blocks)]
+
+    @property
+    def detail(self) -> BlockPanel:
+        """The panel showing the highlighted block in full."""
+        return self.query_one(BlockPanel)
 
     def _sync_panels(self, s) -> None:
-        pane = self.query_one("#blocks", BlocksPane)
-        blocks = s.blocks
-        if len(self._panels) > len(blocks):
-            for p in self._panels[len(blocks):]:
-                p.remove()
-            del self._panels[len(blocks):]
-        if len(blocks) > len(self._panels):
-            new = [BlockPanel(i) for i in range(len(self._panels), len(blocks))]
-            for p in new:
-                if self._all_collapsed:
-                    p.add_class("-collapsed")
-            self._panels.extend(new)
-            pane.mount_all(new)
-        rules = s.declared
-        for p, b in zip(self._panels, blocks):
-            p.bind(b)
-            if b.tool:
-                p.bind_declared(rules.tool_for(b), rules.violations.get(b.pos, ()), self.show_schema)
-        if len(s.findings) > self._findings_routed:
-            for f in s.findings[self._findings_routed:]:
-                pos = self._block_position(s, f)
-                if pos is not None:
-                    self._panels[pos].add_finding(f)
-            self._findings_routed = len(s.findings)
-        moving = not self.feed.paused and not self.feed.finished
-        for p in self._panels:
-            if p.is_mounted:
-                p.sync(self.pretty, throttle=moving)
-            else:
-                self._dirty = True  # not composed yet: fill it on the next frame
-        set_border(pane, "Blocks · " + ("pretty JSON" if self.pretty else "raw"),
-                   f"{len(blocks)} block{'s' if len(blocks) != 1 else ''}" if blocks else self._no_blocks(s))
+        builder: BlocksStateBuilder = self._blocks_builder
+        gen = hash(self._generation)
+        if builder.generation != gen:
+            builder.reset(gen)
+        empty = self._no_blocks(s)
+        state = builder.build(s, pretty=self.pretty, empty_note=empty)
+        self.blocks_state = state
+        for panel in self._state_panels:
+            panel.receive(state)
+        self._sync_detail(s)
+        self._blocks_border()
+
+    def _blocks_border(self) -> None:
+        """The pane's title (raw or pretty) and subtitle (how many blocks, following or not)."""
+        state = self.blocks_state
+        if state is None:
+            return
+        n = len(state.rows)
+        follow = self.query_one(BlockList).follow
+        sub = (f"{n:,} block{'s' if n != 1 else ''} · " + ("following" if follow else "end: follow")) \
+            if n else state.empty_note
+        set_border(self.query_one("#blocks", BlocksPane), "Blocks · " + ("pretty JSON" if state.pretty else "raw"), sub)
+
+    def _sync_detail(self, s) -> None:
+        """Bind the detail panel to the highlighted block and bring it up to date."""
+        blocks = self.query_one(BlockList)
+        panel = self.detail
+        row = blocks.selected
+        shown = row is not None and blocks.expanded and row.pos < len(s.blocks)
+        if panel.display != shown:
+            panel.display = shown
+            self.query_one("#blocks", BlocksPane).set_class(not blocks.expanded, "-folded")
+        if not shown:
+            return
+        b = s.blocks[row.pos]
+        panel.bind(b)
+        panel.findings = self._blocks_builder.findings.setdefault(b.pos, [])
+        if b.tool:
+            rules = s.declared
+            panel.bind_declared(rules.tool_for(b), rules.violations.get(b.pos, ()), self.show_schema)
+        if panel.is_mounted:
+            moving = not self.feed.paused and not self.feed.finished
+            panel.sync(self.pretty, throttle=moving)
+        else:
+            self._dirty = True
+
+    def on_block_list_selected(self, _: BlockList.Selected) -> None:
+        try:
+            self._sync_detail(self.feed.session)
+            self._blocks_border()
+        except NoMatches:
+            pass  # the app is tearing its widgets down
 
     @staticmethod
     def _no_blocks(s) -> str:
@@ -84,65 +124,45 @@ class PanelRouting:
             return f"no content blocks: the answer was HTTP {status} (see the findings)"
         return "no content blocks"
 
-    def _block_position(self, s, f) -> int | None:
-        """Which panel a finding belongs on: the block its event touched, else the last block with its index."""
-        if f.index is None:
-            return None
-        target = None
-        if f.event is not None and 0 <= f.event < len(s.events):
-            b = s.block_of(s.events[f.event])
-            if b is not None and b.index == f.index:
-                target = b
-        if target is None:
-            for b in reversed(s.blocks):
-                if b.index == f.index:
-                    target = b
-                    break
-        return None if target is None else target.pos
-
     def action_collapse_all(self) -> None:
-        self._all_collapsed = not self._all_collapsed
-        for p in self._panels:
-            p.set_collapsed(self._all_collapsed)
+        """Fold the detail (the list alone fills the pane) or show it again."""
+        self.query_one(BlockList).action_toggle_collapse()
         self._render_frame()
 
     def action_focus_pane(self, name: str) -> None:
-        target = {"blocks": "#blocks", "findings": "#findings", "log": "#log"}[name]
-        if name == "blocks" and self._panels:
-            self._panels[0].focus()
-        else:
-            self.query_one(target).focus()
+        target = {"blocks": BlockList, "findings": FindingsList, "log": EventLog}[name]
+        # Focused now, not after the next refresh: a key pressed right after (z) acts on this pane.
+        self.screen.set_focus(self.query_one(target))
 
     def jump_to_finding(self, finding) -> None:
-        """Select the finding's event in the log and bring its block panel into view, highlighted."""
+        """Select the finding's event in the log and highlight its block in the list, its detail shown."""
         s = self.feed.session
         log = self.query_one(EventLog)
         if finding.event is not None:
             log.center_on(finding.event)
-        pos = self._block_position(s, finding)
+        pos = block_position(s, finding)
         if pos is None and finding.event is not None and 0 <= finding.event < len(s.events):
             b = s.block_of(s.events[finding.event])
             pos = b.pos if b is not None else None
-        self._target_panel(pos)
+        self._target_block(pos)
         self._render_frame()
 
-    def _target_panel(self, pos: int | None) -> None:
-        for i, p in enumerate(self._panels):
-            p.set_class(i == pos, "-target")
-        if pos is not None and pos < len(self._panels):
-            panel = self._panels[pos]
-            if panel.collapsed:
-                panel.set_collapsed(False)
-            self.query_one("#blocks", BlocksPane).scroll_to_widget(panel, animate=False, top=True)
+    def _target_block(self, pos: int | None) -> None:
+        self.query_one(BlockList).select(pos, target=True)
 
     def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
+        """Enter on an event: the event in full; ``b`` there focuses its block."""
+        show_event(self, event.index)
+
+    def focus_block_of(self, index: int) -> None:
+        """Bring the block event ``index`` touched into view and focus it."""
         s = self.feed.session
-        if 0 <= event.index < len(s.events):
-            b = s.block_of(s.events[event.index])
+        if 0 <= index < len(s.events):
+            b = s.block_of(s.events[index])
             pos = b.pos if b is not None else None
-            self._target_panel(pos)
+            self._target_block(pos)
             if pos is not None:
-                self._panels[pos].focus()
+                self.screen.set_focus(self.query_one(BlockList))
 
     def on_findings_list_chosen(self, event: FindingsList.Chosen) -> None:
         self.jump_to_finding(event.finding)

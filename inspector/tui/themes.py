@@ -23,6 +23,11 @@ from inspector.tui.theme_files import short_theme_names, theme_files
 DEFAULT_THEME = "inspector-dark"
 """The theme used when ``--theme`` is not given."""
 
+SEVERITY_STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
+"""The theme variable each finding severity is drawn in (the scale: ``inspector.model.severity``)."""
+FALLBACK_COLOR = {"error": "red", "warning": "yellow", "primary": "blue", "success": "green"}
+"""A colour for the theme variables read as plain colours (the exchange list), when a theme lacks one."""
+
 _FIELDS = {f.name for f in fields(Theme)}
 
 

@@ -22,8 +22,6 @@ TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "ob
 
 @pytest.fixture
 def proxy():
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not beside the project")
     with ServerThread([SHARED_CORPUS / f"{n}.sse" for n in (CHAT, MESSAGES)], instant=True) as srv, \
             ProxyThread(srv.url, timeout=WAIT_S) as px:
         yield px

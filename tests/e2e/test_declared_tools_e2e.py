@@ -7,7 +7,6 @@ import re
 import signal
 
 import openai
-import pytest
 
 from inspector.capture.load import load_path
 from inspector.net.conform.mutate import Spec, apply
@@ -55,8 +54,6 @@ def test_the_openai_sdk_assembles_the_responses_v_mutations_as_sent():
     says), on ``extra-parallel-call`` two function calls with their own ``call_id`` (what V004 says):
     the mutated streams are well formed, the fault is in what they do with the request."""
     ref = SHARED_CORPUS / "openclaude-1262-responses-args-only-in-done.sse"
-    if not ref.is_file():
-        pytest.skip("../shared/corpus is not beside the project")
     names = ("ignore-tool-choice", "extra-parallel-call")
     mutated = [apply(ref.stem, str(ref), load_path(ref), Spec(n)) for n in names]
     got = {}

@@ -42,8 +42,6 @@ def row(table: ExchangeList, n: int) -> dict[str, str]:
 
 @pytest.fixture
 def served():
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not beside the project")
     caps = [SHARED_CORPUS / "anthropic-doc-tool-call.sse", SHARED_CORPUS / "openai-parallel-indexed.sse"]
     with ServerThread(caps, instant=True) as srv:
         proxy = ProxyThread(srv.url, timeout=WAIT_S, external=True).start()
@@ -76,7 +74,7 @@ async def test_exchange_list_follows_new_exchanges_and_shows_q_findings(served):
             assert second["path"] == "/openai-parallel-indexed/v1/chat/completions" and second["model"] == "m-case"
             # Following the newest: the inspector shows exchange 2.
             assert app.feed_index == 1 and app.feed.session.dialect_name == "openai-chat"
-            assert len(app._panels) == 2
+            assert len(app.shown_blocks) == 2
 
             # Pick the older one: the inspector switches and stops following.
             table.focus()

@@ -22,8 +22,6 @@ CUT_OFF = Capture(chunks=[Chunk(0.01, b"".join(sse_event(e) for e in ANTHROPIC_O
 def server():
     from tests.conftest import SHARED_CORPUS
 
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not beside the project")
     with ServerThread([SHARED_CORPUS / "anthropic-doc-tool-call.sse", SHARED_CORPUS / "openai-parallel-indexed.sse",
                        SHARED_CORPUS / "http-429-json-body.jsonl", ("cut-off", CUT_OFF)], instant=True) as srv:
         yield srv

@@ -248,6 +248,35 @@ def big_capture(deltas: int = 50_000, fragment: int = 8, span_s: float = 20.0) -
                    end=End(round(0.3 + span_s + 0.01, 4), "eof"), source_format="native", request_relative=True)
 
 
+def many_calls_capture(calls: int = 1_250, span_s: float = 10.0) -> Capture:
+    """One Anthropic answer of ``calls`` short tool calls (``get_weather``, 3 argument fragments
+    each: 5 events a call), in chunks of 1-40 events spread over ``span_s`` (the shape of issue 27's
+    "1 250 short tool calls": many blocks, each small)."""
+    rng = random.Random(7)
+    events = [sse("message_start", _msg_start("claude-many", "msg_many"))]
+    for k in range(calls):
+        body = json.dumps({"city": f"City {k}", "unit": "celsius", "days": k % 7 + 1})
+        third = len(body) // 3
+        events.append(sse("content_block_start", {"type": "content_block_start", "index": k, "content_block": {
+            "type": "tool_use", "id": f"toolu_{k:05d}", "name": "get_weather", "input": {}}}))
+        for frag in (body[:third], body[third:2 * third], body[2 * third:]):
+            events.append(sse("content_block_delta", {"type": "content_block_delta", "index": k,
+                                                      "delta": {"type": "input_json_delta", "partial_json": frag}}))
+        events.append(sse("content_block_stop", {"type": "content_block_stop", "index": k}))
+    events += [sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+                                     "usage": {"output_tokens": 9 * calls}}),
+               sse("message_stop", {"type": "message_stop"})]
+    chunks: list[Chunk] = []
+    i, n = 0, len(events)
+    while i < n:
+        k = rng.randint(1, 40)
+        chunks.append(Chunk(round(0.3 + span_s * i / n, 4), "".join(events[i:i + k]).encode()))
+        i += k
+    return Capture(chunks=chunks, request=_anthropic_request("claude-many"),
+                   response={"status": 200, "headers": {"content-type": "text/event-stream"}},
+                   end=End(round(0.3 + span_s + 0.01, 4), "eof"), source_format="native", request_relative=True)
+
+
 if __name__ == "__main__":  # python -m tests.ui.capture_factory
     root = Path(__file__).resolve().parents[2] / "inspector" / "data" / "captures"
     for p in write_demo(root):

@@ -9,6 +9,8 @@ from inspector.tui.screens.finding_detail import FindingDetailScreen
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.screens.jump import JumpScreen
 from inspector.tui.screens.timeline import TimelineScreen
+from inspector.tui.widgets.argument_view import ARGUMENT_KEYS
+from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -23,9 +25,10 @@ async def test_replay_with_violations_shows_panels_and_findings(violations):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         s = violations.session
-        panels = app.query(BlockPanel)
-        assert len(panels) == len(s.blocks) == 1
-        panel = panels.first()
+        assert len(app.query(BlockPanel)) == 1 and len(s.blocks) == 1
+        assert app.shown_blocks == s.blocks
+        panel = app.detail
+        assert panel.block is s.blocks[0]
         assert panel.badge == "partial"  # closed before its JSON was complete
         assert panel.has_class("-invalid") is False
         codes = [f.code for f in s.findings]
@@ -93,7 +96,7 @@ async def test_jump_to_event_n_with_g():
         await pilot.press("g", "3", "enter")  # backwards
         await settle(pilot)
         assert pb.event_count == 4
-        assert [p.block for p in app.panels] == pb.session.blocks
+        assert app.shown_blocks == pb.session.blocks
 
 
 async def test_selecting_a_finding_jumps_to_its_event_and_block(violations):
@@ -110,8 +113,8 @@ async def test_selecting_a_finding_jumps_to_its_event_and_block(violations):
         log = app.query_one(EventLog)
         assert log.pointer == f.event
         assert not log.follow
-        panel = app.query(BlockPanel).first()
-        assert panel.has_class("-target")
+        blocks = app.query_one(BlockList)
+        assert blocks.target == blocks.cursor == 0 and app.detail.display
 
 
 async def test_finding_detail_explains_the_rule_and_can_jump(violations):
@@ -199,7 +202,7 @@ async def test_help_lists_every_binding():
         text = "\n".join(str(w.render()) for w in app.screen.query(".help-rows"))
         for c in COMMANDS:
             assert key_text(c.binding()) in text and c.help in text
-        for b in FindingsList.BINDINGS + EventLog.BINDINGS + BlockPanel.BINDINGS:
+        for b in FindingsList.BINDINGS + EventLog.BINDINGS + BlockList.BINDINGS + ARGUMENT_KEYS:
             assert key_text(b) in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
@@ -246,12 +249,14 @@ async def test_pause_resume_restart_speed_and_collapse():
         assert not pb.paused
         await settle(pilot)
         assert pb.finished
-        await pilot.press("C")
-        assert all(p.collapsed for p in app.query(BlockPanel))
+        assert app.detail.display
+        await pilot.press("C")  # the detail folds: the summary rows alone
+        await pilot.pause()
+        assert not app.detail.display and app.query_one("#blocks").has_class("-folded")
         await pilot.press("r")  # restart: a fresh session from event 0
         await settle(pilot)
         assert pb.finished
-        assert [p.block for p in app.panels] == pb.session.blocks
+        assert app.shown_blocks == pb.session.blocks
 
 
 async def test_switch_between_sources():
@@ -263,7 +268,7 @@ async def test_switch_between_sources():
         await pilot.press("right_square_bracket")
         await settle(pilot)
         assert app.feed is b and b.finished
-        assert [p.block for p in app.panels] == b.session.blocks and len(b.session.blocks) == 2
+        assert app.shown_blocks == b.session.blocks and len(b.session.blocks) == 2
         header = app.query_one(StreamHeader).content.plain
         assert "openai-chat" in header
 
@@ -293,7 +298,9 @@ async def test_a_failing_live_source_is_shown_not_raised():
         assert isinstance(app, InspectorApp)
 
 
-async def test_enter_on_an_event_focuses_its_block():
+async def test_enter_on_an_event_shows_it_and_b_there_focuses_its_block():
+    from inspector.tui.screens.event_detail import EventDetailScreen
+
     pb = playback(PARALLEL, instant=True)
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
@@ -304,40 +311,43 @@ async def test_enter_on_an_event_focuses_its_block():
         log.center_on(second)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.focused is app.panels[1]
-        assert app.panels[1].has_class("-target") and not app.panels[0].has_class("-target")
-        await pilot.press("c")  # collapse the focused block
-        assert app.panels[1].collapsed and not app.panels[0].collapsed
+        assert isinstance(app.screen, EventDetailScreen)
+        await pilot.press("b")
+        await pilot.pause()
+        blocks = app.query_one(BlockList)
+        assert app.focused is blocks
+        assert blocks.cursor == blocks.target == 1 and not blocks.follow
+        app.refresh_now()
+        assert app.detail.block is pb.session.blocks[1]
+        await pilot.press("c")  # fold the highlighted block's detail
+        await pilot.pause()
+        assert not blocks.expanded and not app.detail.display
 
 
 async def test_panels_fill_in_by_themselves_when_the_stream_ended_before_they_mounted():
     # One untimed chunk: the whole stream is fed before the first panel is composed; the frame timer
     # must still fill the panel afterwards (no refresh_now here on purpose).
     from inspector.tui.widgets.text_line import SplitLine
-
-    from pathlib import Path
-
     from inspector.capture.load import load_path
     from inspector.feeds.replay import Playback
+    from tests.conftest import SHARED_CORPUS
 
-    corpus = Path("/work/shared/corpus/anthropic-stop-before-json-complete.sse")
-    if not corpus.exists():
-        pytest.skip("shared corpus not available")
+    corpus = SHARED_CORPUS / "anthropic-stop-before-json-complete.sse"
     pb = Playback(load_path(corpus), instant=True)
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause(0.2)
-        head = app.panels[0].query_one(SplitLine)
+        head = app.detail.query_one(SplitLine)
         assert "search_docs" in head.content.plain
-        assert app.panels[0].badge == "partial"
+        assert app.detail.badge == "partial"
 
 
 async def test_T003_detail_and_e_open_the_eager_comparison():
     from inspector.tui.screens.compare import CompareScreen
     from tests.ui.conftest import CAPTURES
 
-    pb = playback(CAPTURES / "eager-off-buffered.jsonl")
+    pb = playback(CAPTURES / "eager-off-buffered.jsonl", instant=True)  # T003 reads the recorded times
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -362,8 +372,6 @@ async def test_T003_detail_and_e_open_the_eager_comparison():
 async def test_timeline_of_an_untimed_capture_says_there_is_no_timing(tmp_path):
     from tests.conftest import SHARED_CORPUS
 
-    if not (SHARED_CORPUS / "openai-parallel-indexed.sse").exists():
-        pytest.skip("../shared/corpus is not beside the project")
     app = make_app(playback(SHARED_CORPUS / "openai-parallel-indexed.sse", instant=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -19,8 +19,8 @@ async def test_the_docs_capture_shows_the_plan_and_both_calls():
     app = make_app(pb)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert [p.block.kind for p in app.panels] == ["tool_plan", "tool_call", "tool_call"]
-        assert [p.block for p in app.panels] == pb.session.blocks
+        assert [b.kind for b in app.shown_blocks] == ["tool_plan", "tool_call", "tool_call"]
+        assert app.shown_blocks == pb.session.blocks
     lines = [summarize(ev, "cohere-chat") for ev in pb.session.events]
     assert lines[12] == '#0 get_weather_p1t92w7gfgq7 get_weather arguments ""'
     assert lines[13] == '#0 arguments "{\\n    \\""'

@@ -2,23 +2,21 @@
 without an error: one app, cycled with ``]``."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from inspector.capture.load import load_bytes
 from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
-from tests.conftest import BEDROCK_CORPUS
+from tests.conftest import BEDROCK_CORPUS, SHARED_CORPUS
 from tests.ui.conftest import settle
 
-CORPUS = Path("/work/shared/corpus")
 GARBAGE = bytes(range(256)) * 8 + b"\xff\xfe data: {oops\n\n"
 
 
 def _feeds():
     feeds = []
-    paths = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
+    paths = sorted(SHARED_CORPUS.iterdir())
     paths += sorted(p for p in BEDROCK_CORPUS.iterdir() if p.suffix in (".jsonl", ".bin"))
     for p in paths:
         if not p.name.endswith(".expect.json"):
@@ -36,7 +34,7 @@ async def test_every_corpus_capture_renders():
             await app.workers.wait_for_complete()
             app.refresh_now()
             assert app.feed is feed and feed.finished, feed.label
-            assert [p.block for p in app.panels] == feed.session.blocks, feed.label
+            assert app.shown_blocks == feed.session.blocks, feed.label
             assert app.query_one(FindingsList).option_count == len(feed.session.findings), feed.label
             assert app.query_one(EventLog).count == len(feed.session.events), feed.label
             app.pretty = i % 2 == 1  # half of them in the pretty partial-JSON view

@@ -59,7 +59,8 @@ async def test_replay_screens_write_nothing_from_the_data(hostile, dialect, term
         out = _clean(terminal, dialect)
         assert "\\x1b]52;c;" in out  # the hostile text is on screen, escaped
         for keys in (["j"], ["j"], ["2", "i"], ["escape"], ["2", "down", "down", "i"], ["escape"], ["t"],
-                     ["escape"], ["question_mark"], ["escape"], ["3", "end", "up", "enter"], ["slash", "e"],
+                     ["escape"], ["question_mark"], ["escape"], ["3", "end", "up", "enter"], ["r"], ["escape"], ["3", "home", "enter"],
+                     ["r"], ["escape"], ["slash", "e"],
                      ["escape"], ["z"], ["z"], ["x", "e", "enter"], ["escape"], ["g"], ["escape"], ["s"],
                      ["escape"], ["ctrl+p"], ["escape"]):
             await _visit(pilot, keys, terminal, dialect)

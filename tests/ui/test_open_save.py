@@ -21,7 +21,6 @@ from inspector.tui.app import make_app
 from inspector.tui.screens.entry_picker import EntryPickerScreen
 from inspector.tui.screens.open_file import OpenFileScreen
 from inspector.tui.screens.save_file import SaveFileScreen
-from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.stream_header import StreamHeader
 from tests.ui.capture_factory import big_capture
@@ -64,7 +63,7 @@ async def test_a_capture_opens_behind_a_loading_indicator(monkeypatch):
         await settle(pilot)
         assert not app.query_one("#blocks").loading
         assert {"T001", "J002"} <= {f.code for f in app.feed.session.findings}
-        assert app.panels and app.panels[0].block.name == "search_docs"
+        assert app.shown_blocks and app.shown_blocks[0].name == "search_docs"
 
 
 async def test_a_capture_read_quickly_shows_no_loading_indicator(monkeypatch):
@@ -83,7 +82,7 @@ async def test_a_capture_read_quickly_shows_no_loading_indicator(monkeypatch):
         await wait_until(pilot, lambda: app.feed.seekable and app.feed.finished, "the capture to load and play")
         await settle(pilot)
         assert app._loading_timer is None  # stopped: it will not cover the blocks later
-    assert True not in covered and app.panels
+    assert True not in covered and app.shown_blocks
 
 
 async def test_a_big_capture_shows_its_first_events_while_its_total_is_still_being_learned(tmp_path):
@@ -94,7 +93,7 @@ async def test_a_big_capture_shows_its_first_events_while_its_total_is_still_bei
         await wait_until(pilot, lambda: app.feed.seekable and app.feed.event_count > 0, "the first events")
         app.refresh_now()
         await pilot.pause()
-        assert app.query_one(EventLog).count > 0 and app.panels
+        assert app.query_one(EventLog).count > 0 and app.shown_blocks
         assert app.feed.total_events is None  # the background scan has not reached the end yet
         await pilot.press("space")  # and it answers keys meanwhile
         assert app.feed.paused
@@ -224,8 +223,7 @@ async def test_y_copies_the_finding_the_event_or_the_block_in_focus():
         log.center_on(f.event)
         await pilot.press("y")
         assert app.clipboard == pb.session.events[f.event].data
-        panel = app.query_one(BlockPanel)
-        panel.focus()
+        await pilot.press("1")  # the blocks list: y copies the highlighted block's arguments
         await pilot.press("y")
         assert app.clipboard == pb.session.blocks[0].content and app.clipboard.startswith('{"query"')
 

@@ -6,7 +6,6 @@ from inspector.feeds.replay import Playback
 from inspector.tui.app import make_app
 from inspector.tui.commands import COMMANDS
 from inspector.tui.widgets.argument_view import ArgumentView
-from inspector.tui.widgets.block_panel import BlockPanel
 from tests.conftest import ROOT
 from tests.ui.conftest import settle
 
@@ -15,7 +14,7 @@ NEAR = ROOT / "tests" / "corpus" / "vrules" / "datus-1365-chat-list-argument-sen
 
 
 def _schema_text(app) -> str:
-    panel = next(p for p in app.query(BlockPanel) if p.block is not None and p.block.tool)
+    panel = app.detail
     box = panel.query_one(".block-schema")
     return str(box.render()) if box.display else ""
 
@@ -54,7 +53,7 @@ def test_the_key_is_a_command_with_help_text():
 
 def _marked_in_arguments(app) -> tuple[list[str], list[str]]:
     """(the text of every cell run drawn in the violation style, every line) of the call's ArgumentView."""
-    panel = next(p for p in app.query(BlockPanel) if p.block is not None and p.block.tool)
+    panel = app.detail
     view = panel.query_one(ArgumentView)
     bg = view.get_component_rich_style("argview--violation").bgcolor
     marked, lines = [], []
@@ -76,7 +75,8 @@ async def test_the_failing_argument_is_marked_inside_the_call_text_raw_and_prett
         await settle(pilot)
         marked, lines = _marked_in_arguments(app)
         assert marked == ['"[\\"dataset\\"]"']
-        assert any("✖ $.kinds: '[\"dataset\"]' is not of type 'array' (type)" in ln for ln in lines)
+        # the note wraps at the pane's width: read its lines as one text
+        assert "✖ $.kinds: '[\"dataset\"]' is not of type 'array' (type)" in " ".join(lines)
         await pilot.press("j")
         await settle(pilot)
         marked, lines = _marked_in_arguments(app)

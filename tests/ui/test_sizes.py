@@ -1,5 +1,8 @@
-"""Every size readable (issue 12, item 4): the main screen, compare, the proxy list and explain at
-80×24, 120×40 and 200×60, as SVG snapshots and as Pilot checks of what must stay on screen.
+"""Every size readable (issue 12, item 4; issue 27, item 2): the main screen (demo stream 1 at its
+end, a 50 000-delta replay paused mid-call), compare, the proxy list and explain at 80×24, 100×30,
+120×40, 160×48 and 200×60, as SVG snapshots and as Pilot checks of what must stay on screen: the
+tool name, its parse status, the stop reason, a finding's code and message, the newest argument
+text, an event's payload, and the footer's help and quit keys.
 
 At 80 columns the panes stack; the header keeps the model, the stop reason and the state; block
 titles start with the tool name; the event log keeps the payload; the proxy list keeps status,
@@ -9,26 +12,31 @@ the same on every run.
 """
 from __future__ import annotations
 
+import functools
+import re
 import time
 
 import pytest
 
 from inspector.capture.load import load_path
+from inspector.feeds.replay import Playback
+from inspector.model.capture import Capture
+from inspector.tui.widgets.argument_view import ArgumentView
+from tests.ui.capture_factory import big_capture
 from inspector.feeds.exchanges.record import Exchange
 from inspector.net.proxy.server import ProxyThread
 from inspector.tui.app import make_app
 from inspector.tui.screens.compare import make_compare_app
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.screens.finding_detail import FindingDetailScreen
-from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.stream_header import StreamHeader
 from inspector.capture.bundled import bundled_pair
 from tests.ui.conftest import CLEAN, PARALLEL, VIOLATIONS, playback, settle
 
-SIZES = [(80, 24), (120, 40), (200, 60)]
-SIZE_IDS = ["80x24", "120x40", "200x60"]
+SIZES = [(80, 24), (100, 30), (120, 40), (160, 48), (200, 60)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 CLOCK = 1_767_225_600.0
 """2026-01-01 00:00:00 UTC: the proxy list's clock column in the snapshots."""
 
@@ -40,6 +48,34 @@ def _finished(path):
 def _strip_text(app, widget) -> str:
     """What ``widget`` shows on screen, as text."""
     return "\n".join(widget.render_line(y).text for y in range(widget.size.height))
+
+
+def _screen_text(app) -> str:
+    """The whole screen as text, line by line."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@functools.cache
+def _big() -> Capture:
+    return big_capture(50_000)
+
+
+def _mid_call():
+    """A 50 000-delta replay, paused."""
+    return make_app(Playback(_big(), label="big-50000.jsonl"), paused=True)
+
+
+async def _to_mid_call(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("g", *"25000", "enter")  # half way through the call's arguments
+    await settle(pilot)
+
+
+def _newest_line(app) -> str:
+    """The argument view's last line of text on screen (under any "lines below" marker)."""
+    view = app.detail.query_one(ArgumentView)
+    lines = [view.render_line(y).text.rstrip() for y in range(view.scrollable_content_region.height)]
+    return next(t for t in reversed(lines) if t and not t.startswith(("↑ ", "↓ ")))
 
 
 # ------------------------------------------------------------------ the proxy list, fed by hand
@@ -80,7 +116,44 @@ async def _fill(pilot) -> None:
 # ------------------------------------------------------------------ snapshots
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_main_screen(snap_compare, size):
-    assert snap_compare(_finished(VIOLATIONS), terminal_size=size, run_before=settle)
+    assert snap_compare(_finished(CLEAN), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_main_screen_mid_call(snap_compare, size):
+    assert snap_compare(_mid_call(), terminal_size=size, run_before=_to_mid_call)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_what_matters_is_on_screen_at_every_size(size):
+    pb = playback(VIOLATIONS, instant=True)
+    app = make_app(pb)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        s = pb.session
+        text = _screen_text(app)
+        finding = s.findings[0]
+        block = s.blocks[0]
+        for part in (block.name, "partial", f"stop {s.stop_reason}", finding.code, finding.message[:30],
+                     "? Help", "q Quit"):
+            assert part in text, (size, part)
+        assert block.content.endswith(_newest_line(app)) and _newest_line(app) in text
+        assert re.search(r'input_json_delta "\S{3}', text), size  # a delta row keeps its payload
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_newest_argument_text_is_on_screen_mid_call(size):
+    app = _mid_call()
+    async with app.run_test(size=size) as pilot:
+        await _to_mid_call(pilot)
+        block = app.feed.session.blocks[0]
+        assert not block.closed and app.detail.block is block
+        text = _screen_text(app)
+        newest = _newest_line(app)
+        assert block.content.endswith(newest) and newest in text, size
+        for part in (block.name, "partial", "lines above", "? Help", "q Quit"):
+            assert part in text, (size, part)
+        assert re.search(r'input_json_delta "\S{3}', text), size
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -120,8 +193,9 @@ async def test_at_80x24_the_panes_stack_and_the_key_fields_stay():
         assert len(shown) <= header.size.width
         for part in (session.model, f"stop {session.stop_reason}", "ended"):
             assert part in shown, part
-        tool = next(p for p in app.query(BlockPanel) if p.block.name)
-        assert _strip_text(app, tool.query_one(".block-head")).lstrip().startswith(f"▾ {tool.block.name} ·")
+        tool = app.detail
+        assert tool.block.name and tool.block is session.blocks[-1]  # the tool call, under the cursor
+        assert _strip_text(app, tool.query_one(".block-head")).lstrip().startswith(f"{tool.block.name} ·")
         # the event log keeps the payload: a delta line shows its text after the name column
         text = _strip_text(app, app.query_one(EventLog))
         assert "content_block_delta" in text and "text_delta" in text or "input_json_delta" in text

@@ -45,10 +45,10 @@ async def test_the_footer_is_one_widget_redrawn_only_when_its_keys_change():
         await pilot.pause()
         await pilot.pause()
         assert redrawn == []
-        app.query_one(EventLog).focus()  # other keys (enter: show block; no severity)
+        app.query_one(EventLog).focus()  # other keys (enter: the event in detail; no severity)
         await pilot.pause()
         await pilot.pause()
-        assert redrawn and "⏎ Show block" in _line(app) and "Severity" not in _line(app)
+        assert redrawn and "⏎ Detail" in _line(app) and "Severity" not in _line(app)
         app.query_one(FindingsList).focus()
         await pilot.pause()
         await pilot.pause()
@@ -64,11 +64,13 @@ async def test_footer_keys_are_compact_below_the_breakpoint_and_padded_above_it(
             line = _line(app)
             assert footer.compact is compact and footer.has_class("-compact") is compact
             assert len(line) == size[0]
-            if compact:  # no padding, one cell between keys, no palette key
-                assert line.startswith("v Severity ? Help space Pause") and "palette" not in line
+            # help, quit and the palette key docked on the right at any width
+            if compact:  # no padding, one cell between keys, the palette key without its word
+                assert line.startswith("v Severity space Pause") and "palette" not in line
+                assert line.endswith("▏? Help ▏q Quit ▏^p ")
             else:
-                assert line.startswith(" v Severity  ? Help  space Pause ")
-                assert line.endswith("▏^p palette ")
+                assert line.startswith(" v Severity  space Pause ")
+                assert line.endswith("▏? Help ▏q Quit ▏^p palette ")
 
 
 async def test_clicking_a_footer_key_presses_it_and_hovering_shows_its_tooltip():
@@ -93,12 +95,13 @@ async def test_the_mouse_wheel_scrolls_keys_that_do_not_fit():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         before = _line(app)
-        assert "q Quit" not in before  # cut at 80 columns
+        assert "/ Search" not in before  # left out at 80 columns
         for _ in range(10):
             await pilot._post_mouse_events([events.MouseScrollDown], FittedFooter, offset=(5, 0))
         await pilot.pause()
         after = _line(app)
-        assert "q Quit" in after and not after.startswith("v Severity")
+        assert "/ Search" in after and not after.startswith("v Severity")
+        assert after.endswith("▏? Help ▏q Quit ▏^p ")  # the docked keys do not scroll
         for _ in range(10):
             await pilot._post_mouse_events([events.MouseScrollUp], FittedFooter, offset=(5, 0))
         await pilot.pause()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
 from inspector.feeds.live import LiveFeed
 from inspector.model.capture import End, Head
@@ -19,8 +18,6 @@ RATE_LIMITED = SHARED_CORPUS / "http-429-json-body.jsonl"
 
 
 async def test_a_429_answer_names_its_status_not_unknown():
-    if not RATE_LIMITED.is_file():
-        pytest.skip("../shared/corpus is not beside the project")
     app = make_app(playback(RATE_LIMITED, instant=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -36,7 +36,6 @@ def _codes(report: dict) -> list:
     return sorted(x["code"] for x in report["findings"] if x["code"].startswith(JUDGED))
 
 
-@pytest.mark.skipif(not ANTHROPIC_CASES, reason="../shared/corpus is not beside the project")
 @pytest.mark.parametrize("stem,capture,expect", ANTHROPIC_CASES, ids=[c[0] for c in ANTHROPIC_CASES])
 def test_every_anthropic_case_judges_the_same_inside_bedrock_chunks(stem, capture, expect):
     sse = run_capture(load_path(capture))

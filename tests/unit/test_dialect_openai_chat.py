@@ -549,7 +549,6 @@ def _result(cap) -> dict:
 CHAT_CASES = _chat_cases()
 
 
-@pytest.mark.skipif(not CHAT_CASES, reason="no corpus directory with openai-chat cases")
 @pytest.mark.parametrize("path", CHAT_CASES, ids=lambda p: p.name)
 def test_chunk_split_invariance(path):
     cap = load_path(path)

@@ -7,6 +7,8 @@ chunks (bytes and times), request, response head, end.
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 from html.parser import HTMLParser
 
@@ -20,6 +22,7 @@ from inspector.report.export import export_text, write_export
 from inspector.report.json import report_dict
 from inspector.session.advice import advice_for
 from tests.conftest import ROOT, corpus_cases
+from tests.helpers import sse
 
 BUNDLED = sorted((ROOT / "inspector" / "data" / "captures").glob("*.jsonl"))
 CAPTURES = [c for _, c, _ in corpus_cases()] + BUNDLED
@@ -41,6 +44,9 @@ class Page(HTMLParser):
         self._pres: list[str] = []
         self._stack: list[str] = []
         self._in_style = False
+        self._in_data = False
+        self.data: list[list[str]] = []
+        """The text of each ``script.event-data`` then ``script#event-names``, as the page's script reads it."""
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -53,6 +59,9 @@ class Page(HTMLParser):
             self.blocks.append(a)
         if tag == "tr" and "event" in classes:
             self.events.append(int(a["data-event"]))
+        self._in_data = tag == "script" and ("event-data" in classes or a.get("id") == "event-names")
+        if self._in_data:
+            self.data.append([])
         for key in ("src", "srcset", "action", "data", "poster"):
             if key in a:
                 self.external.append(f"{tag} {key}={a[key]}")
@@ -69,8 +78,12 @@ class Page(HTMLParser):
             self._pres.append("".join(self._pre))
             self._pre = None
         self._in_style = False
+        self._in_data = False
 
     def handle_data(self, data):
+        if self._in_data:
+            self.data[-1].append(data)
+            return
         if self._pre is not None:
             self._pre.append(data)
         if self._in_style and ("url(" in data or "@import" in data):
@@ -80,6 +93,15 @@ class Page(HTMLParser):
     @property
     def text(self) -> str:
         return "".join(self.texts)
+
+    @property
+    def event_data(self) -> dict:
+        """``{"events": [[t, line, name, keepalive, summary, data], …], "names": […]}``, or {}."""
+        if not self.data:
+            return {}
+        *batches, names = ("".join(parts) for parts in self.data)
+        events = [e for b in batches for e in json.loads(gzip.decompress(base64.b64decode(b)))]
+        return {"events": events, "names": json.loads(names)}
 
 
 def page_of(text: str) -> Page:
@@ -97,7 +119,9 @@ def test_html_holds_every_block_finding_and_event(path):
     page = page_of(html.render(path.name, s, cap))
     assert page.external == []  # self-contained: nothing fetched
     assert {"overview", "findings", "blocks", "timeline", "events"} <= page.ids
-    assert page.events == [ev.index for ev in s.events]
+    data = page.event_data
+    assert [(t, line, data["names"][name], data_) for t, line, name, _, _, data_ in data.get("events", [])] == \
+        [(ev.t, ev.line, ev.name, ev.data) for ev in s.events]
     assert [f["data-code"] for f in page.findings] == [f.code for f in s.findings]
     assert [f["data-event"] for f in page.findings] == ["" if f.event is None else str(f.event) for f in s.findings]
     assert [int(b["data-pos"]) for b in page.blocks] == [b.pos for b in s.blocks]
@@ -200,7 +224,7 @@ def test_secrets_stay_redacted_in_every_export(to):
 def test_write_export_is_what_the_tui_calls(tmp_path):
     cap = load_path(BUNDLED[0])
     write_export(tmp_path / "x.html", "html", "x", cap, run_capture(cap))
-    assert page_of((tmp_path / "x.html").read_text()).events
+    assert page_of((tmp_path / "x.html").read_text()).event_data["events"]
     with pytest.raises(ValueError):
         export_text("pdf", "x", cap, run_capture(cap))
 
@@ -284,3 +308,75 @@ def test_html_names_an_undeclared_call():
     page = html.render(case.name, run_capture(cap), cap)
     assert ('<p class="bad violation" data-code="V001">&#x27;execute_python&#x27; is not a function the request '
             "declared</p>") in page
+
+
+# ------------------------------------------------------------------ issue 27 item 6
+def test_the_page_is_named_after_the_file_never_its_path_and_counts_in_plurals():
+    cap = load_path(ROOT / "inspector" / "data" / "captures" / "2-anthropic-stall-and-early-stop.jsonl")
+    s = run_capture(cap)
+    for typed in ("/home/alice/bugs/run.jsonl", "C:\\Users\\alice\\run.jsonl", "../alice/run.jsonl", "run.jsonl"):
+        out = html.render(typed, s, cap)
+        assert "alice" not in out
+        assert "<title>run.jsonl · stream-inspector</title>" in out and "<h1>run.jsonl</h1>" in out
+    assert html.page_name("cassette.yaml#2") == "cassette.yaml#2"
+    out = html.render("x", s, cap)
+    assert '<span class="badge error">2 errors</span>' in out and '<span class="badge warning">1 warning</span>' in out
+
+
+def test_the_page_is_made_in_pieces_and_weighs_about_what_the_capture_weighs(tmp_path):
+    from inspector.capture.recorder import write_capture
+    from tests.ui.capture_factory import big_capture
+
+    path = tmp_path / "big.jsonl"
+    write_capture(big_capture(deltas=5_000), path)
+    cap = load_path(path)
+    s = run_capture(cap)
+    pieces = [len(p.encode()) for p in html.chunks(path.name, s, cap)]
+    total = sum(pieces)
+    # no piece is the page: it streams to its file, the events a batch at a time
+    assert len(pieces) > len(s.events) / html.EVENT_BATCH and max(pieces) < total / 1.5
+    assert total <= 1.5 * path.stat().st_size
+    data = page_of("".join(html.chunks(path.name, s, cap))).event_data
+    assert len(data["events"]) == len(s.events)
+
+
+def test_event_data_cannot_close_its_script_element():
+    body = sse({"type": "message_start", "message": {"id": "m", "role": "assistant", "content": [], "model": "m"}},
+               {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+               {"type": "content_block_delta", "index": 0,
+                "delta": {"type": "text_delta", "text": "</script><script>alert(1)</script><!--"}})
+    cap = load_bytes(body)
+    out = html.render("x", run_capture(cap), cap)
+    assert "<script>alert" not in out and "</script><!--" not in out  # escaped in the blocks, packed in the events
+    assert page_of(out).event_data["events"][2][5].endswith("</script><script>alert(1)</script><!--\"}}")
+    assert "<" not in html._json(["</script><!--"])  # and a name (unpacked) cannot close its element either
+
+
+def test_a_failed_export_leaves_the_file_that_was_there_and_no_part_file(tmp_path, monkeypatch):
+    cap = load_path(BUNDLED[0])
+    s = run_capture(cap)
+    target = tmp_path / "page.html"
+    target.write_text("the earlier page")
+
+    def broken(*args, **kwargs):
+        yield "<!DOCTYPE html><html>"
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(html, "chunks", broken)
+    with pytest.raises(OSError):
+        write_export(target, "html", "x", cap, s)
+    assert target.read_text() == "the earlier page" and [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_an_export_gets_the_permissions_a_new_file_gets(tmp_path):
+    import os
+    import stat
+
+    cap = load_path(BUNDLED[0])
+    target = tmp_path / "page.html"
+    umask = os.umask(0o022)
+    try:
+        write_export(target, "html", "x", cap, run_capture(cap))
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644

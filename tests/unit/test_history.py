@@ -238,6 +238,16 @@ def test_responses_history():
     assert judge(RESPONSES, edit(RESPONSES_HISTORY, lambda b: b["input"][2].update(call_id="call_q"))) == ["Q003"]
 
 
+def test_responses_history_of_an_agent_loop_is_judged_on_the_last_round():
+    """openai-agents sends the whole history (no ``previous_response_id``): the calls of an earlier round,
+    streamed by an earlier answer, are not this answer's (no Q003); this answer's call is still judged."""
+    earlier = [{"type": "function_call", "call_id": "call_0", "name": "read", "arguments": "{}"},
+               {"type": "function_call_output", "call_id": "call_0", "output": "text"}]
+    two_rounds = edit(RESPONSES_HISTORY, lambda b: b["input"].__setitem__(slice(1, 1), earlier))
+    assert judge(RESPONSES, two_rounds) == []
+    assert judge(RESPONSES, edit(two_rounds, lambda b: b["input"][3].update(arguments="{}"))) == ["Q006"]
+
+
 # --------------------------------------------------------------------------- files and the CLI
 def test_request_file_errors(tmp_path):
     s = check_bytes(ANTHROPIC)

@@ -102,3 +102,31 @@ def test_text_with_no_stream_is_left_alone():
     raw = b"hello there\nnothing to see\n"
     cap = extract_stream(raw)
     assert cap.body == raw and cap.notes == []
+
+
+def test_loading_a_large_sse_body_copies_nothing():
+    """The format is told from the head and the structure: no whole-file copy (``strip``, a first-line
+    ``split``) and no scan for code fences; the chunk is the bytes as read."""
+    import tracemalloc
+
+
+    event = b'data: {"choices":[{"delta":{"content":"```py\\nx = 1\\n```"}}]}\n\n'
+    raw = event * (4_000_000 // len(event)) + b"\n\n\n"
+    tracemalloc.start()
+    try:
+        cap = load_bytes(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cap.source_format == "sse" and cap.chunks[0].data is raw
+    assert peak < 256 * 1024, peak
+
+
+def test_a_fence_line_inside_an_sse_paste_is_one_more_line_of_it():
+    """First and last lines are SSE: the paste is the stream, a fence line inside it is an ignored
+    field line (no event is dropped for lying outside a fence)."""
+
+    raw = b'data: {"a":1}\n\n```\ndata: {"b":2}\n\n```\ndata: {"c":3}\n\n'
+    cap = load_bytes(raw)
+    assert cap.source_format == "sse" and cap.chunks[0].data is raw
+    assert [e.data for e in run_capture(cap).events] == ['{"a":1}', '{"b":2}', '{"c":3}']

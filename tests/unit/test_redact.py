@@ -207,3 +207,85 @@ def test_every_delta_field_a_dialect_streams_is_followed_across_events():
 
     run_keys = {k for d in (p.dialect for p in PROVIDERS.values()) for keys in (getattr(d, "run_keys", None) or {}).values() for k in keys}
     assert run_keys <= set(STREAMED_FIELDS), run_keys - set(STREAMED_FIELDS)
+
+
+def test_maybe_key_is_exactly_one_prefix_in_the_text():
+    from inspector.capture.keyshapes import PREFIXES, maybe_key
+
+    rng = random.Random(3)
+    alphabet = ALNUM + "_- .:\"{}"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        if rng.random() < 0.5:
+            cut = rng.randint(0, len(text))
+            text = text[:cut] + rng.choice(PREFIXES)[rng.randint(0, 1):] + text[cut:]
+        assert maybe_key(text) == any(p in text for p in PREFIXES), text
+
+
+def test_the_quick_verdict_across_values_agrees_with_reading_every_value(monkeypatch):
+    """``_nothing_across`` may skip finding each value's place only when that would mask nothing
+    and leave the same state: checked on streams of several fields, escapes, key starts and whole
+    keys split anywhere, cut into chunks anywhere, with and without a remembered credential."""
+    import copy
+
+    disagreements = []
+
+    def both(self, joined, n, spans, hot):
+        before = copy.deepcopy(self.__dict__)
+        quick = self._nothing_across(joined, n, hot)
+        after_quick = copy.deepcopy(self.__dict__)
+        self.__dict__.update(copy.deepcopy(before))
+        found: list = []
+        self._value_spans(joined, n, found, hot)
+        if quick and (found or after_quick != self.__dict__):
+            disagreements.append(joined[n:])
+        spans += found
+
+    monkeypatch.setattr(ChunkScrubber, "_across_values", both)
+    keys = ["sk-ant-api03-" + "Qq7Ww8Ee9Rr0" * 3, "AKIAIOSFODNN7EXAMPLE", "ghp_" + "Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1Qw2Er3Ty4Ui5",
+            "Bearer abcdefghijklmnopqrstu", "hf_" + "a1" * 17, "s", "sk", "github_p", "remembered-credential-77"]
+    words = ["the ", "key ", "is ", 'a\\"b ', "x", " ", "s", "ok.", "\\\\", "é"]
+    rng = random.Random(11)
+    for round_ in range(2):
+        if round_:
+            remember_secret("remembered-credential-77")
+        for _ in range(1500):
+            text = "".join(rng.choice(words + keys) for _ in range(rng.randint(1, 12)))
+            pieces, i = [], 0
+            while i < len(text):
+                k = rng.randint(1, 15)
+                pieces.append(text[i:i + k])
+                i += k
+            names = ["text", "partial_json", "arguments"][:rng.randint(1, 3)]
+            body = "".join('data: {"type":"d","' + rng.choice(names) + '":' + json.dumps(p) + "}\n\n" for p in pieces)
+            points = sorted(rng.sample(range(1, len(body)), k=min(len(body) - 1, rng.randint(0, 8))))
+            scrubber = ChunkScrubber()
+            for a, b in zip([0, *points], [*points, len(body)]):
+                scrubber.scrub(body[a:b])
+            assert not disagreements, disagreements[0]
+
+
+def test_a_report_block_is_scrubbed_as_a_walk_over_every_string_would_scrub_it():
+    """``scrubbed_block`` skips walking the parsed input only where the text proves it clean: keys
+    written with a JSON escape, remembered credentials, keys in names and ids are all still masked."""
+    from inspector.model.blocks import Block
+    from inspector.model.jsonprogress import JsonProgress
+    from inspector.report.json import scrubbed_block
+
+    remember_secret("plain-credential-1234")
+    key = "sk-ant-api03-" + "Zx9Cv8Bn7Mm6" * 3
+    escaped = key.replace("a", "\\u0061")
+    texts = ['{"path": "a.py"}', json.dumps({"k": key}), '{"k": "' + escaped + '"}', '{"k": "plain-credential-1234"}',
+             '{"k": "pl\\u0061in-credential-1234"}', '{"a": ["x\\ny", {"b": "Bearer abcdefghijklmnopqrst"}]}',
+             '"just text"', "not json", '{"k": "sk-ant-api03-short"}']
+    for tool in (True, False):
+        for text in texts:
+            b = Block(kind="tool_use" if tool else "text", index=0, id=key if text == texts[1] else "toolu_1",
+                      name="f", tool=tool, closed=True)
+            b.append(text)
+            if tool:
+                b.progress = JsonProgress()
+                b.progress.feed(text)
+            assert scrubbed_block(b) == scrub_value(b.to_dict()), text
+            assert (b.input is not None) == (tool and text not in ("not json",))
+            assert key[13:] not in json.dumps(scrubbed_block(b)["input"])

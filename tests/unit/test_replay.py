@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -10,13 +9,12 @@ from inspector.capture.load import load_path
 from inspector.model.capture import Chunk, End, Head
 from inspector.feeds.replay import Playback
 from inspector.feeds.run import run_capture
+from tests.conftest import ROOT, SHARED_CORPUS
 from tests.ui.capture_factory import big_capture
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
-CAPTURES = sorted(p for p in CORPUS.glob("*") if not p.name.endswith(".expect.json")) if CORPUS.is_dir() else []
-BUNDLED = sorted((Path(__file__).resolve().parents[2] / "inspector" / "data" / "captures").glob("*.jsonl"))
+CORPUS = SHARED_CORPUS
+CAPTURES = sorted(p for p in CORPUS.glob("*") if not p.name.endswith(".expect.json"))
+BUNDLED = sorted((ROOT / "inspector" / "data" / "captures").glob("*.jsonl"))
 
 
 def _findings(s):

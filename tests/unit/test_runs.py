@@ -117,7 +117,7 @@ def cohere(tool_fragments: list[str], text_fragments: list[str], *, end_early: b
 def _fingerprint(s) -> str:
     blocks = [(b.content, list(b.fragment_times), b.deltas, b.last_fragment, b.first_delta_s, b.last_delta_s,
                b.max_gap_s, b.status) for b in s.blocks]
-    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response)
+    events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response, e.offset)
               for e in s.events]
     return json.dumps([report_dict("x", s), blocks, events, s.first_content_t], sort_keys=True, default=repr)
 
@@ -238,3 +238,65 @@ def test_a_fragment_that_resends_the_text_is_judged_in_a_run():
                  anthropic(['{"a": [', '{"a": [', "1", "2", "]}"], ["x"])):
         fast, exact, runs = _both(_capture(body))
         assert runs >= 1 and fast == exact and '"J006"' in fast
+
+
+def _short_calls_then_one_long(calls: int, long_fragments: list[str]) -> bytes:
+    """``calls`` tool calls of 3 deltas each (runs of 2 at most), then one call of ``long_fragments``."""
+    ev = [("message_start", {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+                                                                  "role": "assistant", "model": "m", "content": []}})]
+    parts = [['{"i":', str(i), "}"] for i in range(calls)] + [long_fragments]
+    for i, frags in enumerate(parts):
+        ev.append(("content_block_start", {"type": "content_block_start", "index": i,
+                                           "content_block": {"type": "tool_use", "id": f"toolu_{i}", "name": "f",
+                                                             "input": {}}}))
+        ev += [("content_block_delta", {"type": "content_block_delta", "index": i,
+                                        "delta": {"type": "input_json_delta", "partial_json": f}}) for f in frags]
+        ev.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    ev += [("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+           ("message_stop", {"type": "message_stop"})]
+    return _sse(ev)
+
+
+def test_the_search_for_runs_goes_off_where_none_form_and_back_on_for_a_long_call():
+    """Thousands of 3-delta calls: after a streak of short runs the framing stops looking (a few
+    dozen runs formed, not one per call); the long call at the end is still taken in runs once the
+    search is back on; the report is the exact path's."""
+    from inspector.session.runs import RunGate
+
+    long_fragments = ['{"lines": ['] + [f'"{i}", ' for i in range(3000)] + ['"end"]}']
+    body = _short_calls_then_one_long(4000, long_fragments)
+    cap = Capture(chunks=[Chunk(None, body[i:i + 65536]) for i in range(0, len(body), 65536)])
+    fast, exact, runs = _both(cap)
+    assert fast == exact
+    short_runs = 4000
+    assert runs < short_runs // 10, runs  # without the gate: one run per call
+    s = run_capture(cap)
+    assert s.blocks[-1].content == "".join(long_fragments) and not s.findings
+    assert any(item.__class__.__name__ == "EventRun" and item.count > 100 for item in s.events._items)
+    gate = RunGate()
+    assert not any(gate.saw_run(2, 10 * k) for k in range(RunGate.PATIENCE - 1))
+    assert gate.saw_run(2, 500) and not gate.armed
+    assert not gate.rearm(500 + RunGate.FIRST_WAIT - 1, 3, 2) and gate.rearm(500 + RunGate.FIRST_WAIT, 9, 1)
+    assert gate.wait == 2 * RunGate.FIRST_WAIT  # off again soon: a longer wait before the next look
+    assert not gate.saw_run(5000, 9000) and gate.wait == RunGate.FIRST_WAIT  # a long run resets it
+    for _ in range(RunGate.PATIENCE):
+        gate.saw_run(2, 9100)
+    assert not gate.armed and not gate.rearm(9200, 40, 3) and not gate.rearm(9300, 41, 100)  # new blocks
+    assert gate.rearm(9400, 41, 100 + RunGate.LONG)  # one block took many deltas since the last look
+
+
+def test_runs_reach_the_session_only_through_its_run_writer_interface():
+    """``runs.py`` touches no private attribute of the session, and the J rules add a delta
+    through the writer's public method (issue 26: the one bypass of the writer interface)."""
+    import ast
+    from pathlib import Path
+
+    import inspector.session.rules.arguments as arguments
+    import inspector.session.runs as runs
+
+    for module, owner in ((runs, "s"), (arguments, "self.s")):
+        tree = ast.parse(Path(module.__file__).read_text())
+        private = [f"{ast.unparse(n.value)}.{n.attr}" for n in ast.walk(tree)
+                   if isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")
+                   and ast.unparse(n.value) == owner]
+        assert not private, (module.__name__, private)

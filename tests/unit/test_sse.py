@@ -16,8 +16,9 @@ from httpx_sse import EventSource
 
 from inspector.model.frames import Comment, Frame, FramingIssue
 from inspector.framing.sse import SSEDecoder
+from tests.conftest import SHARED_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 
 
 def decode(*chunks: bytes, close_t: float | None = None) -> list:
@@ -377,10 +378,9 @@ def test_matches_httpx_sse_on_well_formed_streams(stream: tuple[bytes, int], poi
 # -- corpus ------------------------------------------------------------------------------
 
 def _corpus() -> list[Path]:
-    return sorted(CORPUS.glob("*.sse")) if CORPUS.is_dir() else []
+    return sorted(CORPUS.glob("*.sse"))
 
 
-@pytest.mark.skipif(not _corpus(), reason="shared corpus not present")
 @pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.stem)
 def test_corpus_split_anywhere_gives_same_frames(path: Path):
     body = path.read_bytes()
@@ -406,8 +406,6 @@ def _expected_framing(path: Path) -> tuple[set[str], set[str]]:
 
 
 def _event_stream_captures() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
     out = []
     for path in sorted(CORPUS.glob("*.jsonl")):
         head = json.loads(path.read_text().split("\n", 1)[0])
@@ -416,7 +414,6 @@ def _event_stream_captures() -> list[Path]:
     return out
 
 
-@pytest.mark.skipif(not _corpus(), reason="shared corpus not present")
 @pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.stem)
 def test_corpus_framing_codes_match_expectations(path: Path):
     required, allowed = _expected_framing(path)
@@ -424,7 +421,6 @@ def test_corpus_framing_codes_match_expectations(path: Path):
     assert required <= got <= allowed
 
 
-@pytest.mark.skipif(not _event_stream_captures(), reason="shared corpus not present")
 @pytest.mark.parametrize("path", _event_stream_captures(), ids=lambda p: p.stem)
 def test_corpus_captures_recorded_chunking(path: Path):
     records = [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]

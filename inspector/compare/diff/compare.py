@@ -348,7 +348,7 @@ def _others(d: Diff) -> None:
     for i, kind in enumerate(d.a.other_kinds):
         if kind in left:
             j = left.index(kind)
-            left[j] = None  # type: ignore[call-overload]
+            left[j] = None  # type: ignore[call-overload]  # a taken slot, so index() finds the next one
             d.pairs.append(BlockPair(kind, i, j, "kind", kind))
         else:
             d.pairs.append(BlockPair(kind, i, None, None, kind))

@@ -198,7 +198,13 @@ class ExchangeLog:
         ex.session.findings.extend(ex.q_findings)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:
-        """The exchange whose answer ``ex``'s request continues, and how it was matched."""
+        """The exchange whose answer ``ex``'s request continues, and how it was matched (a response on a
+        WebSocket: the one its socket says, ``Exchange.socket_continues``, while its session is held)."""
+        if ex.socket_continues is not None:
+            n, how = ex.socket_continues
+            prev = self.by_n.get(n)
+            if prev is not None and prev.session is not None:
+                return prev, how
         return continued_exchange(ex, self.exchanges)
 
     def _check_history(self, ex: Exchange) -> None:

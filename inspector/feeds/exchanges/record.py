@@ -1,20 +1,24 @@
 """One exchange through the proxy (request, response, inspection state) and whether it is linted.
 
-What is linted: a response whose content type is a stream (``text/event-stream``, NDJSON,
+What is linted: a response over a WebSocket (status 101: ``inspector.net.proxy.wstap``), one whose content type is a stream (``text/event-stream``, NDJSON,
 JSON Lines, AWS ``application/vnd.amazon.eventstream``), any status >= 400 (S007 with its body), a body the request asked to stream
 (``"stream": true``, or Ollama's ``/api/chat`` / ``/api/generate`` which stream by default), and
 every transport fault. A normal JSON answer (a non-streaming call, ``/v1/models``) is shown with
 its status and body but not judged as a stream (no S007 for a 200 ``application/json``).
 
-Imports: ``inspector.model.capture`` only; no I/O, no event loop. Everything else in the
+Imports: ``inspector.model.capture`` only (``Session`` for annotations); no I/O, no event loop. Everything else in the
 package may import this module.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from inspector.model.capture import End
+from inspector.model.capture import Capture, End
+
+if TYPE_CHECKING:  # for annotations only: this module imports nothing above the model at run time
+    from inspector.session.session import Session
 
 STREAM_TYPES = ("text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
                 "application/json-seq", "application/vnd.amazon.eventstream")
@@ -50,7 +54,7 @@ class Exchange:
     request: dict
     """``{"method", "url", "headers", "body"}`` redacted, as a native capture header stores it."""
     body: object
-    """The request body parsed as JSON, else None."""
+    """The request body parsed as JSON (any JSON value: readers check its type), else None."""
     started_wall: float
     """``time.time()`` when the request arrived (the TUI's clock column)."""
     t0: float
@@ -61,7 +65,7 @@ class Exchange:
     content_type: str = ""
     linted: bool = False
     """The response is judged as a stream (see the module docstring)."""
-    session: object = None
+    session: Session | None = None
     """The ``Session``; for a response that is not linted, an empty one holding the Q findings."""
     end: End | None = None
     first_byte_t: float | None = None
@@ -75,9 +79,13 @@ class Exchange:
     continues: int | None = None
     """Number of the exchange whose answer this request continues (Q rules), if any."""
     continues_how: str | None = None
+    socket_continues: tuple[int, str] | None = None
+    """A response on a WebSocket: the exchange on the same socket its request continues, and how that is
+    known (``inspector.capture.websocket.followup``: its ``previous_response_id``, else the response just
+    before it when it sends something back), set by the proxy's socket tap; the Q rules take it as is."""
     note: str | None = None
     """Why the body could not be inspected (e.g. an encoding nothing here decodes)."""
-    tape: object = None
+    tape: Capture | None = None
     """The response as relayed (a ``Capture``), when the log keeps tapes (``ExchangeLog.keep``)."""
     request_bytes: int = 0
     """Size of the request body as received, in bytes."""
@@ -184,7 +192,7 @@ def wants_stream(ex: Exchange) -> bool:
 
 def should_lint(ex: Exchange) -> bool:
     """Judge this response as a stream? (module docstring, "What is linted")."""
-    if ex.status is None or ex.status >= 400:
+    if ex.status is None or ex.status >= 400 or ex.status == 101:  # 101: a response over a WebSocket
         return True
     if any(t in ex.content_type for t in STREAM_TYPES):
         return True

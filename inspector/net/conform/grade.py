@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.model.catalog import severity_rank
+from inspector.model.severity import severity_rank
 from inspector.net.conform.matrix import Case
 from inspector.providers.conformance import Call, Conformance, Turn
 from inspector.session.session import Session

@@ -7,7 +7,7 @@ assembles (``truth``), and where the fault sits. Errors are one line (``MutateEr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from inspector.feeds.run import run_capture
 from inspector.net.serve import Served
@@ -159,7 +159,7 @@ def served_variants(served: list[Served], specs: list[Spec]) -> tuple[list[Serve
     for k, s in enumerate(out):  # one capture may appear once per mutation: keep path prefixes unique
         base, n = s.name, 2
         while s.name in names:
-            s = out[k] = Served(f"{base}-{n}", s.source, s.capture, s.status, s.headers, s.pauses, s.note)
+            s = out[k] = replace(s, name=f"{base}-{n}")
             n += 1
         names.add(s.name)
     return out, done, notes

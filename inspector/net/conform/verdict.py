@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.feeds.run import run_capture
-from inspector.model.catalog import severity_rank
+from inspector.model.severity import severity_rank
 from inspector.net.conform.mutate import MutatedCapture
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Call, Turn

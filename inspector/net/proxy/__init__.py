@@ -18,7 +18,9 @@ One job per module; the forwarding path (endpoint → tap → sink) never waits 
   never hold other exchanges back long (fairness), with a bounded backlog;
 - ``collect``: full garbage collections only between streams (headless);
 - ``reports``: one report per exchange (``--format json|text``);
-- ``server``: starting it (background thread, or foreground headless).
+- ``server``: starting it (background thread, or foreground headless);
+- ``wsrelay``: WebSocket upgrades on the same port, relayed message for message (close codes both ways);
+- ``wstap``: each relayed socket recorded, and each response on it inspected as an exchange.
 
 The exchanges themselves (record, log, pairing) are pure and live in ``inspector.feeds.exchanges``.
 

@@ -61,7 +61,7 @@ from inspector.net.servers import is_loopback
 from inspector.net import sigv4
 from inspector.net.live import describe_error
 from starlette.applications import Starlette
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
 
 _UNSET = object()
@@ -115,6 +115,10 @@ class ProxyEndpoint:
                 limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
                 trust_env=trust_env, follow_redirects=False)
         return client
+
+    def next_number(self) -> int:
+        """The next exchange number (HTTP exchanges and WebSocket responses share the numbering)."""
+        return next(self._numbers)
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
@@ -358,8 +362,12 @@ def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:
     return batch[0][1] if n == 1 else b"".join(data for _, data in batch[:n])
 
 
-def make_asgi_app(endpoint: ProxyEndpoint):
-    """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``."""
-    app = Starlette(routes=[Route("/{path:path}", endpoint=endpoint)])
+def make_asgi_app(endpoint: ProxyEndpoint, websocket=None):
+    """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``;
+    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given."""
+    routes: list = [Route("/{path:path}", endpoint=endpoint)]
+    if websocket is not None:
+        routes.append(WebSocketRoute("/{path:path}", endpoint=websocket))
+    app = Starlette(routes=routes)
     app.state.endpoint = endpoint
     return app

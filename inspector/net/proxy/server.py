@@ -19,6 +19,7 @@ from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.reports import EndLines, Reports
 from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import LoopSink
+from inspector.net.proxy.wstap import websocket_relay
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.net.limits import StreamLimits
 from inspector.net.servers import QUIET_ABORTS, BackgroundServer, RequestLimits, uvicorn_server
@@ -55,8 +56,8 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     log.listeners.extend(listeners)
     collector = IdleCollector(lambda: log.running)
     log.listeners.append(collector)
-    server = uvicorn_server(make_asgi_app(endpoint), graceful=2.0, date_header=False, log_filter=QUIET_ABORTS,
-                            requests=requests)
+    server = uvicorn_server(make_asgi_app(endpoint, websocket_relay(endpoint)), graceful=2.0, date_header=False,
+                            log_filter=QUIET_ABORTS, requests=requests, websockets=True)
     collector.start()
     try:
         server.run(sockets=[sock])
@@ -82,6 +83,7 @@ class ProxyThread(BackgroundServer):
 
     label = "proxy"
     date_header = False  # pass the upstream's head through; add nothing of our own
+    websockets = True
 
     def __init__(self, upstream: str | Routes, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
@@ -94,7 +96,9 @@ class ProxyThread(BackgroundServer):
                                                   record_dir=record_dir, dialect=dialect, stall_s=stall_s,
                                                   auto_attach=not external, keep=keep, keep_bytes=keep_bytes,
                                                   limits=limits, rows=rows)
-        super().__init__(make_asgi_app(self.endpoint), host, port, sock, requests=requests)
+        self.relay = websocket_relay(self.endpoint)
+        """The WebSocket side (``wsrelay``): upgrades on the same port, each response on a socket an exchange."""
+        super().__init__(make_asgi_app(self.endpoint, self.relay), host, port, sock, requests=requests)
 
     @property
     def reports(self) -> list[dict]:

@@ -47,7 +47,9 @@ def read(answer) -> Turn:
 def sent_back(request: dict) -> Turn | None:
     """The last assistant message of ``messages`` (string content is one text block)."""
     msgs = request.get("messages") if isinstance(request, dict) else None
-    k = last_index_of(msgs, "assistant") if isinstance(msgs, list) else None
+    if not isinstance(msgs, list):
+        return None
+    k = last_index_of(msgs, "assistant")
     if k is None:
         return None
     content = msgs[k].get("content")

@@ -16,6 +16,7 @@ from inspector.providers import mutations as m
 from inspector.providers.anthropic import tools
 from inspector.providers.anthropic.mutations import _find, _first_tool, _with_args
 from inspector.providers.mutations import Ev, Mutated, Mutation, Stream
+from inspector.model.members import object_member
 
 REFUSAL_TEXT = "I can't help with that request."
 
@@ -24,7 +25,7 @@ def _ending(stream: Stream, stop_reason: str, t) -> list[Ev]:
     """``message_delta`` saying ``stop_reason`` (the recorded one's usage kept) and ``message_stop``."""
     i = _find(stream, "message_delta")
     p = stream.items[i].json()
-    p["delta"] = {**(p.get("delta") if isinstance(p.get("delta"), dict) else {}), "stop_reason": stop_reason}
+    p["delta"] = {**(object_member(p, "delta")), "stop_reason": stop_reason}
     end = stream.items[_find(stream, "message_stop")]
     return [replace(stream.items[i].with_json(p), t=t), replace(end, t=t)]
 

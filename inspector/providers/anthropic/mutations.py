@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from typing import Any
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -16,6 +18,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.anthropic import tools
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+from inspector.model.members import object_member
 
 
 @dataclass(slots=True)
@@ -41,7 +44,7 @@ def _first_tool(stream: Stream) -> _Tool:
             continue
         typ = p.get("type")
         if tool is None:
-            block = p.get("content_block") if isinstance(p.get("content_block"), dict) else {}
+            block = object_member(p, "content_block")
             if typ == "content_block_start" and block.get("type") == "tool_use" and isinstance(p.get("index"), int):
                 tool = _Tool(p["index"], i, [], None)
         elif p.get("index") == tool.index:
@@ -91,7 +94,7 @@ def cumulative_arguments(stream: Stream, param: float | None) -> Mutated:
     edits, so_far = {}, ""
     for i in tool.deltas:
         p = stream.items[i].json()
-        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        delta = object_member(p, "delta")
         so_far += delta.get("partial_json") or ""
         delta["partial_json"] = so_far
         edits[i] = stream.items[i].with_json(p)
@@ -170,7 +173,7 @@ def _tools(stream: Stream) -> list[_Tool]:
         p = ev.json()
         if not isinstance(p, dict) or not isinstance(p.get("index"), int):
             continue
-        block = p.get("content_block") if isinstance(p.get("content_block"), dict) else {}
+        block = object_member(p, "content_block")
         if p.get("type") == "content_block_start" and block.get("type") == "tool_use":
             found[p["index"]] = _Tool(p["index"], i, [], None)
         elif p["index"] in found and p.get("type") == "content_block_delta":
@@ -242,7 +245,7 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
 
 def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     body = _declaring(stream)
-    if tools.read(body).choice is None:
+    if m.choice_of(tools.read(body)) is None:
         body["tool_choice"] = {"type": "any"}
     edits = _stop_reason(stream, "end_turn")
     for tool in _tools(stream):  # each call becomes a text block at its index: indexes stay in order
@@ -322,7 +325,7 @@ MUTATIONS: tuple[Mutation, ...] = (
 
 def closing() -> bytes:
     """A short, clean text answer (``end_turn``): what ``serve --expect-next`` sends the next request."""
-    msg = {"id": "msg_si_closing", "type": "message", "role": "assistant", "model": "stream-inspector",
+    msg: dict[str, Any] = {"id": "msg_si_closing", "type": "message", "role": "assistant", "model": "stream-inspector",
            "content": [], "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
     return sse([
         ("message_start", {"type": "message_start", "message": msg}),

@@ -17,6 +17,7 @@ from inspector.model.blocks import Block
 from inspector.providers.anthropic.clients import says
 from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
+from inspector.model.members import object_member, string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -141,6 +142,8 @@ class AnthropicMessages(Dialect):
         if slot is None or slot.block.closed or delta.__class__ is not dict:
             return None
         dtype = delta.get("type")
+        if not isinstance(dtype, str):
+            return None
         key = _RUN_KEY.get(dtype)
         if key is None or delta.get(key) != value or slot.block.kind not in DELTA_BLOCKS[dtype]:
             return None
@@ -150,7 +153,7 @@ class AnthropicMessages(Dialect):
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
-        msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+        msg = object_member(p, "message")
         if isinstance(msg.get("model"), str):
             self.w.set_model(msg["model"])
         if isinstance(msg.get("stop_reason"), str):
@@ -167,12 +170,12 @@ class AnthropicMessages(Dialect):
         if not isinstance(cb, dict):
             self.w.report("S008", f"message_start.message.content[{pos}] is a {type(cb).__name__}, not a block")
             return
-        kind = cb.get("type") if isinstance(cb.get("type"), str) else "unknown"
+        kind = string_member(cb, "type", "unknown")
         if kind not in BLOCK_TYPES:
             self.w.report("S008", f"unknown content block type {kind!r} in message_start", index=pos, cause=kind)
         tool = kind in TOOL_BLOCKS
-        block = self.w.open_block(kind, index=pos, id=cb.get("id") if isinstance(cb.get("id"), str) else None,
-                                  name=cb.get("name") if isinstance(cb.get("name"), str) else None,
+        block = self.w.open_block(kind, index=pos, id=string_member(cb, "id"),
+                                  name=string_member(cb, "name"),
                                   tool=tool, empty_is_object=tool)
         self.slots[pos] = _Slot(block)
         self.started_order.append(pos)
@@ -192,8 +195,8 @@ class AnthropicMessages(Dialect):
 
     def _block_start(self, p: dict) -> None:
         idx = p.get("index")
-        cb = p.get("content_block") if isinstance(p.get("content_block"), dict) else {}
-        kind = cb.get("type") if isinstance(cb.get("type"), str) else "unknown"
+        cb = object_member(p, "content_block")
+        kind = string_member(cb, "type", "unknown")
         if not isinstance(idx, int):
             self.w.report("S008", "content_block_start without an integer index")
             return
@@ -206,8 +209,8 @@ class AnthropicMessages(Dialect):
         self.A006_overlapping_blocks(idx)
         self.open_slots.add(idx)
         tool = kind in TOOL_BLOCKS
-        block = self.w.open_block(kind, index=idx, id=cb.get("id") if isinstance(cb.get("id"), str) else None,
-                                  name=cb.get("name") if isinstance(cb.get("name"), str) else None,
+        block = self.w.open_block(kind, index=idx, id=string_member(cb, "id"),
+                                  name=string_member(cb, "name"),
                                   tool=tool, empty_is_object=tool)
         slot = self.slots[idx] = _Slot(block)
         if kind == "tool_use":
@@ -288,7 +291,7 @@ class AnthropicMessages(Dialect):
         self.A015_thinking_without_signature(block)
 
     def _message_delta(self, p: dict) -> None:
-        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        delta = object_member(p, "delta")
         reason = delta.get("stop_reason")
         if reason is not None:
             self._set_stop_reason(reason)

@@ -42,7 +42,7 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
     """The Anthropic event ``inner`` as a record at ``ev``'s place (index, line, time, response)."""
     typ = inner.get("type")
     return EventRecord(ev.index, typ if isinstance(typ, str) else "message", orjson.dumps(inner).decode(), inner,
-                       ev.line, ev.t, False, False, ev.block, ev.response)
+                       ev.line, ev.t, False, False, ev.block, ev.response, ev.offset)
 
 
 class BedrockAnthropic(AnthropicMessages):

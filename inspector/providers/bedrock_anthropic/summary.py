@@ -4,6 +4,7 @@ from __future__ import annotations
 from inspector.model.events import EventRecord
 from inspector.providers.bedrock_anthropic.stream import decode_chunk, inner_event
 from inspector.providers.summary import generic
+from inspector.model.members import string_member
 
 
 def summarize(p: dict, ev: EventRecord) -> str | None:
@@ -11,5 +12,5 @@ def summarize(p: dict, ev: EventRecord) -> str | None:
     inner = decode_chunk(p)
     if inner is None:
         return None
-    typ = inner.get("type") if isinstance(inner.get("type"), str) else "?"
+    typ = string_member(inner, "type", "?")
     return f"{typ} {generic(inner, inner_event(ev, inner))}".strip()

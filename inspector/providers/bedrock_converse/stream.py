@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from inspector.model.blocks import Block
 from inspector.model.clients import says
 from inspector.providers.base import Dialect
+from inspector.model.members import object_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -118,13 +119,13 @@ class BedrockConverse(Dialect):
         idx = self._index(p, "contentBlockStart")
         if idx is None:
             return
-        start = p.get("start") if isinstance(p.get("start"), dict) else {}
+        start = object_member(p, "start")
         member = next((k for k in start if k in START_KINDS), None)
         if member is None:
             member = next(iter(start), "unknown")
             self.w.report("S008", f"unknown contentBlockStart member {member!r}", index=idx)
         kind = START_KINDS.get(member, member)
-        info = start.get(member) if isinstance(start.get(member), dict) else {}
+        info = object_member(start, member)
         self.B005_duplicate_start(idx)
         self._position(idx)
         tool = kind == "tool_use"
@@ -141,7 +142,7 @@ class BedrockConverse(Dialect):
         idx = self._index(p, "contentBlockDelta")
         if idx is None:
             return
-        delta = p.get("delta") if isinstance(p.get("delta"), dict) else {}
+        delta = object_member(p, "delta")
         member = next((k for k in delta if k in DELTA_KINDS), None)
         if member is None:
             self.w.report("S008", f"unknown delta member {next(iter(delta), None)!r}", index=idx)

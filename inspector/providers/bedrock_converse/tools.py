@@ -8,13 +8,14 @@ violation is a warning (RULES.md V002).
 """
 from __future__ import annotations
 
+from inspector.model.members import object_member
 from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice, add, name_of, spelled
 
 
 def read(body: dict) -> DeclaredTools | None:
     """``body``'s tools, or None when it has no ``toolConfig.tools`` list."""
-    config = body.get("toolConfig")
-    listed = config.get("tools") if isinstance(config, dict) else None
+    config = object_member(body, "toolConfig")
+    listed = config.get("tools")
     if not isinstance(listed, list):
         return None
     tools: dict = {}

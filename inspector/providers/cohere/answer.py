@@ -30,7 +30,8 @@ def plain(body: dict) -> tuple[dict, str]:
 def message_turn(msg: dict, finish: str | None = None) -> Turn:
     """An assistant message (answer or history) as a ``Turn``, with Cohere's ``tool_plan`` and ``thinking`` kinds."""
     turn = chat.message_turn(msg, finish)
-    content = msg.get("content") if isinstance(msg.get("content"), list) else []
+    listed = msg.get("content")
+    content = listed if isinstance(listed, list) else []
     own = ["tool_plan"] if isinstance(msg.get("tool_plan"), str) and msg["tool_plan"] else []
     own += ["thinking" for b in content if isinstance(b, dict) and b.get("type") == "thinking"]
     turn.kinds[:0] = own
@@ -49,5 +50,7 @@ def sent_back(request: dict) -> Turn | None:
     """The last assistant message, with the ``tool`` messages after it (by ``tool_call_id``)."""
     turn = chat.sent_back(request)
     if turn is not None:
-        turn.kinds = message_turn(last_by_role(request["messages"], "assistant")).kinds
+        last = last_by_role(request["messages"], "assistant")
+        if last is not None:  # there is one: chat.sent_back found it
+            turn.kinds = message_turn(last).kinds
     return turn

@@ -31,7 +31,10 @@ def _first_call_index(stream: Stream) -> int:
     starts = _typed(stream, "tool-call-start")
     if not starts:
         raise NotApplicable("no tool-call-start in this stream")
-    return starts[0][1].get("index")
+    index = starts[0][1].get("index")
+    if not isinstance(index, int):
+        raise NotApplicable("the first tool-call-start has no integer index")
+    return index
 
 
 def _call_events(stream: Stream, typ: str) -> list[tuple[int, dict]]:
@@ -187,7 +190,7 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     ``finish_reason: COMPLETE``; the request forces a call (``tool_choice: REQUIRED``) when it did not."""
     first = _first_call_index(stream)
     body = _declaring(stream)
-    if tools.read(body).choice is None:
+    if m.choice_of(tools.read(body)) is None:
         body["tool_choice"] = "REQUIRED"
     gone = {"tool-plan-delta", "tool-call-start", "tool-call-delta", "tool-call-end"}
     edits: dict = {i: None for i, ev in enumerate(stream.items) if isinstance(p := ev.json(), dict) and p.get("type") in gone}
@@ -203,7 +206,7 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     p["delta"]["finish_reason"] = "COMPLETE"
     edits[end] = stream.items[end].with_json(p)
     return m.well_formed(m.with_edits(stream, edits, {start: text}), body,
-                         f"a text answer although {tools.read(body).choice.spelled}, {m.describe(stream, start)}")
+                         f"a text answer although {m.forcing(m.choice_of(tools.read(body)))}, {m.describe(stream, start)}")
 
 
 MUTATIONS: tuple[Mutation, ...] = (

@@ -77,6 +77,9 @@ EVENTS: dict[str, Obj] = {
 ``citation.py``, ``source.py``, ``usage*.py``, ``logprob_item.py``)."""
 
 
+_KINDS: dict[type, str] = {str: "a string", list: "a list", dict: "an object"}
+
+
 def _kind(v) -> str:
     if v is None:
         return "null"
@@ -84,7 +87,7 @@ def _kind(v) -> str:
         return "a boolean"
     if isinstance(v, (int, float)):
         return "a number"
-    return {str: "a string", list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+    return _KINDS.get(type(v), type(v).__name__)
 
 
 def _int_like(v) -> bool:
@@ -159,10 +162,56 @@ def _check(spec, v) -> tuple[list, str] | None:
     return None if None in problems else problems[0]
 
 
+def _fits(spec):
+    """A function ``v -> bool``: ``v`` fits ``spec`` (``_check(spec, v) is None``), built once per
+    spec so that the common case, an event that fits, costs a few calls (every event is checked);
+    None for a spec anything fits."""
+    if spec.__class__ is str:
+        return None if spec == "any" else _SCALARS[spec][0]
+    if spec.__class__ is Obj:
+        required = spec.required
+        fields = tuple((key, _fits(sub), key in spec.nonnull) for key, sub in spec.fields.items())
+
+        def fits_object(v) -> bool:
+            if v.__class__ is not dict:
+                return False
+            for key in required:
+                if key not in v:
+                    return False
+            for key, sub, nonnull in fields:
+                value = v.get(key)
+                if value is None:
+                    if nonnull and key in v:
+                        return False
+                elif sub is not None and not sub(value):
+                    return False
+            return True
+        return fits_object
+    if spec.__class__ is Lit:
+        values = spec.values
+        return lambda v: v.__class__ is str and v in values
+    if spec.__class__ is Lst:
+        item = _fits(spec.item)
+        return lambda v: v.__class__ is list and (item is None or all(map(item, v)))
+    alternatives = [_fits(sub) for sub in spec.specs]  # OneOf
+    if None in alternatives:
+        return None
+    return lambda v: any(f(v) for f in alternatives)
+
+
+_FITS = {typ: _fits(spec) for typ, spec in EVENTS.items()}
+
+
 def problem(payload: dict) -> str | None:
     """Why cohere-python's stream types reject ``payload`` (an event of a known ``type``), or None:
     ``delta.message.tool_calls is a list, not an object``."""
-    spec = EVENTS.get(payload.get("type"))
+    typ = payload.get("type")
+    if not isinstance(typ, str):
+        return None
+    fits = _FITS.get(typ)
+    if fits is None or fits(payload):
+        return None
+    spec = EVENTS.get(typ)
     found = _check(spec, payload) if spec is not None else None
     if found is None:
         return None

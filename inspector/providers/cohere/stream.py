@@ -23,6 +23,7 @@ from inspector.providers.cohere.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.cohere.shapes import problem
 from inspector.providers.cohere.sniff import EVENT_TYPES
+from inspector.model.members import string_member
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
@@ -124,8 +125,8 @@ class CohereChat(Dialect):
                 self.w.report("S008", f"unknown event type {typ!r} ({says('S008-cohere-unknown-event')})", cause=typ)
             return
         self.K001_event_dropped(p, typ)
-        handler = getattr(self, "_" + typ.replace("-", "_"))
-        handler(p)
+        handler = _HANDLERS[typ]  # resolved once per event type, not per event
+        handler(self, p)
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
@@ -135,7 +136,7 @@ class CohereChat(Dialect):
         content = _dict(_message(p).get("content"))
         ctype = content.get("type")
         known = isinstance(ctype, str) and ctype in CONTENT_KINDS
-        kind = ctype if known else \
+        kind = str(ctype) if known else \
             "thinking" if isinstance(content.get("thinking"), str) and content.get("text") is None else "text"
         if ctype is not None and not known:
             self.w.report("S008", f"unknown content type {ctype!r}"[:200], cause=repr(ctype)[:80])
@@ -174,8 +175,8 @@ class CohereChat(Dialect):
         tc = _tool_call(_message(p).get("tool_calls"))
         fn = _dict(tc.get("function"))
         self._close_plan()
-        block = self._open("tool_call", idx, self.calls, id=tc.get("id") if isinstance(tc.get("id"), str) else None,
-                           name=fn.get("name") if isinstance(fn.get("name"), str) else None)
+        block = self._open("tool_call", idx, self.calls, id=string_member(tc, "id"),
+                           name=string_member(fn, "name"))
         self.last_call = block
         if isinstance(fn.get("arguments"), str) and fn["arguments"]:
             self.w.add_arguments(block, fn["arguments"])
@@ -285,3 +286,7 @@ class CohereChat(Dialect):
         self.k002 = True
         self.w.report("K002", f"data: [DONE] before message-end: {says('K002-done-before-end')}, so every "
                       "event after it (the rest of the answer, the finish_reason) is lost")
+
+
+_HANDLERS = {typ: getattr(CohereChat, "_" + typ.replace("-", "_")) for typ in EVENT_TYPES}
+"""The method handling each event type (``tool-call-delta`` -> ``_tool_call_delta``)."""

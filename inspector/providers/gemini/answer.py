@@ -6,6 +6,7 @@ A non-streamed answer is one ``GenerateContentResponse`` from ``…:generateCont
 """
 from __future__ import annotations
 
+from inspector.model.members import object_member
 from inspector.providers.conformance import Call, Turn, last_index_of
 from inspector.providers.gemini.stream import finish_reason_name
 
@@ -52,13 +53,15 @@ def read(answer) -> Turn:
     cands = answer.get("candidates") if isinstance(answer, dict) else None
     if not isinstance(cands, list) or not cands or not isinstance(cands[0], dict):
         raise ValueError("not a GenerateContentResponse (no candidates)")
-    content = cands[0].get("content") if isinstance(cands[0].get("content"), dict) else {}
+    content = object_member(cands[0], "content")
     return _turn(content.get("parts") or [], finish_reason_name(cands[0].get("finishReason")))
 
 
 def sent_back(request: dict) -> Turn | None:
     contents = request.get("contents") if isinstance(request, dict) else None
-    k = last_index_of(contents, "model") if isinstance(contents, list) else None
+    if not isinstance(contents, list):
+        return None
+    k = last_index_of(contents, "model")
     if k is None:
         return None
     turn = _turn(contents[k].get("parts") or [])

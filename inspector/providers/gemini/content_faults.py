@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from inspector.providers import mutations as m
 from inspector.providers.gemini import tools
-from inspector.providers.gemini.mutations import _candidate0, _first_call
+from inspector.providers.gemini.mutations import _candidate0, _first_call, _found_candidate0
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 
 
@@ -35,7 +35,7 @@ def _cut(stream: Stream, reason: str) -> Mutated:
     if len(frames) < 2:
         raise NotApplicable("the first function call is not streamed over several frames")
     at = m.middle(frames[:-1])
-    like, _ = _candidate0(stream.items[at])
+    like, _ = _found_candidate0(stream.items[at])
     end = _frame(like, reason, stream.items[at].t)
     out = m.unchanged(stream.derive(stream.items[: at + 1] + [end]), m.describe(stream, at))
     out.truth = stream.derive(stream.items[: frames[0]] + [end])
@@ -54,7 +54,7 @@ def empty_answer(stream: Stream, param: float | None) -> Mutated:
     first = next((i for i, ev in enumerate(stream.items) if _candidate0(ev) is not None), None)
     if first is None:
         raise NotApplicable("no candidate in this stream")
-    like, _ = _candidate0(stream.items[first])
+    like, _ = _found_candidate0(stream.items[first])
     sent = stream.derive(stream.items[:first] + [_frame(like, "STOP", stream.items[first].t)])
     out = m.unchanged(sent, "the whole answer")
     out.truth = sent  # a legal answer: what a correct client carries back

@@ -11,6 +11,8 @@ request cannot refuse parallel calls (``FunctionCallingConfig`` has ``mode`` and
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -18,6 +20,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.gemini import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+from inspector.model.members import object_member
 
 
 def _candidate0(ev: Ev) -> tuple[dict, dict] | None:
@@ -26,6 +29,14 @@ def _candidate0(ev: Ev) -> tuple[dict, dict] | None:
     if not isinstance(cands, list) or not cands or not isinstance(cands[0], dict):
         return None
     return p, cands[0]
+
+
+def _found_candidate0(ev: Ev) -> tuple[dict, dict]:
+    """``_candidate0`` of an item found to hold a candidate; ``NotApplicable`` if it holds none."""
+    found = _candidate0(ev)
+    if found is None:
+        raise NotApplicable("the item holds no candidate")
+    return found
 
 
 def _finish(stream: Stream) -> int:
@@ -48,7 +59,7 @@ def _first_call(stream: Stream) -> int:
 
 def _set_finish(stream: Stream, reason: str | None, where: str) -> Mutated:
     i = _finish(stream)
-    p, cand = _candidate0(stream.items[i])
+    p, cand = _found_candidate0(stream.items[i])
     if reason is None:
         del cand["finishReason"]
     else:
@@ -91,7 +102,7 @@ def _inject(stream: Stream) -> Stream:
                 continue
             if isinstance(part.get("text"), str) and part["text"]:
                 return m.with_accent(stream, part["text"])
-            fc = part.get("functionCall") if isinstance(part.get("functionCall"), dict) else {}
+            fc = object_member(part, "functionCall")
             for arg in fc.get("partialArgs") or []:
                 if isinstance(arg, dict) and isinstance(arg.get("stringValue"), str) and arg["stringValue"]:
                     return m.with_accent(stream, arg["stringValue"])
@@ -107,11 +118,13 @@ _VALUE_TYPES = {"stringValue": "string", "numberValue": "number", "boolValue": "
 """``partialArgs`` value members (google-genai ``PartialArg``) and the JSON type each carries."""
 
 
-def _function_calls(stream: Stream):
+def _function_calls(stream: Stream) -> Iterator[tuple[int, dict, dict]]:
     """``(item position, the payload, the functionCall dict)`` of every functionCall part, in order."""
     for i, ev in enumerate(stream.items):
         found = _candidate0(ev)
-        content = found[1].get("content") if found else None
+        if found is None:
+            continue
+        content = found[1].get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
         for part in parts if isinstance(parts, list) else ():
             if isinstance(part, dict) and isinstance(part.get("functionCall"), dict):
@@ -124,7 +137,8 @@ def _declaring(stream: Stream, schemas: dict | None = None) -> dict:
     body = dict(stream.request or {"contents": []})
     if not isinstance(body.get("tools"), list):
         names = list(dict.fromkeys(fc["name"] for _, _, fc in _function_calls(stream) if isinstance(fc.get("name"), str)))
-        decls = [{"name": n, **({"parametersJsonSchema": schemas[n]} if n in (schemas or {}) else {})} for n in names]
+        given = schemas or {}
+        decls = [{"name": n, **({"parametersJsonSchema": given[n]} if n in given else {})} for n in names]
         body["tools"] = [{"functionDeclarations": decls}]
     return body
 
@@ -178,7 +192,7 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     left with nothing to say is dropped unless it carries the finishReason or usage), the finishReason
     ``STOP``; the request forces a call (``functionCallingConfig.mode: ANY``) when it did not."""
     body = _declaring(stream)
-    if tools.read(body) is None or tools.read(body).choice is None:
+    if m.choice_of(tools.read(body)) is None:
         body["toolConfig"] = {"functionCallingConfig": {"mode": "ANY"}}
     edits: dict = {}
     said = False
@@ -202,7 +216,7 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
         del cand["content"]  # a finishReason-only frame, as Gemini sends them
     edits[end] = stream.items[end].with_json(p)
     return m.well_formed(m.with_edits(stream, edits), body,
-                         f"no functionCall although {tools.read(body).choice.spelled}")
+                         f"no functionCall although {m.forcing(m.choice_of(tools.read(body)))}")
 
 
 MUTATIONS: tuple[Mutation, ...] = (

@@ -288,6 +288,7 @@ class Gemini(Dialect):
     def _streamed_part(self, c: _Candidate, fc: dict, more: bool) -> None:
         """``partialArgs`` of the streamed call: written as JSON text as they come (G005 if the
         final part never arrives)."""
+        assert c.streaming is not None  # called once the call is streaming
         block, args = c.streaming
         entries = fc.get("partialArgs")
         if entries is not None and not isinstance(entries, list):
@@ -358,7 +359,9 @@ class Gemini(Dialect):
                 belongs = f"it belongs to the first function call {first.name!r}"
             else:
                 belongs = f"the first function call {first.name!r} already has one; keep it with this part"
-                self.w.set_signature(c.last_block, sig, keep=True)
+                last = c.last_block
+                assert last is not None  # c.calls holds a call, so a part (a block) came
+                self.w.set_signature(last, sig, keep=True)
             self.w.report("G002", f"thoughtSignature arrived in {where}: {belongs}", index=first.index)
             return
         target = c.text_block if c.text_block is not None else c.last_block
@@ -416,6 +419,7 @@ class Gemini(Dialect):
     def G005_streamed_call_unfinished(self, c: _Candidate) -> None:
         """G005 streamed-call-unfinished (error): a streamed ``functionCall`` (``willContinue``)
         never received its final part."""
+        assert c.streaming is not None  # judged only while a call streams
         block, _ = c.streaming
         c.streaming = None
         self.w.report("G005", f"streamed function call {block.name!r} never received its final part (a "

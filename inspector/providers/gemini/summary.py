@@ -4,6 +4,7 @@ from __future__ import annotations
 from inspector.model.events import EventRecord
 from inspector.providers.gemini.stream import finish_reason_name
 from inspector.providers.summary import compact
+from inspector.model.members import object_member
 
 
 def summarize(p: dict, ev: EventRecord) -> str | None:
@@ -14,7 +15,7 @@ def summarize(p: dict, ev: EventRecord) -> str | None:
     for cand in p["candidates"]:
         if not isinstance(cand, dict):
             continue
-        content = cand.get("content") if isinstance(cand.get("content"), dict) else {}
+        content = object_member(cand, "content")
         for part in content.get("parts") or []:
             if not isinstance(part, dict):
                 continue

@@ -11,6 +11,8 @@ docstrings), so a violation there is an error. Gemini has no parallel switch.
 """
 from __future__ import annotations
 
+from typing import Any, overload
+
 from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice, add, name_of, spelled
 
 SERVER_KINDS = frozenset({"executableCode", "codeExecutionResult"})
@@ -28,10 +30,14 @@ _SNAKE = {"any_of": "anyOf", "min_items": "minItems", "max_items": "maxItems", "
           "max_length": "maxLength", "min_properties": "minProperties", "max_properties": "maxProperties"}
 
 
-def _get(d: dict, camel: str, snake: str):
+def _get(d: dict, camel: str, snake: str) -> Any:
     return d.get(camel, d.get(snake))
 
 
+@overload
+def json_schema(schema: dict) -> dict: ...
+@overload
+def json_schema(schema: object) -> object: ...
 def json_schema(schema: object) -> object:
     """Gemini's ``Schema`` (OpenAPI subset) as JSON Schema: type names lower-cased (``"OBJECT"`` →
     ``"object"``), ``nullable: true`` → a union with ``"null"``, snake_case keys camelCased, count
@@ -74,7 +80,9 @@ def read(body: dict) -> DeclaredTools | None:
         return None
     config = _get(body, "toolConfig", "tool_config")
     fcc = _get(config, "functionCallingConfig", "function_calling_config") if isinstance(config, dict) else None
-    mode = str(fcc.get("mode") or "").upper() if isinstance(fcc, dict) else ""
+    if not isinstance(fcc, dict):
+        fcc = {}
+    mode = str(fcc.get("mode") or "").upper()
     strict = mode in ("ANY", "VALIDATED")
     tools: dict = {}
     server = False

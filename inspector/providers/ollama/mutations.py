@@ -14,6 +14,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT
 from inspector.providers.ollama import tools
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
+from inspector.model.members import object_member
 
 
 def _lines(stream: Stream) -> list[tuple[int, dict]]:
@@ -28,7 +29,7 @@ def _done_line(stream: Stream) -> tuple[int, dict]:
 
 
 def _calls(p: dict) -> list:
-    msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+    msg = object_member(p, "message")
     calls = msg.get("tool_calls")
     return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
 
@@ -59,7 +60,7 @@ def arguments_as_string(stream: Stream, param: float | None) -> Mutated:
     i = _first_call_line(stream)
     p = stream.items[i].json()
     for call in _calls(p):
-        fn = call.get("function") if isinstance(call.get("function"), dict) else {}
+        fn = object_member(call, "function")
         if isinstance(fn.get("arguments"), dict):
             fn["arguments"] = orjson.dumps(fn["arguments"]).decode()
     return _replaced(stream, i, p, m.describe(stream, i))
@@ -82,11 +83,11 @@ def _before_done(stream: Stream) -> int:
 
 def _inject(stream: Stream) -> Stream:
     for _, p in _lines(stream):
-        msg = p.get("message") if isinstance(p.get("message"), dict) else {}
+        msg = object_member(p, "message")
         if isinstance(msg.get("content"), str) and msg["content"]:
             return m.with_accent(stream, msg["content"])
         for call in _calls(p):
-            fn = call.get("function") if isinstance(call.get("function"), dict) else {}
+            fn = object_member(call, "function")
             if isinstance(fn.get("arguments"), dict):
                 value = m.first_string_value(orjson.dumps(fn["arguments"]).decode())
                 if value:
@@ -103,7 +104,7 @@ def _declaring(stream: Stream) -> dict:
         declared: dict = {}
         for _, p in _lines(stream):
             for c in _calls(p):
-                fn = c.get("function") if isinstance(c.get("function"), dict) else {}
+                fn = object_member(c, "function")
                 if isinstance(fn.get("name"), str) and isinstance(fn.get("arguments"), dict):
                     declared.setdefault(fn["name"], tf.inferred_schema(fn["arguments"]))
         body["tools"] = [{"type": "function", "function": {"name": n, "parameters": s}} for n, s in declared.items()]

@@ -20,6 +20,7 @@ import orjson
 
 from inspector.providers.base import Dialect
 from inspector.providers.textcalls import looks_like_tool_call
+from inspector.model.members import object_member, string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -105,8 +106,8 @@ class Ollama(Dialect):
         self.w.add_text(b, value)
 
     def _tool_call(self, tc: dict) -> None:
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
-        name = fn.get("name") if isinstance(fn.get("name"), str) else None
+        fn = object_member(tc, "function")
+        name = string_member(fn, "name")
         tid = tc.get("id") if isinstance(tc.get("id"), str) and tc.get("id") else None
         # Native arguments are an object; a missing one means no parameters ({}), not an empty call.
         b = self.w.open_block("tool_call", index=self.positions, id=tid, name=name, tool=True,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from inspector.providers.conformance import Call, Turn, last_index_of, parse_arguments
 from inspector.providers.openai_chat.request import ENDPOINT
+from inspector.model.members import object_member
 
 STOP_CLASSES = {"tool_calls": "tool", "function_call": "tool", "stop": "end", "length": "length",
                 "content_filter": "refusal"}
@@ -40,7 +41,7 @@ def message_turn(msg: dict, finish: str | None = None) -> Turn:
     for tc in msg.get("tool_calls") or []:
         if not isinstance(tc, dict):
             continue
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+        fn = object_member(tc, "function")
         args, raw = parse_arguments(fn.get("arguments"))
         turn.calls.append(Call(tc.get("id"), fn.get("name"), args, raw))
         turn.kinds.append("tool_call")
@@ -52,14 +53,16 @@ def read(answer) -> Turn:
     choices = answer.get("choices") if isinstance(answer, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ValueError("not a Chat completion (no choices)")
-    msg = choices[0].get("message") if isinstance(choices[0].get("message"), dict) else {}
+    msg = object_member(choices[0], "message")
     return message_turn(msg, choices[0].get("finish_reason"))
 
 
 def sent_back(request: dict) -> Turn | None:
     """The last assistant message, with the ``tool`` messages after it (by ``tool_call_id``, else ``name``)."""
     msgs = request.get("messages") if isinstance(request, dict) else None
-    k = last_index_of(msgs, "assistant") if isinstance(msgs, list) else None
+    if not isinstance(msgs, list):
+        return None
+    k = last_index_of(msgs, "assistant")
     if k is None:
         return None
     turn = message_turn(msgs[k])

@@ -9,6 +9,7 @@ from inspector.providers.history import (
     HistoryCheck, HistoryShape, compare, is_delta_type, kind_of, last_index, match, parse_args, same_signature,
     show,
 )
+from inspector.model.members import object_member
 
 
 def check(ctx: HistoryCheck, msgs: list) -> None:
@@ -28,7 +29,7 @@ def check(ctx: HistoryCheck, msgs: list) -> None:
         for ci, tc in enumerate(m["tool_calls"]):
             if not isinstance(tc, dict):
                 continue
-            fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+            fn = object_member(tc, "function")
             ok, value = parse_args(fn.get("arguments"))
             if not ok:
                 ctx.report("Q005", f"messages[{mi}].tool_calls[{ci}] arguments are not JSON: "
@@ -46,7 +47,7 @@ def check(ctx: HistoryCheck, msgs: list) -> None:
             if isinstance(tid, str) and tid:
                 ctx.unknown_id(tid, f"{where} tool_call")
             continue
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+        fn = object_member(tc, "function")
         args = fn.get("arguments")
         ok, value = parse_args(args)
         if ok and isinstance(value, dict):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from typing import Any
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -16,6 +18,7 @@ from inspector.providers import tool_faults as tf
 from inspector.providers.conformance import CLOSING_TEXT, sse
 from inspector.providers.mutations import Ev, Mutated, Mutation, NotApplicable, Stream
 from inspector.providers.openai_chat import tools
+from inspector.model.members import object_member, string_member
 
 
 @dataclass(slots=True)
@@ -34,8 +37,16 @@ def _choice0(p) -> dict | None:
     return next((c for c in p["choices"] if isinstance(c, dict) and c.get("index", 0) == 0), None)
 
 
+def _choice_of(p: object) -> dict:
+    """Choice 0 of an event ``_scan`` found it in; ``NotApplicable`` if it is not there after all."""
+    choice = _choice0(p)
+    if choice is None:
+        raise NotApplicable("the event has no choice 0")
+    return choice
+
+
 def _entries(choice: dict) -> list:
-    delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+    delta = object_member(choice, "delta")
     calls = delta.get("tool_calls")
     return [e for e in calls if isinstance(e, dict)] if isinstance(calls, list) else []
 
@@ -68,8 +79,8 @@ def _args_fragments(stream: Stream) -> list[int]:
     """Positions of the first call's fragments that carry argument text (not the opening one)."""
     out = []
     for i in _first_call(stream)[1:]:
-        for e in _entries(_choice0(stream.items[i].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+        for e in _entries(_choice_of(stream.items[i].json())):
+            fn = object_member(e, "function")
             if fn.get("arguments"):
                 out.append(i)
                 break
@@ -83,7 +94,7 @@ def _rewrite(stream: Stream, positions, change) -> dict[int, Ev]:
     edits = {}
     for i in positions:
         p = stream.items[i].json()
-        for e in _entries(_choice0(p)):
+        for e in _entries(_choice_of(p)):
             change(e, e.get("index"), i)
         edits[i] = stream.items[i].with_json(p)
     return edits
@@ -104,8 +115,8 @@ def duplicate_start(stream: Stream, param: float | None) -> Mutated:
 
 def repeat_identity(stream: Stream, param: float | None) -> Mutated:
     positions = _first_call(stream)
-    opening = next(e for e in _entries(_choice0(stream.items[positions[0]].json())) if e.get("index") is not None)
-    fn0 = opening.get("function") if isinstance(opening.get("function"), dict) else {}
+    opening = next(e for e in _entries(_choice_of(stream.items[positions[0]].json())) if e.get("index") is not None)
+    fn0 = object_member(opening, "function")
     if not fn0.get("name") or not opening.get("id"):
         raise NotApplicable("the first fragment carries no id and name to repeat")
     first_index = opening["index"]
@@ -153,7 +164,7 @@ def close_early(stream: Stream, param: float | None) -> Mutated:
         if i <= cut:
             continue
         p = stream.items[i].json()
-        choice = _choice0(p)
+        choice = _choice_of(p)
         rest = [e for e in _entries(choice) if e.get("index") != first_index]
         if rest:
             choice["delta"]["tool_calls"] = rest
@@ -175,7 +186,7 @@ def finish_stop(stream: Stream, param: float | None) -> Mutated:
     if calls.finish is None:
         raise NotApplicable("choice 0 has no finish_reason")
     p = stream.items[calls.finish].json()
-    choice = _choice0(p)
+    choice = _choice_of(p)
     if choice.get("finish_reason") != "tool_calls":
         raise NotApplicable("choice 0 does not finish with tool_calls")
     choice["finish_reason"] = "stop"
@@ -204,7 +215,7 @@ def _inject_text(stream: Stream) -> Stream:
     for i, ev in enumerate(stream.items):
         p = ev.json()
         choice = _choice0(p)
-        delta = choice.get("delta") if choice is not None and isinstance(choice.get("delta"), dict) else {}
+        delta = object_member(choice, "delta") if choice is not None else {}
         if isinstance(delta.get("content"), str) and delta["content"]:
             delta["content"] += " \u2014 ok"
             items[i] = ev.with_json(p)
@@ -212,7 +223,7 @@ def _inject_text(stream: Stream) -> Stream:
     first_index = _first_index(stream)
     positions = _args_fragments(stream)
     payloads = [stream.items[i].json() for i in positions]
-    entries = [next(e for e in _entries(_choice0(p)) if e.get("index") == first_index) for p in payloads]
+    entries = [next(e for e in _entries(_choice_of(p)) if e.get("index") == first_index) for p in payloads]
     found = m.accent_in_arguments([e["function"]["arguments"] for e in entries])
     if found is None:
         raise NotApplicable("no content or string argument to carry a multi-byte character")
@@ -227,11 +238,11 @@ def _call(stream: Stream, index: int) -> tuple[str | None, str]:
     """``(name, argument text)`` of choice 0's call at wire ``index``."""
     name, text = None, ""
     for i in _scan(stream).fragments[index]:
-        for e in _entries(_choice0(stream.items[i].json())):
-            fn = e.get("function") if isinstance(e.get("function"), dict) else {}
+        for e in _entries(_choice_of(stream.items[i].json())):
+            fn = object_member(e, "function")
             if e.get("index") == index:
-                name = name or (fn.get("name") if isinstance(fn.get("name"), str) else None)
-                text += fn.get("arguments") if isinstance(fn.get("arguments"), str) else ""
+                name = name or (string_member(fn, "name"))
+                text += string_member(fn, "arguments", "")
     return name, text
 
 
@@ -240,7 +251,7 @@ def _declaring(stream: Stream, **extra) -> dict:
     declares none (schemas inferred from their arguments), with ``extra`` keys set."""
     body = dict(stream.request or {"model": "m", "messages": [], "stream": True})
     if not isinstance(body.get("tools"), list):
-        declared = {}
+        declared: dict[str, Any] = {}
         for index in _scan(stream).fragments:
             name, text = _call(stream, index)
             try:
@@ -294,7 +305,7 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
     edits: dict = _rewrite(stream, positions[:1], change)
     for i in positions[1:]:  # the rest of the first call's arguments: its entries leave their chunks
         p = stream.items[i].json()
-        choice = _choice0(p)
+        choice = _choice_of(p)
         rest = [e for e in _entries(choice) if e.get("index") != first]
         if rest:
             choice["delta"]["tool_calls"] = rest
@@ -316,15 +327,15 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     edits: dict = {}
     for i in sorted({i for ps in calls.fragments.values() for i in ps}):
         p = stream.items[i].json()
-        choice = _choice0(p)
+        choice = _choice_of(p)
         choice["delta"].pop("tool_calls", None)
         if i == first:
             choice["delta"]["content"] = "I can answer that without a tool."
         edits[i] = stream.items[i].with_json(p) if choice["delta"] or i == first or choice.get("finish_reason") else None
     p = stream.items[calls.finish].json() if calls.finish not in edits else orjson.loads(edits[calls.finish].data)
-    _choice0(p)["finish_reason"] = "stop"
+    _choice_of(p)["finish_reason"] = "stop"
     edits[calls.finish] = stream.items[calls.finish].with_json(p)
-    return m.well_formed(m.with_edits(stream, edits), body, f"no tool call although {tools.choice(body).spelled}")
+    return m.well_formed(m.with_edits(stream, edits), body, f"no tool call although {m.forcing(tools.choice(body))}")
 
 
 def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
@@ -337,7 +348,7 @@ def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
     copies = []
     for i in positions:  # the call again, as the next index with an id of its own
         p = stream.items[i].json()
-        for e in _entries(_choice0(p)):
+        for e in _entries(_choice_of(p)):
             e["index"] = first + 1
             if e.get("id"):
                 e["id"] = f"{e['id']}_2"

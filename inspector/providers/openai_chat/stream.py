@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import orjson
 
@@ -30,11 +30,14 @@ from inspector.providers.openai_chat.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.openai_chat.sniff import LEGACY_OBJECT
 from inspector.providers.textcalls import looks_like_tool_call
+from inspector.model.members import string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.blocks import Block
     from inspector.model.events import EventRecord
+    from inspector.model.findings import Finding
+    from inspector.model.severity import Severity
 
 CALL_FINISH = "tool_calls"
 LEGACY_FINISH = "function_call"
@@ -82,7 +85,7 @@ def _restated(text: str, head: str, tail: str) -> str | None:
     return "its start" if head == text else "its end" if tail == text else None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -110,7 +113,7 @@ class _Call:
     c008: bool = False
     c012: bool = False
     c020: bool = False
-    c002: object = None
+    c002: Finding | None = None
     """The C002 finding of a call opened without a name (its message says when the name came)."""
     from_object: bool = False
     """Opened from a ``tool_calls`` that was an object, not a list (C018 says it; no C002)."""
@@ -250,7 +253,7 @@ class OpenAIChat(Dialect):
 
     def judges_text(self, block: "Block", values: list) -> bool:
         """A run of content deltas one of which restates what came before it (C019) goes one by one."""
-        ch = self.choices.get(block.choice)
+        ch = self.choices.get(block.choice) if block.choice is not None else None
         if block.kind != "text" or ch is None or ch.c019 or ch.text is not block:
             return False
         before = block.length
@@ -638,7 +641,7 @@ class OpenAIChat(Dialect):
         if fr in (CALL_FINISH, LENGTH_FINISH):
             return
         forced = named_tool_choice(self.w.request_body)
-        severity = "info" if forced else None
+        severity: Severity | None = "info" if forced else None
         why = (f"; the request forces {forced!r} in tool_choice, and OpenAI itself then finishes with 'stop'"
                if forced else "")
         if ch.calls:
@@ -865,7 +868,7 @@ class OpenAIChat(Dialect):
         transcript = audio.get("transcript")
         if ch.audio is None:
             ch.audio = self.w.open_block("audio", index=None, choice=ch.index,
-                                         id=audio.get("id") if isinstance(audio.get("id"), str) else None)
+                                         id=string_member(audio, "id"))
         if isinstance(audio.get("data"), str):
             self.w.note(ch.audio, "audio data (base64 characters)",
                         ch.audio.extra.get("audio data (base64 characters)", 0) + len(audio["data"]))

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from inspector.model.events import EventRecord
 from inspector.providers.summary import compact
+from inspector.model.members import object_member
 
 
 def _choice(choice: dict) -> str:
     parts = []
     if len(choice) and choice.get("index") not in (None, 0):
         parts.append(f"choice {choice.get('index')}")
-    delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+    delta = object_member(choice, "delta")
     for key in ("role", "content", "reasoning", "reasoning_content", "refusal"):
         if delta.get(key) not in (None, ""):
             parts.append(f"{key} {compact(delta[key])}" if key != "content" else compact(delta[key]))
@@ -18,7 +19,7 @@ def _choice(choice: dict) -> str:
         for call in calls:
             if not isinstance(call, dict):
                 continue
-            fn = call.get("function") if isinstance(call.get("function"), dict) else {}
+            fn = object_member(call, "function")
             bits = [f"#{call['index']}" if "index" in call else "#?"]
             if call.get("id"):
                 bits.append(f"id={call['id']}")

@@ -9,7 +9,7 @@ from inspector.providers.history import (
 
 
 def check(ctx: HistoryCheck, items: list) -> None:
-    """Q001/Q005 on every item, Q003/Q006 on the items after the last user message."""
+    """Q001/Q005 on every item, Q003/Q006 on the last answer's items (``last_turn``)."""
     for ii, it in enumerate(items):
         if isinstance(it, dict):
             if is_delta_type(it.get("type")):
@@ -20,12 +20,7 @@ def check(ctx: HistoryCheck, items: list) -> None:
                     ctx.report("Q005", f"input[{ii}] function_call arguments are not JSON: {show(it.get('arguments'))}")
                 elif not isinstance(value, dict):
                     ctx.report("Q005", f"input[{ii}] function_call arguments are {kind_of(value)}, not an object")
-    start = 0
-    for i in range(len(items) - 1, -1, -1):
-        it = items[i]
-        if isinstance(it, dict) and it.get("role") == "user":
-            start = i + 1
-            break
+    start = last_turn(items)
     turn = [(i, it) for i, it in enumerate(items[start:], start=start) if isinstance(it, dict)]
     calls = [(i, it) for i, it in turn if it.get("type") == "function_call"]
     ids = [it.get("call_id") or it.get("id") for _, it in calls]
@@ -48,3 +43,20 @@ def check(ctx: HistoryCheck, items: list) -> None:
 
 
 SHAPE = HistoryShape("input", lambda body, dialect: True, check)
+
+
+def last_turn(items: list) -> int:
+    """Where the items of the answer being continued start: after the last user message, and after the
+    tool outputs of an earlier round (a ``function_call_output`` before the last ``function_call``). An
+    agent loop sends the whole history without ``previous_response_id`` (openai-agents):
+    ``[user, call 1, output 1, call 2, output 2]`` continues the answer that streamed call 2 only."""
+    def kind(i: int) -> object:
+        it = items[i]
+        return it.get("type") if isinstance(it, dict) else None
+
+    start = next((i + 1 for i in range(len(items) - 1, -1, -1)
+                  if isinstance(items[i], dict) and items[i].get("role") == "user"), 0)
+    last_call = next((i for i in range(len(items) - 1, start - 1, -1) if kind(i) == "function_call"), None)
+    if last_call is not None:
+        start = next((i + 1 for i in range(last_call - 1, start - 1, -1) if kind(i) == "function_call_output"), start)
+    return start

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from typing import Any
+
 import orjson
 
 from inspector.providers import mutations as m
@@ -192,7 +194,8 @@ def schema_violation(stream: Stream, param: float | None) -> Mutated:
     except orjson.JSONDecodeError:
         raise NotApplicable("the function_call's arguments are not JSON") from None
     recorded = tools.read(stream.request) if stream.request else None
-    declared = recorded.tools.get(item.get("name")) if recorded is not None else None
+    name = item.get("name")
+    declared = recorded.tools.get(name) if recorded is not None and isinstance(name, str) else None
     broken, what = tf.violate(args, declared.schema if declared is not None else None)
     edits = _rewrite_call(stream, item["id"], arguments=orjson.dumps(broken).decode())
     return m.well_formed(m.with_edits(stream, edits), _declaring(stream), f"{item.get('name')}: {what}")
@@ -256,7 +259,8 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
     body = _declaring(stream)
     if tools.choice(body) is None:
         body["tool_choice"] = "required"
-    events, done_item = [], None
+    events: list[dict[str, Any]] = []
+    done_item: dict[str, Any] | None = None
     items: list[Ev] = []
     for ev in stream.items:
         p = ev.json()
@@ -273,7 +277,7 @@ def ignore_tool_choice(stream: Stream, param: float | None) -> Mutated:
             events, done_item = _text_item_events("msg_si_no_tool", p.get("output_index", 0), NO_TOOL_TEXT)
             items += [Ev(None, e["type"], ev.t).with_json({**e, "sequence_number": 0}) for e in events]
     return m.well_formed(stream.derive(_renumbered(items)), body,
-                         f"no function_call although {tools.choice(body).spelled}")
+                         f"no function_call although {m.forcing(tools.choice(body))}")
 
 
 def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
@@ -284,7 +288,7 @@ def extra_parallel_call(stream: Stream, param: float | None) -> Mutated:
     if len(ids) > 1:
         return m.well_formed(stream, body, f"{len(ids)} function calls although parallel_tool_calls is false")
     iid = ids[0]
-    last_index = max((p.get("output_index") for ev in stream.items
+    last_index = max((p["output_index"] for ev in stream.items
                       if isinstance(p := ev.json(), dict) and isinstance(p.get("output_index"), int)), default=0)
     new_id, copied, done_at, copy_done = f"{iid}_2", [], None, None
 
@@ -360,7 +364,7 @@ def closing() -> bytes:
     part = {"type": "output_text", "text": "", "annotations": []}
     done_part = {**part, "text": CLOSING_TEXT}
     done_item = {**item, "status": "completed", "content": [done_part]}
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "response.created", "response": resp},
         {"type": "response.output_item.added", "output_index": 0, "item": item},
         {"type": "response.content_part.added", "item_id": item["id"], "output_index": 0, "content_index": 0, "part": part},

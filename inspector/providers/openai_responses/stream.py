@@ -21,19 +21,25 @@ from typing import TYPE_CHECKING
 from inspector.model.jsonprogress import PARTIAL
 from inspector.providers.openai_responses.clients import says
 from inspector.providers.base import Dialect
+from inspector.model.members import object_member, string_member
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.blocks import Block
     from inspector.model.events import EventRecord
 
-TERMINAL = frozenset({"response.completed", "response.failed", "response.incomplete"})
-"""Events that end a response (PROTOCOLS.md §3, R5); the final status is the stop reason."""
+TERMINAL = frozenset({"response.completed", "response.failed", "response.incomplete", "response.done"})
+"""Events that end a response (PROTOCOLS.md §3, R5); the final status is the stop reason. Over a
+WebSocket the Responses API may end with ``response.done`` (openai-python
+``examples/responses/websocket.py``: "Responses over WebSocket currently emit `response.done` as the
+final event"); its ``response.status`` says which end it is."""
+_DONE_STATUS = {"failed": "response.failed", "incomplete": "response.incomplete", "cancelled": "response.incomplete"}
+"""``response.done``'s ``response.status`` as the terminal event it stands for (completed otherwise)."""
 
 KNOWN_EVENTS = frozenset({
     "error",
     "response.created", "response.queued", "response.in_progress",
-    "response.completed", "response.failed", "response.incomplete",
+    "response.completed", "response.failed", "response.incomplete", "response.done",
     "response.output_item.added", "response.output_item.done",
     "response.content_part.added", "response.content_part.done",
     "response.output_text.delta", "response.output_text.done", "response.output_text.annotation.added",
@@ -128,7 +134,7 @@ class _Item:
         self.r010 = False
         self.r011 = False
         self.incomplete = False
-        self.parts: dict[tuple, list[str]] = {}
+        self.parts: dict[tuple | None, list[str]] = {}
         """Text deltas per part (``(kind, content_index)``), compared with the ``.done`` text (R009)."""
         self.done_parts: dict[tuple, str] = {}
         """The ``.done`` text of each part that got one (a later delta makes it wrong: R009)."""
@@ -145,6 +151,13 @@ class OpenAIResponses(Dialect):
     accepts_done = True
     """[R] Responses streams may or may not close with ``[DONE]``; the SDK tolerates either (PROTOCOLS.md §3)."""
     typed_events = True
+    known_events = KNOWN_EVENTS
+    """Event types this dialect knows (others are S008); a dialect reading the same events adds its own."""
+    text_deltas = _TEXT_DELTAS
+    done_of = _DONE_OF
+    text_done = _TEXT_DONE
+    part_types = frozenset({"output_text", "refusal", "reasoning_text", "summary_text"})
+    """Content part types of ``response.content_part.added``/``.done`` (others are S008)."""
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -186,7 +199,7 @@ class OpenAIResponses(Dialect):
         if self._is_error(typ, p):
             self._error(p)
             return
-        if typ not in KNOWN_EVENTS:
+        if typ not in self.known_events:
             self._unknown("event type", typ)
         if typ in _LIFECYCLE:
             resp = p.get("response")
@@ -214,20 +227,20 @@ class OpenAIResponses(Dialect):
             self._args_delta(item, p)
         elif typ == "response.function_call_arguments.done":
             self._args_done(item, p)
-        elif typ in _TEXT_DELTAS:
+        elif typ in self.text_deltas:
             delta = p.get("delta")
             if isinstance(delta, str) and not item.block.tool:
                 if typ == "response.refusal.delta":
                     self.w.note(item.block, "refusal", True)
                 self.w.add_text(item.block, delta)
-                if typ in _DONE_OF:
+                if typ in self.done_of:
                     key = _part_key(typ, p)
                     item.parts.setdefault(key, []).append(delta)
                     if key in item.done_parts and delta:
                         self.R009_text_done_mismatch(item, "".join(item.parts[key]), item.done_parts[key],
                                                      f"{typ} after the part's .done")
-        elif typ in _TEXT_DONE:
-            text = p.get("text", p.get("refusal"))
+        elif typ in self.text_done:
+            text = _done_text(p)
             if isinstance(text, str) and not item.block.tool:
                 key = _part_key(typ, p)
                 item.done_parts[key] = text
@@ -243,8 +256,7 @@ class OpenAIResponses(Dialect):
                     self.R009_text_done_mismatch(item, streamed, text, typ)
         elif typ in ("response.content_part.added", "response.content_part.done"):
             part = p.get("part")
-            if isinstance(part, dict) and isinstance(part.get("type"), str) and \
-                    part["type"] not in ("output_text", "refusal", "reasoning_text", "summary_text"):
+            if isinstance(part, dict) and isinstance(part.get("type"), str) and part["type"] not in self.part_types:
                 self._unknown("content part type", part["type"])
 
     def on_end(self, end: "End") -> None:
@@ -269,7 +281,8 @@ class OpenAIResponses(Dialect):
         return typ == "error" or (typ is None and p.get("error") is not None)
 
     def _error(self, p: dict) -> None:
-        err = p.get("error") if isinstance(p.get("error"), dict) else p
+        error = p.get("error")
+        err = error if isinstance(error, dict) else p
         code = err.get("code") or err.get("type") or "error"
         msg = err.get("message") or "(no message)"
         param = err.get("param")
@@ -298,7 +311,7 @@ class OpenAIResponses(Dialect):
         if not isinstance(item, dict):
             self.w.report("R001", "response.output_item.added without an item object", index=_int(oi))
             return
-        typ = item.get("type") if isinstance(item.get("type"), str) else "unknown"
+        typ = string_member(item, "type", "unknown")
         iid = item.get("id") if isinstance(item.get("id"), str) and item.get("id") else None
         if typ not in KNOWN_ITEMS:
             self._unknown("item type", typ)
@@ -311,7 +324,7 @@ class OpenAIResponses(Dialect):
                           f"({old.type} {old.item_id!r} then {typ} {iid!r})", index=_int(oi))
             self.w.replace_block(old.block)
         is_call = typ == "function_call"
-        name = item.get("name") if isinstance(item.get("name"), str) else None
+        name = string_member(item, "name")
         block = self.w.open_block(typ, index=_int(oi), id=iid, name=name, tool=is_call)
         rec = _Item(block, oi, iid, typ)
         if isinstance(item.get("call_id"), str):
@@ -465,8 +478,10 @@ class OpenAIResponses(Dialect):
     def _terminal(self, typ: str, p: dict) -> None:
         self.terminal = typ
         self.w.mark_ended()
-        resp = p.get("response") if isinstance(p.get("response"), dict) else {}
+        resp = object_member(p, "response")
         status = resp.get("status") if isinstance(resp.get("status"), str) else typ.rsplit(".", 1)[-1]
+        if typ == "response.done":
+            typ = _DONE_STATUS.get(str(status), "response.completed")
         self.w.set_stop_reason(status)
         if isinstance(resp.get("model"), str):
             self.w.set_model(resp["model"])
@@ -527,7 +542,7 @@ class OpenAIResponses(Dialect):
             oid = out.get("id") if isinstance(out.get("id"), str) and out.get("id") else None
             if (oid is not None and oid in self.by_id) or (oid is None and pos in self.by_index):
                 continue
-            typ = out.get("type") if isinstance(out.get("type"), str) else "unknown"
+            typ = string_member(out, "type", "unknown")
             rec = self._before_cursor(pos, oid, typ, out)
             rec.done = True
             if rec.block.tool:
@@ -598,15 +613,22 @@ def _clip(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[:n] + "…"
 
 
+def _done_text(p: dict) -> object:
+    """The whole text a ``.done`` event (or a content part) states: ``text``, ``refusal`` or, for a
+    Realtime audio part, its ``transcript``."""
+    return p.get("text", p.get("refusal", p.get("transcript")))
+
+
 def _item_text(item: dict) -> str:
-    """Text of a finished message/reasoning item (``content[].text``/``summary[].text``)."""
+    """Text of a finished message/reasoning item (``content[].text``/``summary[].text``; a Realtime
+    audio part's ``transcript``)."""
     parts = []
     for key in ("content", "summary"):
         seq = item.get(key)
         if isinstance(seq, list):
             for part in seq:
                 if isinstance(part, dict):
-                    t = part.get("text", part.get("refusal"))
+                    t = _done_text(part)
                     if isinstance(t, str):
                         parts.append(t)
     return "".join(parts)

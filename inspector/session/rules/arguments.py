@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 class ArgumentRules:
     """The J rules of one session; remembers which blocks already got J006 (once per block)."""
 
-    __slots__ = ("s", "_resent")
+    __slots__ = ("s", "_resent", "_add_delta")
 
     def __init__(self, session: "Session") -> None:
         self.s = session
+        self._add_delta = session.add_delta
         self._resent: set[int] = set()
         """Positions of blocks J006 already fired for."""
 
@@ -41,13 +42,13 @@ class ArgumentRules:
             block.progress = prog = JsonProgress()
         before = prog.state
         if fragment and prog.length and (len(fragment) >= prog.length or before == COMPLETE) \
-                and block.pos not in self._resent and self._is_resend(block, fragment):
+                and block.pos not in self._resent and self._is_resend(block, prog, fragment):
             self._resent.add(block.pos)
             self.s.report("J006", f"fragment of {len(fragment)} characters re-sends the "
                           f"{prog.length} characters already accumulated (cumulative snapshot or "
                           "whole object sent again): naive accumulators double the arguments",
                           index=block.index)
-        self.s._delta(block, fragment)
+        self._add_delta(block, fragment)
         if not fragment:
             return
         after = prog.feed(fragment)
@@ -75,14 +76,14 @@ class ArgumentRules:
         """J002 incomplete at close, J007 empty, J004 not an object."""
         prog = block.progress
         state = prog.state if prog else EMPTY
-        if state == PARTIAL:
+        if prog is not None and state == PARTIAL:
             self.s.report("J002", f"closed while the arguments are an incomplete JSON prefix "
                           f"({prog.length} characters, depth {prog.depth}): do not execute",
                           index=block.index)
         elif state == EMPTY and not block.empty_is_object:
             self.s.report("J007", "call finished with no argument text at all (clients expect at least '{}')",
                           index=block.index)
-        elif state == COMPLETE and prog.top_kind != "object":
+        elif prog is not None and state == COMPLETE and prog.top_kind != "object":
             self.s.report("J004", f"arguments are a complete JSON {prog.top_kind}, not an object",
                           index=block.index)
         if state == COMPLETE and depth_over(block.content):
@@ -101,9 +102,9 @@ class ArgumentRules:
                           index=block.index, event=False)
 
     @staticmethod
-    def _is_resend(block: "Block", fragment: str) -> bool:
-        """J006: F starts with A, or A is complete and F is a complete value equal to it."""
-        prog = block.progress
+    def _is_resend(block: "Block", prog: JsonProgress, fragment: str) -> bool:
+        """J006: F starts with A, or A is complete and F is a complete value equal to it
+        (``prog``: the block's JSON progress so far)."""
         if len(fragment) >= prog.length and fragment.startswith(block.content):
             return True
         if prog.state == COMPLETE:

@@ -19,16 +19,18 @@ own tools (web search, code execution, MCP).
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
 from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
-    from inspector.providers.tools import DeclaredTool, DeclaredTools
+    from inspector.model.severity import Severity
+    from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
     from inspector.session.response import ResponseWriter
     from inspector.session.session import Session
 
@@ -38,7 +40,13 @@ CALL_ENDS = frozenset({"end_turn", "stop_sequence", "tool_use", "stop", "tool_ca
 a tool: only then is "called none" judged (V003). ``max_tokens``, ``length``, ``refusal``, safety
 stops, ``pause_turn`` and errors are not."""
 
-_UNREAD = object()
+class _Unread(enum.Enum):
+    """The declaration not read yet (None is a read that found nothing)."""
+
+    UNREAD = 0
+
+
+_UNREAD = _Unread.UNREAD
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +56,7 @@ class Verdict:
 
     code: str
     message: str
-    severity: str | None = None
+    severity: Severity | None = None
     violations: list[Violation] = field(default_factory=list)
 
 
@@ -82,7 +90,7 @@ class DeclaredRules:
 
     def __init__(self, session: "Session") -> None:
         self.s = session
-        self._declared: object = _UNREAD
+        self._declared: DeclaredTools | None | Literal[_Unread.UNREAD] = _UNREAD
         self._compiled: dict[str, Compiled] = {}
         """By tool name, once per session."""
         self._judged: set[int] = set()
@@ -108,7 +116,7 @@ class DeclaredRules:
         """The request's declaration, read on first use (the dialect is known by then), or None."""
         if self._declared is _UNREAD:
             self._declared = self.read((self.s.request or {}).get("body"))
-        return self._declared  # type: ignore[return-value]
+        return self._declared
 
     def read(self, body: object) -> DeclaredTools | None:
         """What ``body`` declares, read by the session's dialect's provider (None: nothing)."""
@@ -158,7 +166,8 @@ class DeclaredRules:
     def _compile(self, tool: DeclaredTool) -> Compiled:
         compiled = self._compiled.get(tool.name)
         if compiled is None:
-            compiled = self._compiled[tool.name] = compile_schema(tool.schema)
+            compiled = self._compiled[tool.name] = (compile_schema(tool.schema) if tool.schema is not None
+                                                    else Compiled(None))
         if tool.name not in self._noted and compiled.notes:
             self._noted.add(tool.name)
             shown = "; ".join(compiled.notes[:4]) + (f" (and {len(compiled.notes) - 4} more)"
@@ -167,7 +176,7 @@ class DeclaredRules:
                              t=None, cause=("V005", tool.name))
         return compiled
 
-    def _at(self, block: "Block", code: str, message: str, *, severity: str | None = None,
+    def _at(self, block: "Block", code: str, message: str, *, severity: Severity | None = None,
             cause: object = None) -> None:
         """A finding at the event that closed ``block`` (else the one that opened it)."""
         at = block.closed_event if block.closed_event is not None else block.opened_event
@@ -198,11 +207,11 @@ class DeclaredRules:
                 self._response_finding(response, "V004", f"{where}{len(calls)} tool calls ({names}) although the "
                                        f"request set {d.no_parallel}", choice)
             if d.choice is not None:
-                self._choice(response, d, calls, served, where, choice)
+                self._choice(response, d, d.choice, calls, served, where, choice)
 
-    def _choice(self, response: "ResponseWriter", d: DeclaredTools, calls: list, served: list, where: str,
-                choice: int | None) -> None:
-        forced = d.choice.names
+    def _choice(self, response: "ResponseWriter", d: DeclaredTools, forcing: ToolChoice, calls: list,
+                served: list, where: str, choice: int | None) -> None:
+        forced = forcing.names
         names = [b.name for b in calls if b.name]
         if (forced is None and (calls or served)) or (forced is not None and forced & set(names)):
             return
@@ -210,14 +219,14 @@ class DeclaredRules:
             reason = (response.stop_reason or "").lower()
             if reason not in CALL_ENDS:
                 return  # cut short (max_tokens, refusal, error…) before it could call: not judged
-            self._response_finding(response, "V003", f"{where}the request forced a tool call ({d.choice.spelled}) "
+            self._response_finding(response, "V003", f"{where}the request forced a tool call ({forcing.spelled}) "
                                    f"and the answer called none (stop reason {response.stop_reason!r})", choice)
             return
         declared = [n for n in names if n in d.tools]
         if not declared:
             return  # only undeclared names: V001 says it
         wanted = ", ".join(sorted(forced)) if forced else "a declared tool"
-        self._response_finding(response, "V003", f"{where}the request forced {wanted} ({d.choice.spelled}) and the "
+        self._response_finding(response, "V003", f"{where}the request forced {wanted} ({forcing.spelled}) and the "
                                f"answer called {', '.join(declared[:4])} instead", choice)
 
     def _response_finding(self, response: "ResponseWriter", code: str, message: str, choice: int | None) -> None:

@@ -15,9 +15,26 @@ that ``check`` on a capture whose request declares no schema never loads them (s
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 import orjson
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+
+class Checks(Protocol):
+    """What a compiled schema answers (``jsonschema_rs`` validators: only this)."""
+
+    def is_valid(self, instance: object) -> bool: ...
+
+
+class Explains(Checks, Protocol):
+    """A ``jsonschema`` validator: also says how an instance breaks the schema."""
+
+    def iter_errors(self, instance: object) -> Iterable[ValidationError]: ...
 
 ANNOTATIONS = frozenset({
     "$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
@@ -54,9 +71,9 @@ class Compiled:
     """One schema, ready: ``validator`` (None when the schema itself is invalid) and ``notes``, the
     parts the validator does not judge (RULES.md V005), each ``"at PATH: what"``."""
 
-    validator: object | None
+    validator: Explains | None
     notes: list[str] = field(default_factory=list)
-    fast: object | None = None
+    fast: Checks | None = None
     """The same schema compiled by ``jsonschema_rs`` (None when it would not take it)."""
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.capture import normal_end
+from inspector.model.capture import close_word, normal_end
+from inspector.model.websocket import is_upgrade
 
 if TYPE_CHECKING:
     from inspector.model.capture import End
@@ -30,6 +31,11 @@ def content_type(session: "Session") -> str:
         if k.lower() == "content-type":
             return str(v).lower()
     return ""
+
+
+def upgraded(session: "Session") -> bool:
+    """The response head is a WebSocket handshake's answer: the body is messages (``is_upgrade``)."""
+    return is_upgrade(session.response)
 
 
 def check_response_head(session: "Session") -> None:
@@ -69,6 +75,9 @@ def check_end(session: "Session", end: "End") -> None:
     # A client hanging up after the end marker is a normal end (``normal_end``): the SDKs do that
     # (openai-python stops reading at `[DONE]` and closes before the server ends its body).
     if not normal_end(end, session.ended):
+        if end.kind == "close":
+            session.report("S012", f"transport ended abnormally (WebSocket {close_word(end)})", event=False)
+            return
         detail = f": {end.error}" if end.error else ""
         session.report("S012", f"transport ended abnormally ({end.kind}){detail}", event=False)
 

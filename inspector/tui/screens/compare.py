@@ -28,6 +28,7 @@ from textual.widgets import Label, Static
 from inspector.capture.load import load_path
 from inspector.model.capture import Capture
 from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
 from inspector.capture.bundled import bundled_pair
@@ -385,12 +386,12 @@ def bundled_compare_screen(**kw) -> CompareScreen:
     return compare_screen(a_cap, b_cap, comparison=comparison, **kw)
 
 
-class CompareApp(TerminalApp, StartTheme, App[int]):
+class CompareApp(TerminalApp, QuitNow, StartTheme, App[int]):
     """A standalone app showing one :class:`CompareScreen` (``compare``, ``live --compare-eager``)."""
 
     CSS_PATH = str(Path(__file__).resolve().parents[1] / "app.tcss")
     TITLE = "stream-inspector compare"
-    BINDINGS = [Binding("ctrl+t", "cycle_theme", "Theme", show=False)]
+    BINDINGS = [Binding("ctrl+t", "cycle_theme", "Theme", show=False), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 

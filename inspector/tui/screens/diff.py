@@ -175,7 +175,7 @@ class DiffApp(CompareApp):
     TITLE = "stream-inspector diff"
 
     def __init__(self, diff: Diff, *, theme: str | None = None) -> None:
-        super().__init__(DiffScreen(diff), theme=theme)  # type: ignore[arg-type]
+        super().__init__(DiffScreen(diff), theme=theme)  # type: ignore[arg-type]  # CompareApp hosts any one screen (typed CompareScreen)
         self.diff = diff
 
 

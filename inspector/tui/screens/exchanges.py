@@ -21,22 +21,32 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from inspector.model.jsondepth import loads
 from inspector.tui.app import InspectorApp
 from inspector.feeds.exchanges.feed import ExchangeFeed
 from inspector.model.capture import end_word
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.feeds.exchanges.query import Query, QueryError, parse
+from inspector.feeds.exchanges.curl import curl_command, key_variable
 from inspector.tui.text import notice, one_line, shown
+from inspector.tui.themes import FALLBACK_COLOR, SEVERITY_STYLE
+from inspector.model.severity import WORST_FIRST
 
+SORTS = (("arrival", None),
+         ("status", lambda ex: (-(ex.status or 0), ex.n)),
+         ("duration", lambda ex: (-(ex.duration_s or 0.0), ex.n)),
+         ("findings", lambda ex: (tuple(-ex.counts().get(k, 0) for k in WORST_FIRST), ex.n)))
+"""The exchange list's orders (``O``): a name and a sort key (None: as they arrived); worst first."""
 LIST_FPS = 4
 """Exchange list refreshes per second (durations of running exchanges tick; rows appear)."""
 MAX_BODY_LINES = 200
@@ -159,17 +169,35 @@ class ProxyApp(InspectorApp):
     Screen.-short #exchanges {
         height: 7;
     }
+    #exchange-filter {
+        height: 3;
+        border: tall $accent;
+        &.-hidden { display: none; }
+    }
+    Screen.-short #exchange-filter { height: 1; border: none; }
     """
     BINDINGS = [
         Binding("0", "focus_exchanges", "Exchanges", show=False, tooltip="Move the focus to the exchange list"),
         Binding("d", "details", "Details", tooltip="Request and response details of the exchange shown"),
         Binding("a", "toggle_auto", "Newest", show=False,
                 tooltip="Follow the newest exchange as requests arrive (on at start)"),
+        Binding("F", "filter_exchanges", "Filter list", key_display="F",
+                tooltip="Filter the exchanges: code:J005 dur>2s status>=400 path: model: dialect: sev: (README)"),
+        Binding("O", "sort_exchanges", "Sort", show=False, key_display="O",
+                tooltip="Sort the exchanges: arrival, status, duration, findings (worst first)"),
+        Binding("c", "copy_curl", "curl", show=False,
+                tooltip="Copy the exchange's request as a curl command (the key as $VARIABLE, never its value)"),
+        Binding("R", "resend", "Re-send", show=False, key_display="R",
+                tooltip="Send the exchange's request again through the proxy to the upstream (a new exchange)"),
     ]
 
     def __init__(self, proxy, *, listen_url: str = "", upstream: str = "", theme: str | None = None,
-                 warning: str | None = None, record_dir: str | None = None, notes: tuple[str, ...] = ()) -> None:
+                 warning: str | None = None, record_dir: str | None = None, notes: tuple[str, ...] = (),
+                 resend: Callable[[object, str], str] | None = None) -> None:
         self.proxy = proxy
+        self.resender = resend
+        """Sends an exchange's request again through the proxy (``inspector.net.proxy.resend``; the
+        CLI hands it in: the TUI does not import the network layer); None: ``R`` says it cannot."""
         proxy.log.keep_tapes = True  # each exchange's stream as relayed, so ``s`` can save it
         self.listen_url = listen_url
         self.upstream = upstream
@@ -180,12 +208,23 @@ class ProxyApp(InspectorApp):
         waiting = f"waiting for requests on {listen_url or proxy.url} → {upstream or proxy.endpoint.upstream}"
         super().__init__([ExchangeFeed(None, waiting=waiting)], title="stream-inspector proxy", theme=theme)
         self.auto_follow = True
+        self.list_query: Query = parse("")
+        """The exchange list's filter (``F``)."""
+        self.sort_index = 0
+        """Which of ``SORTS`` orders the list (``O``)."""
         self._by_n: dict[int, ExchangeFeed] = {}
         self._list_dirty = True
+
+    def quit_question(self) -> str | None:
+        """Leaving stops the proxy: ask first while an exchange is still streaming through it."""
+        n = self.proxy.log.running
+        return f"{n} exchange{'s are' if n != 1 else ' is'} still in flight through the proxy." if n else None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield ExchangeList(id="exchanges")
+        yield Input(placeholder="filter exchanges: code:J005 dur>2s status>=400 (enter: apply, esc: close)",
+                    id="exchange-filter", classes="-hidden")
         yield from super().compose()
 
     def on_mount(self) -> None:
@@ -234,9 +273,10 @@ class ProxyApp(InspectorApp):
         self._list_dirty = True
 
     def _colors(self) -> dict[str, str]:
+        """The theme's colours: each severity's (``SEVERITY_STYLE``) and ``success``'s."""
         v = self.get_css_variables()
-        return {"error": v.get("error", "red"), "warning": v.get("warning", "yellow"),
-                "info": v.get("primary", "blue"), "success": v.get("success", "green")}
+        named = {sev: var.removeprefix("$") for sev, var in SEVERITY_STYLE.items()} | {"success": "success"}
+        return {key: v.get(var, FALLBACK_COLOR[var]) for key, var in named.items()}
 
     def _sync_list(self) -> None:
         running = any(not ex.done for ex in self.exchanges)
@@ -244,9 +284,23 @@ class ProxyApp(InspectorApp):
             return
         self._list_dirty = False
         table = self.query_one(ExchangeList)
-        table.sync(self.exchanges, self._colors())
-        if self.auto_follow and self.feeds and self.feeds[0].ex is not None and table.cursor_row != self.feed_index:
-            table.move_cursor(row=self.feed_index, animate=False)
+        table.sync(self.exchanges, self._colors(), self.list_query or None, SORTS[self.sort_index][1])
+        if self.list_query or self.sort_index:
+            self._update_list_title()
+        self._keep_shown(table)
+        if self.auto_follow and self.feeds and self.feeds[0].ex is not None:
+            self._show_row(self.feed_index)
+
+    def _keep_shown(self, table: ExchangeList) -> None:
+        """The inspector shows an exchange the list shows: when the filter hides the one shown,
+        the newest shown one (or the first, when not following the newest) takes its place."""
+        ex = getattr(self.feed, "ex", None)
+        if not self.list_query or ex is None or not table.shown_ns or ex.n in table.shown_ns:
+            return
+        index = self._index_of(table.shown_ns[-1 if self.auto_follow else 0])
+        if index is not None:
+            self._select(index)
+            self._show_row(index)
 
     def refresh_now(self) -> None:
         self._list_dirty = True
@@ -254,6 +308,19 @@ class ProxyApp(InspectorApp):
         super().refresh_now()
 
     # ------------------------------------------------------------------ choosing an exchange
+    def _index_of(self, n: int | None) -> int | None:
+        """The feed index of exchange ``n``."""
+        feed = self._by_n.get(n) if n is not None else None
+        return next((i for i, f in enumerate(self.feeds) if f is feed), None) if feed is not None else None
+
+    def _show_row(self, index: int) -> None:
+        """Put the list's cursor on the row of feed ``index`` (when the filter shows it)."""
+        ex = getattr(self.feeds[index], "ex", None) if 0 <= index < len(self.feeds) else None
+        table = self.query_one(ExchangeList)
+        row = table.row_of(ex.n) if ex is not None else None
+        if row is not None and row != table.cursor_row:
+            table.move_cursor(row=row, animate=False)
+
     def _select(self, index: int, *, force: bool = False) -> None:
         if not (0 <= index < len(self.feeds)):
             return
@@ -267,13 +334,13 @@ class ProxyApp(InspectorApp):
         index = (self.feed_index + step) % len(self.feeds)
         self.auto_follow = index == len(self.feeds) - 1
         self._select(index)
-        table = self.query_one(ExchangeList)
-        if index < table.row_count:
-            table.move_cursor(row=index, animate=False)
+        self._show_row(index)
 
     @on(ExchangeList.Picked)
     def _row_picked(self, event: ExchangeList.Picked) -> None:
-        index = event.row
+        index = self._index_of(event.n)
+        if index is None:
+            return
         if self.feeds[0].ex is None or index == self.feed_index:
             return
         self.auto_follow = index == len(self.feeds) - 1
@@ -281,8 +348,10 @@ class ProxyApp(InspectorApp):
 
     @on(DataTable.RowSelected, "#exchanges")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.cursor_row != self.feed_index:
-            self._select(event.cursor_row)
+        rows = self.query_one(ExchangeList).shown_ns
+        index = self._index_of(rows[event.cursor_row]) if 0 <= event.cursor_row < len(rows) else None
+        if index is not None and index != self.feed_index:
+            self._select(index)
         self.action_details()
 
     # ------------------------------------------------------------------ actions
@@ -300,8 +369,85 @@ class ProxyApp(InspectorApp):
         self.auto_follow = not self.auto_follow
         if self.auto_follow and self.feeds[0].ex is not None:
             self._select(len(self.feeds) - 1)
-            self.query_one(ExchangeList).move_cursor(row=len(self.feeds) - 1, animate=False)
+            self._show_row(len(self.feeds) - 1)
         self.notify("following the newest exchange" if self.auto_follow else "staying on this exchange", timeout=1.5)
+
+    # ------------------------------------------------------------------ filter, sort, curl, re-send
+    def action_filter_exchanges(self) -> None:
+        box = self.query_one("#exchange-filter", Input)
+        box.remove_class("-hidden")
+        box.value = self.list_query.text
+        box.focus()
+
+    @on(Input.Submitted, "#exchange-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        try:
+            self.list_query = parse(event.value)
+        except QueryError as e:
+            self.notify(notice(str(e)), title="filter", severity="error", timeout=5)
+            return
+        self._close_filter()
+
+    def _close_filter(self) -> None:
+        self.query_one("#exchange-filter", Input).add_class("-hidden")
+        self._list_dirty = True
+        self._sync_list()
+        self._update_list_title()
+        self.query_one(ExchangeList).focus()
+
+    def on_key(self, event) -> None:
+        if event.key == "escape" and self.focused is self.query_one("#exchange-filter", Input):
+            event.stop()
+            self._close_filter()
+
+    def action_sort_exchanges(self) -> None:
+        self.sort_index = (self.sort_index + 1) % len(SORTS)
+        self._list_dirty = True
+        self._sync_list()
+        self._update_list_title()
+
+    def _update_list_title(self) -> None:
+        table = self.query_one(ExchangeList)
+        parts = ["Exchanges"]  # what the list hides and how it is ordered first: a narrow title is cut at its end
+        if self.list_query:
+            parts.append(f"filter “{self.list_query.text}”: {len(table.shown_ns)}/{len(self.exchanges)}")
+        if self.sort_index:
+            parts.append(f"sorted by {SORTS[self.sort_index][0]}")
+        parts.append(f"proxy {self.listen_url or self.proxy.url} → {self.upstream}")
+        table.border_title = one_line(" · ".join(parts))
+
+    def action_copy_curl(self) -> None:
+        ex = getattr(self.feed, "ex", None)
+        if ex is None:
+            self.notify("No exchange yet: nothing to copy.", title="curl", timeout=3)
+            return
+        text = curl_command(ex)
+        self.copy_to_clipboard(text)
+        self.notify(notice(f"Copied exchange #{ex.n} as curl ({len(text):,} characters; the key as "
+                           f"${key_variable(ex)})."), title="curl", timeout=4)
+
+    def action_resend(self) -> None:
+        ex = getattr(self.feed, "ex", None)
+        if ex is None or self.resender is None:
+            self.notify("No exchange to re-send here." if ex is None else "Re-sending is not wired here.",
+                        title="re-send", timeout=3)
+            return
+        self.resend(ex)
+
+    @work(thread=True, group="resend")
+    def resend(self, ex) -> None:
+        """Send ``ex``'s request again through this proxy (so it is a new exchange in the list),
+        its credential from the provider's key variable when set (the recording has none)."""
+        resender = self.resender
+        if resender is None:
+            return
+        try:
+            status = resender(ex, self.listen_url or self.proxy.url)
+        except Exception as e:  # noqa: BLE001 - whatever failed is said, the proxy goes on
+            self.call_from_thread(self.notify, notice(f"re-sending exchange #{ex.n} failed: {e}"), title="re-send",
+                                  severity="error", timeout=6)
+            return
+        self.call_from_thread(self.notify, notice(f"re-sent exchange #{ex.n}: {status}"), title="re-send", timeout=3)
 
     def help_groups(self):
         groups = super().help_groups()
@@ -309,5 +455,10 @@ class ProxyApp(InspectorApp):
                                     ("up / down (list)", "Show another exchange in the inspector"),
                                     ("enter (list) / d", "Request and response details of the exchange"),
                                     ("a", "Follow the newest exchange as requests arrive"),
+                                    ("F", "Filter the list: code:J005 dur>2s status>=400 path:… model:… "
+                                          "dialect:… sev:… method:…; !term negates (README: proxy filters)"),
+                                    ("O", "Sort the list: arrival, status, duration, findings"),
+                                    ("c", "Copy the request as a curl command (the key as $VARIABLE)"),
+                                    ("R", "Re-send the request through the proxy (a new exchange)"),
                                     ("[ / ]", "Previous / next exchange")]))
         return groups

@@ -22,8 +22,8 @@ from inspector.model.catalog import RULES
 from inspector.session.advice import family_advice, rule_text
 from inspector.tui.screens.compare import bundled_compare_screen
 from inspector.tui.text import MarkdownText, assemble, markdown_quote, one_line, shown
+from inspector.tui.themes import SEVERITY_STYLE
 
-STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
 MAX_EVENT_LINES = 40
 
 
@@ -110,7 +110,7 @@ class FindingDetailScreen(ModalScreen[bool]):
         with VerticalScroll(id="detail-body") as body:
             body.border_title = one_line(f"{f.code} {f.name}")
             body.border_subtitle = "enter: jump · esc: close"
-            yield Label(assemble((f" {f.severity} ", f"bold reverse {STYLE[f.severity]}"),
+            yield Label(assemble((f" {f.severity} ", f"bold reverse {SEVERITY_STYLE[f.severity]}"),
                                          (f"  {f.code} · {f.name}", "bold")), classes="detail-title")
             yield Label(one_line(" · ".join(f.where()) or "the whole stream"), classes="detail-where")
             yield Explanation(explanation(f), classes="detail-markdown")

@@ -146,5 +146,5 @@ class GatewayApp(CompareApp):
 
     def __init__(self, taps, *, banner: str, theme: str | None = None,
                  record_dir: str | None = None) -> None:
-        super().__init__(GatewayScreen(taps, banner=banner, record_dir=record_dir), theme=theme)  # type: ignore[arg-type]
+        super().__init__(GatewayScreen(taps, banner=banner, record_dir=record_dir), theme=theme)  # type: ignore[arg-type]  # CompareApp hosts any one screen (typed CompareScreen)
         self.taps = taps

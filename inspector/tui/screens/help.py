@@ -51,5 +51,5 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(Rows([(shown(k.ljust(width), "bold $accent"), shown(d)) for k, d in rows]),
                              classes="help-rows")
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
+    def action_dismiss(self) -> None:  # type: ignore[override]  # the key closes it with no result
         self.dismiss(None)

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 import time
+from typing import ClassVar
 
 from rich.cells import get_character_cell_size
 from rich.style import Style
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -123,8 +125,28 @@ def wrap_lines(text: str, start: int, width: int, newlines: bool) -> list[tuple[
             return out
 
 
-class ArgumentView(ScrollView, can_focus=False):
-    """Virtual view of one block's text (raw) or of its arguments' partial value (pretty)."""
+ARGUMENT_KEYS = [
+    Binding("up", "scroll_up", "Line up", show=False, tooltip="Scroll the arguments up a line"),
+    Binding("down", "scroll_down", "Line down", show=False, tooltip="Scroll the arguments down a line"),
+    Binding("pageup", "page_up", "Page up", show=False, tooltip="Scroll the arguments up a page"),
+    Binding("pagedown", "page_down", "Page down", show=False, tooltip="Scroll the arguments down a page"),
+    Binding("home", "scroll_home", "First byte", show=False, tooltip="The arguments from their first byte"),
+    Binding("end", "scroll_end", "Newest", show=False,
+            tooltip="The newest text (and keep it in view as it arrives)"),
+]
+"""Keys of a focused ``ArgumentView`` (no left / right: those step the playback)."""
+MARKERS_FROM = 3
+"""Least visible lines for the "N lines above / below" markers (a smaller view shows text only)."""
+
+
+class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
+    """Virtual view of one block's text (raw) or of its arguments' partial value (pretty).
+
+    Focusable: the keys of :data:`ARGUMENT_KEYS` scroll it from the first byte to the newest;
+    when text is hidden above or below, the first or last visible line says how many lines
+    (``argview--marker``). Scrolled to the end, it follows the newest fragment."""
+
+    BINDINGS: ClassVar[list[BindingType]] = list(ARGUMENT_KEYS)
 
     COMPONENT_CLASSES = {
         "argview--fragment",
@@ -133,6 +155,7 @@ class ArgumentView(ScrollView, can_focus=False):
         "argview--placeholder",
         "argview--note",
         "argview--violation",
+        "argview--marker",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -148,10 +171,13 @@ class ArgumentView(ScrollView, can_focus=False):
         self._error_at: int | None = None
         self._trailing_at: int | None = None
         self._notes: list[str] = []
+        self._note_rows: list[str] = []
+        """``_notes`` wrapped at the view's width, one entry a line."""
         self._violations: tuple = ()
         self._said: list[str] = []
         self._marks: tuple[tuple[int, int], ...] = ()
         self._marked_for: tuple | None = None
+        self._base: Style | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=512)
         self._pretty_at = 0.0
         self._pretty_len = -1
@@ -176,7 +202,10 @@ class ArgumentView(ScrollView, can_focus=False):
             self._show_raw(block, width, reset=mode_changed)
         self._mark(tuple(violations))
         self._wrap_width = width
-        set_virtual_size(self, Size(width, len(self._spans) + len(self._notes)))
+        # Notes wrap at the view's width (a violation's message is longer than a narrow pane).
+        self._note_rows = [note[a:b] for note in self._notes for a, b in wrap_lines(note, 0, width, True)
+                           if b > a or not note]
+        set_virtual_size(self, Size(width, len(self._spans) + len(self._note_rows)))
         if at_end or mode_changed:
             self.call_after_refresh(self._to_end)
         self.refresh()
@@ -261,7 +290,14 @@ class ArgumentView(ScrollView, can_focus=False):
         self._spans = [(0, 0)]
         self._cache.clear()
 
+    def _base_style(self) -> Style:
+        """``rich_style`` (walks every ancestor's styles: costly per line), kept until the styles change."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
+        self._base = None
         self._cache.clear()
         super().notify_style_update()
 
@@ -294,16 +330,40 @@ class ArgumentView(ScrollView, can_focus=False):
             out.append((self._text[x:y], style))
         return out
 
+    def hidden_lines(self) -> tuple[int, int]:
+        """Lines hidden ``(above, below)`` the view, a line under a marker included."""
+        height = self.scrollable_content_region.height
+        total = len(self._spans) + len(self._note_rows)
+        if height < MARKERS_FROM or total <= height:
+            return 0, 0
+        top = self.scroll_offset.y
+        above = top + 1 if top > 0 else 0
+        below = total - (top + height) + 1 if top + height < total else 0
+        return above, below
+
+    def _marker(self, y: int) -> str | None:
+        above, below = self.hidden_lines()
+        if y == 0 and above:
+            return f"↑ {above:,} line{'s' if above != 1 else ''} above · home: first byte"
+        if below and y == self.scrollable_content_region.height - 1:
+            return f"↓ {below:,} line{'s' if below != 1 else ''} below · end: newest"
+        return None
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style()
+        marker = self._marker(y)
+        if marker is not None:
+            text = line([(marker, self.get_component_rich_style("argview--marker"))])
+            text.stylize_before(base)
+            return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
         if index >= len(self._spans):
             k = index - len(self._spans)
-            if 0 <= k < len(self._notes):
+            if 0 <= k < len(self._note_rows):
                 style = "argview--note" if self._spans else "argview--placeholder"
-                text = line([(self._notes[k], None)], no_wrap=False)
+                text = line([(self._note_rows[k], None)], no_wrap=False)
                 text.style = self.get_component_rich_style(style)  # under the base style, as it always was
                 text.stylize_before(base)
                 return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)

@@ -12,22 +12,31 @@ from __future__ import annotations
 import time
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Label, Sparkline
 
-from inspector.model.jsonprogress import INVALID, TRAILING
 from inspector.tui.series import BlockSeries
+from inspector.tui.view_state import status_label
 from inspector.tui.widgets.schema_view import schema_content
 from inspector.tui.widgets.argument_view import ArgumentView
-from inspector.tui.widgets.text_line import SplitLine, TextLine
+from inspector.tui.widgets.text_line import PartsLine, SplitLine, TextLine
 from inspector.tui.text import assemble, shown
+from inspector.tui.themes import SEVERITY_STYLE
+from inspector.model.severity import MARKS
 
 SPARK_INTERVAL_S = 0.25
 """Sparklines are redrawn at most this often while a block streams (they are costly to render)."""
-SEVERITY_STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
-SEVERITY_MARK = {"error": "✖", "warning": "▲", "info": "●"}
+
+
+def bytes_scale(bars, bucket: float, timed: bool) -> str:
+    """The bytes sparkline's scale: its tallest bar, in bytes per bar (``bucket`` seconds when
+    ``timed``, else ``bucket`` deltas): ``max 312 B/50 ms``, ``max 80 B/delta``."""
+    peak = max(bars, default=0)
+    if not timed:
+        per = "delta" if bucket == 1 else f"{bucket:g} deltas"
+    else:
+        per = f"{bucket * 1000:.0f} ms" if bucket < 1 else f"{bucket:g} s"
+    return f"max {peak:,.0f} B/{per}"
 
 
 def fmt_s(t: float | None) -> str:
@@ -45,36 +54,12 @@ BADGE_STYLE = {
 STATE_STYLE = {"open": "$success", "closed": "$text-muted", "replaced": "$warning"}
 
 
-def status_label(block) -> tuple[str, str]:
-    """The badge text and its state class for a block."""
-    prog = block.progress
-    if not block.tool or prog is None:
-        return f"{block.kind} · {len(block.content):,} chars", "-status-text"
-    if prog.state == INVALID:
-        return f"invalid at {prog.error_offset}", "-status-invalid"
-    if prog.state == TRAILING:
-        return f"trailing data at {prog.trailing_offset}", "-status-invalid"
-    status = block.status or "empty"
-    if status == "complete" and not prog.length:
-        # Anthropic: no input text means {} - but only once the block is closed.
-        return ("complete {}", "-status-complete") if block.closed else ("empty", "-status-empty")
-    return status, f"-status-{status}"
+class BlockPanel(Vertical):
+    """The detail of one ``Block`` (the one highlighted in the blocks list); rebound, never rebuilt,
+    when another block is highlighted. Its arguments (``ArgumentView``) take the focus and scroll."""
 
-
-class BlockPanel(Vertical, can_focus=True):
-    """Panel for one ``Block`` (collapsible with enter / ``c`` when focused)."""
-
-    BINDINGS = [
-        Binding("c,enter", "toggle_collapse", "Collapse", tooltip="Collapse or expand this block"),
-    ]
-
-    class Toggled(Message):
-        """The panel was collapsed or expanded."""
-
-    def __init__(self, position: int) -> None:
-        super().__init__(classes="block-panel")
-        self.position = position
-        """Position of the block in ``session.blocks`` (panels are reused across rebuilds)."""
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="block-panel")
         self.block = None
         self.findings: list = []
         """Findings about this block (code, severity), newest last."""
@@ -89,33 +74,21 @@ class BlockPanel(Vertical, can_focus=True):
         self.show_schema = False
 
     def compose(self) -> ComposeResult:
+        # What a short pane clips comes last (a 1fr view gets its least height first).
         yield SplitLine(classes="block-head")
+        yield PartsLine(classes="block-stats")
+        yield Label("", classes="block-findings")
         yield ArgumentView(classes="block-text")
         yield Label("", classes="block-schema")
-        yield Label("", classes="block-findings")
-        yield TextLine("", classes="block-stats")
         yield TextLine("", classes="block-stop")
         with Horizontal(classes="block-sparks"):
-            yield Label("bytes/time", classes="spark-label")
+            # Fixed-width lines: a new block's numbers repaint them, never the screen's layout.
+            yield TextLine("bytes/time", classes="spark-label")
             yield Sparkline([], classes="spark-bytes")
-            yield Label("gaps", classes="spark-label")
+            yield TextLine("", classes="spark-scale")
+            yield TextLine("gaps", classes="spark-label -gaps")
             yield Sparkline([], classes="spark-gaps")
-
-    @property
-    def collapsed(self) -> bool:
-        return self.has_class("-collapsed")
-
-    def action_toggle_collapse(self) -> None:
-        self.set_collapsed(not self.collapsed)
-
-    def set_collapsed(self, collapsed: bool) -> None:
-        self.set_class(collapsed, "-collapsed")
-        self._sig = None
-        self.post_message(self.Toggled())
-
-    def on_click(self, event) -> None:
-        if event.widget is not None and event.widget.has_class("block-head"):
-            self.action_toggle_collapse()
+            yield TextLine("", classes="spark-scale -gaps")
 
     # ------------------------------------------------------------ feeding
     def bind(self, block) -> None:
@@ -145,7 +118,7 @@ class BlockPanel(Vertical, can_focus=True):
             return
         prog = b.progress
         sig = (b.deltas, b.length, prog.state if prog else None,
-               b.closed, b.replaced, b.stop_info, b.id, b.name, pretty, self.collapsed,
+               b.closed, b.replaced, b.stop_info, b.id, b.name, pretty,
                self.show_schema, self.declared is not None, len(self.violations))
         if sig == self._sig and self._findings_sig == len(self.findings):
             return
@@ -162,23 +135,20 @@ class BlockPanel(Vertical, can_focus=True):
         title = " · ".join(parts)
         if b.attribution:
             title += f"  (keyed {b.attribution})"
-        arrow = "▸ " if self.collapsed else "▾ "
         state = "replaced" if b.replaced else ("closed" if b.closed else "open")
         text, cls = status_label(b)
         self.badge = text
         """The status badge text (tests read it)."""
         self.query_one(".block-head", SplitLine).set_parts(
-            assemble((arrow + title, "bold")),
+            assemble((title, "bold")),
             assemble((state, STATE_STYLE[state]), ("  ", ""), (f" {text} ", BADGE_STYLE[cls])))
         self.set_class(cls == "-status-invalid", "-invalid")
         schema = self.query_one(".block-schema", Label)
-        wanted = self.show_schema and b.tool and not self.collapsed
+        wanted = bool(self.show_schema and b.tool)
         if wanted:
             schema.update(schema_content(b.name, self.declared, self.violations, b.closed and b.status == "complete"))
         if schema.display != wanted:
             schema.display = wanted
-        if self.collapsed and not first:
-            return
         self.query_one(ArgumentView).show(b, pretty, self.violations)
         if self._findings_sig != len(self.findings):
             self._findings_sig = len(self.findings)
@@ -188,7 +158,7 @@ class BlockPanel(Vertical, can_focus=True):
                 for f in self.findings[-6:]:
                     if pieces:
                         pieces.append(("  ", ""))
-                    pieces.append((f"{SEVERITY_MARK[f.severity]} {f.code} {f.name}", SEVERITY_STYLE[f.severity]))
+                    pieces.append((f"{MARKS[f.severity]} {f.code} {f.name}", SEVERITY_STYLE[f.severity]))
                 if len(self.findings) > 6:
                     pieces.insert(0, (f"+{len(self.findings) - 6} more  ", "$text-muted"))
                 fl.update(assemble(*pieces))
@@ -196,9 +166,10 @@ class BlockPanel(Vertical, can_focus=True):
             else:
                 fl.display = False
         chars = len(b.content)
-        stats = [f"Δ {b.deltas:,}", f"first {fmt_s(b.first_delta_s)}", f"last {fmt_s(b.last_delta_s)}",
-                 f"max gap {fmt_s(b.max_gap_s)}", f"{chars:,} chars"]
-        self.query_one(".block-stats", TextLine).set(shown("  ·  ".join(stats)))
+        # Most telling first: a narrow pane leaves out whole parts from the end.
+        stats = [f"Δ {b.deltas:,}", f"max gap {fmt_s(b.max_gap_s)}", f"first {fmt_s(b.first_delta_s)}",
+                 f"last {fmt_s(b.last_delta_s)}", f"{chars:,} chars"]
+        self.query_one(".block-stats", PartsLine).set_parts([shown(p) for p in stats])
         stop = [f"stop: {b.stop_info}"] if b.stop_info else []
         extra = {k: v for k, v in b.extra.items() if not k.startswith("_")}
         for k, v in list(extra.items())[:3]:
@@ -217,15 +188,18 @@ class BlockPanel(Vertical, can_focus=True):
 
     def _sync_sparks(self, b) -> None:
         sparks = self.query_one(".block-sparks")
-        labels = list(sparks.query(".spark-label"))
-        if len(labels) < 2:
+        labels = list(sparks.query(".spark-label").results(TextLine))
+        scales = list(sparks.query(".spark-scale").results(TextLine))
+        if len(labels) < 2 or len(scales) < 2:
             return  # its children are not composed yet: a later frame fills them
         if self.series.update(b.fragment_times):
             bars, gaps = self.series.bytes_bars, self.series.gap_bars
             sparks.display = len(bars) > 1 or len(gaps) > 1
             untimed = self.series.timed is False
-            labels[0].update("bytes/delta" if untimed else "bytes/time")
-            labels[1].display = not untimed
+            labels[0].set("bytes/delta" if untimed else "bytes/time")
+            labels[1].display = scales[1].display = not untimed
+            scales[0].set(shown(bytes_scale(bars, self.series.bucket_s, not untimed)))
+            scales[1].set(shown(f"max {fmt_s(max(gaps))}" if gaps else ""))
             self.query_one(".spark-gaps", Sparkline).display = not untimed
             self.query_one(".spark-bytes", Sparkline).data = list(bars) if len(bars) > 1 else [0.0, 0.0]
             self.query_one(".spark-gaps", Sparkline).data = list(gaps) if len(gaps) > 1 else [0.0, 0.0]

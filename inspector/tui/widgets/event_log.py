@@ -28,13 +28,12 @@ from inspector.model.display import display_text
 from inspector.providers import summarize
 from inspector.tui.widgets.virtual_size import set_virtual_size
 from inspector.tui.text import Text, line
+from inspector.model.severity import MARKS, severity_rank
 
 MAX_DATA_CHARS = 600
 """Characters of event data shown per line (the rest is cut with an ellipsis)."""
 NAME_W = 21
 """Width of the event-name column (longer names are cut with an ellipsis)."""
-SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
-MARKS = {"error": "✖", "warning": "▲", "info": "●"}
 
 
 
@@ -62,7 +61,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         Binding("pagedown", "cursor_page(1)", "Page down", show=False),
         Binding("home", "cursor_home", "First event", show=False),
         Binding("end", "cursor_end", "Last event", show=False),
-        Binding("enter", "choose", "Show block", tooltip="Focus the block this event touched"),
+        Binding("enter", "choose", "Detail", tooltip="The event in full: time, block, payload, raw bytes"),
         Binding("n", "search_next(1)", "Next match", show=False),
         Binding("N", "search_next(-1)", "Previous match", show=False),
         Binding("escape", "clear_search", "Clear search", show=False, tooltip="Clear the search highlight (when on)"),
@@ -84,7 +83,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     """The selected event (highlighted), or None."""
 
     class EventChosen(Message):
-        """Enter was pressed on an event: the app focuses the block it touched."""
+        """Enter (or a double click) on an event: the app shows it in full (``EventDetailScreen``)."""
 
         def __init__(self, index: int) -> None:
             self.index = index
@@ -150,7 +149,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             for f in findings[self._findings_seen:]:
                 if f.event is not None:
                     old = self.marks.get(f.event)
-                    if old is None or SEVERITY_RANK.get(f.severity, 0) > SEVERITY_RANK.get(old, 0):
+                    if old is None or severity_rank(f.severity) > severity_rank(old):
                         self.marks[f.event] = f.severity
             self._findings_seen = len(findings)
             self.refresh()

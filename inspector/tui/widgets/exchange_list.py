@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 from inspector.model.display import display_text
+from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.text import Text, cell, line
 
 from inspector.model.capture import normal_end
@@ -50,8 +51,10 @@ class ExchangeList(DataTable):
     class Picked(Message):
         """The user moved the cursor to another exchange (keys or click; not the app following new rows)."""
 
-        def __init__(self, row: int) -> None:
+        def __init__(self, row: int, n: int | None) -> None:
             self.row = row
+            self.n = n
+            """The exchange number of that row."""
             super().__init__()
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -60,12 +63,15 @@ class ExchangeList(DataTable):
         self._final: set[int] = set()
         """Exchanges synced after they ended: their row never changes again."""
         self._force: set[int] = set()
+        self.shown_ns: list[int] = []
+        """The exchange number each row shows, top to bottom."""
 
     # DataTable also highlights rows by itself (the first row added, ``move_cursor``): only the
     # user's own moves say "show me that exchange".
     def _picked(self, before: int) -> None:
         if self.cursor_row != before:
-            self.post_message(self.Picked(self.cursor_row))
+            row = self.cursor_row
+            self.post_message(self.Picked(row, self.shown_ns[row] if 0 <= row < len(self.shown_ns) else None))
 
     def action_cursor_up(self) -> None:
         before = self.cursor_row
@@ -111,11 +117,23 @@ class ExchangeList(DataTable):
         self._final.clear()
         self._force = set(self._cells)
 
-    def sync(self, exchanges, colors: dict[str, str]) -> bool:
-        """Add new exchanges, rewrite changed cells; True when a row was added."""
+    def sync(self, exchanges, colors: dict[str, str], query=None, order=None) -> bool:
+        """Show the exchanges ``query`` matches (``inspector.feeds.exchanges.query.Query``; None:
+        all) in ``order`` (a sort key, None: arrival), adding new rows and rewriting changed cells;
+        the rows are rebuilt only when more than new rows at the end changed. True when a row was
+        added."""
+        shown = [ex for ex in exchanges if query is None or query.matches(ex)]
+        if order is not None:
+            shown.sort(key=order)
+        ns = [ex.n for ex in shown]
+        if ns[:len(self.shown_ns)] != self.shown_ns:
+            self.clear()
+            self._cells.clear()
+            self._final.clear()
+            self.shown_ns = []
         added = False
         now = time.monotonic()
-        for ex in exchanges:
+        for ex in shown:
             if ex.n in self._final:
                 continue
             if ex.done:
@@ -124,6 +142,7 @@ class ExchangeList(DataTable):
             old = self._cells.get(ex.n)
             if old is None:
                 self.add_row(*(cell(c) for c in cells), key=str(ex.n))
+                self.shown_ns.append(ex.n)
                 added = True
             else:
                 force = ex.n in self._force
@@ -133,6 +152,13 @@ class ExchangeList(DataTable):
                         self.update_cell(str(ex.n), key, cell(b))
             self._cells[ex.n] = cells
         return added
+
+    def row_of(self, n: int) -> int | None:
+        """The row showing exchange ``n`` (None: the filter hides it)."""
+        try:
+            return self.shown_ns.index(n)
+        except ValueError:
+            return None
 
     @staticmethod
     def _cells_for(ex, now: float, colors: dict[str, str]) -> tuple[Text, ...]:
@@ -155,6 +181,6 @@ class ExchangeList(DataTable):
             duration = f"{now - ex.t0:.1f} s…"
         counts = ex.counts()
         findings = line([(f"{mark}{counts.get(sev, 0)} ", f"bold {colors.get(sev, '')}" if counts.get(sev, 0) else "dim")
-                         for sev, mark in (("error", "✖"), ("warning", "▲"), ("info", "●"))])
+                         for sev, mark in ((s, MARKS[s]) for s in WORST_FIRST)])
         return (cell(ex.n), cell(clock), cell(ex.method), status, cell(duration), findings, cell(ex.model or "—"),
                 cell(_middle(display_text(ex.target, one_line=True), PATH_WIDTH)))

@@ -14,11 +14,9 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from inspector.tui.widgets.hanging import Hanging
 from inspector.tui.text import assemble, shown
+from inspector.tui.themes import SEVERITY_STYLE
+from inspector.model.severity import MARKS, SEVERITIES, severity_rank
 
-SEVERITIES = ("info", "warning", "error")
-RANK = {"info": 1, "warning": 2, "error": 3}
-STYLE = {"error": "$error", "warning": "$warning", "info": "$primary"}
-MARK = {"error": "✖", "warning": "▲", "info": "●"}
 
 
 OPEN_ID = "open"
@@ -29,7 +27,7 @@ def finding_prompt(f, note: str | None = None) -> Hanging:
     """Mark, code, name and where (or ``note``); then the message, wrapped under itself."""
     where = [note] if note else f.where(short=True)
     head = assemble(
-        (f"{MARK[f.severity]} {f.code}", f"bold {STYLE[f.severity]}"),
+        (f"{MARKS[f.severity]} {f.code}", f"bold {SEVERITY_STYLE[f.severity]}"),
         (f" {f.name}", ""),
         (f"  {' · '.join(where)}", "$warning" if note else "$text-muted"),
     )
@@ -80,7 +78,7 @@ class FindingsList(OptionList):
 
     # ------------------------------------------------------------ feeding
     def matches(self, f) -> bool:
-        if RANK.get(f.severity, 0) < RANK[self.min_severity]:
+        if severity_rank(f.severity) < severity_rank(self.min_severity):
             return False
         q = self.text_filter.lower()
         if not q:
@@ -173,7 +171,7 @@ class FindingsList(OptionList):
 
     # ------------------------------------------------------------ actions
     def action_cycle_severity(self) -> None:
-        nxt = {"info": "warning", "warning": "error", "error": "info"}[self.min_severity]
+        nxt = SEVERITIES[(severity_rank(self.min_severity) + 1) % len(SEVERITIES)]
         self.set_filter(min_severity=nxt)
 
     @property

@@ -1,16 +1,19 @@
 """The header line: which stream this is and how it is going, at a glance.
 
-Why this module exists: dialect, model, stop_reason, elapsed stream time and the finding counts
-by severity answer "is this stream OK?" before any panel is read. One line of styled text,
+Why this module exists: dialect, model, stop_reason, elapsed stream time, the time to the first
+byte and to the first content (TTFB, TTFC: request-timed captures only) and the finding counts by
+severity answer "is this stream OK?" before any panel is read. One line of styled text,
 repainted (never re-laid out) only when one of those values changes. When the line is wider than
 the terminal (80 columns), what matters most stays: the counts, the model, the stop reason and
-the state; the file name is shortened and the dialect and elapsed time go first.
+the state, then TTFB / TTFC; the file name is shortened and the dialect and elapsed time go first.
 """
 from __future__ import annotations
 
 
 from inspector.tui.widgets.text_line import TextLine
 from inspector.tui.text import Content, assemble, shown
+from inspector.tui.themes import SEVERITY_STYLE
+from inspector.model.severity import MARKS, WORST_FIRST
 
 SEP = ("  ·  ", "$text-muted")
 TIGHT = (" · ", "$text-muted")
@@ -25,20 +28,24 @@ class StreamHeader(TextLine):
         super().__init__("", id=id)
         self._sig: tuple | None = None
         self._compact = shown("")
+        self._compact_timed = self._compact
         self._label = ""
 
     def show(self, *, label: str, dialect: str | None, model: str | None, stop_reason: str | None,
-             elapsed: float | None, counts: dict[str, int], state: str, http_status: int | None = None) -> None:
+             elapsed: float | None, counts: dict[str, int], state: str, http_status: int | None = None,
+             ttfb: float | None = None, ttfc: float | None = None) -> None:
         """``http_status``: an error status (400 and up) shown instead of the dialect and the stop
-        reason, which such a response does not have."""
+        reason, which such a response does not have. ``ttfb`` / ``ttfc``: seconds from the request
+        to the first byte / the first content (``Session.ttfb_s`` / ``ttfc_s``), None when unknown
+        (a capture without request time): then not shown."""
         sig = (label, dialect, model, stop_reason, None if elapsed is None else round(elapsed, 1),
-               tuple(sorted(counts.items())), state, http_status)
+               tuple(sorted(counts.items())), state, http_status, ttfb, ttfc)
         if sig == self._sig:
             return
         self._sig = sig
         parts: list = [(label, "bold $primary"), ("  ", "")]
         tight: list = []
-        for sev, mark, style in (("error", "✖", "$error"), ("warning", "▲", "$warning"), ("info", "●", "$primary")):
+        for sev, mark, style in ((s, MARKS[s], SEVERITY_STYLE[s]) for s in WORST_FIRST):
             n = counts.get(sev, 0)
             parts.append((f" {mark} {n} ", f"bold {style}" if n else "$text-muted"))
             tight.append((f"{mark}{n} ", f"bold {style}" if n else "$text-muted"))
@@ -57,16 +64,25 @@ class StreamHeader(TextLine):
         tight += [TIGHT, *stop]
         if elapsed is not None:
             parts += [("  ·  t ", "$text-muted"), (f"{elapsed:.1f} s", "")]
+        timing: list = []
+        for name, value in (("TTFB", ttfb), ("TTFC", ttfc)):
+            if value is not None:
+                timing += [TIGHT if timing else ("", ""), (f"{name} ", "$text-muted"), (f"{value:.2f} s", "")]
+        if timing:
+            parts += [SEP, *timing]
         parts += [SEP, (state, "$text-muted")]
         tight += [TIGHT, (state, "$text-muted")]
         self._label = label
         self._compact = assemble(*tight)
+        self._compact_timed = assemble(*tight[:-2], TIGHT, *timing, *tight[-2:]) if timing else self._compact
         self.set(assemble(*parts))
 
     def compact(self, width: int) -> Content:
         """The line in ``width`` cells: counts, model, stop reason and state, after as much of the
         file name as fits (the model is shortened only when nothing else is left to give)."""
-        rest = self._compact
+        rest = self._compact_timed
+        if width - rest.cell_length < 8:  # the times go before the file name does
+            rest = self._compact
         room = width - rest.cell_length
         if room >= 8:
             name = shown(self._label, "bold $primary")

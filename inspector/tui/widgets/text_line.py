@@ -8,7 +8,7 @@ has a fixed height of one line, so changing its text only repaints that line.
 from __future__ import annotations
 
 from textual.widget import Widget
-from inspector.tui.text import Content, assemble, shown
+from inspector.tui.text import Content, assemble, join, shown
 
 
 class TextLine(Widget):
@@ -58,3 +58,33 @@ class SplitLine(TextLine):
         if left.cell_length > room - 1:
             left = left.truncate(max(0, room - 2), ellipsis=True)
         return assemble(left, " " * max(1, room - left.cell_length), self._right)
+
+
+class PartsLine(TextLine):
+    """One line of parts joined by `` · ``, most important first: a part that does not fit whole
+    is left out with every part after it (never cut in the middle of a number)."""
+
+    SEP = "  ·  "
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self._parts: tuple[Content, ...] = ()
+
+    def set_parts(self, parts: list[Content]) -> None:
+        """``parts``: Content made by ``inspector.tui.text`` (``shown``), most important first."""
+        parts_ = tuple(parts)
+        if [p.plain for p in parts_] != [p.plain for p in self._parts]:
+            self._parts = parts_
+            self._content = join(self.SEP, parts_)
+            self.refresh()
+
+    def render(self) -> Content:
+        width = self.size.width
+        if not width or self._content.cell_length <= width:
+            return self._content
+        kept: list[Content] = []
+        for part in self._parts:
+            if join(self.SEP, [*kept, part]).cell_length > width:
+                break
+            kept.append(part)
+        return join(self.SEP, kept) if kept else self._content.truncate(width, ellipsis=True)
