@@ -31,7 +31,8 @@ SHARED: dict[str, tuple[str, frozenset[str]]] = {
     # Issue 26 item 4: the Q rules are still written per request shape (one reader each, not yet
     # over one normalised history).
     "Q001": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "openai_chat/history.py",
-                                                    P + "openai_responses/history.py"})),
+                                                    P + "openai_responses/history.py",
+                                                    P + "openai_realtime/history.py"})),
     "Q004": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "gemini/history.py",
                                                     P + "openai_chat/history.py"})),
     "Q005": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "gemini/history.py",
