@@ -21,6 +21,7 @@ pytest.importorskip("textual")
 
 from inspector.tui.screens.exchanges import ProxyApp  # noqa: E402
 from inspector.tui.widgets.exchange_list import ExchangeList  # noqa: E402
+from tests.ui.test_sizes import SIZE_IDS, SIZES
 
 SECRET = "sk-ant-api03-LISTTOOLSSECRET0123456789"
 SIZE = (160, 48)
@@ -141,7 +142,7 @@ async def test_resend_makes_a_new_exchange_with_the_key_from_its_variable(served
         assert app.query_one(ExchangeList).shown_ns[-1] == again.n
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_proxy_list_with_a_filter_snapshot(snap_compare, size, monkeypatch):
     """The list fed by hand (``tests/ui/test_sizes``: bundled captures, a fixed clock), filtered to
     the exchanges with an error."""

@@ -1,7 +1,7 @@
 """The event detail view (issue 27 item 3): enter on an event shows it whole: time, the block it
 fed, its findings, its payload as pretty JSON, its raw bytes (secrets masked, controls written
-out, a binary body as a hex dump); esc closes, ``b`` focuses its block; snapshots at 80x24 and
-200x60."""
+out, a binary body as a hex dump); esc closes, ``b`` focuses its block; snapshots at the five
+sizes of ``tests/ui/test_sizes``."""
 from __future__ import annotations
 
 import json
@@ -17,6 +17,7 @@ from inspector.tui.widgets.text_page import TextPage
 from tests import bedrock_frames
 from tests.helpers import sse
 from tests.ui.conftest import CLEAN, VIOLATIONS, playback, settle
+from tests.ui.test_sizes import SIZE_IDS, SIZES
 
 LONG_TEXT = "The weather in Lisbon is sunny with a light breeze from the north-west, 21 degrees. " * 6
 KEY = "sk-ant-api03-" + "a1B2c3D4" * 12
@@ -118,7 +119,7 @@ async def test_findings_on_the_event_are_listed_and_sections_are_keys():
         assert page.scroll_offset.y == min(page.row_of(screen.payload_at), page.max_scroll_y)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_event_detail_snapshot(snap_compare, size):
     async def run_before(pilot):
         app = pilot.app
