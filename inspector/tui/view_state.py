@@ -100,11 +100,13 @@ class BlocksStateBuilder:
         self._rows: list[BlockRow] = []
         self._sigs: list[tuple] = []
         self._routed = 0
+        self._last: BlocksState | None = None
         self.findings: dict[int, list] = {}
         """Findings per block position, oldest first."""
 
     def build(self, session, *, pretty: bool, empty_note: str) -> BlocksState:
         blocks = session.blocks
+        changed = len(self._rows) != len(blocks)
         if len(self._rows) > len(blocks):
             del self._rows[len(blocks):]
             del self._sigs[len(blocks):]
@@ -131,7 +133,13 @@ class BlocksStateBuilder:
             else:
                 sigs.append(sig)
                 rows.append(self._row(b, found))
-        return BlocksState(self.generation, tuple(rows), writing, pretty, empty_note)
+            changed = True
+        last = self._last
+        if not changed and last is not None and (last.writing, last.pretty, last.empty_note) == (
+                writing, pretty, empty_note):
+            return last  # nothing new: the same state, so panels see ``rows`` unchanged and skip a redraw
+        self._last = BlocksState(self.generation, tuple(rows), writing, pretty, empty_note)
+        return self._last
 
     @staticmethod
     def _row(b, found) -> BlockRow:
