@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.providers import history_shapes
-from inspector.providers.history import HistoryCheck
 
 if TYPE_CHECKING:
     from inspector.session.session import Session
@@ -33,6 +32,7 @@ def check_request(session: "Session", request_body: dict) -> None:
     """
     if not isinstance(request_body, dict):
         return
+    from inspector.providers.history import HistoryCheck  # only with a request (start-up)
     ctx = HistoryCheck(session.blocks, lambda code, msg, index: session.report(code, msg, index=index,
                                                                                event=False))
     claimed: set[str] = set()

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
-from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
 
 if TYPE_CHECKING:
+    from inspector.session.rules.schemas import Compiled, Violation
     from inspector.model.blocks import Block
     from inspector.model.severity import Severity
     from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
@@ -75,6 +75,7 @@ def judge_call(d: DeclaredTools, name: str | None, args: object,
                        f"(declared: {listed}); do not run it")
     if tool.schema is None or not isinstance(args, dict):
         return None  # no schema, or incomplete / not an object: J002/J004 say so
+    from inspector.session.rules.schemas import violations  # only with declared tools (start-up)
     found, total = violations(compile_tool(tool), args)
     if not found:
         return None
@@ -166,6 +167,7 @@ class DeclaredRules:
     def _compile(self, tool: DeclaredTool) -> Compiled:
         compiled = self._compiled.get(tool.name)
         if compiled is None:
+            from inspector.session.rules.schemas import Compiled, compile_schema
             compiled = self._compiled[tool.name] = (compile_schema(tool.schema) if tool.schema is not None
                                                     else Compiled(None))
         if tool.name not in self._noted and compiled.notes:
