@@ -17,16 +17,20 @@ import re
 import stat
 import struct
 import zlib
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.text import extract_stream
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # A format's reader (``cassette``, ``har``, ``websocket``, ``records``) is imported once the format
 # is detected: a ``check`` of raw SSE does not pay for the others at start-up (bench/bench_startup.py).
@@ -279,7 +283,6 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
     from inspector.capture.records import read_record
-    from inspector.model.websocket import WsMessage
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = loads(lines[0])

@@ -19,10 +19,9 @@ reports, the TUI, logs, exports):
 from __future__ import annotations
 
 import re
-import threading
+from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from operator import itemgetter
 from typing import overload
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
@@ -86,6 +85,7 @@ def redact_url(url: str | None) -> str | None:
     """
     if not isinstance(url, str) or not url:
         return url
+    from urllib.parse import unquote, urlsplit, urlunsplit  # only for a URL: ``check`` of a body needs none
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -122,7 +122,7 @@ def _masked(m: re.Match) -> str:
 
 _known: dict[str, str] = {}
 """Credentials this process sent or forwarded: value -> what to show instead."""
-_known_lock = threading.Lock()
+_known_lock = allocate_lock()
 _known_pattern: re.Pattern | None = None
 MIN_KNOWN = 8
 """Shorter values are not remembered (masking them would mangle ordinary text)."""
@@ -160,6 +160,7 @@ def remember_query_secrets(url: str) -> None:
     """Remember the values of secret query parameters (``key=…``) in ``url``."""
     if not isinstance(url, str) or "?" not in url:
         return
+    from urllib.parse import unquote
     for m in _PARAM.finditer(url.split("?", 1)[1]):
         if is_secret_name(unquote(m.group(2))):
             remember_secret(unquote(m.group(3)))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
@@ -50,6 +49,7 @@ def _walk(root: str) -> list[str]:
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [os.path.join(folder, f) for f in files if not f.startswith(".")]
+    from pathlib import Path  # only for a folder: pathlib brings urllib.parse and ipaddress (start-up)
     return sorted((p for p in found if os.path.isfile(p)), key=lambda p: Path(p).parts)
 
 
