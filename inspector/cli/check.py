@@ -27,6 +27,7 @@ from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
+from inspector.model.record import Record
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
@@ -61,15 +62,23 @@ class Options:
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
 
 
-@dataclass(slots=True)
-class Result:
+class Result(Record):
     """One file's check: its report text, its stderr line, its outcome for the summary."""
+
+    __slots__ = ("out", "problem", "outcome", "span")
 
     out: str
     problem: str | None
     outcome: summary.FileOutcome | None
     """None for a note that is no capture's outcome (a cassette's skipped interactions)."""
-    span: SpanRecord | None = None
+    span: SpanRecord | None
+
+    def __init__(self, out: str, problem: str | None, outcome: summary.FileOutcome | None,
+                 span: SpanRecord | None = None) -> None:
+        self.out = out
+        self.problem = problem
+        self.outcome = outcome
+        self.span = span
 
 
 _RENDERERS = {"text": text, "json": json_report, "github": github}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
+from inspector.model.record import Record
+
 
 @dataclass(slots=True)
 class Frame:
@@ -36,25 +38,40 @@ class Frame:
     """The parsed data when framing already parsed it (a JSON object; None: not parsed yet)."""
 
 
-@dataclass(slots=True)
-class Comment:
+class Comment(Record):
     """An SSE comment line (``: keepalive``): not an event, but bytes that kept the stream alive."""
+
+    __slots__ = ("text", "line", "offset", "t")
 
     text: str
     line: int
     offset: int
     t: float | None
 
+    def __init__(self, text: str, line: int, offset: int, t: float | None) -> None:
+        self.text = text
+        self.line = line
+        self.offset = offset
+        self.t = t
 
-@dataclass(slots=True)
-class FramingIssue:
+
+class FramingIssue(Record):
     """Something the framing saw that a finding should report (S001, S009, S010, S011, S013, S015, S016)."""
+
+    __slots__ = ("code", "message", "line", "offset", "t")
 
     code: str
     message: str
     line: int | None
     offset: int | None
     t: float | None
+
+    def __init__(self, code: str, message: str, line: int | None, offset: int | None, t: float | None) -> None:
+        self.code = code
+        self.message = message
+        self.line = line
+        self.offset = offset
+        self.t = t
 
 
 @dataclass(slots=True)

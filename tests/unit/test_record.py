@@ -1,0 +1,47 @@
+"""``inspector.model.record.Record``: the repr, equality and hashing a slotted dataclass has, without generating it."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from inspector.model.capture import Capture, Chunk, End
+from inspector.model.findings import Finding
+from inspector.model.record import Record
+
+
+class Point(Record):
+    __slots__ = ("x", "y", "tags")
+
+    def __init__(self, x: float, y: float | None = None, tags: list | None = None) -> None:
+        self.x = x
+        self.y = y
+        self.tags = [] if tags is None else tags
+
+
+@dataclasses.dataclass(slots=True)
+class Twin:
+    x: float
+    y: float | None = None
+    tags: list = dataclasses.field(default_factory=list)
+
+
+@pytest.mark.parametrize("args", [(1,), (1.5, None, ["a"]), ("s", float("nan"))])
+def test_repr_and_equality_are_a_dataclass_s(args):
+    mine, twin = Point(*args), Twin(*args)
+    assert repr(mine) == repr(twin).replace("Twin(", "Point(")
+    assert (mine == Point(*args)) == (twin == Twin(*args))
+    assert mine != Point("other") and Point(1) != Twin(1) and Point(1).__eq__(object()) is NotImplemented
+    with pytest.raises(TypeError):
+        hash(mine)
+
+
+def test_defaults_are_fresh_per_instance_and_records_pickle():
+    a, b = Capture(), Capture()
+    a.chunks.append(Chunk(0.5, b"x"))
+    assert b.chunks == [] and a.notes is not b.notes
+    f = Finding.make("S008", "no dialect", event=0)
+    for value in (a, End(1.0, "reset", "peer"), f):
+        assert pickle.loads(pickle.dumps(value)) == value
+    assert repr(Chunk(0.5, b"x")) == "Chunk(t=0.5, data=b'x', line=None)"
