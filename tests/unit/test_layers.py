@@ -39,7 +39,8 @@ used, for start-up: ``check`` without ``--otlp`` loads no OpenTelemetry code of 
 SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra; vcrpy in
 the pytest plugin, only when a suite has it; the ``mcp`` and ``mitmproxy`` extras)."""
 CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress it costs check's start-up",
-                  "pathlib": "only a folder to walk (it imports urllib.parse and ipaddress)"}
+                  "pathlib": "only a folder to walk (it imports urllib.parse and ipaddress)",
+                  "textwrap": "only --help (a command's description is wrapped when shown)"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
@@ -112,12 +113,13 @@ def test_check_rules_and_help_load_no_ui_or_network_library(argv, tmp_path):
 def test_check_of_sse_loads_no_other_format(tmp_path):
     """A regression guard for start-up (issue 32; the time itself is ``bench/bench_startup.py``'s):
     ``check`` of raw SSE imports no other format's reader or framing, no history or schema checks, and
-    none of the standard modules deferred above (``threading`` neither: the secrets lock is ``_thread``'s).
+    none of the standard modules deferred above (``threading`` neither: the secrets lock is ``_thread``'s;
+    nor ``shutil``: ``cli.parser.terminal_columns`` sizes argparse's help).
     ``dataclasses`` is not on the list: orjson imports it."""
     cap = tmp_path / "one.sse"
     cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
-    forbidden = {*LOADED_WHEN_NEEDED, *OTEL, *CLI_DEFERRED, "threading", "urllib.parse", "ipaddress", "pathlib",
-                 "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
+    forbidden = {*LOADED_WHEN_NEEDED, *OTEL, *CLI_DEFERRED, *CHECK_DEFERRED, "threading", "urllib.parse", "ipaddress",
+                 "shutil", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
     code = ("import sys\n"
             "from inspector.cli import main\n"
             f"main(['check', {str(cap)!r}])\n"
