@@ -13,7 +13,6 @@ import os
 import signal
 import sys
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from inspector.capture.arrivals import read_arrivals, with_arrivals
@@ -27,7 +26,7 @@ from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
-from inspector.model.record import Record
+from inspector.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
@@ -43,9 +42,10 @@ def _overrides(items: list[str]) -> dict[str, Severity]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(FrozenRecord):
     """What every file is checked with (picklable: sent to the worker processes)."""
+
+    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio")
 
     fmt: str
     entry: int | str | None
@@ -54,12 +54,25 @@ class Options:
     stall_s: float
     overrides: dict
     request: str | None
-    spans: bool = False
+    spans: bool
     """Build each file's OpenTelemetry span (``--otlp``)."""
-    max_bytes: int | None = None
+    max_bytes: int | None
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
-    keep_audio: bool = False
+    keep_audio: bool
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
+
+    def __init__(self, fmt: str, entry: int | str | None, dialect: str | None, stall_s: float, overrides: dict,
+                 request: str | None, spans: bool = False, max_bytes: int | None = None,
+                 keep_audio: bool = False) -> None:
+        object.__setattr__(self, "fmt", fmt)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "dialect", dialect)
+        object.__setattr__(self, "stall_s", stall_s)
+        object.__setattr__(self, "overrides", overrides)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "spans", spans)
+        object.__setattr__(self, "max_bytes", max_bytes)
+        object.__setattr__(self, "keep_audio", keep_audio)
 
 
 class Result(Record):

@@ -15,21 +15,22 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
+from inspector.model.record import FrozenRecord
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(FrozenRecord):
     """One capture to read."""
+
+    __slots__ = ("name", "path", "explicit")
 
     name: str
     """What reports call it: the path as given or found, or ``<stdin>``."""
@@ -37,6 +38,11 @@ class Input:
     """The file to read; None for standard input."""
     explicit: bool
     """Named on the command line (not found by walking a folder or matching a glob)."""
+
+    def __init__(self, name: str, path: str | None, explicit: bool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "explicit", explicit)
 
 
 class InputError(ValueError):

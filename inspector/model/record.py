@@ -6,9 +6,12 @@ the class twice); ``check`` imports some twenty such classes before it reads a b
 start-up (``bench/bench_startup.py``). A ``Record`` subclass lists its fields in ``__slots__`` (in
 ``__init__``'s order) and has a plain ``__init__``; ``Record`` gives it the ``repr`` and ``==`` a
 dataclass would have (``Chunk(t=0.5, data=b'x', line=None)``; equal when of the same class with
-equal fields). Like a non-frozen dataclass with ``eq``, it is unhashable.
+equal fields). Like a non-frozen dataclass with ``eq``, it is unhashable; ``FrozenRecord`` is the
+frozen one.
 """
 from __future__ import annotations
+
+from dataclasses import FrozenInstanceError  # loaded anyway: orjson imports dataclasses
 
 
 class Record:
@@ -24,3 +27,26 @@ class Record:
         return tuple(getattr(self, n) for n in self.__slots__) == tuple(getattr(other, n) for n in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass with eq
+
+
+class FrozenRecord(Record):
+    """A ``Record`` that cannot change after ``__init__`` (which sets its fields with
+    ``object.__setattr__``) and hashes by its fields, as a frozen dataclass does."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
+
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setstate__(self, state: tuple) -> None:  # pickle and copy: set as __init__ does
+        for name, value in zip(self.__slots__, state):
+            object.__setattr__(self, name, value)

@@ -45,3 +45,22 @@ def test_defaults_are_fresh_per_instance_and_records_pickle():
     for value in (a, End(1.0, "reset", "peer"), f):
         assert pickle.loads(pickle.dumps(value)) == value
     assert repr(Chunk(0.5, b"x")) == "Chunk(t=0.5, data=b'x', line=None)"
+
+
+def test_a_frozen_record_refuses_changes_hashes_by_fields_and_survives_pickle_and_copy():
+    import copy
+    from dataclasses import FrozenInstanceError
+
+    from inspector.cli.check import Options
+    from inspector.cli.inputs import Input
+    from inspector.feeds.base import Settings
+    a = Input("run.jsonl", "run.jsonl", True)
+    with pytest.raises(FrozenInstanceError):
+        a.name = "other"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        del a.path  # type: ignore[misc]
+    assert hash(a) == hash(Input("run.jsonl", "run.jsonl", True)) and a == Input("run.jsonl", "run.jsonl", True)
+    opts = Options("text", None, None, 10.0, {"S008": "error"}, None, max_bytes=5)
+    for value in (a, opts, Settings("anthropic", 2.5, {"T001": "info"})):
+        assert pickle.loads(pickle.dumps(value)) == value and copy.deepcopy(value) == value
+    assert repr(Settings()) == "Settings(dialect=None, stall_s=10.0, severity_overrides={})"

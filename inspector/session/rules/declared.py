@@ -21,10 +21,10 @@ from __future__ import annotations
 import copy
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
+from inspector.model.record import FrozenRecord
 
 if TYPE_CHECKING:
     from inspector.session.rules.schemas import Compiled, Violation
@@ -49,15 +49,23 @@ class _Unread(enum.Enum):
 _UNREAD = _Unread.UNREAD
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(FrozenRecord):
     """What V001/V002 say about one call: the code, the message, a severity where the rule grades it
     (V002 on a tool that is not strict: warning), and the violations."""
 
+    __slots__ = ("code", "message", "severity", "violations")
+
     code: str
     message: str
-    severity: Severity | None = None
-    violations: list[Violation] = field(default_factory=list)
+    severity: Severity | None
+    violations: list[Violation]
+
+    def __init__(self, code: str, message: str, severity: Severity | None = None,
+                 violations: list[Violation] | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "violations", [] if violations is None else violations)
 
 
 def judge_call(d: DeclaredTools, name: str | None, args: object,
