@@ -12,21 +12,34 @@ frozen one.
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError  # loaded anyway: orjson imports dataclasses
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+
+def _fields(record: Record) -> tuple[str, ...]:
+    return cast("tuple[str, ...]", type(record).__slots__)
 
 
 class Record:
-    __slots__ = ()
+    __slots__ = ()  # a subclass's: its fields, in ``__init__``'s order
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _fields(self))
         return f"{type(self).__qualname__}({fields})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return tuple(getattr(self, n) for n in self.__slots__) == tuple(getattr(other, n) for n in self.__slots__)
+        return tuple(getattr(self, n) for n in _fields(self)) == tuple(getattr(other, n) for n in _fields(self))
 
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass with eq
+
+    def replace(self, **changes: object) -> Self:
+        """A new record with ``changes`` (field: value) and the other fields of this one
+        (``dataclasses.replace``, which takes dataclasses only). ``TypeError`` for a field it has not."""
+        return type(self)(**{**{name: getattr(self, name) for name in _fields(self)}, **changes})  # type: ignore[call-arg]
 
 
 class FrozenRecord(Record):
@@ -41,12 +54,12 @@ class FrozenRecord(Record):
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in self.__slots__))
+    def __hash__(self) -> int:  # type: ignore[override]  # Record's is None: unhashable
+        return hash(tuple(getattr(self, n) for n in _fields(self)))
 
     def __getstate__(self) -> tuple:
-        return tuple(getattr(self, n) for n in self.__slots__)
+        return tuple(getattr(self, n) for n in _fields(self))
 
     def __setstate__(self, state: tuple) -> None:  # pickle and copy: set as __init__ does
-        for name, value in zip(self.__slots__, state):
+        for name, value in zip(_fields(self), state):
             object.__setattr__(self, name, value)

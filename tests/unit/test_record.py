@@ -64,3 +64,11 @@ def test_a_frozen_record_refuses_changes_hashes_by_fields_and_survives_pickle_an
     for value in (a, opts, Settings("anthropic", 2.5, {"T001": "info"})):
         assert pickle.loads(pickle.dumps(value)) == value and copy.deepcopy(value) == value
     assert repr(Settings()) == "Settings(dialect=None, stall_s=10.0, severity_overrides={})"
+
+
+def test_replace_gives_a_new_record_with_the_changes():
+    end = End(1.0, "close", "bye", 1000)
+    moved = end.replace(t=2.5)
+    assert moved == End(2.5, "close", "bye", 1000) and end.t == 1.0
+    with pytest.raises(TypeError):
+        end.replace(nothing=1)
