@@ -24,6 +24,7 @@ from operator import itemgetter
 from typing import overload
 
 from inspector.model.events import EventRecord, parse_payload
+from inspector.model.lazyre import lazy
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
                                         maybe_key, open_keep, readable)
 
@@ -41,16 +42,16 @@ SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-ke
 """Query parameter names (lower case) whose values are secrets (SPEC.md: ``key=``; the others are
 the same secret under other common spellings). Any name of a secret's shape counts too (``is_secret_name``)."""
 
-_NAME_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_NAME_PARTS = lazy(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 """Where a name splits into words: ``x-portkey-api-key`` -> x, portkey, api, key; ``pageToken`` -> page, token."""
 
-_SECRET_WORD = re.compile(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
+_SECRET_WORD = lazy(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
                           r"|.*signature.*|.*credential.*|sig")
 """A word of a name that says the value is a secret (whole word: ``monkey`` is not a key, ``tokens``
 is a count, ``authorization``, ``xsrftoken`` and ``set-cookie`` are secrets)."""
 
 
-_PARAM = re.compile(r"(^|[&;])([^=&;]*)=([^&;]*)")
+_PARAM = lazy(r"(^|[&;])([^=&;]*)=([^&;]*)")
 
 
 def is_secret_name(name: object) -> bool:
