@@ -30,6 +30,9 @@ class Conversation:
     text: str = "Writing."
     written: str | None = None
     """The arguments' JSON text as a text shape writes it (default: ``arguments`` as JSON)."""
+    signature: str | None = None
+    """The signature sent back, where the shape carries one (Anthropic thinking, Gemini
+    ``thoughtSignature``, Chat-compat ``extra_content.google.thought_signature``)."""
 
     @property
     def args(self) -> object:
@@ -43,8 +46,9 @@ class Conversation:
 def anthropic(c: Conversation) -> tuple[str, list]:
     return "messages", [
         {"role": "user", "content": "write a file"},
-        {"role": "assistant", "content": [{"type": "text", "text": c.text},
-                                          {"type": "tool_use", "id": c.call_id, "name": c.name, "input": c.args}]},
+        {"role": "assistant", "content": [
+            *([{"type": "thinking", "thinking": "plan", "signature": c.signature}] if c.signature else []),
+            {"type": "text", "text": c.text}, {"type": "tool_use", "id": c.call_id, "name": c.name, "input": c.args}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": c.result_id, "content": "ok"}]}]
 
 
@@ -53,7 +57,8 @@ def chat(c: Conversation) -> tuple[str, list]:
         {"role": "system", "content": "be brief"},
         {"role": "user", "content": "write a file"},
         {"role": "assistant", "content": c.text, "tool_calls": [
-            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.args_text}}]},
+            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.args_text},
+             **({"extra_content": {"google": {"thought_signature": c.signature}}} if c.signature else {})}]},
         {"role": "tool", "tool_call_id": c.result_id, "content": "ok"}]
 
 
@@ -69,7 +74,8 @@ def gemini(c: Conversation) -> tuple[str, list]:
     return "contents", [
         {"role": "user", "parts": [{"text": "write a file"}]},
         {"role": "model", "parts": [{"text": c.text},
-                                    {"functionCall": {"id": c.call_id, "name": c.name, "args": c.args}}]},
+                                    {"functionCall": {"id": c.call_id, "name": c.name, "args": c.args},
+                                     **({"thoughtSignature": c.signature} if c.signature else {})}]},
         {"role": "user", "parts": [{"functionResponse": {"id": c.result_id, "name": c.name,
                                                          "response": {"ok": True}}}]}]
 
@@ -106,10 +112,12 @@ def read(name: str, c: Conversation) -> History:
     return shape.read(items)
 
 
-def judge(name: str, c: Conversation) -> list[str]:
-    """The Q codes for conversation ``c`` written in provider ``name``'s shape, against ``STREAM``."""
+def judge(name: str, c: Conversation, *, streamed_signature: str | None = None) -> list[str]:
+    """The Q codes for conversation ``c`` written in provider ``name``'s shape, against ``STREAM`` (its
+    tool call given ``streamed_signature``)."""
     s = check_bytes(STREAM)
     assert [f.code for f in s.findings if f.severity != "info"] == []
+    next(b for b in s.blocks if b.tool).signature = streamed_signature
     out: list[str] = []
     rules.check(s.blocks, read(name, c), lambda code, msg, index: out.append(code))
     return out
@@ -194,3 +202,24 @@ def test_a_part_type_of_the_wrong_json_type_never_crashes():
         body = {"system": "s", "messages": [{"role": "assistant", "content": [{"type": typ}, {"type": "text", "text": ""}]},
                                             {"role": "user", "content": "go on"}]}
         assert q(STREAM, body) == ["Q002"]  # read as Anthropic (``system``), which rejects empty text
+
+
+SIGNED = {"anthropic", "openai", "gemini"}
+"""The shapes that send a signature back (Responses keeps reasoning on the server or in its own items)."""
+
+
+def test_the_shapes_that_carry_a_signature():
+    carried = {name for name in READERS
+               if (h := read(name, Conversation(signature="SIG"))).answer and "SIG" in h.answer.signatures}
+    assert carried == SIGNED
+
+
+@pytest.mark.parametrize("name", sorted(SIGNED))
+def test_a_signature_is_judged_the_same_in_every_shape_that_carries_one(name):
+    """Q004: the streamed signature must come back in the answer's turn, compared as bytes (base64url
+    is the same signature)."""
+    sig, url_safe = "Et8E+x/9Zw==", "Et8E-x_9Zw"
+    assert judge(name, Conversation(signature=sig), streamed_signature=sig) == []
+    assert judge(name, Conversation(signature=url_safe), streamed_signature=sig) == []
+    assert judge(name, Conversation(), streamed_signature=sig) == ["Q004"]
+    assert judge(name, Conversation(signature="Et8E-x_9Zg"), streamed_signature=sig) == ["Q004"]
