@@ -1,4 +1,4 @@
-"""What the request-history readers share: the reader record and the comparisons every shape needs.
+"""What the request-history readers share: the reader record and the reading helpers.
 
 A request that follows a streamed answer carries that answer back as history. Each provider
 folder's ``history`` module reads where its requests keep the history, in its own shape, into the
@@ -67,11 +67,13 @@ def same_signature(a, b) -> bool:
 
 
 def is_delta_type(typ) -> bool:
+    """True when ``typ`` names a stream delta or delta event (never a content block or item type)."""
     return isinstance(typ, str) and (typ in DELTA_TYPES or typ.endswith("_delta") or
                                      (typ.startswith("response.") and typ.endswith(".delta")))
 
 
 def canon(value) -> bytes | None:
+    """``value`` as JSON with sorted keys (the same object in any key order is the same); None when not JSON."""
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
@@ -89,6 +91,7 @@ def parse_args(value):
 
 
 def last_index(msgs: list, roles: tuple) -> int | None:
+    """The index of the last message (a JSON object) whose ``role`` is one of ``roles``; None when none is."""
     for i in range(len(msgs) - 1, -1, -1):
         m = msgs[i]
         if isinstance(m, dict) and m.get("role") in roles:
