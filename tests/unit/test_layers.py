@@ -47,6 +47,8 @@ LOADED_WHEN_NEEDED = {
     "inspector.capture.websocket": "a WebSocket capture", "inspector.capture.records": "a native capture",
     "inspector.framing.eventstream": "an AWS event-stream body",
     "inspector.framing.ndjson": "an NDJSON body", "inspector.providers.history": "a request with a history",
+    "inspector.session.rules.history": "a request with a history (the Q rules)",
+    "inspector.model.history": "a request with a history",
     "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
