@@ -10,10 +10,11 @@ line (JSON Lines), ``github`` one annotation per finding.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 from typing import TYPE_CHECKING
+
+import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
@@ -191,7 +192,7 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
 def _quiet_on_ctrl_c() -> None:
     """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
     the parent says "interrupted" once and exits 130."""
-    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+    _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
 
 
 def run(args) -> int:

@@ -10,8 +10,9 @@ No Textual here (the CLI imports it to catch the error).
 """
 from __future__ import annotations
 
-import signal
 import sys
+
+import _signal  # the C module: ``signal`` builds its enums at import, which check's start-up does not need
 
 
 class NoTerminal(Exception):
@@ -57,12 +58,12 @@ class TerminalApp:
     def run(self, *args, headless: bool = False, **kwargs):
         if not headless:
             require_terminal()
-        previous = signal.getsignal(signal.SIGINT)
-        signal.signal(signal.SIGINT, self._on_sigint)
+        previous = _signal.getsignal(_signal.SIGINT)
+        _signal.signal(_signal.SIGINT, self._on_sigint)
         try:
             result = super().run(*args, headless=headless, **kwargs)
         finally:
-            signal.signal(signal.SIGINT, previous)
+            _signal.signal(_signal.SIGINT, previous)
         if self._interrupted:
             raise KeyboardInterrupt
         error = getattr(self, "_exception", None)

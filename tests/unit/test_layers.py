@@ -121,7 +121,7 @@ def test_check_of_sse_loads_no_other_format(tmp_path):
     cap = tmp_path / "one.sse"
     cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
     forbidden = {*LOADED_WHEN_NEEDED, *OTEL, *CLI_DEFERRED, *CHECK_DEFERRED, "threading", "urllib.parse", "ipaddress",
-                 "shutil", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
+                 "shutil", "signal", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
     code = ("import sys\n"
             "from inspector.cli import main\n"
             f"main(['check', {str(cap)!r}])\n"
