@@ -13,7 +13,6 @@ pointed at the wrong folder never passes.
 """
 from __future__ import annotations
 
-import glob
 import os
 
 from inspector.capture.errors import CaptureError, EmptyCapture
@@ -76,6 +75,7 @@ def expand(args: list[str]) -> list[Input]:
                 raise InputError(f"{arg}: no file in this folder")
             out += [Input(p, p, False) for p in files]
         elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
+            import glob  # only for a pattern (start-up)
             matches = sorted(glob.glob(arg, recursive=True))
             files = []
             for m in matches:

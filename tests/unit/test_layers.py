@@ -40,7 +40,8 @@ SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional 
 the pytest plugin, only when a suite has it; the ``mcp`` and ``mitmproxy`` extras)."""
 CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress it costs check's start-up",
                   "pathlib": "only a folder to walk (it imports urllib.parse and ipaddress)",
-                  "textwrap": "only --help (a command's description is wrapped when shown)"}
+                  "textwrap": "only --help (a command's description is wrapped when shown)",
+                  "glob": "only a pattern among the inputs"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
