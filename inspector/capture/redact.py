@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
+from bisect import bisect_right
 from operator import itemgetter
 from typing import overload
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -176,9 +177,111 @@ def scrub_secrets(text: str) -> str:
     known = _known_pattern
     if known is not None:
         text = known.sub(lambda m: _known[m.group()], text)
+    if "\\u00" in text and _ESCAPE.search(text) is not None:
+        return _scrub_escaped(text)
     if not maybe_key(text):
         return text
     return KEY.sub(_masked, text)
+
+
+_ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
+"""A JSON ``\\uXXXX`` escape of a printable ASCII character (key characters are all such), at any
+depth of nesting: ``\\u0061`` in a tool call's arguments is ``\\\\u0061`` in the event that streams them.
+RFC 8259 §7 lets a writer escape any character, so a key may reach us as ``sk-\\u0061nt-…``."""
+
+
+def _unescaped(text: str) -> tuple[str, list[int], list[tuple[int, int]]]:
+    """``text`` with each ``_ESCAPE`` written as its character, and where each escape was:
+    ``(decoded, at, raw)``: the escape that became ``decoded[at[i]]`` is ``text[raw[i][0]:raw[i][1]]``."""
+    out, at, raw = [], [], []
+    pos = d = 0
+    for m in _ESCAPE.finditer(text):
+        a = m.start()
+        out.append(text[pos:a])
+        d += a - pos
+        out.append(chr(int(m.group(1), 16)))
+        at.append(d)
+        raw.append((a, m.end()))
+        d += 1
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out), at, raw
+
+
+def _raw_offset(at: list[int], raw: list[tuple[int, int]], d: int, end: bool = False) -> int:
+    """Where decoded character ``d`` begins in the text (``end``: where decoded character ``d - 1`` ends)."""
+    if end:
+        i = bisect_right(at, d - 1) - 1
+        if i >= 0 and at[i] == d - 1:
+            return raw[i][1]
+        return d if i < 0 else raw[i][1] + (d - at[i] - 1)
+    i = bisect_right(at, d) - 1
+    if i < 0:
+        return d
+    return raw[i][0] if at[i] == d else raw[i][1] + (d - at[i] - 1)
+
+
+def escaped_key_spans(text: str, start: int = 0) -> list[tuple[int, int, str]] | None:
+    """The secrets of ``keyshapes.KEY`` (and the remembered credentials) in ``text[start:]`` read
+    with its JSON ``\\u00XX`` escapes decoded (``_ESCAPE``), as ``(begin, end, shown)`` offsets in
+    ``text``; ``shown``: what the key is written as masked (``sk-ant-[redacted]``). None when ``text[start:]`` holds no
+    such escape (then the plain ``KEY`` scan finds everything: the common, cheap case)."""
+    if "\\u00" not in text or _ESCAPE.search(text, start) is None:
+        return None
+    decoded, at, raw = _unescaped(text[start:])
+    found = []
+    known = _known_pattern
+    if known is not None:
+        found += [(m.start(), m.end(), _known[m.group()]) for m in known.finditer(decoded)]
+    if maybe_key(decoded):
+        found += [(m.start(), m.end(), shown) for m in KEY.finditer(decoded) if (shown := _masked(m)) != m.group(0)]
+    return _apart([(start + _raw_offset(at, raw, a), start + _raw_offset(at, raw, b, end=True), shown)
+                   for a, b, shown in found])
+
+
+def _apart(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``found`` sorted, spans that overlap an earlier one merged into it."""
+    found.sort()
+    out: list[tuple[int, int, str]] = []
+    for span in found:
+        if out and span[0] < out[-1][1]:
+            if span[1] > out[-1][1]:
+                out[-1] = (out[-1][0], span[1], out[-1][2])
+            continue
+        out.append(span)
+    return out
+
+
+def _scrub_escaped(text: str) -> str:
+    """``scrub_secrets`` of a text holding JSON ``\\u00XX`` escapes: every key, escaped or not, masked."""
+    spans = escaped_key_spans(text) or []
+    if not spans:
+        return text
+    out, pos = [], 0
+    for a, b, shown in spans:
+        out.append(text[pos:a])
+        out.append(shown)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def secret_spans(text: str, start: int = 0) -> list[tuple[int, int, str]]:
+    """Where the secrets of ``text[start:]`` are, for a view that marks them in place: ``(begin,
+    end, shown)`` offsets in ``text``, sorted and apart, ``shown`` what ``scrub_secrets`` writes
+    instead (``sk-ant-[redacted]``). Key shapes (also written in JSON escapes) and remembered
+    credentials; a key that begins before ``start`` is not found (start at or before its beginning)."""
+    found: list[tuple[int, int, str]] = []
+    known = _known_pattern
+    if known is not None:
+        found += [(m.start(), m.end(), _known[m.group()]) for m in known.finditer(text, start)]
+    escaped = escaped_key_spans(text, start)
+    if escaped is not None:
+        found += escaped
+    elif maybe_key(text[start:] if start else text):
+        found += [(m.start(), m.end(), shown) for m in KEY.finditer(text, start)
+                  if (shown := _masked(m)) != m.group(0)]
+    return _apart(found)
 
 
 def scrub_value(value: object) -> object:
@@ -216,7 +319,10 @@ _BODY = itemgetter(1)
 
 def _key_spans(text: str) -> list[tuple[int, int]]:
     """Where the secrets of ``keyshapes.KEY`` are in ``text`` (a ``Basic`` word before anything but a
-    credential is not one)."""
+    credential is not one), also those written with JSON escapes (``escaped_key_spans``)."""
+    escaped = escaped_key_spans(text)
+    if escaped is not None:
+        return [(a, b) for a, b, _ in escaped]
     return [m.span() for m in KEY.finditer(text) if not m.group(4) or is_basic_credential(m.group(5))]
 
 
@@ -278,7 +384,7 @@ class ChunkScrubber:
         n = len(self._tail)
         self._tail = joined[-self.KEEP:]
         hot = maybe_key(joined)
-        spans = _key_spans(joined) if hot else []
+        spans = _key_spans(joined) if hot or "\\u00" in joined else []
         known = _known_pattern
         if known is not None:
             spans += [m.span() for m in known.finditer(joined)]

@@ -287,5 +287,9 @@ def test_a_report_block_is_scrubbed_as_a_walk_over_every_string_would_scrub_it()
                 b.progress = JsonProgress()
                 b.progress.feed(text)
             assert scrubbed_block(b) == scrub_value(b.to_dict()), text
+            # The text too: a key written with JSON escapes is masked in it as in its parsed input.
+            shown = json.dumps(scrubbed_block(b))
+            assert key[13:] not in shown and escaped[13:] not in shown.replace("\\\\", "\\"), text
+            assert "credential-1234" not in shown, text
             assert (b.input is not None) == (tool and text not in ("not json",))
             assert key[13:] not in json.dumps(scrubbed_block(b)["input"])
