@@ -442,7 +442,7 @@ class ChunkScrubber:
             ctx = inside_ctx if name == inside_name else self._last.get(name, "")
             text = ctx + "".join(parts)
             if ctx or len(parts) > 1:
-                if hot or maybe_key(text) or (
+                if hot or maybe_key(text) or "\\u00" in text or (
                         known is not None and known.search(text) is not None):
                     return False
             if name != left_open and _key_begun(text, 0, len(text), hot) is not None:
@@ -503,7 +503,7 @@ class ChunkScrubber:
 
         if ctx or len(where) > 1:
             hot = maybe_key(text)
-            found = _key_spans(text) if hot else []
+            found = _key_spans(text) if hot or "\\u00" in text else []
             known = _known_pattern
             if known is not None:
                 found += [m.span() for m in known.finditer(text)]
@@ -528,7 +528,34 @@ def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     """If ``text[lo:hi]`` ends in what may be the beginning of a key: where its secret part starts
     (``hi`` when only a type prefix or part of one is there yet), else None. ``hot``: the text may
     hold a key prefix (``maybe_key``); when it does not, only a short start of one (``sk``,
-    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for."""
+    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for. A key's beginning
+    written with JSON escapes (``sk-\\u0061nt-``, or cut inside an escape: ``sk-\\u00``) counts."""
+    w = max(lo, hi - 300)
+    last = text[hi - 1] if hi > lo else ""
+    if last == "\\" or (last in _KEY_CHARS and text.find("\\", w, hi) >= 0 and (
+            text.find("\\u00", w, hi) >= 0 or _OPEN_ESCAPE.search(text, w, hi) is not None)):
+        return _escaped_begun(text, w, hi)
+    return _plain_begun(text, lo, hi, hot)
+
+
+_OPEN_ESCAPE = re.compile(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
+"""An escape cut short at the end of a value (its rest comes with the next one)."""
+
+
+def _escaped_begun(text: str, w: int, hi: int) -> int | None:
+    """``_key_begun`` of ``text[w:hi]`` read with its JSON escapes decoded (and an escape cut short
+    at its end dropped): the offset in ``text``."""
+    cut = _OPEN_ESCAPE.search(text, w, hi)
+    end = cut.start() if cut is not None else hi
+    decoded, at, raw = _unescaped(text[w:end])
+    d = _plain_begun(decoded, 0, len(decoded), True)
+    if d is None:
+        return None
+    return w + _raw_offset(at, raw, d) if d < len(decoded) else end
+
+
+def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
+    """``_key_begun`` of a text read as it is written."""
     if hi <= lo:
         return None
     last = text[hi - 1]
@@ -580,6 +607,13 @@ def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str
         pos = b
     out.append(joined[pos:])
     return "".join(out)
+
+
+def open_secret(text: str) -> int | None:
+    """Where what may be the first part of a key ends ``text`` (``sk-ant-api0``, ``Bearer ab…``,
+    the start of a remembered credential): the offset after its readable type prefix, else None.
+    A view of text still arriving masks from there (the next fragment may finish the key)."""
+    return _open_secret(text, max(0, len(text) - 200))
 
 
 def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:
