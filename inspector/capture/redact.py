@@ -82,11 +82,18 @@ def redact_url(url: None) -> None: ...
 def redact_url(url: str | None) -> str | None:
     """Return ``url`` with secret query values and any userinfo password replaced by ``[redacted]``.
 
-    Everything else is kept byte for byte (parameter order, encoding, fragment). A string that is
-    not a URL comes back unchanged apart from ``key=…`` pairs after a ``?``.
+    Anything key-shaped anywhere in it is masked too (``scrub_secrets``: a key in the path, or in a
+    parameter whose name does not say it is a secret). Everything else is kept byte for byte
+    (parameter order, encoding, fragment). A string that is not a URL comes back unchanged apart
+    from ``key=…`` pairs after a ``?`` and key shapes.
     """
     if not isinstance(url, str) or not url:
         return url
+    return scrub_secrets(_redact_url_places(url))
+
+
+def _redact_url_places(url: str) -> str:
+    """``redact_url`` by place only: secret query values and a userinfo password."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -261,6 +268,32 @@ def _scrub_escaped(text: str) -> str:
     for a, b, shown in spans:
         out.append(text[pos:a])
         out.append(shown)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def masked_as(a: int, b: int, shown: str) -> str:
+    """What characters ``a:b`` of ``text`` holding a secret are written as when offsets must hold
+    (a view, an excerpt): ``shown`` (``sk-ant-[redacted]``) padded with ``*`` to the same length; a
+    span shorter than that keeps what it can of the readable prefix, then ``*``."""
+    n = b - a
+    if len(shown) <= n:
+        return shown + "*" * (n - len(shown))
+    prefix = shown[:-len(REDACTED)] if shown.endswith(REDACTED) else ""
+    return (prefix[:n] + "*" * n)[:n]
+
+
+def mask_in_place(text: str) -> str:
+    """``text`` with each secret (``secret_spans``) written as ``masked_as`` gives it: the same
+    length, so an offset into the text (a first difference, a window to quote) still points right.
+    The same object when ``text`` holds no secret."""
+    spans = secret_spans(text)
+    if not spans:
+        return text
+    out, pos = [], 0
+    for a, b, shown in spans:
+        out += [text[pos:a], masked_as(a, b, shown)]
         pos = b
     out.append(text[pos:])
     return "".join(out)

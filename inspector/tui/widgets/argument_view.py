@@ -38,7 +38,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.capture.redact import REDACTED, open_secret, secret_spans
+from inspector.capture.redact import REDACTED, masked_as, open_secret, secret_spans
 from inspector.model.jsondepth import depth_over
 from inspector.model.jsonlocate import value_span
 from inspector.tui.widgets.virtual_size import set_virtual_size
@@ -55,16 +55,6 @@ KEY_KEYWORDS = frozenset({"required", "additionalProperties", "unevaluatedProper
 SECRET_TAIL = 512
 """Characters before the old end read again for secrets when text arrives (longer than any key:
 a key a new fragment completes, or that straddles the old end, is read whole)."""
-
-
-def masked_as(a: int, b: int, shown: str) -> str:
-    """What characters ``a:b`` of a secret are drawn as: ``shown`` (``sk-ant-[redacted]``) padded
-    with ``*`` to the same length; a span shorter than that keeps its readable prefix, then ``*``."""
-    n = b - a
-    if len(shown) <= n:
-        return shown + "*" * (n - len(shown))
-    prefix = shown[:-len(REDACTED)] if shown.endswith(REDACTED) else ""
-    return (prefix[:n] + "*" * n)[:n]
 
 
 def find_secrets(text: str, old: list[tuple[int, int, str]], old_len: int, open_end: bool) -> list[tuple[int, int, str]]:
