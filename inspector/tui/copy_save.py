@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from inspector.capture.recorder import write_capture
+from inspector.capture.redact import scrub_secrets
 from inspector.tui.screens.save_file import SaveFileScreen
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.block_list import BlockList
@@ -43,14 +44,16 @@ class CopySave:
     """See the module docstring."""
 
     def copy_target(self) -> tuple[str, str] | None:
-        """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
+        """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied.
+        Secrets masked: a clipboard is pasted into bug reports (the block's text as ``check
+        --format json`` writes it, the event as the event log shows it)."""
         focused = self.focused
         detail = focused.screen.query_one(BlockPanel) if isinstance(focused, (BlockList, ArgumentView)) else None
         if detail is not None and detail.display and detail.block is not None:
             b = detail.block
             what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
                 f"the text of block #{b.index}"
-            return what, b.content
+            return scrub_secrets(what), scrub_secrets(b.content)
         if isinstance(focused, EventLog) and focused.pointer is not None and focused.pointer < len(focused.events):
             ev = focused.shown_event(focused.pointer)
             return f"event {ev.index} ({ev.name})", ev.data
@@ -58,7 +61,7 @@ class CopySave:
             cur = focused.current()
             if cur is not None:
                 f = cur[0]
-                return f"finding {f.code}", finding_text(f)
+                return f"finding {f.code}", scrub_secrets(finding_text(f))
         return None
 
     def action_copy(self) -> None:
