@@ -97,3 +97,50 @@ def test_the_secrets_found_as_text_arrives_are_those_of_the_whole_text():
             found = find_secrets(text[:seen], found, old, False)
             old = seen
         assert found == secret_spans(text), seed
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+async def test_no_screen_and_no_copy_shows_a_key_wherever_the_stream_put_it(size):
+    """``tests.keyed_capture``: keys as a tool name, an id, a ``stop_reason``, in thinking, text,
+    arguments, an error, a value a schema violation quotes. Every block's detail (raw and pretty),
+    every finding's explain screen, every event's detail, and what ``y`` copies from each."""
+    from inspector.tui.widgets.block_list import BlockList
+    from inspector.tui.widgets.event_log import EventLog
+    from inspector.tui.widgets.findings_list import FindingsList
+    from tests.keyed_capture import keyed_capture, leaked
+
+    text, secret = keyed_capture()
+    app = make_app(load_bytes(text.encode()))
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        seen = {"main": _screen_text(app)}
+        app.query_one(BlockList).focus()
+        for k in range(len(app.feed.session.blocks)):
+            await pilot.press("down" if k else "home")
+            await settle(pilot)
+            seen[f"block {k}"] = _screen_text(app)
+            await pilot.press("y", "j")
+            await settle(pilot)
+            seen[f"block {k} pretty"] = _screen_text(app)
+            await pilot.press("j")
+        app.query_one(FindingsList).focus()
+        for k, f in enumerate(app.feed.session.findings):
+            await pilot.press("down" if k else "home", "y", "i")
+            await settle(pilot)
+            seen[f"finding {f.code} explained"] = _screen_text(app)
+            await pilot.press("escape")
+        log = app.query_one(EventLog)
+        log.focus()
+        for i in range(len(app.feed.session.events)):
+            log.center_on(i)
+            log.pointer = i
+            await pilot.press("y", "enter")
+            await settle(pilot)
+            seen[f"event {i} detail"] = _screen_text(app)
+            await pilot.press("escape")
+        assert len(copied) >= len(app.feed.session.blocks) + len(app.feed.session.events)
+        seen.update({f"copy {i}": c for i, c in enumerate(copied)})
+        assert "[redacted]" in seen["block 2"]
+        assert {where: leaked(shown, secret) for where, shown in seen.items() if leaked(shown, secret)} == {}
