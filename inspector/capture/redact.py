@@ -317,6 +317,13 @@ def secret_spans(text: str, start: int = 0) -> list[tuple[int, int, str]]:
     return _apart(found)
 
 
+def clipped(text: str, n: int) -> str:
+    """The first ``n`` characters of ``text`` (then ``…`` when it was longer), secrets masked
+    before the cut: a key cut short no longer looks like one (a finding that quotes arguments)."""
+    text = scrub_secrets(text)
+    return text if len(text) <= n else text[:n] + "…"
+
+
 def scrub_value(value: object) -> object:
     """``value`` (parsed JSON: dicts, lists, strings...) with every string scrubbed; a new
     structure when anything changed, else the same object."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from inspector.capture.redact import clipped
 from inspector.model.jsondepth import loads as json_loads
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def parse_args(value):
 
 
 def clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "…"
+    return clipped(text, n)
 
 
 def show(value) -> str:

@@ -67,3 +67,27 @@ def test_masking_in_place_keeps_every_offset():
     assert masked.count("sk-ant-[redacted]") == 2
     plain = '{"a": "no key here", "b": "\\u00e9\\u003c"}'
     assert mask_in_place(plain) is plain and scrub_secrets(plain) is plain
+
+
+def test_an_otel_span_masks_every_key_also_with_the_messages_on_it():
+    from inspector.report.spans import span_for
+    from tests.helpers import check_bytes
+
+    span = span_for(check_bytes(KEYED.encode()), start=1.0, content=True)
+    shown = repr(span)
+    assert "gen_ai.output.messages" in shown
+    assert leaked(shown, SECRET) == []
+
+
+def test_a_quote_cut_short_masks_the_key_before_the_cut():
+    """A finding that quotes arguments cuts them (``clipped``): cut first, an OpenAI key's first 19
+    characters would no longer look like a key (20 at least) and show unmasked."""
+    from inspector.capture.redact import clipped
+    from inspector.session.rules.schemas import _short
+
+    key = "sk-proj-" + "a1b2c3d4e5" * 4
+    text = "x" * 50 + " " + key + " and more"
+    assert clipped(text, 70) == ("x" * 50 + " sk-[redacted] and more")[:70] + "…"
+    assert "a1b2c3d4" not in clipped("y" * 150 + key, 170)
+    assert "a1b2c3d4" not in _short("z" * 140 + f" '{key}' is too long")
+    assert clipped("plain words", 5) == "plain…"
