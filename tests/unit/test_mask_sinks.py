@@ -88,6 +88,6 @@ def test_a_quote_cut_short_masks_the_key_before_the_cut():
     key = "sk-proj-" + "a1b2c3d4e5" * 4
     text = "x" * 50 + " " + key + " and more"
     assert clipped(text, 70) == ("x" * 50 + " sk-[redacted] and more")[:70] + "…"
-    assert "a1b2c3d4" not in clipped("y" * 150 + key, 170)
+    assert "a1b2c3d4" not in clipped("y" * 150 + " " + key, 170)
     assert "a1b2c3d4" not in _short("z" * 140 + f" '{key}' is too long")
     assert clipped("plain words", 5) == "plain…"
