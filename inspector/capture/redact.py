@@ -233,7 +233,7 @@ def escaped_key_spans(text: str, start: int = 0) -> list[tuple[int, int, str]] |
     with its JSON ``\\u00XX`` escapes decoded (``_ESCAPE``), as ``(begin, end, shown)`` offsets in
     ``text``; ``shown``: what the key is written as masked (``sk-ant-[redacted]``). None when ``text[start:]`` holds no
     such escape (then the plain ``KEY`` scan finds everything: the common, cheap case)."""
-    if "\\u00" not in text or _ESCAPE.search(text, start) is None:
+    if text.find("\\u00", start) < 0 or _ESCAPE.search(text, start) is None:
         return None
     decoded, at, raw = _unescaped(text[start:])
     found = []
