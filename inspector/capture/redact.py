@@ -652,8 +652,13 @@ def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str
 def open_secret(text: str) -> int | None:
     """Where what may be the first part of a key ends ``text`` (``sk-ant-api0``, ``Bearer ab…``,
     the start of a remembered credential): the offset after its readable type prefix, else None.
-    A view of text still arriving masks from there (the next fragment may finish the key)."""
-    return _open_secret(text, max(0, len(text) - 200))
+    A view of text still arriving masks from there (the next fragment may finish the key). A
+    beginning written with JSON escapes counts (``sk-\\u0061nt-api0``, or cut inside an escape)."""
+    cut = _open_secret(text, max(0, len(text) - 200))
+    if cut is None and text.find("\\", max(0, len(text) - 300)) >= 0:
+        begun = _key_begun(text, max(0, len(text) - 300), len(text), True)
+        cut = begun if begun is not None and begun < len(text) else None
+    return cut
 
 
 def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:

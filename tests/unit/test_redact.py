@@ -309,3 +309,14 @@ def test_a_key_written_with_json_escapes_is_masked_in_events_also_split_over_del
         shown = [scrubber.scrub(json.dumps({"delta": {"partial_json": p}})) for p in pieces]
         assert not any(body[i:i + 8] in s for s in shown for i in range(len(body) - 7)), (cut, shown)
     assert scrub_secrets(json.dumps({"k": key})) == '{"k": "sk-ant-[redacted]"}'
+
+
+def test_what_may_begin_a_key_at_the_end_of_text_still_arriving_is_found_also_escaped():
+    """``open_secret``: where a view of text still arriving masks from (after the type prefix)."""
+    from inspector.capture.redact import open_secret
+
+    assert open_secret('{"k": "sk-proj-abcdefghij') == len('{"k": "sk-')
+    assert open_secret('{"k": "sk-\\u0061nt-api0') == len('{"k": "sk-')
+    assert open_secret('{"k": "sk-\\u00') == len('{"k": "sk-')
+    assert open_secret('{"k": "a plain value') is None
+    assert open_secret('{"k": "\\u00e9t\\u00e9"') is None
