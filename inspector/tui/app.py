@@ -41,14 +41,14 @@ from inspector.capture.load import load_path
 from inspector.feeds.base import Feed
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.replay import ReplayFeed
-from inspector.model.capture import Capture, end_word
+from inspector.model.capture import Capture
 from inspector.tui.borders import set_border
 from inspector.tui.commands import COMMANDS, CommandsMixin
 from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
 from inspector.tui.layout import (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane,
                                   breakpoint_classes)
-from inspector.tui.panel_routing import BlocksPane, PanelRouting
+from inspector.tui.panel_routing import PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
@@ -56,7 +56,10 @@ from inspector.tui.search_control import SearchControl
 from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
-from inspector.tui.view_state import BlocksStateBuilder, StatePanel
+from inspector.tui.frame import (FrameBuilder, FrameState, Part, Registration, StatePanel, ViewFlags,
+                                 silence, transport_state)
+from inspector.tui.view_state import BlocksState
+from inspector.tui.widgets.blocks_pane import BlocksPane
 from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
@@ -84,6 +87,16 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+    PANELS: tuple[Registration, ...] = (
+        Registration(BlockList, "blocks", focus="blocks"),
+        Registration(BlocksPane, "detail"),
+        Registration(FindingsList, "findings", focus="findings"),
+        Registration(EventLog, "log", focus="log"),
+        Registration(StreamHeader, "header", slot="top", id="header"),
+        Registration(PlaybackBar, "playback", slot="top", id="playback"),
+    )
+    """The panels of the main screen, in the order each frame reaches them (``inspector.tui.frame``):
+    a panel added here with ``slot="top"`` is composed in the top band and receives its part."""
 
     class ChunksReceived(Message):
         """The worker fed more of the stream into the session (replaces any queued copy)."""
@@ -115,14 +128,12 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             self.register_theme(t)
         self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
-        self._blocks_builder = BlocksStateBuilder()
-        self._state_panels: list[StatePanel] = []
-        """Widgets that receive each frame's view state (``register_panel``)."""
+        self._frames = FrameBuilder()
+        self.frame: FrameState | None = None
+        """The view state the last frame handed to the panels."""
+        self._state_panels: list[tuple[StatePanel, Part]] = []
+        """Widgets that receive their part of each frame's view state (``register_panel``)."""
         self._generation: tuple | None = None
-        self._counts: dict[str, int] = {}
-        self._shown_counts: dict[str, int] = {}
-        """``_counts`` plus a finding still in progress (a stall while it lasts)."""
-        self._counted = 0
         self._frozen_at = 0
         self._reading_drawn = 0.0
         """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
@@ -169,8 +180,9 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         return screen
 
     def compose(self) -> ComposeResult:
-        yield StreamHeader(id="header")
-        yield PlaybackBar(id="playback")
+        for r in self.PANELS:
+            if r.slot == "top":
+                yield r.widget(id=r.id)
         with Horizontal(id="main"):
             yield BlocksPane(id="blocks")
             with Vertical(id="side"):
@@ -188,7 +200,11 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             return  # Ctrl+C while starting: the widgets may be gone already
         self.query_one("#findings-pane").border_title = "Findings"
         self.query_one("#log-pane").border_title = "Events"
-        self.register_panel(self.query_one(BlockList))
+        for r in self.PANELS:
+            for widget in self.query(r.widget):
+                if not isinstance(widget, StatePanel):
+                    raise TypeError(f"{type(widget).__name__} is registered as a panel but has no receive()")
+                self.register_panel(widget, r.part)
         self.set_interval(1 / FPS, self._tick, name="frame")
         self.query_one(FindingsList).focus()
         self._start_feed()
@@ -224,10 +240,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         feed = self.feed
         if self._seeking:
             # Rebuilding a session: repainting every half-built state would only slow it down.
-            self.query_one(PlaybackBar).show(
-                play="⟳ seeking", speed=feed.speed, instant=feed.instant, events=feed.event_count,
-                total=feed.total_events, now=None, duration=None, follow=False,
-                sources=len(self.feeds), source_index=self.feed_index, live=False)
+            self._hand("playback", transport_state(feed, self._view_flags(), "⟳ seeking", feed.event_count))
             return
         if feed.paused and not feed.seekable:
             return
@@ -240,11 +253,8 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             if now - self._reading_drawn < 1 / READING_FPS:
                 return
             self._reading_drawn = now
-            self.query_one(PlaybackBar).show(
-                play="⟳ reading", speed=feed.speed, instant=True,
-                events=len(feed.session.events) if feed.reading is None else feed.reading,
-                total=feed.total_events, now=None, duration=None, follow=False,
-                sources=len(self.feeds), source_index=self.feed_index, live=False)
+            events = len(feed.session.events) if feed.reading is None else feed.reading
+            self._hand("playback", transport_state(feed, self._view_flags(), "⟳ reading", events))
             return
         if self._dirty or moving:
             self._render_frame()
@@ -272,47 +282,45 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
                 gc.unfreeze()  # the replaced session may be cyclic garbage now: let the collector see it
             self._generation = gen
             self._frozen_at = 0
-            self._counts = {}
-            self._counted = 0
+            self._frames.reset(hash(gen))
         self._gc_checkpoint(len(s.events))
-        for f in s.findings[self._counted:]:
-            self._counts[f.severity] = self._counts.get(f.severity, 0) + 1
-        self._counted = len(s.findings)
         self._sync_panels(s)
-        findings = self.query_one(FindingsList)
-        findings.sync(s.findings, hash(gen), s.open_stall)
-        counts = dict(self._counts)
-        if s.open_stall is not None:  # a stall in progress counts as found
-            counts[s.open_stall.severity] = counts.get(s.open_stall.severity, 0) + 1
-        self._shown_counts = counts
-        self.query_one(EventLog).sync(s.events, s.findings, hash(gen), s.dialect_name if s.dialect else None)
         self._update_titles()
-        self.query_one(StreamHeader).show(
-            label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
-            stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word(),
-            http_status=http_error_status(s), ttfb=s.ttfb_s, ttfc=s.ttfc_s)
-        self.query_one(PlaybackBar).show(
-            play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
-            total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,
-            sources=len(self.feeds), source_index=self.feed_index, live=not feed.seekable,
-            silence=self._silence(feed, s), stall=s.stall_s, ended=s.closed)
         if isinstance(self.screen, TimelineScreen):
             self._update_timeline(self.screen)
 
+    def _view_flags(self) -> ViewFlags:
+        return ViewFlags(self.feed_index, len(self.feeds), self.pretty, self.show_schema,
+                         self.query_one(EventLog).follow)
+
+    def _sync_panels(self, s) -> None:
+        """Build this frame's view state from the feed's session ``s`` and hand every registered
+        panel its part, in registration order."""
+        frame = self._frames.build(self.feed, s, self._view_flags())
+        self.frame = frame
+        for panel, part in self._state_panels:
+            panel.receive(getattr(frame, part))
+
+    def _hand(self, part: Part, state: object) -> None:
+        """Hand ``state`` to the panels that receive ``part`` (a frame that draws only that part)."""
+        for panel, p in self._state_panels:
+            if p == part:
+                panel.receive(state)
+
+    def register_panel(self, panel: StatePanel, part: Part = "blocks") -> None:
+        """Hand ``panel`` its ``part`` of each frame's view state from now on (the app registers
+        :attr:`PANELS` when it mounts)."""
+        if all(panel is not p for p, _ in self._state_panels):
+            self._state_panels.append((panel, part))
+
+    @property
+    def blocks_state(self) -> BlocksState | None:
+        """The blocks' view state the last frame handed to the panels."""
+        return None if self.frame is None else self.frame.blocks
+
     @staticmethod
     def _silence(feed, s) -> float | None:
-        """Seconds without a byte up to now, while the stream is open (a stall in progress).
-
-        Counted from the newest *arrival* (``feed.last_arrival()`` where the feed knows it), not
-        from the newest event drawn: a frame drawn late must not show a silence that is not there."""
-        now = feed.now()
-        if now is None or s.closed:
-            return None
-        arrival = getattr(feed, "last_arrival", None)
-        last = arrival() if arrival is not None else s.last_byte_t
-        if last is None and s.request_relative:
-            last = 0.0
-        return None if last is None else max(0.0, now - last)
+        return silence(feed, s)
 
     def _gc_checkpoint(self, events: int) -> None:
         """Keep full garbage collections short while a big stream accumulates.
@@ -327,27 +335,6 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             self._frozen_at = events
             gc.freeze()
 
-    def _state_word(self) -> str:
-        feed, s = self.feed, self.feed.session
-        if feed.loading:
-            return self.loading_text(feed)
-        if feed.error:
-            return "source failed"
-        if s.closed:
-            word = end_word(s.end, s.ended)
-            return "ended" if word == "eof" else f"ended ({word})"
-        return "streaming" if s.events or s.bytes_received else "waiting"
-
-    def _play_word(self) -> str:
-        feed = self.feed
-        if feed.finished:
-            return "■ ended"
-        if feed.paused:
-            return "‖ paused"
-        return "▶ playing" if feed.seekable else "● live"
-
-
-
     def _update_titles(self) -> None:
         try:
             self._set_titles()
@@ -356,7 +343,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
     def _set_titles(self) -> None:
         fl = self.query_one(FindingsList)
-        c = self._shown_counts
+        c = dict(self.frame.header.counts) if self.frame is not None else {}
         title = "Findings  " + "  ".join(f"{MARKS[s]} {c.get(s, 0)}" for s in WORST_FIRST)
         filt = []
         if fl.min_severity != "info":
@@ -452,6 +439,9 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def on_event_log_follow_changed(self) -> None:
         self._dirty = True
 
+    def on_blocks_pane_needs_frame(self) -> None:
+        self._dirty = True
+
 
 
 
@@ -470,12 +460,6 @@ def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:
     if hasattr(source, "session") and hasattr(source, "play"):
         return source  # already a feed
     raise TypeError(f"not a stream source: {source!r}")
-
-
-def http_error_status(session) -> int | None:
-    """The response's HTTP status when it is an error (400 and up), else None."""
-    status = (session.response or {}).get("status")
-    return status if isinstance(status, int) and status >= 400 else None
 
 
 def make_app(*sources: Feed | Capture | str | Path | Callable[[], AsyncIterator] | AsyncIterator,

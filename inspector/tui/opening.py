@@ -33,15 +33,6 @@ read shows none (an indicator mounted, animated and removed within a few frames 
 more than the read itself; issue 16)."""
 
 
-def _size_text(n: int | None) -> str:
-    if n is None:
-        return ""
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
-
-
 class CaptureOpening:
     """See the module docstring."""
 
@@ -53,11 +44,6 @@ class CaptureOpening:
         for feed in self.feeds:
             if feed.loading:
                 self._read(feed, None)
-
-    def loading_text(self, feed) -> str:
-        """What the header says while ``feed`` is read."""
-        size = _size_text(getattr(feed, "size", None))
-        return f"opening{' ' + size if size else ''}…"
 
     @work(thread=True, group="open")
     def _read(self, pending: OpeningFeed, entry: int | None) -> None:
