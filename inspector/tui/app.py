@@ -1,21 +1,25 @@
 """The inspector TUI: the blocks list and its detail, findings, the raw event log, playback controls, themes.
 
 Why this module exists: it is the one place where a session (owned by a feed:
-``inspector.feeds``) meets the screen. The app is composed of one class per concern:
-``FeedControl`` (which feed, playback keys, feed workers), ``CaptureOpening`` (captures read in
-the background, ``o``, a HAR's stream picker), ``CopySave`` (``y`` copy, ``s`` save),
-``PanelRouting`` (the blocks pane and what points at a block), ``SearchControl`` (search and filter
-boxes), ``CommandsMixin`` (help, palette, themes), ``TerminalApp`` (needs a terminal, SIGINT);
-this module keeps the layout, the frame timer, which keys work on which screen, the header and
-titles.
+``inspector.feeds``) meets the screen. The app holds one controller per concern, each a plain
+object with its own typed methods, given the app (``app.feeding``: ``FeedControl``, playback keys
+and feed workers; ``app.opening``: ``CaptureOpening``, captures read in the background, ``o``, a
+HAR's stream picker; ``app.copying``: ``CopySave``, ``y`` copy, ``s`` save; ``app.routing``:
+``PanelRouting``, what points at a block or a finding; ``app.boxes``: ``SearchControl``, the search
+and filter boxes). Textual looks actions and message handlers up on the app, so the app's
+``action_*`` and ``on_*`` methods are one line each, handing the key to its controller. This
+module keeps the layout, the registered panels (:attr:`InspectorApp.PANELS`) and the frame that
+feeds them (``inspector.tui.frame``), which keys work on which screen, help and themes, the
+titles. ``TerminalApp`` (needs a terminal, SIGINT), ``QuitNow`` (Ctrl+C) and ``StartTheme`` are
+shared by every app of the inspector.
 The flow follows DESIGN.md, "The TUI":
 
 - the session is fed in a worker (``@work(exclusive=True, group="feed")``) in time-budgeted
   batches; after each batch the worker posts :class:`InspectorApp.ChunksReceived`, a message
   that replaces any queued copy of itself (``can_replace``), so a burst never floods the queue;
-- widgets are refreshed from the session on a timer (``FPS`` frames per second), each widget
-  skipping work when its part of the session did not change; nothing is updated per delta and
-  nothing is recomposed;
+- on a timer (``FPS`` frames per second) one frozen view state is built from the session and
+  each registered panel receives its part, skipping work when it equals the last one; nothing
+  is updated per delta and nothing is recomposed;
 - long content (event log, argument text) is rendered virtually (``render_line``).
 
 :func:`make_app` is the single factory used by the CLI (``replay``, ``demo``, ``live``) and the
@@ -26,15 +30,18 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
+from functools import partial
 from pathlib import Path
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
+from textual import events
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input
 
 from inspector.capture.load import load_path
@@ -43,13 +50,14 @@ from inspector.feeds.live import LiveFeed
 from inspector.feeds.replay import ReplayFeed
 from inspector.model.capture import Capture
 from inspector.tui.borders import set_border
-from inspector.tui.commands import COMMANDS, CommandsMixin
+from inspector.tui.commands import COMMANDS, main_help_groups, screen_help_groups
 from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
 from inspector.tui.layout import (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane,
                                   breakpoint_classes)
 from inspector.tui.panel_routing import PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
+from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
@@ -61,12 +69,13 @@ from inspector.tui.frame import (FrameBuilder, FrameState, Part, Registration, S
 from inspector.tui.view_state import BlocksState
 from inspector.tui.widgets.blocks_pane import BlocksPane
 from inspector.tui.widgets.block_list import BlockList
+from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
-from inspector.tui.text import words
+from inspector.tui.text import notice, words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
@@ -78,8 +87,7 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
-                   StartTheme, App[int]):
+class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
     CSS_PATH = "app.tcss"
@@ -133,13 +141,18 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         """The view state the last frame handed to the panels."""
         self._state_panels: list[tuple[StatePanel, Part]] = []
         """Widgets that receive their part of each frame's view state (``register_panel``)."""
-        self._generation: tuple | None = None
+        self._generation: tuple[int, int] | None = None
         self._frozen_at = 0
+        self.failure: str | None = None
+        """Why the app ended without showing the capture it was started with (one line), if it did."""
+        self.feeding = FeedControl(self)
+        self.opening = CaptureOpening(self)
+        self.copying = CopySave(self)
+        self.routing = PanelRouting(self)
+        self.boxes = SearchControl(self)
         self._reading_drawn = 0.0
         """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
-        self._seeking = False
-        """A seek worker is rebuilding the session (frames show only the transport line)."""
-        self._pending_pointer: int | None = None
+        self.pending_pointer: int | None = None
         """Event to select in the log once the running seek finished (``g``)."""
 
     def _theme_name(self, name: str) -> str:
@@ -166,7 +179,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         while another screen is shown, except :data:`EVERYWHERE`."""
         if action not in EVERYWHERE and not self.on_main_screen and action in self._main_actions():
             return False
-        return self.feed_check_action(action)
+        return self.feeding.check_action(action)
 
     def _main_actions(self) -> set[str]:
         """Actions bound by this class and its inspector bases (not Textual's own app bindings)."""
@@ -207,7 +220,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
                 self.register_panel(widget, r.part)
         self.set_interval(1 / FPS, self._tick, name="frame")
         self.query_one(FindingsList).focus()
-        self._start_feed()
+        self.feeding.start()
 
     # ------------------------------------------------------------------ feeding
 
@@ -226,8 +239,8 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def _stream_closed(self) -> None:
         self._dirty = True
         self._render_frame()
-        if self._pending_pointer is not None:
-            n, self._pending_pointer = self._pending_pointer, None
+        if self.pending_pointer is not None:
+            n, self.pending_pointer = self.pending_pointer, None
             self.query_one(EventLog).center_on(n)
 
     def _tick(self) -> None:
@@ -238,7 +251,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
     def _tick_frame(self) -> None:
         feed = self.feed
-        if self._seeking:
+        if self.feeding.seeking:
             # Rebuilding a session: repainting every half-built state would only slow it down.
             self._hand("playback", transport_state(feed, self._view_flags(), "⟳ seeking", feed.event_count))
             return
@@ -263,6 +276,18 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def refresh_now(self) -> None:
         """Bring every widget up to date with the session right away (tests and seeks)."""
         self._render_frame()
+
+    def render_frame(self) -> None:
+        """Draw a frame now (after a key changed what is shown)."""
+        self._render_frame()
+
+    def mark_dirty(self) -> None:
+        """Draw a frame at the next tick even if the stream does not move."""
+        self._dirty = True
+
+    def forget_frame(self) -> None:
+        """Build the next frame afresh (another feed is shown)."""
+        self._generation = (-1, -1)
 
     def _reading_instant(self) -> bool:
         """``--instant`` is feeding the stream: the final state is drawn once, when it has ended."""
@@ -335,6 +360,10 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             self._frozen_at = events
             gc.freeze()
 
+    def update_titles(self) -> None:
+        """The findings and events panes' borders (counts, filter, search)."""
+        self._update_titles()
+
     def _update_titles(self) -> None:
         try:
             self._set_titles()
@@ -384,12 +413,150 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
 
 
+    # ------------------------------------------------------------------ what tests and callers use
+    @property
+    def seek_target(self) -> int | None:
+        """The newest event asked for by a seek still running (None: no seek pending)."""
+        return self.feeding.seek_target
+
+    def select_feed(self, index: int, *, restart: bool = False, play: bool = True) -> None:
+        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a replay from its start;
+        ``play`` False leaves a replay paused at its start (its total is still scanned).
+
+        The public way to change streams (``[``/``]``, the proxy's exchange list, a file opened)."""
+        self.feeding.select_feed(index, restart=restart, play=play)
+
+    def jump_to_event(self, n: int) -> None:
+        """Pause and show events 0..n, with event n selected in the log."""
+        self.feeding.jump_to_event(n)
+
+    def switch_source(self, step: int) -> None:
+        """``]`` / ``[``: the next (``step`` 1) or previous (-1) stream, played from its start."""
+        if len(self.feeds) >= 2:
+            self.select_feed((self.feed_index + step) % len(self.feeds), restart=True)
+
+    def open_capture(self, path: str | Path, *, entry: int | None = None) -> None:
+        """Open ``path`` as one more stream and show it (read in the background)."""
+        self.opening.open_path(Path(path), entry=entry)
+
+    def save_capture(self, capture: Capture, path: Path) -> bool:
+        """Write ``capture`` to ``path``; tell the user either way. True when written."""
+        return self.copying.save_capture(capture, path)
+
+    @property
+    def _loading_timer(self) -> Timer | None:
+        return self.opening.loading_timer
+
+    @property
+    def shown_blocks(self) -> list:
+        """The session's blocks the list shows, in its order (tests compare it with ``session.blocks``)."""
+        s = self.feed.session
+        state = self.blocks_state
+        return [] if state is None else [s.blocks[r.pos] for r in state.rows if r.pos < len(s.blocks)]
+
+    @property
+    def detail(self) -> BlockPanel:
+        """The panel showing the highlighted block in full."""
+        return self.query_one(BlockPanel)
+
+    # ------------------------------------------------------------------ actions: playback (FeedControl)
+    def action_toggle_pause(self) -> None:
+        self.feeding.toggle_pause()
+
+    def action_step_forward(self) -> None:
+        self.feeding.step(1)
+
+    def action_step_back(self) -> None:
+        self.feeding.step(-1)
+
+    def action_speed_up(self) -> None:
+        self.feeding.change_speed(1)
+
+    def action_speed_down(self) -> None:
+        self.feeding.change_speed(-1)
+
+    def action_restart(self) -> None:
+        self.feeding.restart()
+
+    def action_jump(self) -> None:
+        self.feeding.ask_jump()
+
+    def action_next_source(self) -> None:
+        self.switch_source(1)
+
+    def action_prev_source(self) -> None:
+        self.switch_source(-1)
+
+    def on_playback_bar_seek_requested(self, event: PlaybackBar.SeekRequested) -> None:
+        self.feeding.seek_fraction(event.fraction)
+
+    # ------------------------------------------------------------------ actions: blocks and findings (PanelRouting)
+    def action_collapse_all(self) -> None:
+        self.routing.collapse_all()
+
+    def action_focus_pane(self, name: str) -> None:
+        self.routing.focus_pane(name)
+
+    def action_explain(self) -> None:
+        self.routing.explain()
+
+    def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
+        self.routing.show_event(event.index)
+
+    def on_findings_list_chosen(self, event: FindingsList.Chosen) -> None:
+        self.routing.jump_to_finding(event.finding)
+
+    def on_findings_list_explain_requested(self, event: FindingsList.ExplainRequested) -> None:
+        self.routing.explain_finding(event.finding)
+
+    # ------------------------------------------------------------------ actions: boxes (SearchControl)
+    def action_search(self) -> None:
+        self.boxes.open_search()
+
+    def action_filter(self) -> None:
+        self.boxes.open_filter()
+
+    def action_cycle_severity(self) -> None:
+        self.boxes.cycle_severity()
+
+    def on_key(self, event: events.Key) -> None:
+        self.boxes.key(event)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.boxes.submitted(event)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.boxes.changed(event)
+
+    def on_findings_list_filter_changed(self) -> None:
+        self._update_titles()
+
+    def on_event_log_search_cleared(self) -> None:
+        self._update_titles()
+
+    # ------------------------------------------------------------------ actions: files (CaptureOpening, CopySave)
+    def action_open(self) -> None:
+        self.opening.ask_open()
+
+    def action_copy(self) -> None:
+        self.copying.copy()
+
+    def action_save(self) -> None:
+        self.copying.ask_save()
+
     # ------------------------------------------------------------------ actions: views
+    def action_toggle_json(self) -> None:
+        self.pretty = not self.pretty
+        self._render_frame()
+
+    def action_toggle_schema(self) -> None:
+        self.show_schema = not self.show_schema
+        self._render_frame()
+
     def action_toggle_follow(self) -> None:
         log = self.query_one(EventLog)
         log.set_follow(not log.follow)
         self._render_frame()
-
 
     def action_maximize_pane(self) -> None:
         """Give the focused pane the whole screen, or put it back."""
@@ -413,41 +580,42 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         self.push_screen(screen)
         self.call_after_refresh(self._update_timeline, screen)
 
+    # ------------------------------------------------------------------ help, palette, themes
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(HelpScreen(self.help_groups() if self.on_main_screen else screen_help_groups(self.screen)))
 
+    def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Every binding, grouped by where it works (built from the binding tables)."""
+        return main_help_groups()
 
+    def action_cycle_theme(self) -> None:
+        names = list(self.inspector_themes)
+        if not names:
+            return
+        i = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(i + 1) % len(names)]
+        self.notify(notice(f"theme: {self.theme}"), timeout=1.5)
 
-
-
-
-
-
-
-
-
-
-    # ------------------------------------------------------------------ help & palette
-
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for c in COMMANDS:
+            if c.action in ("quit", "help"):
+                if c.action == "help":
+                    yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
+                continue
+            if self.check_action(c.action.split("(")[0], ()) is False:
+                continue
+            yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
 
     # ------------------------------------------------------------------ messages from widgets
-
-
-
-
-
-
-
     def on_event_log_follow_changed(self) -> None:
         self._dirty = True
 
     def on_blocks_pane_needs_frame(self) -> None:
         self._dirty = True
-
-
-
-
-
-
-
 
 
 def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:

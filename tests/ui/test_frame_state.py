@@ -86,9 +86,9 @@ async def test_the_transport_line_alone_while_seeking_leaves_the_other_panels_al
         await settle(pilot)
         got: dict = {}
         _record(app, got)
-        app._seeking = True
+        app.feeding.seeking = True
         app._tick()
-        app._seeking = False
+        app.feeding.seeking = False
         assert list(got) == [PlaybackBar]
         assert got[PlaybackBar][-1].play == "⟳ seeking"
         assert "⟳ seeking" in app.query_one(PlaybackBar).render().plain

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -328,7 +328,7 @@ class ProxyApp(InspectorApp):
             return
         self.select_feed(index)
 
-    def _switch_source(self, step: int) -> None:
+    def switch_source(self, step: int) -> None:
         if len(self.feeds) < 2:
             return
         index = (self.feed_index + step) % len(self.feeds)
@@ -395,10 +395,12 @@ class ProxyApp(InspectorApp):
         self._update_list_title()
         self.query_one(ExchangeList).focus()
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.focused is self.query_one("#exchange-filter", Input):
             event.stop()
             self._close_filter()
+            return
+        super().on_key(event)  # the search and filter boxes of the inspector below
 
     def action_sort_exchanges(self) -> None:
         self.sort_index = (self.sort_index + 1) % len(SORTS)
