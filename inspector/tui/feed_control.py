@@ -17,6 +17,8 @@ import gc
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.worker import WorkType
+
 from inspector.tui.screens.jump import JumpScreen
 
 if TYPE_CHECKING:
@@ -54,9 +56,13 @@ class FeedControl:
             return
         self.play()
 
+    def _run(self, work: WorkType[None], name: str, group: str) -> None:
+        """Run ``work`` in a worker of the app that replaces the running one of ``group``."""
+        self.app.run_worker(work, name=name, group=group, exclusive=True)
+
     def scan(self) -> None:
         """Learn the total of a replay in small background batches (the seek bar and ``g`` use it)."""
-        self.app.run_worker(self._scan, name="_scan", group="scan", exclusive=True)
+        self._run(self._scan, "_scan", "scan")
 
     async def _scan(self) -> None:
         feed = self.app.feed
@@ -68,7 +74,7 @@ class FeedControl:
 
     def play(self) -> None:
         """Play the feed shown from where it is (a worker: replaces a running play or seek)."""
-        self.app.run_worker(self._play, name="_play", group="feed", exclusive=True)
+        self._run(self._play, "_play", "feed")
 
     async def _play(self) -> None:
         feed = self.app.feed
@@ -148,7 +154,7 @@ class FeedControl:
         n = max(-1, n if total is None else min(n, total))  # total: everything, the end included
         feed.pause()
         self.seek_target = n
-        self.app.run_worker(partial(self._seek, n), name="_seek", group="feed", exclusive=True)
+        self._run(partial(self._seek, n), "_seek", "feed")
 
     def step(self, delta: int) -> None:
         """Show ``delta`` events more (or fewer, when negative) than the newest shown or asked for."""

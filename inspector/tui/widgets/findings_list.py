@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from inspector.model.findings import Finding
 from inspector.tui.frame import FindingsState
 from inspector.tui.widgets.hanging import Hanging
 from inspector.tui.text import assemble, shown
@@ -169,7 +170,7 @@ class FindingsList(OptionList):
     def shown(self) -> int:
         return self.option_count
 
-    def current(self) -> tuple[object, int] | None:
+    def current(self) -> tuple[Finding, int] | None:
         """The highlighted finding and its position in the session's findings (-1: the one in progress)."""
         opt = self.highlighted_option
         if opt is None or opt.id is None:
