@@ -90,7 +90,7 @@ GC_FREEZE_EVERY = 2_000
 class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere finds it too
     TITLE = "stream-inspector"
     BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS

@@ -6,10 +6,11 @@ import dataclasses
 from collections import Counter
 
 import pytest
+from textual.widget import Widget
 
-from inspector.tui.app import make_app
+from inspector.tui.app import InspectorApp, make_app
 from inspector.tui.frame import (BlockDetailState, FindingsState, FrameState, HeaderState, LogState,
-                                 PlaybackState)
+                                 PlaybackState, Registration)
 from inspector.tui.view_state import BlocksState
 from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.blocks_pane import BlocksPane
@@ -92,3 +93,41 @@ async def test_the_transport_line_alone_while_seeking_leaves_the_other_panels_al
         assert list(got) == [PlaybackBar]
         assert got[PlaybackBar][-1].play == "⟳ seeking"
         assert "⟳ seeking" in app.query_one(PlaybackBar).render().plain
+
+
+class FindingTally(Widget, can_focus=True):
+    """The README's exercise (add a panel): one widget that receives its part of each frame."""
+
+    DEFAULT_CSS = "FindingTally { height: 1; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.received: list[FindingsState] = []
+
+    def receive(self, state: FindingsState) -> None:
+        if self.received and state == self.received[-1]:
+            return
+        self.received.append(state)
+        self.refresh()
+
+    def render(self) -> str:
+        return f"{len(self.received[-1].findings)} findings" if self.received else ""
+
+
+class TallyApp(InspectorApp):
+    PANELS = (*InspectorApp.PANELS, Registration(FindingTally, "findings", focus="tally", slot="top", id="tally"))
+
+
+async def test_a_panel_added_with_one_registration_line_is_composed_receives_its_state_and_takes_the_focus():
+    feed = playback(VIOLATIONS, instant=True)
+    app = TallyApp([feed])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tally = app.query_one(FindingTally)
+        assert tally.received and tally.received[-1] == app.frame.findings
+        assert tally.render() == f"{len(feed.session.findings)} findings"
+        drawn = len(tally.received)
+        app.refresh_now()
+        assert len(tally.received) == drawn  # an equal state: nothing drawn again
+        app.action_focus_pane("tally")  # the focus map comes from the registration
+        assert app.focused is tally
