@@ -11,6 +11,17 @@ No Textual here (the CLI imports it to catch the error).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual.app import App
+
+    _AppBase = App[Any]
+    """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
+else:
+    _AppBase = object
 
 import _signal  # the C module: ``signal`` builds its enums at import, which check's start-up does not need
 
@@ -49,7 +60,7 @@ def require_terminal() -> None:
         raise NoTerminal(problem)
 
 
-class TerminalApp:
+class TerminalApp(_AppBase):
     """Mixed into an ``App`` (before it in the bases): see the module docstring. ``headless`` runs
     (tests, benches) need no terminal."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from inspector.capture.redact import clipped
 from inspector.model.history import Answer, Call, History, Misplaced, Text
 from inspector.providers.history import canon, signature_bytes
 
@@ -170,7 +171,7 @@ def _sent_back(b: "Block", answer: Answer, pairs: list[Pair]) -> Call | Text | N
 
 
 def _clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "…"
+    return clipped(text, n)
 
 
 def _show(value: object) -> str:
