@@ -96,7 +96,7 @@ class Block(Record):
                  "stop_info", "signature", "call_id", "pos", "response", "extra", "_parts", "_joined", "_length",
                  "_packed")
     __eq__ = object.__eq__  # compared by identity (``eq=False``)
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # type: ignore[assignment]  # Record's is None (value equality)
 
     kind: str
     """The provider's own name: ``text``, ``tool_use``, ``tool_call``, ``function_call``..."""

@@ -36,7 +36,7 @@ class Record:
 
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass with eq
 
-    def replace(self, **changes: object) -> Self:
+    def copy_with(self, **changes: object) -> Self:
         """A new record with ``changes`` (field: value) and the other fields of this one
         (``dataclasses.replace``, which takes dataclasses only). ``TypeError`` for a field it has not."""
         return type(self)(**{**{name: getattr(self, name) for name in _fields(self)}, **changes})  # type: ignore[call-arg]

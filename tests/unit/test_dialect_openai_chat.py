@@ -536,7 +536,7 @@ def _chat_cases() -> list[Path]:
 
 def _split(cap, size: int):
     chunks = [Chunk(c.t, c.data[i:i + size], c.line) for c in cap.chunks for i in range(0, max(len(c.data), 1), size)]
-    return cap.replace(chunks=chunks)
+    return cap.copy_with(chunks=chunks)
 
 
 def _result(cap) -> dict:

@@ -49,7 +49,7 @@ def reference(provider: str, name: str):
     cap = load_path(REFERENCE[provider])
     if name == "wrong-tool-choice" and provider in TWO_TOOLS:
         body = {"model": "m", "stream": True, "tools": TWO_TOOLS[provider]}
-        cap = cap.replace(request={**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": body})
+        cap = cap.copy_with(request={**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": body})
     return cap
 
 

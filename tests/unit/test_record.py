@@ -66,9 +66,9 @@ def test_a_frozen_record_refuses_changes_hashes_by_fields_and_survives_pickle_an
     assert repr(Settings()) == "Settings(dialect=None, stall_s=10.0, severity_overrides={})"
 
 
-def test_replace_gives_a_new_record_with_the_changes():
+def test_copy_with_gives_a_new_record_with_the_changes():
     end = End(1.0, "close", "bye", 1000)
-    moved = end.replace(t=2.5)
+    moved = end.copy_with(t=2.5)
     assert moved == End(2.5, "close", "bye", 1000) and end.t == 1.0
     with pytest.raises(TypeError):
-        end.replace(nothing=1)
+        end.copy_with(nothing=1)
