@@ -464,7 +464,7 @@ class Session:
         data = frame.data
         payload = frame.payload
         if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
-            if data.count("[") + data.count("{") <= MAX_DEPTH and data != "[DONE]":
+            if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
                 try:
                     payload = orjson.loads(data)
                 except orjson.JSONDecodeError:
