@@ -210,6 +210,8 @@ class SSEDecoder:
         start = 0
         ident = self._id
         names = self._names
+        # ASCII bytes are their own characters: decoded once, each value is a slice of the text.
+        ascii_text = data[:end].decode("ascii") if data.isascii() else None
         while start < end:
             stop = data.find(b"\n\n", start)
             if data.startswith(b"data:", start):
@@ -229,7 +231,7 @@ class SSEDecoder:
                 break
             try:
                 # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
-                text = data[vstart:stop].decode("utf-8")
+                text = data[vstart:stop].decode("utf-8") if ascii_text is None else ascii_text[vstart:stop]
                 if text[:1] == " ":
                     text = text[1:]
                 event = names.get(name)

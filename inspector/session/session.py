@@ -482,7 +482,7 @@ class Session:
         elif line is not None:  # None: a binary body (AWS event-stream) has no lines
             line += self.line_base
         ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
-                         named, name in KEEPALIVE_TYPES, offset=frame.offset)
+                         named, name in KEEPALIVE_TYPES, None, 0, frame.offset)
         if self.dialect is None:
             detected = detect.from_event(ev)
             if detected is None:
