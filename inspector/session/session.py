@@ -104,7 +104,8 @@ class Session:
         """Body offset where each chunk with a file line starts (``_chunk_lines`` beside it)."""
         self._chunk_lines = array("q")
         self._body_pos = 0
-        self._arguments = argument_rules.ArgumentRules(self)
+        self.argument_rules = argument_rules.ArgumentRules(self)
+        """The J rules (``add_arguments`` hands them each argument fragment)."""
         self._timing = timing_rules.StallWatch(self)
         self.declared = declared_rules.DeclaredRules(self)
         """The V rules: the request's declared tools, and what the calls did with them."""
@@ -334,7 +335,7 @@ class Session:
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
-        self._arguments.fragment(block, fragment)
+        self.argument_rules.fragment(block, fragment)
 
     def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
         """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
@@ -345,7 +346,7 @@ class Session:
             t = self.current.t if self.current else None
         block.replace(text)
         block.fragment_times.set([(t, len(text.encode("utf-8")))] if text else [])
-        self._arguments.whole(block, text)
+        self.argument_rules.whole(block, text)
 
     def prepend_text(self, block: Block, prefix: str) -> None:
         """Text that was streamed before a resumed stream's cursor (RULES.md R012), known only from a
@@ -377,7 +378,7 @@ class Session:
         if ev is not None and ev.block is None:
             ev.block = block.pos
         if block.tool:
-            self._arguments.at_close(block)
+            self.argument_rules.at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
             self.declared.at_close(block)
 
@@ -591,7 +592,7 @@ class Session:
 
     def arguments_resent(self, block: Block) -> bool:
         """J006 already fired for ``block``."""
-        return self._arguments.resent(block)
+        return self.argument_rules.resent(block)
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
         """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""
@@ -622,7 +623,7 @@ class Session:
             self._wrong_type(None, e)
         for block in response.blocks:
             if block.tool and not block.closed and not block.replaced:
-                self._arguments.at_end(block)
+                self.argument_rules.at_end(block)
         timing_rules.check_buffered_blocks(self, end, response.blocks)
         self.declared.at_response_end(response)
         self.current = current
