@@ -325,8 +325,8 @@ class Session:
         response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
-            if self.first_content_t is None:
-                self._first_content(ev)
+            if self.first_content_t is None:  # the first event that opened a block (``ttfc_s``)
+                self.first_content_t = ev.t
         return b
 
     def add_text(self, block: Block, text: str) -> None:
@@ -491,10 +491,11 @@ class Session:
                 return
             self._set_dialect(detected)
         reports = self._reports
-        self._dispatch(ev, typ)
+        self._dispatch(ev, payload, typ)
         self._clean = self._reports == reports
 
-    def _dispatch(self, ev: EventRecord, typ: str | None = None) -> None:
+    def _dispatch(self, ev: EventRecord, payload: object, typ: str | None = None) -> None:
+        """Judge ``ev`` (its parsed ``payload``, its ``type`` when a string) by the dialect."""
         self.events.append(ev)
         self.current = ev
         dialect = self.dialect
@@ -509,7 +510,6 @@ class Session:
             dialect, response = self.dialect, self.current_response
             assert dialect is not None and response is not None
         ev.response = response.index
-        payload = ev.payload
         if payload is NOT_JSON or payload is DONE:
             self._not_an_object(ev, payload)
         elif ev.named and typ is not None and typ != ev.name:
@@ -562,7 +562,7 @@ class Session:
         self._arm_runs()
         pending, self._pending = self._pending, []
         for ev in pending:
-            self._dispatch(ev)
+            self._dispatch(ev, ev.payload)
 
     def _arm_runs(self) -> None:
         """Tell an SSE decoder which string values may vary along a run of deltas in this dialect
@@ -644,11 +644,6 @@ class Session:
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
             block.delta_at(t)
 
-    def _first_content(self, ev: EventRecord) -> None:
-        """``ev`` is the first event that carried content or opened a block (``ttfc_s``; T002
-        judges the wait before it)."""
-        self.first_content_t = ev.t
-
     def add_delta(self, block: Block, fragment: str) -> None:
         """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
@@ -656,8 +651,8 @@ class Session:
         block.last_fragment = fragment
         if fragment:
             block.append(fragment)
-            if self.first_content_t is None and ev is not None:
-                self._first_content(ev)
+            if self.first_content_t is None and ev is not None:  # the first content (``ttfc_s``)
+                self.first_content_t = ev.t
         if ev is None:
             block.fragment_times.append(None, len(fragment.encode("utf-8")))
             return
