@@ -53,7 +53,7 @@ def terminal_columns() -> int:
     if columns > 0:
         return columns
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]  # None without a console: AttributeError below
     except (AttributeError, ValueError, OSError):
         return 80
 
