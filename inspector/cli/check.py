@@ -83,12 +83,13 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     with a problem line."""
     entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
-        if arrived is not None:
-            raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
-            streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
-        else:
+        if inp.path is not None and arrived is None:
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
+        else:  # standard input (``inp.path`` None) comes with the chunks it was read as
+            got = arrived or []
+            raw = b"".join(c.data for c in got)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
+            streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line

@@ -145,10 +145,14 @@ class Feed(Protocol):
 
     label: str
     """Short name shown in the TUI."""
-    session: Session
-    """The session to show now (replaced on seek or restart: see ``generation``)."""
-    generation: int
-    """Bumped whenever ``session`` is replaced; viewers drop their caches."""
+    @property
+    def session(self) -> Session:
+        """The session to show now (replaced on seek or restart: see ``generation``)."""
+
+    @property
+    def generation(self) -> int:
+        """Bumped whenever ``session`` is replaced; viewers drop their caches."""
+
     paused: bool
     speed: float
     """Playback speed factor (1 = as recorded); live feeds ignore it."""
@@ -157,9 +161,10 @@ class Feed(Protocol):
     """Why the source failed (one line), if it did."""
     loading: bool
     """The source is still being read (a capture file opening): nothing to play or seek yet."""
-    reading: int | None
-    """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
-    before it until it ends); None when no such read runs."""
+    @property
+    def reading(self) -> int | None:
+        """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
+        before it until it ends); None when no such read runs."""
 
     @property
     def seekable(self) -> bool:

@@ -28,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import httpx
@@ -97,7 +97,7 @@ def join_url(base: str, path: str) -> str:
 
 
 def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: str | None = None,
-            headers: dict | None = None, env: dict | None = None) -> LiveRequest:
+            headers: dict | None = None, env: Mapping[str, str] | None = None) -> LiveRequest:
     """Build the URL, headers and body for ``provider`` with streaming switched on.
 
     ``body`` is not modified; the provider folder's ``prepare`` (``inspector.providers``) switches
@@ -105,7 +105,8 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
     provider's env var; it is required unless the base URL is local (``is_local_host``).
     Raises ``LiveError``.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     p = PROVIDERS.get(provider)
     if p is None:
         raise LiveError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
@@ -142,7 +143,8 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
     return LiveRequest(p, url, hdrs, body, local)
 
 
-def _aws_signed(url: str, headers: dict, body: dict, *, service: str, region: str, local: bool, env,
+def _aws_signed(url: str, headers: dict, body: dict, *, service: str, region: str, local: bool,
+                env: Mapping[str, str],
                 key_env: str | None) -> dict:
     """``headers`` signed with SigV4 over the exact body ``live_source`` sends (``orjson.dumps``).
 
@@ -171,9 +173,10 @@ def _host_port(url: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """``exc``, its causes and contexts and the members of exception groups, each once."""
     seen = set()
-    stack = [exc]
+    stack: list[BaseException | None] = [exc]
     while stack:
         e = stack.pop()
         if e is None or id(e) in seen:
