@@ -45,12 +45,3 @@ class StreamLimits:
     def duration_reached(self) -> str:
         """The end's error text once the stream ran for ``max_duration`` seconds."""
         return f"cut at --max-duration {self.max_duration:g} s: the body was still streaming (the rest not read)"
-
-    def passed(self, received: int, size: int, t: float) -> str | None:
-        """The end's error text when a read of ``size`` bytes, which brought the body to ``received``
-        bytes at ``t`` seconds, passed a limit (the bytes limit first); None within both."""
-        if self.max_bytes is not None and received > self.max_bytes:
-            return self.bytes_reached(received - size)
-        if self.max_duration is not None and t > self.max_duration:
-            return self.duration_reached()
-        return None

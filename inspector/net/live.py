@@ -28,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import httpx
@@ -283,29 +283,36 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             received = 0
             while True:
                 try:
-                    step = await _next_bytes(chunks, decoder, limits, now, timeout=timeout, url=req.url)
-                except asyncio.CancelledError as e:
-                    cancelled = e
-                    end = End(now(), "cancelled", "cancelled by the user")
-                    break
-                if isinstance(step, End):
-                    end, tail = _at_end(decoder, step)
+                    if limits.max_duration is None:
+                        data = await chunks.__anext__()
+                    else:
+                        data = await asyncio.wait_for(chunks.__anext__(), max(0.0, limits.max_duration - now()))
+                    if decoder is not None:
+                        data = decoder.decode(data)
+                except (StopAsyncIteration, httpx.HTTPError, OSError, DecodeError) as e:  # TimeoutError is an OSError
+                    end, tail = _at_end(decoder, _read_end(e, now(), limits, timeout=timeout, url=req.url))
                     if tail:
                         if rec is not None:
                             rec = _record(rec, rec.chunk, end.t, tail)
                         yield Chunk(end.t, tail)
                     break
+                except asyncio.CancelledError as e:
+                    cancelled = e
+                    end = End(now(), "cancelled", "cancelled by the user")
+                    break
                 t = now()
-                if not step:
+                if not data:
                     continue
-                received += len(step)
-                cut = limits.passed(received, len(step), t)
-                if cut is not None:
-                    end = End(t, "cancelled", cut)
+                received += len(data)
+                if limits.max_bytes is not None and received > limits.max_bytes:
+                    end = End(t, "cancelled", limits.bytes_reached(received - len(data)))
+                    break
+                if limits.max_duration is not None and t > limits.max_duration:
+                    end = End(t, "cancelled", limits.duration_reached())
                     break
                 if rec is not None:
-                    rec = _record(rec, rec.chunk, t, step)
-                yield Chunk(t, step)
+                    rec = _record(rec, rec.chunk, t, data)
+                yield Chunk(t, data)
             if rec is not None:
                 rec = _record(rec, rec.write_end, end)
             yield end
@@ -347,30 +354,21 @@ def _unanswered(e: httpx.HTTPError | OSError, t: float, url: str, timeout: float
     return End(t, kind, error)
 
 
-async def _next_bytes(chunks: AsyncIterator[bytes], decoder: ContentDecoder | None, limits: StreamLimits,
-                      now: Callable[[], float], *, timeout: float, url: str) -> bytes | End:
-    """The next bytes of the body (decoded when ``decoder``), or the ``End`` that says why there are
-    none: ``eof`` at the end of the body (the decoder not yet flushed), ``timeout`` after ``timeout``
-    s of silence, ``cancelled`` at ``--max-duration`` or a decoding limit, ``reset`` for a transport
-    or decoding error. ``CancelledError`` goes on to the caller."""
-    try:
-        if limits.max_duration is None:
-            data = await chunks.__anext__()
-        else:
-            data = await asyncio.wait_for(chunks.__anext__(), max(0.0, limits.max_duration - now()))
-        return data if decoder is None else decoder.decode(data)
-    except StopAsyncIteration:
-        return End(now(), "eof")
-    except httpx.ReadTimeout:
-        return End(now(), "timeout", f"no bytes for {timeout:g} s (--timeout)")
-    except asyncio.TimeoutError:  # only wait_for raises it here (--max-duration); before OSError, its base
-        return End(now(), "cancelled", limits.duration_reached())
-    except DecodeLimit as e:
-        return End(now(), "cancelled", f"cut: {e}")
-    except DecodeError as e:
-        return End(now(), "reset", f"content-encoding: cannot decode the body ({e})")
-    except (httpx.HTTPError, OSError) as e:
-        return End(now(), "reset", describe_error(e, url))
+def _read_end(e: Exception, t: float, limits: StreamLimits, *, timeout: float, url: str) -> End:
+    """The ``End`` at ``t`` s of a body whose next read raised ``e``: ``eof`` at its end (the
+    decoder not yet flushed), ``timeout`` after ``timeout`` s of silence, ``cancelled`` at
+    ``--max-duration`` or a decoding limit, ``reset`` for a transport or decoding error."""
+    if isinstance(e, StopAsyncIteration):
+        return End(t, "eof")
+    if isinstance(e, httpx.ReadTimeout):
+        return End(t, "timeout", f"no bytes for {timeout:g} s (--timeout)")
+    if isinstance(e, asyncio.TimeoutError):  # only wait_for raises it here (--max-duration); before OSError, its base
+        return End(t, "cancelled", limits.duration_reached())
+    if isinstance(e, DecodeLimit):
+        return End(t, "cancelled", f"cut: {e}")
+    if isinstance(e, DecodeError):
+        return End(t, "reset", f"content-encoding: cannot decode the body ({e})")
+    return End(t, "reset", describe_error(e, url))
 
 
 def _at_end(decoder: ContentDecoder | None, end: End) -> tuple[End, bytes]:

@@ -1,5 +1,5 @@
 """How ``live`` reads one response body: each way a read can fail becomes the ``End`` that says so
-(``inspector.net.live._next_bytes``, ``_at_end``, ``_unanswered``)."""
+(``inspector.net.live._read_end``, ``_at_end``, ``_unanswered``)."""
 from __future__ import annotations
 
 import asyncio
@@ -10,67 +10,38 @@ import pytest
 
 from inspector.model.capture import End
 from inspector.net.limits import StreamLimits
-from inspector.net.live import _at_end, _next_bytes, _unanswered
+from inspector.net.live import _at_end, _read_end, _unanswered
 from inspector.net.proxy.decode import DecodeError, DecodeLimit, decoder_for
 
 
-class _Reads:
-    """An async iterator of body reads: bytes are returned, exceptions raised, ``...`` waits forever."""
-
-    def __init__(self, *reads) -> None:
-        self._reads = list(reads)
-
-    def __aiter__(self):
-        return self
-
-    async def __anext__(self) -> bytes:
-        if not self._reads:
-            raise StopAsyncIteration
-        r = self._reads.pop(0)
-        if r is ...:
-            await asyncio.sleep(3600)
-        if isinstance(r, BaseException):
-            raise r
-        return r
-
-
-def _next(reads: _Reads, *, limits: StreamLimits = StreamLimits(), decoder=None, t: float = 1.5):
-    return asyncio.run(_next_bytes(reads, decoder, limits, lambda: t, timeout=7.0, url="https://api.example.com/v1"))
-
-
-def test_bytes_come_through_as_read_and_the_end_of_the_body_is_eof():
-    reads = _Reads(b"data: 1\n\n")
-    assert _next(reads) == b"data: 1\n\n"
-    assert _next(reads) == End(1.5, "eof")
+def _end(error: Exception, limits: StreamLimits = StreamLimits()) -> End:
+    return _read_end(error, 1.5, limits, timeout=7.0, url="https://api.example.com/v1")
 
 
 @pytest.mark.parametrize("error, kind, text", [
+    (StopAsyncIteration(), "eof", None),
     (httpx.ReadTimeout("slow"), "timeout", "no bytes for 7 s (--timeout)"),
     (httpx.RemoteProtocolError("peer closed connection"), "reset", "peer closed connection"),
     (ConnectionResetError(104, "reset"), "reset", "connection reset by api.example.com:443"),
+    (DecodeError("gzip: bad header"), "reset", "content-encoding: cannot decode the body (gzip: bad header)"),
+    (DecodeLimit("passed --max-bytes"), "cancelled", "cut: passed --max-bytes"),
 ])
 def test_a_failed_read_ends_the_body_saying_why(error, kind, text):
-    end = _next(_Reads(error))
-    assert (end.t, end.kind, end.error) == (1.5, kind, text)
+    assert _end(error) == End(1.5, kind, text)
 
 
-def test_max_duration_cuts_a_read_that_does_not_come():
-    limits = StreamLimits(max_duration=0.01)
-    end = _next(_Reads(...), limits=limits, t=0.0)
-    assert (end.kind, end.error) == ("cancelled", limits.duration_reached())
+def test_max_duration_is_the_timeout_that_wait_for_raises():
+    limits = StreamLimits(max_duration=2.0)
+    assert _end(asyncio.TimeoutError(), limits) == End(1.5, "cancelled", limits.duration_reached())
 
 
-def test_a_body_that_does_not_decode_ends_reset_and_a_bomb_is_cut():
-    end = _next(_Reads(b"not gzip at all"), decoder=decoder_for("gzip"))
-    assert end.kind == "reset" and end.error.startswith("content-encoding: cannot decode the body")
-    bomb = gzip.compress(b"\0" * 4_000_000)
-    end = _next(_Reads(bomb), decoder=decoder_for("gzip", max_bytes=1000))
-    assert end.kind == "cancelled" and end.error.startswith("cut: ")
-
-
-def test_cancellation_goes_on_to_the_caller():
-    with pytest.raises(asyncio.CancelledError):
-        _next(_Reads(asyncio.CancelledError()))
+def test_a_real_decoder_failure_maps_to_its_end():
+    with pytest.raises(DecodeError) as bad:
+        decoder_for("gzip").decode(b"not gzip at all")
+    assert _end(bad.value).kind == "reset"
+    with pytest.raises(DecodeLimit) as bomb:
+        decoder_for("gzip", max_bytes=1000).decode(gzip.compress(b"\0" * 4_000_000))
+    assert _end(bomb.value).kind == "cancelled"
 
 
 class _Held:

@@ -44,12 +44,3 @@ def test_bad_size_is_a_usage_error(capsys):
         build_parser().parse_args(["proxy", "--upstream", "http://127.0.0.1:1", "--keep-bytes", "lots"])
     assert e.value.code == 2
     assert "not a size" in capsys.readouterr().err
-
-
-def test_a_read_past_a_limit_names_it_bytes_first():
-    limits = StreamLimits(max_bytes=100, max_duration=2.0)
-    assert limits.passed(100, 40, 1.0) is None  # at the limit is within it
-    assert limits.passed(101, 40, 1.0) == limits.bytes_reached(61)  # the bytes before this read are kept
-    assert limits.passed(50, 10, 2.5) == limits.duration_reached()
-    assert limits.passed(101, 40, 2.5) == limits.bytes_reached(61)
-    assert StreamLimits(max_bytes=None).passed(10**12, 1, 10**6) is None
