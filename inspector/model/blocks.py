@@ -10,6 +10,10 @@ import orjson
 from inspector.model.jsondepth import loads
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
+_NAN = math.nan
+"""An untimed fragment's time."""
+
+
 class FragmentTimes:
     """When each fragment of a block arrived and how many UTF-8 bytes it carried.
 
@@ -25,7 +29,7 @@ class FragmentTimes:
         self._n = array("q")
 
     def append(self, t: float | None, n: int) -> None:
-        self._t.append(math.nan if t is None else t)
+        self._t.append(_NAN if t is None else t)
         self._n.append(n)
 
     def extend(self, t: float | None, sizes) -> None:

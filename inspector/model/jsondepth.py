@@ -37,6 +37,8 @@ def depth_over(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     """True when ``text`` (JSON, or a prefix of it) opens more than ``limit`` arrays or objects
     at once; brackets inside strings do not count. O(len): one count, and a scan only when the
     text holds more than ``limit`` opening brackets at all."""
+    if len(text) <= limit:  # fewer characters than the limit: fewer brackets too
+        return False
     if isinstance(text, str):
         if text.count("[") + text.count("{") <= limit:
             return False
