@@ -106,12 +106,13 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     with a problem line."""
     entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
-        if arrived is not None:
-            raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
-            streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
-        else:
+        if inp.path is not None and arrived is None:
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
+        else:  # standard input (``inp.path`` None) comes with the chunks it was read as
+            got = arrived or []
+            raw = b"".join(c.data for c in got)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
+            streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
@@ -195,6 +196,30 @@ def _quiet_on_ctrl_c() -> None:
     _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
 
 
+def _stdin_chunks(inputs: list[Input], max_size: int | None) -> tuple[list[Chunk] | None, str | None]:
+    """``(chunks, None)``: standard input as it arrived when an input is ``-`` (None when none is);
+    ``(None, problem)`` when it is a terminal or cannot be read (at most ``max_size`` bytes)."""
+    if all(inp.path is not None for inp in inputs):
+        return None, None
+    if sys.stdin is None or sys.stdin.isatty():
+        return None, ("check -: standard input is a terminal; pipe a capture in "
+                      "(e.g. `pbpaste | stream-inspector check -`)")
+    try:
+        return read_arrivals(sys.stdin.buffer, max_size or MAX_BYTES, name="<stdin>"), None
+    except CaptureError as e:
+        return None, str(e)
+
+
+def _worse(worst: int, outcome: summary.FileOutcome, bar: int) -> int:
+    """The exit code once ``outcome`` is counted in: 2 from an unreadable file on, else 1 from a
+    finding at severity rank ``bar`` or above on."""
+    if outcome.status == "unreadable":
+        return EXIT_USAGE
+    if worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in outcome.findings):
+        return EXIT_FINDINGS
+    return worst
+
+
 def run(args) -> int:
     """``check CAPTURE…``: exit 0 clean, 1 findings at or above ``--fail-on``, 2 unreadable input or
     no capture at all (every file found was skipped). Skipped files get one line on stderr."""
@@ -209,19 +234,9 @@ def run(args) -> int:
     except InputError as e:
         print(f"stream-inspector: {e}", file=sys.stderr)
         return EXIT_USAGE
-    stdin = None
-    if any(inp.path is None for inp in inputs):
-        if sys.stdin is None or sys.stdin.isatty():
-            print("stream-inspector: check -: standard input is a terminal; pipe a capture in "
-                  "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
-            return EXIT_USAGE
-        try:
-            stdin = read_arrivals(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
-        except CaptureError as e:
-            print(f"stream-inspector: {e}", file=sys.stderr)
-            return EXIT_USAGE
-    sender, problem = None, None
-    if args.otlp:
+    stdin, problem = _stdin_chunks(inputs, args.max_size)
+    sender = None
+    if problem is None and args.otlp:
         from inspector.cli.otel import sender_for  # only with --otlp (start-up)
         sender, problem = sender_for(args)
     if problem:
@@ -246,10 +261,7 @@ def run(args) -> int:
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)
-        if r.outcome.status == "unreadable":
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
-            worst = EXIT_FINDINGS
+        worst = _worse(worst, r.outcome, bar)
     if skipped:
         print(f"stream-inspector: {skipped_line(skipped)}", file=sys.stderr, flush=True)
     if len(skipped) == len(outcomes):

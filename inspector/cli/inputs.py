@@ -93,8 +93,10 @@ def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = Non
     """Every stream of file ``inp`` as ``(name, capture, closed session)`` (a cassette holds several,
     ``file#N``), each detected as ``check`` detects it (``not_a_stream``). A file that a walk or a
     glob found and that holds no stream capture (no byte, nothing any provider streams) gives
-    ``[]``: skip it. Raises ``CaptureError`` (one line) for an unreadable file, or a file named on
+    ``[]``: skip it. Raises ``CaptureError`` (one line) for standard input, an unreadable file, or a file named on
     its own that is no stream capture."""
+    if inp.path is None:
+        raise CaptureError(f"{inp.name}: this command reads capture files, not standard input")
     try:
         found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes, keep_audio=keep_audio)
     except EmptyCapture:
@@ -149,7 +151,7 @@ def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Inp
     return out
 
 
-def recorded_start(path: str | None, cap: Capture) -> float | None:
+def recorded_start(path: str | os.PathLike | None, cap: Capture) -> float | None:
     """When ``cap``'s request was sent (Unix seconds), as well as its file can tell: the file's last
     write (a recorder writes the end line last) minus the recorded duration; None without a file."""
     if path is None:
