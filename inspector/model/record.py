@@ -39,7 +39,7 @@ class Record:
     def copy_with(self, **changes: object) -> Self:
         """A new record with ``changes`` (field: value) and the other fields of this one
         (``dataclasses.replace``, which takes dataclasses only). ``TypeError`` for a field it has not."""
-        return type(self)(**{**{name: getattr(self, name) for name in _fields(self)}, **changes})  # type: ignore[call-arg]
+        return type(self)(**{**{name: getattr(self, name) for name in _fields(self)}, **changes})  # type: ignore[call-arg]  # a subclass takes its fields
 
 
 class FrozenRecord(Record):
