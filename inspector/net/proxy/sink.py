@@ -112,11 +112,14 @@ class LoopSink:
             self._queue.clear()
 
     def _drain(self) -> None:
+        loop = self.loop
+        if loop is None:  # a drain is scheduled on an attached loop only
+            return
         now = time.perf_counter()
         posted, busy = self.posted_bytes, self.posted_bytes != self._posted_seen
         self._posted_seen = posted
         if busy and now - self._slice_end < BUSY_GAP_S:  # forwarding goes first; _scheduled stays set
-            self.loop.call_later(BUSY_GAP_S - (now - self._slice_end), self._drain)
+            loop.call_later(BUSY_GAP_S - (now - self._slice_end), self._drain)
             return
         self._scheduled = False
         queue = self._queue
@@ -130,7 +133,7 @@ class LoopSink:
             if queue and time.perf_counter() > deadline:
                 # The rest on a later iteration: sockets that became ready meanwhile go first.
                 self._scheduled = True
-                self.loop.call_soon(self._drain)
+                loop.call_soon(self._drain)
                 break
         self._slice_end = time.perf_counter()
 
