@@ -237,9 +237,8 @@ def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, st
     first = _VALUE.search(joined, start)
     if first is None:
         return []
-    if first.start(2) < n:
-        return _VALUE.findall(joined, first.end())
-    return _VALUE.findall(joined, first.start())
+    rest = _VALUE.findall(joined, first.end())
+    return rest if first.start(2) < n else [first.groups(), *rest]
 
 
 def _plain(found: list[tuple[str, str, str]]) -> bool:
