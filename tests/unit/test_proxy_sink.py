@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from inspector.model.capture import Chunk, End
@@ -122,3 +123,26 @@ def test_inspection_waits_while_chunks_keep_being_forwarded_then_catches_up(monk
     # The first chunk is inspected at once (nothing was being forwarded before it); the next ones wait.
     assert inspected_while_forwarding[0] == 1 and inspected_while_forwarding[-1] == 1
     assert log.seen == [b"%d," % i for i in range(20)]
+
+
+def test_inspection_put_off_runs_at_once_when_forwarding_waits(monkeypatch):
+    """The put-off slice does not wait out ``BUSY_GAP_S`` on an idle loop: once the forwarding side
+    says it waits for its upstream (``forwarding_idle``), everything handed over is inspected."""
+    from inspector.net.proxy import sink as sink_module
+
+    monkeypatch.setattr(sink_module, "BUSY_GAP_S", 30.0)
+    log = CountingLog()
+
+    async def main() -> None:
+        sink = LoopSink(log)  # type: ignore[arg-type]
+        sink.attach(asyncio.get_running_loop(), threading.get_ident())
+        for i in range(5):
+            sink.chunk(1, Chunk(0.5, b"%d," % i))
+            await asyncio.sleep(0)
+        assert len(log.seen) == 1 and sink.deferred
+        sink.forwarding_idle()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert log.seen == [b"%d," % i for i in range(5)] and not sink.deferred
+
+    asyncio.run(main())

@@ -66,6 +66,9 @@ from starlette.routing import Route, WebSocketRoute
 
 _UNSET = object()
 
+IDLE_AFTER_S = 0.0005
+"""How long the relay waits for its upstream before inspection put off for it runs (``sink.BUSY_GAP_S``)."""
+
 
 def _error_body(kind: str, message: str) -> bytes:
     """A JSON error both SDK families read (``error.message``; Anthropic's ``type: error`` shape)."""
@@ -305,9 +308,16 @@ class ProxyEndpoint:
         """Relay the body batch by batch (what arrived together: one write) until it ends or a limit
         cuts it; ``state.end`` says how, as soon as it is known."""
         sink = self.sink
+        loop = asyncio.get_running_loop()
         received = 0
         while True:
-            batch = await pump.batch()
+            if sink.deferred and not pump.ready:
+                # Inspection put off for this relay runs if the upstream keeps it waiting (the loop idle).
+                idle = loop.call_later(IDLE_AFTER_S, sink.forwarding_idle)
+                batch = await pump.batch()
+                idle.cancel()
+            else:
+                batch = await pump.batch()
             if not batch:
                 state.end = pump.end
                 return

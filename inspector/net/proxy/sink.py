@@ -18,7 +18,8 @@ Inspection yields to forwarding (issue 32 item 4): while chunks keep being hande
 stream is being forwarded right now), a slice starts at most every ``BUSY_GAP_S`` (about a
 frame: the TUI needs the session's state per frame, not per chunk), so a fire-hose stream is
 relayed at close to its own pace and inspected behind it (up to ``BACKLOG_LIMIT``); once nothing
-new arrives, slices follow each other and inspection catches up. Every call still runs, in
+new arrives, or the forwarding side waits for its upstream (``forwarding_idle``), slices
+follow each other and inspection catches up: it never waits on an idle loop. Every call still runs, in
 order: reports are unchanged.
 
 Imports: ``exchange``, ``log`` and ``inspector.model.capture``, for their types only.
@@ -74,6 +75,8 @@ class LoopSink:
         """``posted_bytes`` when the last drain slice started: more now means forwarding is busy."""
         self._slice_end = float("-inf")
         """When the last drain slice ended (``time.perf_counter``)."""
+        self._deferred: asyncio.TimerHandle | None = None
+        """The drain put off while forwarding was busy (``forwarding_idle`` runs it at once)."""
 
     @property
     def backlog(self) -> int:
@@ -111,15 +114,39 @@ class LoopSink:
         except RuntimeError:  # the loop is closed (the TUI quit): nothing is watching any more
             self._queue.clear()
 
-    def _drain(self) -> None:
+    @property
+    def deferred(self) -> bool:
+        """A drain is put off while forwarding is busy (``forwarding_idle`` would run it)."""
+        return self._deferred is not None
+
+    def forwarding_idle(self) -> None:
+        """The forwarding side has been waiting for its upstream: a drain put off for it runs now (any thread)."""
+        if self._deferred is None or self.loop is None:
+            return
+        try:
+            if self._thread == threading.get_ident():
+                self._run_deferred()
+            else:
+                self.loop.call_soon_threadsafe(self._run_deferred)
+        except RuntimeError:  # the loop is closed
+            pass
+
+    def _run_deferred(self) -> None:
+        handle, self._deferred = self._deferred, None
+        if handle is not None and self.loop is not None:
+            handle.cancel()
+            self.loop.call_soon(self._drain, True)
+
+    def _drain(self, now_idle: bool = False) -> None:
         loop = self.loop
         if loop is None:  # a drain is scheduled on an attached loop only
             return
+        self._deferred = None
         now = time.perf_counter()
         posted, busy = self.posted_bytes, self.posted_bytes != self._posted_seen
         self._posted_seen = posted
-        if busy and now - self._slice_end < BUSY_GAP_S:  # forwarding goes first; _scheduled stays set
-            loop.call_later(BUSY_GAP_S - (now - self._slice_end), self._drain)
+        if busy and not now_idle and now - self._slice_end < BUSY_GAP_S:  # forwarding first; _scheduled stays set
+            self._deferred = loop.call_later(BUSY_GAP_S - (now - self._slice_end), self._drain)
             return
         self._scheduled = False
         queue = self._queue
