@@ -238,7 +238,7 @@ def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, st
     if first is None:
         return []
     rest = _VALUE.findall(joined, first.end())
-    return rest if first.start(2) < n else [first.groups(), *rest]
+    return rest if first.start(2) < n else [(first[1], first[2], first[3]), *rest]
 
 
 def _plain(found: list[tuple[str, str, str]]) -> bool:
