@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, End
@@ -564,7 +565,7 @@ def render_text(cmp: Comparison) -> str:
         bits.append(f"{len(s.tools)} tool block" + ("" if len(s.tools) == 1 else "s"))
         lines.append(f"{name}: {s.path} ({', '.join(bits)})")
     lines.append("")
-    lines += [f"- {x}" for x in cmp.summary]
+    lines += [f"- {scrub_secrets(x)}" for x in cmp.summary]  # a tool name is wire text: it may be key-shaped
     if cmp.pairs:
         lines.append("")
         head = ("", "tool", "start", "1st byte", "last byte", "close", "bytes", "deltas", "max gap", "late")
@@ -572,10 +573,10 @@ def render_text(cmp: Comparison) -> str:
         for p in cmp.pairs:
             for name, t in (("A", p.a), ("B", p.b)):
                 if t is None:
-                    rows.append((name, _tool_name(p), "-", "-", "-", "-", "-", "-", "-", "(none)"))
+                    rows.append((name, scrub_secrets(_tool_name(p)), "-", "-", "-", "-", "-", "-", "-", "(none)"))
                     continue
                 late = "-" if t.late_share is None else f"{t.late_share:.0%}"
-                rows.append((name, f"#{t.index} {t.name or '?'}", f(t.started_s), f(t.first_arg_byte_s),
+                rows.append((name, scrub_secrets(f"#{t.index} {t.name or '?'}"), f(t.started_s), f(t.first_arg_byte_s),
                              f(t.last_arg_byte_s), f(t.closed_s), str(t.arg_bytes), str(t.deltas), f(t.max_gap_s),
                              late))
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
@@ -586,4 +587,5 @@ def render_text(cmp: Comparison) -> str:
 
 
 def render_json(cmp: Comparison) -> str:
-    return json_safe(orjson.dumps(cmp.to_dict()).decode())
+    """``--format json``: ``Comparison.to_dict`` with every string from the wire scrubbed (tool names, ids)."""
+    return json_safe(orjson.dumps(scrub_value(cmp.to_dict())).decode())

@@ -141,25 +141,45 @@ class Driver:
 
 
 class Feed(Protocol):
-    """One stream as a viewer sees it. Times are seconds on the stream's own clock."""
+    """One stream as a viewer sees it. Times are seconds on the stream's own clock.
 
-    label: str
-    """Short name shown in the TUI."""
-    session: Session
-    """The session to show now (replaced on seek or restart: see ``generation``)."""
-    generation: int
-    """Bumped whenever ``session`` is replaced; viewers drop their caches."""
-    paused: bool
-    speed: float
-    """Playback speed factor (1 = as recorded); live feeds ignore it."""
-    instant: bool
-    error: str | None
-    """Why the source failed (one line), if it did."""
-    loading: bool
-    """The source is still being read (a capture file opening): nothing to play or seek yet."""
-    reading: int | None
-    """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
-    before it until it ends); None when no such read runs."""
+    Viewers only read its state (a feed may keep any of it as a plain attribute or compute it:
+    the members are read-only here) and change it through its methods."""
+
+    @property
+    def label(self) -> str:
+        """Short name shown in the TUI."""
+
+    @property
+    def session(self) -> Session:
+        """The session to show now (replaced on seek or restart: see ``generation``)."""
+
+    @property
+    def generation(self) -> int:
+        """Bumped whenever ``session`` is replaced; viewers drop their caches."""
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def speed(self) -> float:
+        """Playback speed factor (1 = as recorded); live feeds ignore it."""
+
+    @property
+    def instant(self) -> bool: ...
+
+    @property
+    def error(self) -> str | None:
+        """Why the source failed (one line), if it did."""
+
+    @property
+    def loading(self) -> bool:
+        """The source is still being read (a capture file opening): nothing to play or seek yet."""
+
+    @property
+    def reading(self) -> int | None:
+        """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
+        before it until it ends); None when no such read runs."""
 
     @property
     def seekable(self) -> bool:

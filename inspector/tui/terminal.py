@@ -12,6 +12,17 @@ from __future__ import annotations
 
 import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual.app import App
+
+    _AppBase = App[Any]
+    """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
+else:
+    _AppBase = object
 
 
 class NoTerminal(Exception):
@@ -48,7 +59,7 @@ def require_terminal() -> None:
         raise NoTerminal(problem)
 
 
-class TerminalApp:
+class TerminalApp(_AppBase):
     """Mixed into an ``App`` (before it in the bases): see the module docstring. ``headless`` runs
     (tests, benches) need no terminal."""
 

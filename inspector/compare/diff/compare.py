@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.capture.redact import mask_in_place
 from inspector.compare.diff.answer import Answer, Call, id_family, ids_optional, tool_stop
 from inspector.compare.diff.meaning import same_meaning
 from inspector.model.catalog import RULES
@@ -165,6 +166,9 @@ def _first_char_difference(a: str, b: str) -> int:
 
 
 def _excerpt(s: str, at: int, width: int = 24) -> str:
+    """``width`` characters of ``s`` around ``at``, a key in it masked first: a window cut out of a
+    key no longer looks like one, so it is masked in place (same length: ``at`` still points right)."""
+    s = mask_in_place(s)
     start = max(0, at - width // 2)
     cut = s[start:start + width]
     return ("…" if start else "") + cut + ("…" if start + width < len(s) else "")
