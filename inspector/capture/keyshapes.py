@@ -24,6 +24,8 @@ import base64
 import binascii
 import re
 
+from inspector.model.lazyre import lazy
+
 SHAPES: tuple[tuple[str, str, int], ...] = (
     ("Anthropic", r"sk-ant-[A-Za-z0-9_-]{8,}", 7),
     ("OpenRouter", r"sk-or-v1-[A-Za-z0-9]{16,}", 9),
@@ -44,15 +46,15 @@ PREFIXES: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu
                              "EARER", "Basic ")
 """Substrings one of which every shape (and every ``Bearer``/``Basic`` credential) contains."""
 
-KEY = re.compile(
+KEY = lazy(
     r"(?<![A-Za-z0-9_-])(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
     r"|(?i:\b(Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)"
     r"|\b(Basic)\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 """Group 1: a key of one of ``SHAPES``; groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its credential."""
 
-_KEEP = [(re.compile(rx), keep) for _, rx, keep in SHAPES]
+_KEEP = [(lazy(rx), keep) for _, rx, keep in SHAPES]
 
-OPEN = re.compile(
+OPEN = lazy(
     r"(?<![A-Za-z0-9_-])(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
     r"|gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,}|glpat-[A-Za-z0-9_-]{2,}|xox[abposr]-[A-Za-z0-9-]{2,}"
     r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)\s+[A-Za-z0-9._~+/-]{3,})\Z")
@@ -67,11 +69,11 @@ HEAD_STARTS = frozenset(h[:i] for h in HEADS for i in range(1, len(h)))
 """Every proper beginning of a head (``s``, ``sk``, ``AK``, ``github_p``...): text ending in one may
 go on with the rest of a key."""
 
-TRAIL = re.compile(r"[A-Za-z0-9_.-]{1,256}\Z")
+TRAIL = lazy(r"[A-Za-z0-9_.-]{1,256}\Z")
 """The run of key characters (and the dots of a JSON Web Token) that ends a text (searched from
 256 characters before its end: longer than any key)."""
 
-BEARER_END = re.compile(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
+BEARER_END = lazy(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
 """A text ending in a ``Bearer`` scheme and what there is of its token."""
 
 

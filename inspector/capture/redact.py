@@ -19,13 +19,13 @@ reports, the TUI, logs, exports):
 from __future__ import annotations
 
 import re
-import threading
+from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
 from operator import itemgetter
 from typing import overload
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 from inspector.model.events import EventRecord, parse_payload
+from inspector.model.lazyre import lazy
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
                                         maybe_key, open_keep, readable)
 
@@ -43,16 +43,16 @@ SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-ke
 """Query parameter names (lower case) whose values are secrets (SPEC.md: ``key=``; the others are
 the same secret under other common spellings). Any name of a secret's shape counts too (``is_secret_name``)."""
 
-_NAME_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_NAME_PARTS = lazy(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 """Where a name splits into words: ``x-portkey-api-key`` -> x, portkey, api, key; ``pageToken`` -> page, token."""
 
-_SECRET_WORD = re.compile(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
+_SECRET_WORD = lazy(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
                           r"|.*signature.*|.*credential.*|sig")
 """A word of a name that says the value is a secret (whole word: ``monkey`` is not a key, ``tokens``
 is a count, ``authorization``, ``xsrftoken`` and ``set-cookie`` are secrets)."""
 
 
-_PARAM = re.compile(r"(^|[&;])([^=&;]*)=([^&;]*)")
+_PARAM = lazy(r"(^|[&;])([^=&;]*)=([^&;]*)")
 
 
 def is_secret_name(name: object) -> bool:
@@ -94,6 +94,7 @@ def redact_url(url: str | None) -> str | None:
 
 def _redact_url_places(url: str) -> str:
     """``redact_url`` by place only: secret query values and a userinfo password."""
+    from urllib.parse import unquote, urlsplit, urlunsplit  # only for a URL: ``check`` of a body needs none
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -130,7 +131,7 @@ def _masked(m: re.Match) -> str:
 
 _known: dict[str, str] = {}
 """Credentials this process sent or forwarded: value -> what to show instead."""
-_known_lock = threading.Lock()
+_known_lock = allocate_lock()
 _known_pattern: re.Pattern | None = None
 MIN_KNOWN = 8
 """Shorter values are not remembered (masking them would mangle ordinary text)."""
@@ -168,6 +169,7 @@ def remember_query_secrets(url: str) -> None:
     """Remember the values of secret query parameters (``key=…``) in ``url``."""
     if not isinstance(url, str) or "?" not in url:
         return
+    from urllib.parse import unquote
     for m in _PARAM.finditer(url.split("?", 1)[1]):
         if is_secret_name(unquote(m.group(2))):
             remember_secret(unquote(m.group(3)))

@@ -10,11 +10,11 @@ line (JSON Lines), ``github`` one annotation per finding.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
@@ -27,6 +27,7 @@ from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
+from inspector.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
@@ -42,9 +43,10 @@ def _overrides(items: list[str]) -> dict[str, Severity]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(FrozenRecord):
     """What every file is checked with (picklable: sent to the worker processes)."""
+
+    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio")
 
     fmt: str
     entry: int | str | None
@@ -53,23 +55,44 @@ class Options:
     stall_s: float
     overrides: dict
     request: str | None
-    spans: bool = False
+    spans: bool
     """Build each file's OpenTelemetry span (``--otlp``)."""
-    max_bytes: int | None = None
+    max_bytes: int | None
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
-    keep_audio: bool = False
+    keep_audio: bool
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
 
+    def __init__(self, fmt: str, entry: int | str | None, dialect: str | None, stall_s: float, overrides: dict,
+                 request: str | None, spans: bool = False, max_bytes: int | None = None,
+                 keep_audio: bool = False) -> None:
+        object.__setattr__(self, "fmt", fmt)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "dialect", dialect)
+        object.__setattr__(self, "stall_s", stall_s)
+        object.__setattr__(self, "overrides", overrides)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "spans", spans)
+        object.__setattr__(self, "max_bytes", max_bytes)
+        object.__setattr__(self, "keep_audio", keep_audio)
 
-@dataclass(slots=True)
-class Result:
+
+class Result(Record):
     """One file's check: its report text, its stderr line, its outcome for the summary."""
+
+    __slots__ = ("out", "problem", "outcome", "span")
 
     out: str
     problem: str | None
     outcome: summary.FileOutcome | None
     """None for a note that is no capture's outcome (a cassette's skipped interactions)."""
-    span: SpanRecord | None = None
+    span: SpanRecord | None
+
+    def __init__(self, out: str, problem: str | None, outcome: summary.FileOutcome | None,
+                 span: SpanRecord | None = None) -> None:
+        self.out = out
+        self.problem = problem
+        self.outcome = outcome
+        self.span = span
 
 
 _RENDERERS = {"text": text, "json": json_report, "github": github}
@@ -169,7 +192,7 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
 def _quiet_on_ctrl_c() -> None:
     """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
     the parent says "interrupted" once and exits 130."""
-    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+    _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
 
 
 def run(args) -> int:

@@ -13,24 +13,23 @@ pointed at the wrong folder never passes.
 """
 from __future__ import annotations
 
-import glob
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
+from inspector.model.record import FrozenRecord
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(FrozenRecord):
     """One capture to read."""
+
+    __slots__ = ("name", "path", "explicit")
 
     name: str
     """What reports call it: the path as given or found, or ``<stdin>``."""
@@ -38,6 +37,11 @@ class Input:
     """The file to read; None for standard input."""
     explicit: bool
     """Named on the command line (not found by walking a folder or matching a glob)."""
+
+    def __init__(self, name: str, path: str | None, explicit: bool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "explicit", explicit)
 
 
 class InputError(ValueError):
@@ -50,6 +54,7 @@ def _walk(root: str) -> list[str]:
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [os.path.join(folder, f) for f in files if not f.startswith(".")]
+    from pathlib import Path  # only for a folder: pathlib brings urllib.parse and ipaddress (start-up)
     return sorted((p for p in found if os.path.isfile(p)), key=lambda p: Path(p).parts)
 
 
@@ -70,6 +75,7 @@ def expand(args: list[str]) -> list[Input]:
                 raise InputError(f"{arg}: no file in this folder")
             out += [Input(p, p, False) for p in files]
         elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
+            import glob  # only for a pattern (start-up)
             matches = sorted(glob.glob(arg, recursive=True))
             files = []
             for m in matches:

@@ -14,27 +14,34 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.session.history import check_request
 from inspector.session.session import Session
+from inspector.model.record import FrozenRecord
 
 Progress = Callable[[], None]
 """Called by ``play``/``aseek_event`` after each batch of work (the TUI posts a message there)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(FrozenRecord):
     """How sessions judge a stream (the CLI's ``--dialect``, ``--stall``, ``--severity``)."""
 
-    dialect: str | None = None
+    __slots__ = ("dialect", "stall_s", "severity_overrides")
+
+    dialect: str | None
     """Forced dialect, or None to detect it."""
-    stall_s: float = 10.0
+    stall_s: float
     """T001/T002/T003 threshold in seconds."""
-    severity_overrides: dict = field(default_factory=dict)
+    severity_overrides: dict
     """``{code: severity}``."""
+
+    def __init__(self, dialect: str | None = None, stall_s: float = 10.0,
+                 severity_overrides: dict | None = None) -> None:
+        object.__setattr__(self, "dialect", dialect)
+        object.__setattr__(self, "stall_s", stall_s)
+        object.__setattr__(self, "severity_overrides", {} if severity_overrides is None else severity_overrides)
 
 
 @contextmanager

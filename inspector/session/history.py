@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.providers import history_shapes
-from inspector.session.rules import history as rules
 
 if TYPE_CHECKING:
     from inspector.session.session import Session
@@ -30,6 +29,7 @@ def check_request(session: "Session", request_body: dict) -> None:
     """
     if not isinstance(request_body, dict):
         return
+    import inspector.session.rules.history as rules  # only with a request (start-up)
 
     def report(code: str, msg: str, index: int | None) -> None:
         session.report(code, msg, index=index, event=False)

@@ -10,7 +10,6 @@ No Textual here (the CLI imports it to catch the error).
 """
 from __future__ import annotations
 
-import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,8 @@ if TYPE_CHECKING:
     """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
 else:
     _AppBase = object
+
+import _signal  # the C module: ``signal`` builds its enums at import, which check's start-up does not need
 
 
 class NoTerminal(Exception):
@@ -68,12 +69,12 @@ class TerminalApp(_AppBase):
     def run(self, *args, headless: bool = False, **kwargs):
         if not headless:
             require_terminal()
-        previous = signal.getsignal(signal.SIGINT)
-        signal.signal(signal.SIGINT, self._on_sigint)
+        previous = _signal.getsignal(_signal.SIGINT)
+        _signal.signal(_signal.SIGINT, self._on_sigint)
         try:
             result = super().run(*args, headless=headless, **kwargs)
         finally:
-            signal.signal(signal.SIGINT, previous)
+            _signal.signal(_signal.SIGINT, previous)
         if self._interrupted:
             raise KeyboardInterrupt
         error = getattr(self, "_exception", None)
