@@ -365,9 +365,9 @@ def _trie(words: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-_STREAMED_VALUE = re.compile(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
+_STREAMED_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = re.compile(_STREAMED_VALUE.pattern + r'([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
