@@ -350,13 +350,49 @@ Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thi
 ``reasoningContent.text``. A key the model writes is split across events only there; identifiers
 and types are whole in each event. Every dialect's ``run_keys`` is here (a test holds it)."""
 
-_STREAMED_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"')
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation matching exactly ``words``, common beginnings factored out: the regex engine
+    tries one branch per first character instead of every word at every quote of a chunk."""
+    if "" in words:
+        rest = [w for w in words if w]
+        return f"(?:{_trie(rest)})?" if rest else ""
+    heads: dict[str, list[str]] = {}
+    for w in words:
+        heads.setdefault(w[0], []).append(w[1:])
+    branches = [re.escape(c) + _trie(tails) for c, tails in heads.items()]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+_STREAMED_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
 _BODY = itemgetter(1)
+
+
+def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, str]]:
+    """Each value of ``STREAMED_FIELDS`` found from ``start`` whose body begins at or after ``n`` (one
+    begun before is followed as ``ChunkScrubber._inside``), in order: its name, its body as written
+    (escapes kept) and its closing quote (``""``: the text ends inside it). One ``findall``: no
+    Python per value (stream deltas are short: a token or two)."""
+    first = _VALUE.search(joined, start)
+    if first is None:
+        return []
+    rest = _VALUE.findall(joined, first.end())
+    return rest if first.start(2) < n else [(first[1], first[2], first[3]), *rest]
+
+
+def _plain(found: list[tuple[str, str, str]]) -> bool:
+    """True when the streamed values of a piece with no key prefix (``maybe_key``), no remembered
+    credential and no value followed from earlier pieces leave nothing to mask and no state: one
+    value per name, each closed and not ending in what may begin a key (the common piece: one event)."""
+    if len({name for name, _, _ in found}) != len(found):
+        return False
+    return all(closed and _key_begun(body, 0, len(body), False) is None for _, body, closed in found)
 
 
 def _key_spans(text: str) -> list[tuple[int, int]]:
@@ -426,28 +462,37 @@ class ChunkScrubber:
         n = len(self._tail)
         self._tail = joined[-self.KEEP:]
         hot = maybe_key(joined)
-        spans = _key_spans(joined) if hot or "\\u00" in joined else []
         known = _known_pattern
+        found = None
+        if (not hot and "\\u00" not in joined and self._inside is None and not self._last
+                and (known is None or known.search(joined) is None)
+                and (not _known or _open_secret(joined, n, False) is None)):
+            found = _streamed_values(joined, n - 32 if n > 32 else 0, n)
+            if _plain(found):  # nothing to mask, no state: the common piece
+                return text
+        spans = _key_spans(joined) if hot or "\\u00" in joined else []
         if known is not None:
             spans += [m.span() for m in known.finditer(joined)]
         cut = _open_secret(joined, n, hot)
         if cut is not None:
             spans.append((cut, len(joined)))
-        self._across_values(joined, n, spans, hot)
+        self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
 
-    def _across_values(self, joined: str, n: int, spans: list, hot: bool) -> None:
+    def _across_values(self, joined: str, n: int, spans: list, hot: bool,
+                       found: list[tuple[str, str, str]] | None = None) -> None:
         """Add the spans of ``joined`` (past ``n``) that continue a key begun in an earlier value of
         the same name, or that may begin one (class docstring). The values of one name in this
         piece are read as one text, after the end of that name's last value. Most pieces hold no
         such key: ``_nothing_across`` proves that from the values alone (one regex pass, no Python
         per value) and updates the state; else every value's place is found (``_value_spans``)."""
-        if not self._nothing_across(joined, n, hot):
+        if not self._nothing_across(joined, n, hot, found):
             self._value_spans(joined, n, spans, hot)
 
-    def _nothing_across(self, joined: str, n: int, hot: bool) -> bool:
+    def _nothing_across(self, joined: str, n: int, hot: bool, found: list[tuple[str, str, str]] | None = None) -> bool:
         """True, with the state updated as ``_value_spans`` would, when no value of this piece
-        continues or begins a key; False (the state untouched) when ``_value_spans`` must run."""
+        continues or begins a key; False (the state untouched) when ``_value_spans`` must run.
+        ``found``: the piece's ``_streamed_values`` when the caller has them (no value was open)."""
         pos, inside = 0, None
         name, ctx = self._inside if self._inside is not None else ("", "")
         if self._inside is not None:
@@ -456,11 +501,8 @@ class ChunkScrubber:
             if q < 0:  # the whole piece is inside one value
                 return self._settle({name: inside}, name, hot, ctx, name)
             pos = q + 1
-        start = max(pos, n - 32)  # an opening may straddle the boundary
-        first = _VALUE.search(joined, start)
-        if first is not None and first.start(2) < n:  # begun before this piece: followed as ``_inside``
-            start = first.end()
-        found = _VALUE.findall(joined, start)
+        if found is None or inside is not None:
+            found = _streamed_values(joined, max(pos, n - 32), n)  # an opening may straddle the boundary
         names = set(map(_NAME, found))
         if len(names) == 1:
             values: dict[str, list[str]] = {found[0][0]: list(map(_BODY, found))}
