@@ -22,12 +22,15 @@ import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
 from operator import itemgetter
-from typing import overload
+from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
                                         maybe_key, open_keep, readable)
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 REDACTED = "[redacted]"
 
@@ -324,6 +327,14 @@ def clipped(text: str, n: int) -> str:
     before the cut: a key cut short no longer looks like one (a finding that quotes arguments)."""
     text = scrub_secrets(text)
     return text if len(text) <= n else text[:n] + "…"
+
+
+@overload
+def scrub_value(value: dict[K, V]) -> dict[K, V]: ...
+
+
+@overload
+def scrub_value(value: object) -> object: ...
 
 
 def scrub_value(value: object) -> object:

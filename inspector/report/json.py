@@ -69,7 +69,7 @@ def report_dict(path: str, s: Session) -> dict:
         findings.append(d)
     return {"path": path, "dialect": s.dialect_name or "unknown", "events": len(s.events),
             "duration_s": _r(s.duration_s), "ttfb_s": _r(s.ttfb_s), "ttfc_s": _r(s.ttfc_s),
-            "stop_reason": scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
+            "stop_reason": s.stop_reason and scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
 
 
 def render(path: str, s: Session) -> str:
