@@ -14,10 +14,13 @@ rounds:
   does before the dialect is known), the same framing handing runs of deltas over whole
   (``FrameRun``, what ``check`` gets once the dialect is known), and the whole session.
 
+``--other DIR``: ``check`` of another checkout (its ``python -m inspector``, run from DIR) is timed end
+to end in the same rounds, between ours and the floor, for a before/after on the same load.
+
 Memory is ``bench_memory.py``'s job: a child forked from this process (which holds the generated
 files) reports the parent's peak RSS as its own on Linux, so ``ru_maxrss`` here would mislead.
 
-    uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4] [--calls 5000]
+    uv run python bench/bench_floor.py [--rounds 7] [--sizes 1,4] [--calls 5000] [--other DIR]
 """
 from __future__ import annotations
 
@@ -119,10 +122,10 @@ def framing_only(raw: bytes, dialect: str | None = None) -> list:
     return out + d.close(None)
 
 
-def cpu_of(argv: list[str]) -> float:
-    """CPU seconds (user + system) of one child process."""
+def cpu_of(argv: list[str], cwd: Path = ROOT) -> float:
+    """CPU seconds (user + system) of one child process run in ``cwd``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.wait4(p.pid, 0)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -144,10 +147,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--sizes", default="1,4")
     ap.add_argument("--calls", type=int, default=5000, help="short tool calls in one answer (0: none)")
+    ap.add_argument("--other", type=Path, help="another checkout whose check is timed end to end too")
     a = ap.parse_args()
+    other = a.other.resolve() if a.other else None
     with tempfile.TemporaryDirectory() as tmp:
         files = []
-        for f in (float(x) for x in a.sizes.split(",")):
+        for f in (float(x) for x in a.sizes.split(",") if x):
             args = make_arguments(int(BASE_CHARS * f))
             for name, body in (("anthropic", to_sse(make_events(args))), ("chat", chat_sse(make_chat_chunks(args)))):
                 path = Path(tmp) / f"{name}-{f:g}x.sse"
@@ -160,15 +165,20 @@ def main() -> None:
                 files.append((f"{name} {a.calls} calls", path, DIALECT[name]))
         floor_script = Path(tmp) / "floor.py"
         floor_script.write_text(FLOOR)
+        check = [sys.executable, "-m", "inspector", "check", "--format", "json"]
         for _, path, _ in files:  # warm: bytecode written, files in the page cache
-            cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)])
-        rows = {label: {"e2e_check": [], "e2e_floor": [], "in_check": [], "in_floor": [], "framing": [],
-                         "records": [], "size": path.stat().st_size}
+            cpu_of([*check, str(path)])
+            if other:
+                cpu_of([*check, str(path)], other)
+        rows = {label: {"e2e_check": [], "e2e_floor": [], "e2e_other": [], "in_check": [], "in_floor": [],
+                         "framing": [], "records": [], "size": path.stat().st_size}
                 for label, path, _ in files}
         for _ in range(a.rounds):
             for label, path, dialect in files:
                 r = rows[label]
-                r["e2e_check"].append(cpu_of([sys.executable, "-m", "inspector", "check", "--format", "json", str(path)]))
+                r["e2e_check"].append(cpu_of([*check, str(path)]))
+                if other:
+                    r["e2e_other"].append(cpu_of([*check, str(path)], other))
                 r["e2e_floor"].append(cpu_of([sys.executable, str(floor_script), str(path)]))
                 raw = path.read_bytes()
                 cap = load_path(path)
@@ -184,6 +194,14 @@ def main() -> None:
         fi, ci = statistics.median(r["in_floor"]), statistics.median(r["in_check"])
         print(f"| {label} | {r['size']:,} | {fe:.3f} | {ce:.3f} | {ce / fe:.2f}× | {fi:.3f} | {ci:.3f} | "
               f"{ci / fi:.2f}× |")
+    if other:
+        print()
+        print(f"End to end, ``check`` of {other} in the same rounds")
+        print("| file | floor e2e | other check e2e | × | this check e2e | × | this / other |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for label, r in rows.items():
+            fe, oe, ce = (statistics.median(r[k]) for k in ("e2e_floor", "e2e_other", "e2e_check"))
+            print(f"| {label} | {fe:.3f} | {oe:.3f} | {oe / fe:.2f}× | {ce:.3f} | {ce / fe:.2f}× | {ce / oe:.2f} |")
     print()
     print("In-process, by stage (× the floor)")
     print("| file | floor | framing, a frame per event | framing, runs whole | whole check |")

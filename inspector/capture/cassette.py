@@ -69,22 +69,6 @@ def _plain(loader, suffix, node):
     return data
 
 
-def looks_like_cassette(head: bytes) -> bool:
-    """Whether ``head`` (a file's first bytes, leading blanks stripped) starts a cassette: YAML whose
-    top level opens with ``interactions:``/``http_interactions:``/``version:`` or JSON with an
-    ``"interactions"`` member near its start."""
-    start = head[:4000]
-    if start[:1] == b"{":
-        return b'"interactions"' in start or b'"http_interactions"' in start
-    lines = [ln.rstrip() for ln in start.split(b"\n") if ln.strip() and not ln.startswith(b"#")]
-    first = lines[0] if lines else b""
-    if first == b"---":
-        first = lines[1] if len(lines) > 1 else b""
-    if first in (b"interactions:", b"http_interactions:"):
-        return True
-    return first.startswith(b"version:") and b"\ninteractions:" in start
-
-
 def read_interactions(raw: bytes, *, name: str) -> list:
     """The ``interactions`` list of a cassette. Raises ``CaptureError`` for YAML/JSON that does not
     parse or holds no interactions list."""

@@ -17,7 +17,7 @@ import re
 import stat
 import struct
 import zlib
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -26,12 +26,14 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
-from inspector.capture.cassette import cassette_streams, load_cassette, looks_like_cassette
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
-from inspector.capture.har import load_har, streamed_entries
-from inspector.capture.records import read_record
 from inspector.capture.text import extract_stream
-from inspector.capture.websocket import exchanges, pick_exchange
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# A format's reader (``cassette``, ``har``, ``websocket``, ``records``) is imported once the format
+# is detected: a ``check`` of raw SSE does not pay for the others at start-up (bench/bench_startup.py).
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
            "probe_path", "load_all", "load_all_bytes", "split_entry"]
@@ -134,16 +136,20 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = Non
     """:func:`load_all` for bytes already read (standard input)."""
     start = _start(raw)
     if entry is None and looks_like_cassette(raw[start:start + HEAD_BYTES]):
+        from inspector.capture.cassette import cassette_streams
         streams, skipped = cassette_streams(raw, name=name)
         return [(f"{name}#{i}", cap) for i, cap in streams], skipped
     if entry is None and _is_native(raw, start):
         cap = load_native(raw, name=name)
         if cap.messages is not None:  # a WebSocket: one stream per response
+            from inspector.capture.websocket import exchanges
             return [(f"{name}#{i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
         return [(name, cap)], 0
     if raw[start:start + 1] == b"{" and _looks_like_har(raw, start):
+        from inspector.capture.har import load_har
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
+            from inspector.capture.websocket import exchanges
             return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
         return [(name, cap)], 0
     return [(name, load_bytes(raw, name=name, entry=entry, keep_audio=keep_audio))], 0
@@ -157,6 +163,7 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     start = _start(raw)
     if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
+    from inspector.capture.har import streamed_entries
     return streamed_entries(raw, name=str(path))
 
 
@@ -209,17 +216,37 @@ def load_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = None, k
         cap = load_native(raw, name=name)
         if cap.messages is None:
             return cap
+        from inspector.capture.websocket import exchanges, pick_exchange
         return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=entry)
     if head[:1] == b"{" and _looks_like_har(raw, start):
+        from inspector.capture.har import load_har
         cap = load_har(raw, name=name, entry=entry)
         if cap.messages is None:
             return cap
+        from inspector.capture.websocket import exchanges, pick_exchange
         return pick_exchange(exchanges(cap, keep_audio=keep_audio), name=name, entry=None, pick=None)
     if looks_like_cassette(head):
+        from inspector.capture.cassette import load_cassette
         return load_cassette(raw, name=name, entry=entry)
     if head[:1] in (b"{", b"["):
         return Capture(chunks=[Chunk(None, raw)], source_format="ndjson")
     return extract_stream(raw, name=name)
+
+
+def looks_like_cassette(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes, leading blanks stripped) starts a cassette: YAML whose
+    top level opens with ``interactions:``/``http_interactions:``/``version:`` or JSON with an
+    ``"interactions"`` member near its start."""
+    start = head[:4000]
+    if start[:1] == b"{":
+        return b'"interactions"' in start or b'"http_interactions"' in start
+    lines = [ln.rstrip() for ln in start.split(b"\n") if ln.strip() and not ln.startswith(b"#")]
+    first = lines[0] if lines else b""
+    if first == b"---":
+        first = lines[1] if len(lines) > 1 else b""
+    if first in (b"interactions:", b"http_interactions:"):
+        return True
+    return first.startswith(b"version:") and b"\ninteractions:" in start
 
 
 def _looks_like_eventstream(raw: bytes) -> bool:
@@ -255,6 +282,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     that cannot be true (negative, non-finite, beyond ``MAX_T`` or earlier than the record before)
     are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
+    from inspector.capture.records import read_record
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = loads(lines[0])

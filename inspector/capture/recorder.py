@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 import orjson
 
@@ -22,6 +23,10 @@ from inspector.model.websocket import WsMessage
 from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
 
+@overload
+def redact_request(request: dict) -> dict: ...
+@overload
+def redact_request(request: None) -> None: ...
 def redact_request(request: dict | None) -> dict | None:
     """The request as a capture header stores it: ``{"method", "url", "headers", "body"}``, with
     secret headers and query values redacted and key shapes or remembered credentials masked
@@ -36,6 +41,10 @@ def redact_request(request: dict | None) -> dict | None:
     return out
 
 
+@overload
+def redact_response(response: dict) -> dict: ...
+@overload
+def redact_response(response: None) -> None: ...
 def redact_response(response: dict | None) -> dict | None:
     """``{"status", "headers"}`` with ``set-cookie`` and friends redacted, key shapes masked."""
     if response is None:

@@ -19,14 +19,18 @@ reports, the TUI, logs, exports):
 from __future__ import annotations
 
 import re
-import threading
+from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
+from bisect import bisect_right
 from operator import itemgetter
-from typing import overload
-from urllib.parse import unquote, urlsplit, urlunsplit
+from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
+from inspector.model.lazyre import lazy
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
                                         maybe_key, open_keep, readable)
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 REDACTED = "[redacted]"
 
@@ -42,16 +46,16 @@ SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "apikey", "x-goog-api-ke
 """Query parameter names (lower case) whose values are secrets (SPEC.md: ``key=``; the others are
 the same secret under other common spellings). Any name of a secret's shape counts too (``is_secret_name``)."""
 
-_NAME_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_NAME_PARTS = lazy(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 """Where a name splits into words: ``x-portkey-api-key`` -> x, portkey, api, key; ``pageToken`` -> page, token."""
 
-_SECRET_WORD = re.compile(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
+_SECRET_WORD = lazy(r"(?:api|access|secret|private|auth)?key|.*token|auth.*|.*secret.*|.*passw.*|.*cookie.*"
                           r"|.*signature.*|.*credential.*|sig")
 """A word of a name that says the value is a secret (whole word: ``monkey`` is not a key, ``tokens``
 is a count, ``authorization``, ``xsrftoken`` and ``set-cookie`` are secrets)."""
 
 
-_PARAM = re.compile(r"(^|[&;])([^=&;]*)=([^&;]*)")
+_PARAM = lazy(r"(^|[&;])([^=&;]*)=([^&;]*)")
 
 
 def is_secret_name(name: object) -> bool:
@@ -81,11 +85,19 @@ def redact_url(url: None) -> None: ...
 def redact_url(url: str | None) -> str | None:
     """Return ``url`` with secret query values and any userinfo password replaced by ``[redacted]``.
 
-    Everything else is kept byte for byte (parameter order, encoding, fragment). A string that is
-    not a URL comes back unchanged apart from ``key=…`` pairs after a ``?``.
+    Anything key-shaped anywhere in it is masked too (``scrub_secrets``: a key in the path, or in a
+    parameter whose name does not say it is a secret). Everything else is kept byte for byte
+    (parameter order, encoding, fragment). A string that is not a URL comes back unchanged apart
+    from ``key=…`` pairs after a ``?`` and key shapes.
     """
     if not isinstance(url, str) or not url:
         return url
+    return scrub_secrets(_redact_url_places(url))
+
+
+def _redact_url_places(url: str) -> str:
+    """``redact_url`` by place only: secret query values and a userinfo password."""
+    from urllib.parse import unquote, urlsplit, urlunsplit  # only for a URL: ``check`` of a body needs none
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -122,7 +134,7 @@ def _masked(m: re.Match) -> str:
 
 _known: dict[str, str] = {}
 """Credentials this process sent or forwarded: value -> what to show instead."""
-_known_lock = threading.Lock()
+_known_lock = allocate_lock()
 _known_pattern: re.Pattern | None = None
 MIN_KNOWN = 8
 """Shorter values are not remembered (masking them would mangle ordinary text)."""
@@ -160,6 +172,7 @@ def remember_query_secrets(url: str) -> None:
     """Remember the values of secret query parameters (``key=…``) in ``url``."""
     if not isinstance(url, str) or "?" not in url:
         return
+    from urllib.parse import unquote
     for m in _PARAM.finditer(url.split("?", 1)[1]):
         if is_secret_name(unquote(m.group(2))):
             remember_secret(unquote(m.group(3)))
@@ -176,9 +189,152 @@ def scrub_secrets(text: str) -> str:
     known = _known_pattern
     if known is not None:
         text = known.sub(lambda m: _known[m.group()], text)
+    if "\\u00" in text and _ESCAPE.search(text) is not None:
+        return _scrub_escaped(text)
     if not maybe_key(text):
         return text
     return KEY.sub(_masked, text)
+
+
+_ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
+"""A JSON ``\\uXXXX`` escape of a printable ASCII character (key characters are all such), at any
+depth of nesting: ``\\u0061`` in a tool call's arguments is ``\\\\u0061`` in the event that streams them.
+RFC 8259 §7 lets a writer escape any character, so a key may reach us as ``sk-\\u0061nt-…``."""
+
+
+def _unescaped(text: str) -> tuple[str, list[int], list[tuple[int, int]]]:
+    """``text`` with each ``_ESCAPE`` written as its character, and where each escape was:
+    ``(decoded, at, raw)``: the escape that became ``decoded[at[i]]`` is ``text[raw[i][0]:raw[i][1]]``."""
+    out, at, raw = [], [], []
+    pos = d = 0
+    for m in _ESCAPE.finditer(text):
+        a = m.start()
+        out.append(text[pos:a])
+        d += a - pos
+        out.append(chr(int(m.group(1), 16)))
+        at.append(d)
+        raw.append((a, m.end()))
+        d += 1
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out), at, raw
+
+
+def _raw_offset(at: list[int], raw: list[tuple[int, int]], d: int, end: bool = False) -> int:
+    """Where decoded character ``d`` begins in the text (``end``: where decoded character ``d - 1`` ends)."""
+    if end:
+        i = bisect_right(at, d - 1) - 1
+        if i >= 0 and at[i] == d - 1:
+            return raw[i][1]
+        return d if i < 0 else raw[i][1] + (d - at[i] - 1)
+    i = bisect_right(at, d) - 1
+    if i < 0:
+        return d
+    return raw[i][0] if at[i] == d else raw[i][1] + (d - at[i] - 1)
+
+
+def escaped_key_spans(text: str, start: int = 0) -> list[tuple[int, int, str]] | None:
+    """The secrets of ``keyshapes.KEY`` (and the remembered credentials) in ``text[start:]`` read
+    with its JSON ``\\u00XX`` escapes decoded (``_ESCAPE``), as ``(begin, end, shown)`` offsets in
+    ``text``; ``shown``: what the key is written as masked (``sk-ant-[redacted]``). None when ``text[start:]`` holds no
+    such escape (then the plain ``KEY`` scan finds everything: the common, cheap case)."""
+    if text.find("\\u00", start) < 0 or _ESCAPE.search(text, start) is None:
+        return None
+    decoded, at, raw = _unescaped(text[start:])
+    found = []
+    known = _known_pattern
+    if known is not None:
+        found += [(m.start(), m.end(), _known[m.group()]) for m in known.finditer(decoded)]
+    if maybe_key(decoded):
+        found += [(m.start(), m.end(), shown) for m in KEY.finditer(decoded) if (shown := _masked(m)) != m.group(0)]
+    return _apart([(start + _raw_offset(at, raw, a), start + _raw_offset(at, raw, b, end=True), shown)
+                   for a, b, shown in found])
+
+
+def _apart(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``found`` sorted, spans that overlap an earlier one merged into it."""
+    found.sort()
+    out: list[tuple[int, int, str]] = []
+    for span in found:
+        if out and span[0] < out[-1][1]:
+            if span[1] > out[-1][1]:
+                out[-1] = (out[-1][0], span[1], out[-1][2])
+            continue
+        out.append(span)
+    return out
+
+
+def _scrub_escaped(text: str) -> str:
+    """``scrub_secrets`` of a text holding JSON ``\\u00XX`` escapes: every key, escaped or not, masked."""
+    spans = escaped_key_spans(text) or []
+    if not spans:
+        return text
+    out, pos = [], 0
+    for a, b, shown in spans:
+        out.append(text[pos:a])
+        out.append(shown)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def masked_as(a: int, b: int, shown: str) -> str:
+    """What characters ``a:b`` of ``text`` holding a secret are written as when offsets must hold
+    (a view, an excerpt): ``shown`` (``sk-ant-[redacted]``) padded with ``*`` to the same length; a
+    span shorter than that keeps what it can of the readable prefix, then ``*``."""
+    n = b - a
+    if len(shown) <= n:
+        return shown + "*" * (n - len(shown))
+    prefix = shown[:-len(REDACTED)] if shown.endswith(REDACTED) else ""
+    return (prefix[:n] + "*" * n)[:n]
+
+
+def mask_in_place(text: str) -> str:
+    """``text`` with each secret (``secret_spans``) written as ``masked_as`` gives it: the same
+    length, so an offset into the text (a first difference, a window to quote) still points right.
+    The same object when ``text`` holds no secret."""
+    spans = secret_spans(text)
+    if not spans:
+        return text
+    out, pos = [], 0
+    for a, b, shown in spans:
+        out += [text[pos:a], masked_as(a, b, shown)]
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def secret_spans(text: str, start: int = 0) -> list[tuple[int, int, str]]:
+    """Where the secrets of ``text[start:]`` are, for a view that marks them in place: ``(begin,
+    end, shown)`` offsets in ``text``, sorted and apart, ``shown`` what ``scrub_secrets`` writes
+    instead (``sk-ant-[redacted]``). Key shapes (also written in JSON escapes) and remembered
+    credentials; a key that begins before ``start`` is not found (start at or before its beginning)."""
+    found: list[tuple[int, int, str]] = []
+    known = _known_pattern
+    if known is not None:
+        found += [(m.start(), m.end(), _known[m.group()]) for m in known.finditer(text, start)]
+    escaped = escaped_key_spans(text, start)
+    if escaped is not None:
+        found += escaped
+    elif maybe_key(text[start:] if start else text):
+        found += [(m.start(), m.end(), shown) for m in KEY.finditer(text, start)
+                  if (shown := _masked(m)) != m.group(0)]
+    return _apart(found)
+
+
+def clipped(text: str, n: int) -> str:
+    """The first ``n`` characters of ``text`` (then ``…`` when it was longer), secrets masked
+    before the cut: a key cut short no longer looks like one (a finding that quotes arguments)."""
+    text = scrub_secrets(text)
+    return text if len(text) <= n else text[:n] + "…"
+
+
+@overload
+def scrub_value(value: dict[K, V]) -> dict[K, V]: ...
+
+
+@overload
+def scrub_value(value: object) -> object: ...
 
 
 def scrub_value(value: object) -> object:
@@ -205,18 +361,57 @@ Responses ``*.delta``; Gemini ``parts[].text``; Ollama ``message.content``/``thi
 ``reasoningContent.text``. A key the model writes is split across events only there; identifiers
 and types are whole in each event. Every dialect's ``run_keys`` is here (a test holds it)."""
 
-_STREAMED_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"')
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation matching exactly ``words``, common beginnings factored out: the regex engine
+    tries one branch per first character instead of every word at every quote of a chunk."""
+    if "" in words:
+        rest = [w for w in words if w]
+        return f"(?:{_trie(rest)})?" if rest else ""
+    heads: dict[str, list[str]] = {}
+    for w in words:
+        heads.setdefault(w[0], []).append(w[1:])
+    branches = [re.escape(c) + _trie(tails) for c, tails in heads.items()]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+_STREAMED_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = re.compile(r'"(' + "|".join(STREAMED_FIELDS) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
 _BODY = itemgetter(1)
 
 
+def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, str]]:
+    """Each value of ``STREAMED_FIELDS`` found from ``start`` whose body begins at or after ``n`` (one
+    begun before is followed as ``ChunkScrubber._inside``), in order: its name, its body as written
+    (escapes kept) and its closing quote (``""``: the text ends inside it). One ``findall``: no
+    Python per value (stream deltas are short: a token or two)."""
+    first = _VALUE.search(joined, start)
+    if first is None:
+        return []
+    rest = _VALUE.findall(joined, first.end())
+    return rest if first.start(2) < n else [(first[1], first[2], first[3]), *rest]
+
+
+def _plain(found: list[tuple[str, str, str]]) -> bool:
+    """True when the streamed values of a piece with no key prefix (``maybe_key``), no remembered
+    credential and no value followed from earlier pieces leave nothing to mask and no state: one
+    value per name, each closed and not ending in what may begin a key (the common piece: one event)."""
+    if len({name for name, _, _ in found}) != len(found):
+        return False
+    return all(closed and _key_begun(body, 0, len(body), False) is None for _, body, closed in found)
+
+
 def _key_spans(text: str) -> list[tuple[int, int]]:
     """Where the secrets of ``keyshapes.KEY`` are in ``text`` (a ``Basic`` word before anything but a
-    credential is not one)."""
+    credential is not one), also those written with JSON escapes (``escaped_key_spans``)."""
+    escaped = escaped_key_spans(text)
+    if escaped is not None:
+        return [(a, b) for a, b, _ in escaped]
     return [m.span() for m in KEY.finditer(text) if not m.group(4) or is_basic_credential(m.group(5))]
 
 
@@ -278,28 +473,37 @@ class ChunkScrubber:
         n = len(self._tail)
         self._tail = joined[-self.KEEP:]
         hot = maybe_key(joined)
-        spans = _key_spans(joined) if hot else []
         known = _known_pattern
+        found = None
+        if (not hot and "\\u00" not in joined and self._inside is None and not self._last
+                and (known is None or known.search(joined) is None)
+                and (not _known or _open_secret(joined, n, False) is None)):
+            found = _streamed_values(joined, n - 32 if n > 32 else 0, n)
+            if _plain(found):  # nothing to mask, no state: the common piece
+                return text
+        spans = _key_spans(joined) if hot or "\\u00" in joined else []
         if known is not None:
             spans += [m.span() for m in known.finditer(joined)]
         cut = _open_secret(joined, n, hot)
         if cut is not None:
             spans.append((cut, len(joined)))
-        self._across_values(joined, n, spans, hot)
+        self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
 
-    def _across_values(self, joined: str, n: int, spans: list, hot: bool) -> None:
+    def _across_values(self, joined: str, n: int, spans: list, hot: bool,
+                       found: list[tuple[str, str, str]] | None = None) -> None:
         """Add the spans of ``joined`` (past ``n``) that continue a key begun in an earlier value of
         the same name, or that may begin one (class docstring). The values of one name in this
         piece are read as one text, after the end of that name's last value. Most pieces hold no
         such key: ``_nothing_across`` proves that from the values alone (one regex pass, no Python
         per value) and updates the state; else every value's place is found (``_value_spans``)."""
-        if not self._nothing_across(joined, n, hot):
+        if not self._nothing_across(joined, n, hot, found):
             self._value_spans(joined, n, spans, hot)
 
-    def _nothing_across(self, joined: str, n: int, hot: bool) -> bool:
+    def _nothing_across(self, joined: str, n: int, hot: bool, found: list[tuple[str, str, str]] | None = None) -> bool:
         """True, with the state updated as ``_value_spans`` would, when no value of this piece
-        continues or begins a key; False (the state untouched) when ``_value_spans`` must run."""
+        continues or begins a key; False (the state untouched) when ``_value_spans`` must run.
+        ``found``: the piece's ``_streamed_values`` when the caller has them (no value was open)."""
         pos, inside = 0, None
         name, ctx = self._inside if self._inside is not None else ("", "")
         if self._inside is not None:
@@ -308,11 +512,8 @@ class ChunkScrubber:
             if q < 0:  # the whole piece is inside one value
                 return self._settle({name: inside}, name, hot, ctx, name)
             pos = q + 1
-        start = max(pos, n - 32)  # an opening may straddle the boundary
-        first = _VALUE.search(joined, start)
-        if first is not None and first.start(2) < n:  # begun before this piece: followed as ``_inside``
-            start = first.end()
-        found = _VALUE.findall(joined, start)
+        if found is None or inside is not None:
+            found = _streamed_values(joined, max(pos, n - 32), n)  # an opening may straddle the boundary
         names = set(map(_NAME, found))
         if len(names) == 1:
             values: dict[str, list[str]] = {found[0][0]: list(map(_BODY, found))}
@@ -336,7 +537,7 @@ class ChunkScrubber:
             ctx = inside_ctx if name == inside_name else self._last.get(name, "")
             text = ctx + "".join(parts)
             if ctx or len(parts) > 1:
-                if hot or maybe_key(text) or (
+                if hot or maybe_key(text) or "\\u00" in text or (
                         known is not None and known.search(text) is not None):
                     return False
             if name != left_open and _key_begun(text, 0, len(text), hot) is not None:
@@ -397,7 +598,7 @@ class ChunkScrubber:
 
         if ctx or len(where) > 1:
             hot = maybe_key(text)
-            found = _key_spans(text) if hot else []
+            found = _key_spans(text) if hot or "\\u00" in text else []
             known = _known_pattern
             if known is not None:
                 found += [m.span() for m in known.finditer(text)]
@@ -422,7 +623,34 @@ def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     """If ``text[lo:hi]`` ends in what may be the beginning of a key: where its secret part starts
     (``hi`` when only a type prefix or part of one is there yet), else None. ``hot``: the text may
     hold a key prefix (``maybe_key``); when it does not, only a short start of one (``sk``,
-    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for."""
+    ``github_p``) or a bare ``Bearer`` can end it, which is cheaper to look for. A key's beginning
+    written with JSON escapes (``sk-\\u0061nt-``, or cut inside an escape: ``sk-\\u00``) counts."""
+    w = max(lo, hi - 300)
+    last = text[hi - 1] if hi > lo else ""
+    if last == "\\" or (last in _KEY_CHARS and text.find("\\", w, hi) >= 0 and (
+            text.find("\\u00", w, hi) >= 0 or _OPEN_ESCAPE.search(text, w, hi) is not None)):
+        return _escaped_begun(text, w, hi)
+    return _plain_begun(text, lo, hi, hot)
+
+
+_OPEN_ESCAPE = re.compile(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
+"""An escape cut short at the end of a value (its rest comes with the next one)."""
+
+
+def _escaped_begun(text: str, w: int, hi: int) -> int | None:
+    """``_key_begun`` of ``text[w:hi]`` read with its JSON escapes decoded (and an escape cut short
+    at its end dropped): the offset in ``text``."""
+    cut = _OPEN_ESCAPE.search(text, w, hi)
+    end = cut.start() if cut is not None else hi
+    decoded, at, raw = _unescaped(text[w:end])
+    d = _plain_begun(decoded, 0, len(decoded), True)
+    if d is None:
+        return None
+    return w + _raw_offset(at, raw, d) if d < len(decoded) else end
+
+
+def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
+    """``_key_begun`` of a text read as it is written."""
     if hi <= lo:
         return None
     last = text[hi - 1]
@@ -474,6 +702,18 @@ def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str
         pos = b
     out.append(joined[pos:])
     return "".join(out)
+
+
+def open_secret(text: str) -> int | None:
+    """Where what may be the first part of a key ends ``text`` (``sk-ant-api0``, ``Bearer ab…``,
+    the start of a remembered credential): the offset after its readable type prefix, else None.
+    A view of text still arriving masks from there (the next fragment may finish the key). A
+    beginning written with JSON escapes counts (``sk-\\u0061nt-api0``, or cut inside an escape)."""
+    cut = _open_secret(text, max(0, len(text) - 200))
+    if cut is None and text.find("\\", max(0, len(text) - 300)) >= 0:
+        begun = _key_begun(text, max(0, len(text) - 300), len(text), True)
+        cut = begun if begun is not None and begun < len(text) else None
+    return cut
 
 
 def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:

@@ -5,8 +5,6 @@ header or a HAR entry stores it), or a native capture whose header holds the req
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import orjson
 
 from inspector.capture.load import NATIVE_FORMAT, CaptureError
@@ -21,7 +19,8 @@ def load_request_body(path) -> dict:
     JSON, or not an object.
     """
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read()
     except FileNotFoundError:
         raise CaptureError(f"{path}: no such request file") from None
     except IsADirectoryError:

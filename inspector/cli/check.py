@@ -10,11 +10,11 @@ line (JSON Lines), ``github`` one annotation per finding.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
 from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
@@ -27,6 +27,7 @@ from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
 from inspector.report.text import plural
+from inspector.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
     from inspector.report.spans import SpanRecord
@@ -42,9 +43,10 @@ def _overrides(items: list[str]) -> dict[str, Severity]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(FrozenRecord):
     """What every file is checked with (picklable: sent to the worker processes)."""
+
+    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio")
 
     fmt: str
     entry: int | str | None
@@ -53,23 +55,44 @@ class Options:
     stall_s: float
     overrides: dict
     request: str | None
-    spans: bool = False
+    spans: bool
     """Build each file's OpenTelemetry span (``--otlp``)."""
-    max_bytes: int | None = None
+    max_bytes: int | None
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
-    keep_audio: bool = False
+    keep_audio: bool
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
 
+    def __init__(self, fmt: str, entry: int | str | None, dialect: str | None, stall_s: float, overrides: dict,
+                 request: str | None, spans: bool = False, max_bytes: int | None = None,
+                 keep_audio: bool = False) -> None:
+        object.__setattr__(self, "fmt", fmt)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "dialect", dialect)
+        object.__setattr__(self, "stall_s", stall_s)
+        object.__setattr__(self, "overrides", overrides)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "spans", spans)
+        object.__setattr__(self, "max_bytes", max_bytes)
+        object.__setattr__(self, "keep_audio", keep_audio)
 
-@dataclass(slots=True)
-class Result:
+
+class Result(Record):
     """One file's check: its report text, its stderr line, its outcome for the summary."""
+
+    __slots__ = ("out", "problem", "outcome", "span")
 
     out: str
     problem: str | None
     outcome: summary.FileOutcome | None
     """None for a note that is no capture's outcome (a cassette's skipped interactions)."""
-    span: SpanRecord | None = None
+    span: SpanRecord | None
+
+    def __init__(self, out: str, problem: str | None, outcome: summary.FileOutcome | None,
+                 span: SpanRecord | None = None) -> None:
+        self.out = out
+        self.problem = problem
+        self.outcome = outcome
+        self.span = span
 
 
 _RENDERERS = {"text": text, "json": json_report, "github": github}
@@ -83,12 +106,13 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     with a problem line."""
     entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
     try:
-        if arrived is not None:
-            raw = b"".join(c.data for c in arrived)
-            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
-            streams = [(name, with_arrivals(cap, arrived)) for name, cap in streams]
-        else:
+        if inp.path is not None and arrived is None:
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
+        else:  # standard input (``inp.path`` None) comes with the chunks it was read as
+            got = arrived or []
+            raw = b"".join(c.data for c in got)
+            streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
+            streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
         if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
@@ -169,7 +193,31 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
 def _quiet_on_ctrl_c() -> None:
     """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
     the parent says "interrupted" once and exits 130."""
-    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+    _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
+
+
+def _stdin_chunks(inputs: list[Input], max_size: int | None) -> tuple[list[Chunk] | None, str | None]:
+    """``(chunks, None)``: standard input as it arrived when an input is ``-`` (None when none is);
+    ``(None, problem)`` when it is a terminal or cannot be read (at most ``max_size`` bytes)."""
+    if all(inp.path is not None for inp in inputs):
+        return None, None
+    if sys.stdin is None or sys.stdin.isatty():
+        return None, ("check -: standard input is a terminal; pipe a capture in "
+                      "(e.g. `pbpaste | stream-inspector check -`)")
+    try:
+        return read_arrivals(sys.stdin.buffer, max_size or MAX_BYTES, name="<stdin>"), None
+    except CaptureError as e:
+        return None, str(e)
+
+
+def _worse(worst: int, outcome: summary.FileOutcome, bar: int) -> int:
+    """The exit code once ``outcome`` is counted in: 2 from an unreadable file on, else 1 from a
+    finding at severity rank ``bar`` or above on."""
+    if outcome.status == "unreadable":
+        return EXIT_USAGE
+    if worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in outcome.findings):
+        return EXIT_FINDINGS
+    return worst
 
 
 def run(args) -> int:
@@ -186,19 +234,9 @@ def run(args) -> int:
     except InputError as e:
         print(f"stream-inspector: {e}", file=sys.stderr)
         return EXIT_USAGE
-    stdin = None
-    if any(inp.path is None for inp in inputs):
-        if sys.stdin is None or sys.stdin.isatty():
-            print("stream-inspector: check -: standard input is a terminal; pipe a capture in "
-                  "(e.g. `pbpaste | stream-inspector check -`)", file=sys.stderr)
-            return EXIT_USAGE
-        try:
-            stdin = read_arrivals(sys.stdin.buffer, args.max_size or MAX_BYTES, name="<stdin>")
-        except CaptureError as e:
-            print(f"stream-inspector: {e}", file=sys.stderr)
-            return EXIT_USAGE
-    sender, problem = None, None
-    if args.otlp:
+    stdin, problem = _stdin_chunks(inputs, args.max_size)
+    sender = None
+    if problem is None and args.otlp:
         from inspector.cli.otel import sender_for  # only with --otlp (start-up)
         sender, problem = sender_for(args)
     if problem:
@@ -223,10 +261,7 @@ def run(args) -> int:
         outcomes.append(r.outcome)
         if sender is not None and r.span is not None:
             sender.send(r.span)
-        if r.outcome.status == "unreadable":
-            worst = EXIT_USAGE
-        elif worst != EXIT_USAGE and any(severity_rank(sev) >= bar for _, _, sev in r.outcome.findings):
-            worst = EXIT_FINDINGS
+        worst = _worse(worst, r.outcome, bar)
     if skipped:
         print(f"stream-inspector: {skipped_line(skipped)}", file=sys.stderr, flush=True)
     if len(skipped) == len(outcomes):

@@ -13,24 +13,23 @@ pointed at the wrong folder never passes.
 """
 from __future__ import annotations
 
-import glob
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
+from inspector.model.record import FrozenRecord
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(FrozenRecord):
     """One capture to read."""
+
+    __slots__ = ("name", "path", "explicit")
 
     name: str
     """What reports call it: the path as given or found, or ``<stdin>``."""
@@ -38,6 +37,11 @@ class Input:
     """The file to read; None for standard input."""
     explicit: bool
     """Named on the command line (not found by walking a folder or matching a glob)."""
+
+    def __init__(self, name: str, path: str | None, explicit: bool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "explicit", explicit)
 
 
 class InputError(ValueError):
@@ -50,6 +54,7 @@ def _walk(root: str) -> list[str]:
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [os.path.join(folder, f) for f in files if not f.startswith(".")]
+    from pathlib import Path  # only for a folder: pathlib brings urllib.parse and ipaddress (start-up)
     return sorted((p for p in found if os.path.isfile(p)), key=lambda p: Path(p).parts)
 
 
@@ -70,6 +75,7 @@ def expand(args: list[str]) -> list[Input]:
                 raise InputError(f"{arg}: no file in this folder")
             out += [Input(p, p, False) for p in files]
         elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
+            import glob  # only for a pattern (start-up)
             matches = sorted(glob.glob(arg, recursive=True))
             files = []
             for m in matches:
@@ -87,8 +93,10 @@ def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = Non
     """Every stream of file ``inp`` as ``(name, capture, closed session)`` (a cassette holds several,
     ``file#N``), each detected as ``check`` detects it (``not_a_stream``). A file that a walk or a
     glob found and that holds no stream capture (no byte, nothing any provider streams) gives
-    ``[]``: skip it. Raises ``CaptureError`` (one line) for an unreadable file, or a file named on
+    ``[]``: skip it. Raises ``CaptureError`` (one line) for standard input, an unreadable file, or a file named on
     its own that is no stream capture."""
+    if inp.path is None:
+        raise CaptureError(f"{inp.name}: this command reads capture files, not standard input")
     try:
         found, _ = load_all(inp.path, entry=entry, max_bytes=max_bytes, keep_audio=keep_audio)
     except EmptyCapture:
@@ -143,7 +151,7 @@ def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Inp
     return out
 
 
-def recorded_start(path: str | None, cap: Capture) -> float | None:
+def recorded_start(path: str | os.PathLike | None, cap: Capture) -> float | None:
     """When ``cap``'s request was sent (Unix seconds), as well as its file can tell: the file's last
     write (a recorder writes the end line last) minus the recorded duration; None without a file."""
     if path is None:

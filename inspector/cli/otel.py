@@ -3,8 +3,12 @@ where its one warning goes (stderr, or a notification while a TUI holds the term
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from inspector.net.otlp import OtlpSender, OtlpUnavailable, open_sender
+
+if TYPE_CHECKING:  # the TUI is imported only by the commands that start one
+    from textual.app import App
 
 
 class Warn:
@@ -12,7 +16,7 @@ class Warn:
     else a line on stderr."""
 
     def __init__(self) -> None:
-        self.app = None
+        self.app: App | None = None
 
     def __call__(self, line: str) -> None:
         app = self.app

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
 from inspector import __version__
 from inspector.model.sizes import parse_size
@@ -24,14 +23,49 @@ WRAP = 78
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, wrap_description: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.wrap_description = wrap_description
+        """Wrap each paragraph (line) of the description to ``WRAP`` columns when help is first shown:
+        ``textwrap`` and the wrapping are then paid by ``--help``, not by every command's start-up."""
+
     def error(self, message: str):  # argparse exits 2 on bad usage; keep it one line + hint
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+    def format_help(self) -> str:
+        if self.wrap_description and self.description:
+            import textwrap  # help only (start-up)
+            self.description = "\n".join(textwrap.fill(par, WRAP) for par in self.description.split("\n"))
+            self.wrap_description = False
+        return super().format_help()
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``COLUMNS`` when a positive number, else the width of
+    the terminal on standard output, else 80) without importing ``shutil``, which brings ``bz2``,
+    ``lzma`` and ``fnmatch``: argparse asks for it whenever it makes a formatter, which building a
+    parser does for every argument, so every command's start-up paid for it."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]  # None without a console: AttributeError below
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
     """Descriptions and examples keep their lines; an option's default is shown when it has one
     (not for flags, and not when the help already says it)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width)  # argparse's default, as it computes it
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
@@ -189,9 +223,9 @@ def _sub(sub, name: str, *, help: str, description: str, examples: tuple[str, ..
          more: str = "") -> argparse.ArgumentParser:
     """A subcommand whose ``--help`` has ``description`` (paragraphs split at newlines, each wrapped),
     ``examples``, and ``more`` after them as is (a table)."""
-    text = "\n".join(textwrap.fill(par, WRAP) for par in description.split("\n"))
     epilog = _examples(*examples) + (f"\n\n{more}" if more else "")
-    return sub.add_parser(name, help=help, description=text, epilog=epilog, formatter_class=_Help)
+    return sub.add_parser(name, help=help, description=description, epilog=epilog, formatter_class=_Help,
+                          wrap_description=True)
 
 
 def _check(sub) -> None:

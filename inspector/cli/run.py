@@ -109,9 +109,8 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
         try:
             code = agent.wait()
         except KeyboardInterrupt:  # the command got the same Ctrl+C: give it time to finish
-            code = agent.wait(10.0)
-            if code is None:
-                code = agent.stop()
+            late = agent.wait(10.0)
+            code = late if late is not None else agent.stop()
         _drain(proxy, DRAIN_S)
         return code
     except LaunchError as e:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import orjson
 
@@ -14,9 +15,9 @@ from inspector.capture.load import CaptureError
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.net.conform import report
 from inspector.net.conform.expect import ExpectNextProvider
-from inspector.net.conform.mutate import MutateError, parse_specs, served_variants
+from inspector.net.conform.mutate import MutateError, MutatedCapture, parse_specs, served_variants
 from inspector.net.replay.provider import match_provider
-from inspector.net.serve import asgi_app, load_served, make_asgi_app
+from inspector.net.serve import Served, asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
@@ -92,9 +93,7 @@ def run_match(args) -> int:
                                          max_bytes=args.max_size)
     except (CaptureError, MutateError, ValueError) as e:
         return _err(str(e))
-    if not is_loopback(args.host):
-        print(f"stream-inspector: WARNING: serving on {args.host}, not loopback: anyone who can reach this "
-              "machine can read these recordings. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
+    _warn_if_public(args.host, "recordings")
     sock = listen(args.host, args.port, "serve")
     if sock is None:
         return EXIT_USAGE
@@ -114,6 +113,68 @@ def run_match(args) -> int:
     return EXIT_OK
 
 
+def _usage_problem(args) -> str | None:
+    """The message for an option that does not go with the others of ``serve CAPTURE...``, or None."""
+    if args.record_missing or args.match_ignore or args.upstream:
+        return "serve: --record-missing, --upstream and --match-ignore go with --match DIR"
+    if not args.captures:
+        return "serve: give at least one CAPTURE (or --mutations to list the mutations)"
+    if args.expect_next and not args.mutate:
+        return "serve: --expect-next grades a client against broken streams: give --mutate NAME"
+    if args.expect_next and args.loop:
+        return "serve: --expect-next stops after the last verdict; --loop does not apply"
+    return None
+
+
+def _load_captures(args) -> tuple[list[Served], list[MutatedCapture], list[str]]:
+    """``(served, mutated variants, notes)`` for the captures of ``args``, broken by ``--mutate``
+    when given. Raises CaptureError for an unreadable capture, MutateError for a bad ``--mutate``."""
+    served = load_served(args.captures, max_bytes=args.max_size)
+    specs = parse_specs(args.mutate) if args.mutate else []
+    if not specs:
+        return served, [], []
+    return served_variants(served, specs)
+
+
+def _warn_if_public(host: str, what: str) -> None:
+    """Warn on stderr when ``host`` is not a loopback address: anyone could read ``what``."""
+    if not is_loopback(host):
+        print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
+              f"machine can read these {what}. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
+
+
+def _verdicts_exit(args, provider: ExpectNextProvider, interrupted: bool) -> int:
+    """Print the ``--expect-next`` verdicts in ``--format`` on stdout; the exit code: interrupted,
+    0 when every mutated stream has a verdict and all of them are ``survived``, else 1."""
+    verdicts = provider.verdicts
+    if args.format == "json":
+        print(report.verdicts_json(verdicts), flush=True)
+    elif args.format == "junit":
+        print(report.verdicts_junit(verdicts, "stream-inspector.serve"), flush=True)
+    else:
+        print(report.verdicts_text(verdicts, interrupted=interrupted or not provider.finished), flush=True)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_OK if verdicts and all(v.outcome == "survived" for v in verdicts) and provider.finished else EXIT_FINDINGS
+
+
+def _announce(log: Callable[[str], None], url: str, served: list[Served], notes: list[str], *, grading: bool,
+              loop: bool, next_timeout: float) -> None:
+    """Log what is served where, the notes of ``--mutate`` and how the server stops."""
+    n = len(served)
+    log(f"serving {n} capture{'s' if n != 1 else ''} on {url}")
+    for s in served:
+        log(f"  {url}/{s.name}/  {s.source}  ({s.describe()})")
+    for note in notes:
+        log(f"  note: {note}")
+    if grading:
+        log("one conversation per mutated stream, in this order: a request gets the stream, the request after it "
+            f"is graded (waited for up to {next_timeout:g} s) and gets a short text answer")
+    elif n > 1:
+        log("  any other path: the captures in turn")
+    log("Ctrl+C stops" + ("" if loop or grading else "; without --loop, so does answering every capture once"))
+
+
 def run(args) -> int:
     """``serve CAPTURE...``: exit 0 after Ctrl+C or once done, 2 for unreadable captures, a bad
     ``--mutate`` or a busy port; with ``--expect-next`` 1 when a verdict is not ``survived``.
@@ -127,28 +188,15 @@ def run(args) -> int:
         return EXIT_OK
     if args.match:
         return run_match(args)
-    if args.record_missing or args.match_ignore or args.upstream:
-        return _err("serve: --record-missing, --upstream and --match-ignore go with --match DIR")
-    if not args.captures:
-        return _err("serve: give at least one CAPTURE (or --mutations to list the mutations)")
-    if args.expect_next and not args.mutate:
-        return _err("serve: --expect-next grades a client against broken streams: give --mutate NAME")
-    if args.expect_next and args.loop:
-        return _err("serve: --expect-next stops after the last verdict; --loop does not apply")
+    problem = _usage_problem(args)
+    if problem:
+        return _err(problem)
     try:
-        served = load_served(args.captures, max_bytes=args.max_size)
-        specs = parse_specs(args.mutate) if args.mutate else []
-        notes: list[str] = []
-        variants = []
-        if specs:
-            served, variants, notes = served_variants(served, specs)
+        served, variants, notes = _load_captures(args)
     except (CaptureError, MutateError) as e:
         return _err(str(e))
-    host = args.host
-    if not is_loopback(host):
-        print(f"stream-inspector: WARNING: serving on {host}, not loopback: anyone who can reach this "
-              "machine can read these captures. Use --host 127.0.0.1 unless you mean it.", file=sys.stderr)
-    sock = listen(host, args.port, "serve")
+    _warn_if_public(args.host, "captures")
+    sock = listen(args.host, args.port, "serve")
     if sock is None:
         return EXIT_USAGE
     url = url_for(sock)
@@ -178,28 +226,8 @@ def run(args) -> int:
         app = make_asgi_app(served, speed=args.speed, instant=args.instant, log=log,
                             on_all_served=None if args.loop else
                             lambda: stop_server("every capture served once: stopping (--loop keeps serving)"))
-    n = len(served)
-    log(f"serving {n} capture{'s' if n != 1 else ''} on {url}")
-    for s in served:
-        log(f"  {url}/{s.name}/  {s.source}  ({s.describe()})")
-    for note in notes:
-        log(f"  note: {note}")
-    if provider is not None:
-        log("one conversation per mutated stream, in this order: a request gets the stream, the request after it "
-            f"is graded (waited for up to {args.next_timeout:g} s) and gets a short text answer")
-    elif n > 1:
-        log("  any other path: the captures in turn")
-    log("Ctrl+C stops" + ("" if args.loop or provider else "; without --loop, so does answering every capture once"))
+    _announce(log, url, served, notes, grading=provider is not None, loop=args.loop, next_timeout=args.next_timeout)
     interrupted = _serve_until_stopped(app, sock, log, holder, args)
     if provider is None:
         return EXIT_OK
-    verdicts = provider.verdicts
-    if args.format == "json":
-        print(report.verdicts_json(verdicts), flush=True)
-    elif args.format == "junit":
-        print(report.verdicts_junit(verdicts, "stream-inspector.serve"), flush=True)
-    else:
-        print(report.verdicts_text(verdicts, interrupted=interrupted or not provider.finished), flush=True)
-    if interrupted:
-        return EXIT_INTERRUPTED
-    return EXIT_OK if verdicts and all(v.outcome == "survived" for v in verdicts) and provider.finished else EXIT_FINDINGS
+    return _verdicts_exit(args, provider, interrupted)

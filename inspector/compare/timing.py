@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, End
@@ -161,6 +162,15 @@ class Pair:
             return None
         x, y = getattr(self.a, attr), getattr(self.b, attr)
         return None if x is None or y is None else round(x - y, 6)
+
+    @property
+    def block(self) -> ToolTiming:
+        """A's block, or B's when A has none (``pair_tools`` never makes a pair without one)."""
+        if self.a is not None:
+            return self.a
+        if self.b is None:
+            raise ValueError("a pair with no tool block on either side")
+        return self.b
 
     @property
     def same_arguments(self) -> bool | None:
@@ -356,6 +366,22 @@ def _tool_name(p: Pair) -> str:
 
 def summarize(a: StreamTiming, b: StreamTiming, pairs: list[Pair], *, stall_s: float = 10.0) -> list[str]:
     """The differences in words, most telling first: first argument bytes, bursts, closes, totals."""
+    sides = {"A": a, "B": b}
+    out = _stream_notes(a, b, pairs)
+    many = len(pairs) > 1
+    for p in pairs:
+        lead = f"{_tool_name(p)} #{p.block.index}: " if many else ""
+        out += [lead + text if lead else text[:1].upper() + text[1:] for text in _pair_sentences(p, sides, stall_s)]
+    if a.duration_s is not None and b.duration_s is not None:
+        ttfb = ""
+        if a.ttfb_s is not None and b.ttfb_s is not None:
+            ttfb = f"; first byte {_s(a.ttfb_s)} vs {_s(b.ttfb_s)}"
+        out.append(f"Whole stream: A {_s(a.duration_s)}, B {_s(b.duration_s)}{ttfb}.")
+    return out
+
+
+def _stream_notes(a: StreamTiming, b: StreamTiming, pairs: list[Pair]) -> list[str]:
+    """Sentences on what limits the comparison: an HTTP error, no timing, two dialects, no tool block."""
     out: list[str] = []
     sides = {"A": a, "B": b}
     for name, s in sides.items():
@@ -370,68 +396,96 @@ def summarize(a: StreamTiming, b: StreamTiming, pairs: list[Pair], *, stall_s: f
         out.append(f"A is {a.dialect} and B is {b.dialect}: compared anyway, tool block by tool block.")
     if not pairs:
         out.append("Neither stream has a tool block: nothing to compare but the totals.")
-    many = len(pairs) > 1
-    for p in pairs:
-        lead = f"{_tool_name(p)} #{(p.a or p.b).index}: " if many else ""
-
-        def add(text: str, lead: str = lead) -> None:
-            out.append(lead + text if lead else text[:1].upper() + text[1:])
-
-        if p.a is None or p.b is None:
-            here, there, t = ("A", "B", p.a) if p.b is None else ("B", "A", p.b)
-            add(f"tool block {t.index} of {here} ({_tool_name(p)}) has no counterpart in {there}.")
-        elif p.matched_by == "position":
-            add(f"tool block {p.a.index} of A ({p.a.name or 'unnamed'}) and {p.b.index} of B "
-                f"({p.b.name or 'unnamed'}) are different tools, paired by position.")
-        gap = p.gap("first_arg_byte_s")
-        if gap is not None and abs(gap) < SAME_S:
-            add(f"first argument byte at the same time in both "
-                f"({_s(p.a.first_arg_byte_s)} vs {_s(p.b.first_arg_byte_s)}).")
-        elif gap is not None:
-            later, x, y = ("A", p.a, p.b) if gap > 0 else ("B", p.b, p.a)
-            waits = ""
-            if x.wait_s is not None and y.wait_s is not None:
-                waits = f" ({_s(x.wait_s)} vs {_s(y.wait_s)} after the block started)"
-            add(f"first argument byte {_s(abs(gap))} later in {_side(later, sides[later])}: "
-                f"{_s(x.first_arg_byte_s)} vs {_s(y.first_arg_byte_s)}{waits}.")
-        for name, t in (("A", p.a), ("B", p.b)):
-            if t is None:
-                continue
-            bad = [c for c in t.findings if c in ("J001", "J002", "J003", "J004", "J005")]
-            if bad:
-                why = " (eager streaming may deliver invalid JSON)" if sides[name].eager == "on" else ""
-                add(f"{name}'s arguments ended {t.status or 'broken'} ({', '.join(bad)}): do not execute "
-                    f"this call{why}.")
-            if t.arg_bytes == 0:
-                add(f"{name}'s tool block carried no argument text.")
-            elif t.late_share is None or t.first_arg_byte_s is None or t.last_arg_byte_s is None:
-                continue
-            elif t.buffered or (t.late_share >= 0.9 and t.stream_s is not None and t.stream_s >= stall_s):
-                wait = f", after {_s(t.wait_s)} with none" if t.wait_s is not None else ""
-                add(f"{name}'s arguments arrived as one late burst (T003): {t.late_share:.0%} of "
-                    f"{_bytes(t.arg_bytes)} in the last {_s(LATE_FRACTION * t.stream_s)} of the block's "
-                    f"{_s(t.stream_s)} lifetime{wait}.")
-            elif t.deltas > 1:
-                add(f"{name} streamed its arguments in {t.deltas} deltas over "
-                    f"{_s(t.last_arg_byte_s - t.first_arg_byte_s)} ({_s(t.first_arg_byte_s)} to "
-                    f"{_s(t.last_arg_byte_s)}); longest silence {_s(t.max_gap_s)}.")
-        cg = p.gap("closed_s")
-        if cg is not None and abs(cg) >= SAME_S:
-            earlier, x, y = ("B", p.b, p.a) if cg > 0 else ("A", p.a, p.b)
-            add(f"the tool call was complete {_s(abs(cg))} earlier in {earlier} "
-                f"({_s(x.closed_s)} vs {_s(y.closed_s)}).")
-        same = p.same_arguments
-        if same:
-            add(f"identical arguments in both ({_bytes(p.a.arg_bytes)}).")
-        elif same is False and p.matched_by == "name":
-            add(f"the arguments differ (A {_bytes(p.a.arg_bytes)}, B {_bytes(p.b.arg_bytes)}): "
-                "the two runs generated different calls, so compare the timing with care.")
-    if a.duration_s is not None and b.duration_s is not None:
-        ttfb = ""
-        if a.ttfb_s is not None and b.ttfb_s is not None:
-            ttfb = f"; first byte {_s(a.ttfb_s)} vs {_s(b.ttfb_s)}"
-        out.append(f"Whole stream: A {_s(a.duration_s)}, B {_s(b.duration_s)}{ttfb}.")
     return out
+
+
+def _pair_sentences(p: Pair, sides: dict[str, StreamTiming], stall_s: float) -> list[str]:
+    """The sentences on one pair, lower-case and without the tool's name: how it was paired, when
+    the first argument byte came, how each side's arguments arrived, when the call was complete,
+    whether the arguments are the same."""
+    out: list[str] = []
+    if p.a is None or p.b is None:
+        here, there = ("A", "B") if p.b is None else ("B", "A")
+        out.append(f"tool block {p.block.index} of {here} ({_tool_name(p)}) has no counterpart in {there}.")
+    else:
+        if p.matched_by == "position":
+            out.append(f"tool block {p.a.index} of A ({p.a.name or 'unnamed'}) and {p.b.index} of B "
+                       f"({p.b.name or 'unnamed'}) are different tools, paired by position.")
+        out += _first_byte_sentence(p.a, p.b, sides)
+    for name, t in (("A", p.a), ("B", p.b)):
+        if t is not None:
+            out += _arrival_sentences(name, t, sides[name].eager, stall_s)
+    if p.a is not None and p.b is not None:
+        out += _close_sentence(p.a, p.b) + _same_arguments_sentence(p, p.a, p.b)
+    return out
+
+
+def _first_byte_sentence(a: ToolTiming, b: ToolTiming, sides: dict[str, StreamTiming]) -> list[str]:
+    """Which side's first argument byte came later, and by how much (none when either never came)."""
+    fa, fb = a.first_arg_byte_s, b.first_arg_byte_s
+    if fa is None or fb is None:
+        return []
+    gap = round(fa - fb, 6)
+    if abs(gap) < SAME_S:
+        return [f"first argument byte at the same time in both ({_s(fa)} vs {_s(fb)})."]
+    later, (x, fx), (y, fy) = ("A", (a, fa), (b, fb)) if gap > 0 else ("B", (b, fb), (a, fa))
+    waits = ""
+    if x.wait_s is not None and y.wait_s is not None:
+        waits = f" ({_s(x.wait_s)} vs {_s(y.wait_s)} after the block started)"
+    return [f"first argument byte {_s(abs(gap))} later in {_side(later, sides[later])}: "
+            f"{_s(fx)} vs {_s(fy)}{waits}."]
+
+
+_JSON_CODES = ("J001", "J002", "J003", "J004", "J005")
+"""Codes that say a block's arguments are not valid JSON (RULES.md, J rules)."""
+
+
+def _arrival_sentences(name: str, t: ToolTiming, eager: str | None, stall_s: float) -> list[str]:
+    """How side ``name``'s arguments ended and arrived: broken JSON, no text, one late burst
+    (T003, or the same shape on a lifetime of at least ``stall_s``), or streamed in deltas."""
+    out: list[str] = []
+    bad = [c for c in t.findings if c in _JSON_CODES]
+    if bad:
+        why = " (eager streaming may deliver invalid JSON)" if eager == "on" else ""
+        out.append(f"{name}'s arguments ended {t.status or 'broken'} ({', '.join(bad)}): do not execute "
+                   f"this call{why}.")
+    late, first, last, life = t.late_share, t.first_arg_byte_s, t.last_arg_byte_s, t.stream_s
+    if t.arg_bytes == 0:
+        out.append(f"{name}'s tool block carried no argument text.")
+    elif late is None or first is None or last is None or life is None:
+        pass  # untimed: nothing to say on arrival (a known late_share implies a known lifetime)
+    elif t.buffered or (late >= 0.9 and life >= stall_s):
+        wait = f", after {_s(t.wait_s)} with none" if t.wait_s is not None else ""
+        out.append(f"{name}'s arguments arrived as one late burst (T003): {late:.0%} of "
+                   f"{_bytes(t.arg_bytes)} in the last {_s(LATE_FRACTION * life)} of the block's "
+                   f"{_s(life)} lifetime{wait}.")
+    elif t.deltas > 1 and t.max_gap_s is not None:  # known with a lifetime: start and close are two points
+        out.append(f"{name} streamed its arguments in {t.deltas} deltas over "
+                   f"{_s(last - first)} ({_s(first)} to {_s(last)}); longest silence {_s(t.max_gap_s)}.")
+    return out
+
+
+def _close_sentence(a: ToolTiming, b: ToolTiming) -> list[str]:
+    """Which side had the complete call first, when the closes differ by ``SAME_S`` or more."""
+    ca, cb = a.closed_s, b.closed_s
+    if ca is None or cb is None:
+        return []
+    gap = round(ca - cb, 6)
+    if abs(gap) < SAME_S:
+        return []
+    earlier, x, y = ("B", cb, ca) if gap > 0 else ("A", ca, cb)
+    return [f"the tool call was complete {_s(abs(gap))} earlier in {earlier} ({_s(x)} vs {_s(y)})."]
+
+
+def _same_arguments_sentence(p: Pair, a: ToolTiming, b: ToolTiming) -> list[str]:
+    """Identical arguments, or a warning when two calls of the same name generated different ones."""
+    same = p.same_arguments
+    if same:
+        return [f"identical arguments in both ({_bytes(a.arg_bytes)})."]
+    if same is False and p.matched_by == "name":
+        return [f"the arguments differ (A {_bytes(a.arg_bytes)}, B {_bytes(b.arg_bytes)}): "
+                "the two runs generated different calls, so compare the timing with care."]
+    return []
 
 
 # ---------------------------------------------------------------------------------- building
@@ -469,14 +523,14 @@ class StreamAt:
                  origin: float = 0.0) -> None:
         self.cap = cap
         self.origin = origin
-        self._kw = {"dialect": dialect, "stall_s": stall_s}
+        self._settings = Settings(dialect=dialect, stall_s=stall_s)
         self._timed = cap.timed
         self.end_t = cap.end.t if cap.end is not None and cap.end.t is not None else \
             next((c.t for c in reversed(cap.chunks) if c.t is not None), None)
         self._reset()
 
     def _reset(self) -> None:
-        self._driver = Driver.for_capture(self.cap, Settings(**self._kw))
+        self._driver = Driver.for_capture(self.cap, self._settings)
         self.session = self._driver.session
         self.fed = 0
         self.t: float | None = None
@@ -489,8 +543,11 @@ class StreamAt:
         if self.t is not None and t < self.t:
             self._reset()
         chunks = self.cap.chunks
-        while self.fed < len(chunks) and (chunks[self.fed].t is None or chunks[self.fed].t <= t):
-            self._driver.take(chunks[self.fed])
+        while self.fed < len(chunks):
+            chunk = chunks[self.fed]
+            if chunk.t is not None and chunk.t > t:
+                break
+            self._driver.take(chunk)
             self.fed += 1
         if not self.session.closed and self.fed == len(chunks) and (self.end_t is None or t >= self.end_t):
             self._driver.close(self.cap.end or End(self.end_t, "eof"))
@@ -564,7 +621,7 @@ def render_text(cmp: Comparison) -> str:
         bits.append(f"{len(s.tools)} tool block" + ("" if len(s.tools) == 1 else "s"))
         lines.append(f"{name}: {s.path} ({', '.join(bits)})")
     lines.append("")
-    lines += [f"- {x}" for x in cmp.summary]
+    lines += [f"- {scrub_secrets(x)}" for x in cmp.summary]  # a tool name is wire text: it may be key-shaped
     if cmp.pairs:
         lines.append("")
         head = ("", "tool", "start", "1st byte", "last byte", "close", "bytes", "deltas", "max gap", "late")
@@ -572,10 +629,10 @@ def render_text(cmp: Comparison) -> str:
         for p in cmp.pairs:
             for name, t in (("A", p.a), ("B", p.b)):
                 if t is None:
-                    rows.append((name, _tool_name(p), "-", "-", "-", "-", "-", "-", "-", "(none)"))
+                    rows.append((name, scrub_secrets(_tool_name(p)), "-", "-", "-", "-", "-", "-", "-", "(none)"))
                     continue
                 late = "-" if t.late_share is None else f"{t.late_share:.0%}"
-                rows.append((name, f"#{t.index} {t.name or '?'}", f(t.started_s), f(t.first_arg_byte_s),
+                rows.append((name, scrub_secrets(f"#{t.index} {t.name or '?'}"), f(t.started_s), f(t.first_arg_byte_s),
                              f(t.last_arg_byte_s), f(t.closed_s), str(t.arg_bytes), str(t.deltas), f(t.max_gap_s),
                              late))
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
@@ -586,4 +643,5 @@ def render_text(cmp: Comparison) -> str:
 
 
 def render_json(cmp: Comparison) -> str:
-    return json_safe(orjson.dumps(cmp.to_dict()).decode())
+    """``--format json``: ``Comparison.to_dict`` with every string from the wire scrubbed (tool names, ids)."""
+    return json_safe(orjson.dumps(scrub_value(cmp.to_dict())).decode())

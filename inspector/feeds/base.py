@@ -14,27 +14,34 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.session.history import check_request
 from inspector.session.session import Session
+from inspector.model.record import FrozenRecord
 
 Progress = Callable[[], None]
 """Called by ``play``/``aseek_event`` after each batch of work (the TUI posts a message there)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(FrozenRecord):
     """How sessions judge a stream (the CLI's ``--dialect``, ``--stall``, ``--severity``)."""
 
-    dialect: str | None = None
+    __slots__ = ("dialect", "stall_s", "severity_overrides")
+
+    dialect: str | None
     """Forced dialect, or None to detect it."""
-    stall_s: float = 10.0
+    stall_s: float
     """T001/T002/T003 threshold in seconds."""
-    severity_overrides: dict = field(default_factory=dict)
+    severity_overrides: dict
     """``{code: severity}``."""
+
+    def __init__(self, dialect: str | None = None, stall_s: float = 10.0,
+                 severity_overrides: dict | None = None) -> None:
+        object.__setattr__(self, "dialect", dialect)
+        object.__setattr__(self, "stall_s", stall_s)
+        object.__setattr__(self, "severity_overrides", {} if severity_overrides is None else severity_overrides)
 
 
 @contextmanager
@@ -141,25 +148,45 @@ class Driver:
 
 
 class Feed(Protocol):
-    """One stream as a viewer sees it. Times are seconds on the stream's own clock."""
+    """One stream as a viewer sees it. Times are seconds on the stream's own clock.
 
-    label: str
-    """Short name shown in the TUI."""
-    session: Session
-    """The session to show now (replaced on seek or restart: see ``generation``)."""
-    generation: int
-    """Bumped whenever ``session`` is replaced; viewers drop their caches."""
-    paused: bool
-    speed: float
-    """Playback speed factor (1 = as recorded); live feeds ignore it."""
-    instant: bool
-    error: str | None
-    """Why the source failed (one line), if it did."""
-    loading: bool
-    """The source is still being read (a capture file opening): nothing to play or seek yet."""
-    reading: int | None
-    """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
-    before it until it ends); None when no such read runs."""
+    Viewers only read its state (a feed may keep any of it as a plain attribute or compute it:
+    the members are read-only here) and change it through its methods."""
+
+    @property
+    def label(self) -> str:
+        """Short name shown in the TUI."""
+
+    @property
+    def session(self) -> Session:
+        """The session to show now (replaced on seek or restart: see ``generation``)."""
+
+    @property
+    def generation(self) -> int:
+        """Bumped whenever ``session`` is replaced; viewers drop their caches."""
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def speed(self) -> float:
+        """Playback speed factor (1 = as recorded); live feeds ignore it."""
+
+    @property
+    def instant(self) -> bool: ...
+
+    @property
+    def error(self) -> str | None:
+        """Why the source failed (one line), if it did."""
+
+    @property
+    def loading(self) -> bool:
+        """The source is still being read (a capture file opening): nothing to play or seek yet."""
+
+    @property
+    def reading(self) -> int | None:
+        """Events read so far by an ``instant`` read that is not shown yet (``session`` is the one from
+        before it until it ends); None when no such read runs."""
 
     @property
     def seekable(self) -> bool:

@@ -88,6 +88,15 @@ class Checkpoints:
         i = bisect.bisect_right(self._events, events) - 1
         return self._items[i] if i >= 0 else None
 
+    def nearest(self, events: int | None = None) -> Checkpoint:
+        """``at_most(events)`` (the furthest checkpoint when ``events`` is None), else the first
+        one: a feed takes one at position 0 before anything else. Raises ``LookupError`` when no
+        checkpoint was taken."""
+        if not self._items:
+            raise LookupError("no checkpoint taken yet")
+        cp = self._items[-1] if events is None else self.at_most(events)
+        return self._items[0] if cp is None else cp
+
     @staticmethod
     def restore(cp: Checkpoint) -> Session:
         """A fresh session equal to the one snapshotted (the checkpoint stays reusable)."""

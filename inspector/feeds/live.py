@@ -99,8 +99,11 @@ class ThreadedSource:
         self._thread.start()
 
     def _hand_over(self, item) -> None:
+        consumer, queue = self._consumer, self._queue
+        if consumer is None or queue is None:
+            return  # not started (``_start`` runs before the reader thread): nobody to hand it to
         try:
-            self._consumer.call_soon_threadsafe(self._queue.put_nowait, item)
+            consumer.call_soon_threadsafe(queue.put_nowait, item)
         except RuntimeError:  # the viewer's loop is gone: nobody is listening any more
             pass
 
@@ -263,6 +266,14 @@ class LiveFeed:
             self._origin = origin if self._origin is None else min(self._origin, origin)
         self._driver.take(item)
 
+    def _open(self) -> AsyncIterator:
+        """The source to read: on a reader thread of its own when ``threaded`` (a factory is called
+        there), else the factory's new iterator or the iterator given."""
+        if self.threaded:
+            self._reader = ThreadedSource(self._source)
+            return self._reader
+        return self._source() if callable(self._source) else self._source
+
     async def play(self, progress: Progress | None = None) -> None:
         """Consume the source to its end; ``progress()`` after every item, and every ``TICK_S`` of
         silence after the session's clock ticked."""
@@ -270,9 +281,7 @@ class LiveFeed:
             # Played before (ended, or stopped when the viewer switched away): the factory sends
             # the request again, so this is a new stream with its own clock, not the old one resumed.
             self.restart()
-        source = self._source() if callable(self._source) and not self.threaded else self._source
-        if self.threaded:
-            source = self._reader = ThreadedSource(source)
+        source = self._open()
         self.started_at = time.monotonic()
         items = source.__aiter__()
         waiting: asyncio.Future | None = None

@@ -135,6 +135,8 @@ class ReplayFeed:
         """The session after the whole capture (runs the scan when no pass reached the end yet)."""
         if self._final is None:
             self.scan()
+        if self._final is None:
+            raise RuntimeError("the scan ended before the capture did")
         return self._final
 
     @property
@@ -273,7 +275,7 @@ class ReplayFeed:
 
     def _scout(self) -> tuple[Driver, int, float | None]:
         """A driver of its own at the furthest checkpoint, for a scan."""
-        cp = self.checkpoints.furthest
+        cp = self.checkpoints.nearest()
         scout = Driver.for_capture(self.capture, self.settings)
         scout.session = self.checkpoints.restore(cp)
         return scout, cp.pos, cp.clock
@@ -326,7 +328,7 @@ class ReplayFeed:
                 await asyncio.sleep(0)
                 started = time.monotonic()
         if self.event_count > n + 1:
-            self._restore(self.checkpoints.at_most(n + 1))
+            self._restore(self.checkpoints.nearest(n + 1))
         while not self.finished and self.event_count <= n:
             self._feed_next(exact=True)
             if time.monotonic() - started >= budget_s:
@@ -337,8 +339,8 @@ class ReplayFeed:
 
     def _seek_prepare(self, n: int) -> None:
         """Restore a checkpoint when it gets closer to showing events 0..n than feeding on."""
-        cp = self.checkpoints.at_most(max(n + 1, 0))
-        if self.event_count > n + 1 or (cp is not None and cp.pos > self.pos and cp.events > self.event_count):
+        cp = self.checkpoints.nearest(max(n + 1, 0))
+        if self.event_count > n + 1 or (cp.pos > self.pos and cp.events > self.event_count):
             self._restore(cp)
 
     def step_forward(self) -> None:
@@ -352,7 +354,7 @@ class ReplayFeed:
     def restart(self) -> None:
         """Back to position 0 (a fresh session); ``play`` plays it again."""
         self._anchor_wall = None
-        self._restore(self.checkpoints.at_most(0))
+        self._restore(self.checkpoints.nearest(0))
 
     def pause(self) -> None:
         self.paused = True

@@ -11,12 +11,23 @@ May import: ``inspector.model`` and third-party parsing libraries; nothing else 
 """
 from __future__ import annotations
 
-from inspector.framing.eventstream import CONTENT_TYPE as EVENTSTREAM_TYPE
-from inspector.framing.eventstream import PRELUDE, EventStreamDecoder, looks_like_eventstream
+from typing import TYPE_CHECKING, TypeAlias
+
 from inspector.framing.messages import MessageDecoder
-from inspector.framing.ndjson import NDJSONDecoder
 from inspector.framing.sse import SSEDecoder
 from inspector.model.frames import Item
+
+if TYPE_CHECKING:
+    from inspector.framing.eventstream import EventStreamDecoder
+    from inspector.framing.ndjson import NDJSONDecoder
+
+# ``eventstream`` and ``ndjson`` are imported when a body needs them: an SSE ``check`` does not pay
+# for them at start-up (bench/bench_startup.py).
+
+EVENTSTREAM_TYPE = "application/vnd.amazon.eventstream"
+"""The content type of an AWS event-stream body (Bedrock's ``InvokeModelWithResponseStream``)."""
+EVENTSTREAM_PRELUDE = 12
+"""Bytes of an event-stream message's prelude: total length, headers length, CRC (4 each)."""
 
 class BinarySniff:
     """A body that starts with 0x00 or 0x01 and no content type: held until its first 12 bytes say
@@ -29,6 +40,7 @@ class BinarySniff:
         self.inner: EventStreamDecoder | SSEDecoder | None = None
 
     def _decide(self) -> EventStreamDecoder | SSEDecoder:
+        from inspector.framing.eventstream import PRELUDE, EventStreamDecoder, looks_like_eventstream
         es = len(self._held) >= PRELUDE and looks_like_eventstream(self._held[:PRELUDE])
         self.inner = inner = EventStreamDecoder() if es else SSEDecoder()
         return inner
@@ -37,7 +49,7 @@ class BinarySniff:
         inner = self.inner
         if inner is None:
             self._held += data
-            if len(self._held) < PRELUDE:
+            if len(self._held) < EVENTSTREAM_PRELUDE:
                 return []
             inner = self._decide()
             data, self._held = self._held, b""
@@ -52,7 +64,7 @@ class BinarySniff:
         return out + inner.close(t)
 
 
-Decoder = SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff | MessageDecoder
+Decoder: TypeAlias = "SSEDecoder | NDJSONDecoder | EventStreamDecoder | BinarySniff | MessageDecoder"
 
 
 def choose_decoder(content_type: str, probe: bytes) -> Decoder:
@@ -62,13 +74,16 @@ def choose_decoder(content_type: str, probe: bytes) -> Decoder:
     ``BinarySniff`` decides on 12 bytes), ``{``/``[`` start NDJSON, anything else is read as SSE
     (pasted bug reports often have no head at all)."""
     if EVENTSTREAM_TYPE in content_type:
+        from inspector.framing.eventstream import EventStreamDecoder
         return EventStreamDecoder()
     if "event-stream" in content_type:
         return SSEDecoder()
     if "ndjson" in content_type or "jsonl" in content_type:
+        from inspector.framing.ndjson import NDJSONDecoder
         return NDJSONDecoder()
     if probe[:1] in (b"\x00", b"\x01"):
         return BinarySniff()
     if probe[:1] in (b"{", b"["):
+        from inspector.framing.ndjson import NDJSONDecoder
         return NDJSONDecoder()
     return SSEDecoder()

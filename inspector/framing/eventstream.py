@@ -48,13 +48,14 @@ from zlib import crc32
 
 import orjson
 
+from inspector.framing import EVENTSTREAM_PRELUDE, EVENTSTREAM_TYPE
 from inspector.model.frames import Frame, FramingIssue, Item
 from inspector.model.clients import says
 
 __all__ = ["EventStreamDecoder", "CONTENT_TYPE", "encode_message", "looks_like_eventstream"]
 
-CONTENT_TYPE = "application/vnd.amazon.eventstream"
-PRELUDE = 12
+CONTENT_TYPE = EVENTSTREAM_TYPE
+PRELUDE = EVENTSTREAM_PRELUDE
 MIN_MESSAGE = 16
 """A prelude and a message CRC, nothing else."""
 MAX_HEADERS = 128 * 1024

@@ -42,6 +42,8 @@ class _Boundary:
 
 
 _JSON_START = frozenset("{[")
+_EVENT = re.compile(rb"(?:event:([^\n]*)\n)?data:([^\n]*)\n\n")
+"""An event of the fast path's shape: maybe one ``event:`` line, one ``data:`` line, a blank line."""
 
 _BODY = rb'[^"\\\n]*(?:\\.[^"\\\n]*)*'
 """A JSON string body on one line: no raw quote, backslash pairs kept whole (orjson checks the rest)."""
@@ -210,26 +212,23 @@ class SSEDecoder:
         start = 0
         ident = self._id
         names = self._names
+        # ASCII bytes are their own characters: decoded once, each value is a slice of the text.
+        ascii_text = data[:end].decode("ascii") if data.isascii() else None
+        event_at = _EVENT.match
         while start < end:
-            stop = data.find(b"\n\n", start)
-            if data.startswith(b"data:", start):
-                if data.find(b"\n", start, stop) != -1:
-                    break
-                name = b""
-                vstart = start + 5
-                lines = 2
-            elif data.startswith(b"event:", start):
-                nl = data.find(b"\n", start, stop)
-                if nl < 0 or not data.startswith(b"data:", nl + 1) or data.find(b"\n", nl + 1, stop) != -1:
-                    break
-                name = data[start + 6:nl]
-                vstart = nl + 6
-                lines = 3
-            else:
+            m = event_at(data, start, end)
+            if m is None:
                 break
+            name = m.group(1)
+            vstart, stop = m.span(2)
+            if name is None:
+                name = b""
+                lines = 2
+            else:
+                lines = 3
             try:
                 # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
-                text = data[vstart:stop].decode("utf-8")
+                text = data[vstart:stop].decode("utf-8") if ascii_text is None else ascii_text[vstart:stop]
                 if text[:1] == " ":
                     text = text[1:]
                 event = names.get(name)

@@ -17,6 +17,8 @@ shapes it writes), so a cassette being recorded is checked before vcrpy saves it
 from __future__ import annotations
 
 import sys
+from types import ModuleType
+from typing import Protocol, TypeGuard
 
 import httpx
 import pytest
@@ -27,6 +29,20 @@ from inspector.integrations.judge import Verdict, judge
 from inspector.integrations.tee import AsyncTee, Received, Tee, head, streams
 from inspector.model.capture import Capture, Chunk
 from inspector.model.severity import SEVERITIES
+
+
+class _Response(Protocol):
+    """What is read of an httpx (or httpx2) ``Response``: the body and the request it answered."""
+
+    content: bytes
+    request: object
+    """The client module's own ``Request`` (``tee.head`` reads its method, URL and headers)."""
+
+
+def _is_response(obj: object, http: ModuleType) -> TypeGuard[_Response]:
+    """``obj`` is a ``Response`` of the HTTP client module ``http`` (httpx, or a fork of it)."""
+    return isinstance(obj, getattr(http, "Response", ()))
+
 
 OPTION = "--stream-inspector"
 _USED = pytest.StashKey[list]()
@@ -175,7 +191,7 @@ class StreamInspector:
             if r.response is response:
                 return r.capture
         http = sys.modules.get(type(response).__module__.partition(".")[0])
-        if http is None or not isinstance(response, getattr(http, "Response", ())):
+        if http is None or not _is_response(response, http):
             raise TypeError(f"stream_inspector.check takes an httpx/httpx2 Response, an SDK stream or bytes, "
                             f"not {type(source).__name__}")
         try:

@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import math
 from array import array
-from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.model.record import Record
 from inspector.model.jsondepth import loads
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
+
+_NAN = math.nan
+"""An untimed fragment's time."""
+
 
 class FragmentTimes:
     """When each fragment of a block arrived and how many UTF-8 bytes it carried.
@@ -25,7 +29,7 @@ class FragmentTimes:
         self._n = array("q")
 
     def append(self, t: float | None, n: int) -> None:
-        self._t.append(math.nan if t is None else t)
+        self._t.append(_NAN if t is None else t)
         self._n.append(n)
 
     def extend(self, t: float | None, sizes) -> None:
@@ -82,8 +86,7 @@ _PACK = 256
 _STATUS = {EMPTY: "empty", PARTIAL: "partial", COMPLETE: "complete", TRAILING: "invalid", INVALID: "invalid"}
 
 
-@dataclass(eq=False, slots=True)
-class Block:
+class Block(Record):
     """One content block (Anthropic), tool call or text channel (Chat), output item (Responses)...
 
     Owned by the session: dialects change it only through the session's writer methods
@@ -91,54 +94,105 @@ class Block:
     read through :attr:`content` (joined once, cached) and :attr:`length` (no join needed).
     """
 
+    __slots__ = ("kind", "index", "choice", "id", "name", "tool", "empty_is_object", "opened_event", "opened_t",
+                 "closed", "closed_event", "closed_t", "replaced", "attribution", "deltas", "first_delta_s",
+                 "last_delta_s", "max_gap_s", "last_fragment", "fragment_times", "progress", "whole_input",
+                 "stop_info", "signature", "call_id", "pos", "response", "extra", "_parts", "_joined", "_length",
+                 "_packed")
+    __eq__ = object.__eq__  # compared by identity (``eq=False``)
+    __hash__ = object.__hash__  # type: ignore[assignment]  # Record's is None (value equality)
+
     kind: str
     """The provider's own name: ``text``, ``tool_use``, ``tool_call``, ``function_call``..."""
-    index: int | None = None
-    choice: int | None = None
-    id: str | None = None
-    name: str | None = None
-    tool: bool = False
+    index: int | None
+    choice: int | None
+    id: str | None
+    name: str | None
+    tool: bool
     """True when the content is JSON arguments judged by the J rules."""
-    empty_is_object: bool = False
+    empty_is_object: bool
     """Anthropic: a tool block with no input text means ``{}`` (status complete)."""
-    opened_event: int | None = None
-    opened_t: float | None = None
-    closed: bool = False
-    closed_event: int | None = None
-    closed_t: float | None = None
-    replaced: bool = False
+    opened_event: int | None
+    opened_t: float | None
+    closed: bool
+    closed_event: int | None
+    closed_t: float | None
+    replaced: bool
     """A later start took this block's slot (A003); it raises no end-of-stream findings."""
-    attribution: str | None = None
+    attribution: str | None
     """How the block was keyed when the provider sent no index (e.g. ``"by id"``), else None."""
-    deltas: int = 0
-    first_delta_s: float | None = None
-    last_delta_s: float | None = None
-    max_gap_s: float | None = None
-    last_fragment: str = ""
+    deltas: int
+    first_delta_s: float | None
+    last_delta_s: float | None
+    max_gap_s: float | None
+    last_fragment: str
     """The newest fragment (highlighted by the TUI)."""
-    fragment_times: FragmentTimes = field(default_factory=FragmentTimes)
+    fragment_times: FragmentTimes
     """``[(t, utf8_bytes), ...]`` per fragment: T003 and the TUI's sparklines read it."""
-    progress: JsonProgress | None = None
-    whole_input: object = None
+    progress: JsonProgress | None
+    whole_input: object
     """Arguments that arrived as an object (Gemini, Ollama) or in a start event; informational."""
-    stop_info: str | None = None
+    stop_info: str | None
     """Why or how the block ended, for display (e.g. ``finish_reason: tool_calls``)."""
-    signature: str | None = None
+    signature: str | None
     """The provider's signature for this block, to be sent back with it: Anthropic thinking
     ``signature``, Chat ``extra_content.google.thought_signature``, Gemini ``thoughtSignature``."""
-    call_id: str | None = None
+    call_id: str | None
     """A second id the provider uses for a call (Responses ``call_id``; ``id`` is the item id)."""
-    pos: int = -1
+    pos: int
     """Position in ``Session.blocks`` (what ``EventRecord.block`` refers to)."""
-    response: int = 0
+    response: int
     """Which response of the body the block belongs to (0-based)."""
-    extra: dict = field(default_factory=dict)
+    extra: dict
     """Dialect-specific facts for display (item ids, attribution notes...), not part of the report shape."""
-    _parts: list = field(default_factory=list)
-    _joined: str | None = ""
-    _length: int = 0
-    _packed: int = 0
+    _parts: list
+    _joined: str | None
+    _length: int
+    _packed: int
     """Leading entries of ``_parts`` that are already joined packs of fragments."""
+
+    def __init__(self, kind: str, index: int | None = None, choice: int | None = None, id: str | None = None,
+                 name: str | None = None, tool: bool = False, empty_is_object: bool = False,
+                 opened_event: int | None = None, opened_t: float | None = None, closed: bool = False,
+                 closed_event: int | None = None, closed_t: float | None = None, replaced: bool = False,
+                 attribution: str | None = None, deltas: int = 0, first_delta_s: float | None = None,
+                 last_delta_s: float | None = None, max_gap_s: float | None = None, last_fragment: str = "",
+                 fragment_times: FragmentTimes | None = None, progress: JsonProgress | None = None,
+                 whole_input: object = None, stop_info: str | None = None, signature: str | None = None,
+                 call_id: str | None = None, pos: int = -1, response: int = 0, extra: dict | None = None,
+                 _parts: list | None = None, _joined: str | None = "", _length: int = 0, _packed: int = 0) -> None:
+        self.kind = kind
+        self.index = index
+        self.choice = choice
+        self.id = id
+        self.name = name
+        self.tool = tool
+        self.empty_is_object = empty_is_object
+        self.opened_event = opened_event
+        self.opened_t = opened_t
+        self.closed = closed
+        self.closed_event = closed_event
+        self.closed_t = closed_t
+        self.replaced = replaced
+        self.attribution = attribution
+        self.deltas = deltas
+        self.first_delta_s = first_delta_s
+        self.last_delta_s = last_delta_s
+        self.max_gap_s = max_gap_s
+        self.last_fragment = last_fragment
+        self.fragment_times = FragmentTimes() if fragment_times is None else fragment_times
+        self.progress = progress
+        self.whole_input = whole_input
+        self.stop_info = stop_info
+        self.signature = signature
+        self.call_id = call_id
+        self.pos = pos
+        self.response = response
+        self.extra = {} if extra is None else extra
+        self._parts = [] if _parts is None else _parts
+        self._joined = _joined
+        self._length = _length
+        self._packed = _packed
 
     @property
     def content(self) -> str:

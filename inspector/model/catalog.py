@@ -8,8 +8,7 @@ TUI and `--explain`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from inspector.model.record import FrozenRecord
 from inspector.model.severity import Severity
 
 
@@ -22,8 +21,11 @@ COHERE = "Cohere v2 chat (`/v2/chat`, SSE)"
 """The K family (a project addition, documented in README.md): only what the `cohere` SDK itself loses."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(FrozenRecord):
+    """One catalog row (a ``FrozenRecord``: some 200 are made at import, a dataclass costs start-up)."""
+
+    __slots__ = ("code", "name", "severity", "family", "explain")
+
     code: str
     """Stable code, e.g. ``"A001"``."""
     name: str
@@ -34,6 +36,13 @@ class Rule:
     """The catalog section, e.g. ``"Anthropic Messages"``."""
     explain: str
     """When it fires, in the catalog's words."""
+
+    def __init__(self, code: str, name: str, severity: Severity, family: str, explain: str) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "family", family)
+        object.__setattr__(self, "explain", explain)
 
 
 RULES: dict[str, Rule] = {r.code: r for r in (

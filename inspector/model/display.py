@@ -19,14 +19,37 @@ BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 overrides): invisible, they reorder what surrounds them."""
 _SEPARATORS = [0x2028, 0x2029]  # line and paragraph separators: str.splitlines breaks on them
 
-_TABLE = {c: f"\\x{c:02x}" for c in (*_C0, *_C1)}
-_TABLE.update({c: f"\\u{c:04x}" for c in (*BIDI, *_SEPARATORS)})
-_TABLE.update({c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)})  # lone surrogates cannot be encoded
-_TABLE_ONE_LINE = {**_TABLE, 0x0A: "\\n"}
+_SURROGATES = range(0xD800, 0xE000)  # lone surrogates cannot be encoded
 
-_UNSAFE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(_TABLE_ONE_LINE) if c < 0xD800)
-                     + "\ud800-\udfff]")
+
+def _ranges(codes: list[int]) -> str:
+    """A regex character class body for ``codes`` (sorted), consecutive ones as ranges: a short
+    class compiles in half the time of one escape per character (start-up)."""
+    out, i = [], 0
+    while i < len(codes):
+        j = i
+        while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
+            j += 1
+        out.append(f"\\U{codes[i]:08x}" + (f"-\\U{codes[j]:08x}" if j > i else ""))
+        i = j + 1
+    return "".join(out)
+
+
+_UNSAFE = re.compile("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS, 0x0A})) + "\ud800-\udfff]")
 """Any character ``display_text`` would change (searched first: most text has none)."""
+
+_TABLES: list[dict[int, str]] = []
+"""``display_text``'s two tables, indexed by ``one_line`` (the second also writes LF as ``\\n``);
+built on first use: most runs show no unsafe text, and 2 048 surrogates cost start-up."""
+
+
+def _tables() -> list[dict[int, str]]:
+    if not _TABLES:
+        table = {c: f"\\x{c:02x}" for c in (*_C0, *_C1)}
+        table.update({c: f"\\u{c:04x}" for c in (*BIDI, *_SEPARATORS, *_SURROGATES)})
+        _TABLES.extend((table, {**table, 0x0A: "\\n"}))
+    return _TABLES
+
 
 _JSON_TABLE = {c: f"\\u{c:04x}" for c in (*_C1, *BIDI, *_SEPARATORS)}
 """What JSON output must escape beyond what a JSON encoder does (orjson escapes C0 only)."""
@@ -40,7 +63,7 @@ def display_text(text: object, *, one_line: bool = False) -> str:
     text = text if isinstance(text, str) else str(text)
     if _UNSAFE.search(text) is None:
         return text
-    return text.translate(_TABLE_ONE_LINE if one_line else _TABLE)
+    return text.translate(_tables()[one_line])
 
 
 def json_safe(encoded: str) -> str:

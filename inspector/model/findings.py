@@ -1,15 +1,17 @@
 """Findings: a rule code fired at a place in the stream (event, body line, time, block index)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from inspector.model.catalog import RULES
 from inspector.model.severity import Severity
+from inspector.model.record import Record
 
 
-@dataclass(slots=True)
-class Finding:
+class Finding(Record):
     """One rule violation, shaped like SPEC.md's ``findings[]`` entries."""
+
+    __slots__ = ("code", "name", "severity", "message", "event", "line", "t", "index", "count", "last_event",
+                 "response")
 
     code: str
     name: str
@@ -24,12 +26,27 @@ class Finding:
     """Arrival time in seconds of the chunk that completed the event, None when untimed."""
     index: int | None
     """Content-block / tool-call index the finding is about, if any."""
-    count: int = 1
+    count: int
     """How many times this cause was seen (one cause, one finding: RULES.md preamble)."""
-    last_event: int | None = None
+    last_event: int | None
     """The last event where it was seen (the first is ``event``)."""
-    response: int = 0
+    response: int
     """Which response of the body it belongs to (0-based; SPEC.md "several responses in one body")."""
+
+    def __init__(self, code: str, name: str, severity: Severity, message: str, event: int | None, line: int | None,
+                 t: float | None, index: int | None, count: int = 1, last_event: int | None = None,
+                 response: int = 0) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.message = message
+        self.event = event
+        self.line = line
+        self.t = t
+        self.index = index
+        self.count = count
+        self.last_event = last_event
+        self.response = response
 
     @classmethod
     def make(cls, code: str, message: str, *, event=None, line=None, t=None, index=None,

@@ -8,13 +8,15 @@ stays the test oracle).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import accumulate
 
+from inspector.model.record import Record
 
-@dataclass(slots=True)
-class Frame:
+
+class Frame(Record):
     """One SSE event (or NDJSON line, or AWS event-stream message), positioned in the body."""
+
+    __slots__ = ("event", "data", "id", "retry", "named", "line", "offset", "t", "payload")
 
     event: str
     """The event type: the ``event:`` field, ``"message"`` when there was none (HTML 9.2.6)."""
@@ -32,23 +34,43 @@ class Frame:
     """Byte offset in the body of that line's first byte."""
     t: float | None
     """Arrival time (seconds) of the chunk that completed the event; None for untimed input."""
-    payload: object = None
+    payload: object
     """The parsed data when framing already parsed it (a JSON object; None: not parsed yet)."""
 
+    def __init__(self, event: str, data: str, id: str, retry: int | None, named: bool, line: int | None, offset: int,
+                 t: float | None, payload: object = None) -> None:
+        self.event = event
+        self.data = data
+        self.id = id
+        self.retry = retry
+        self.named = named
+        self.line = line
+        self.offset = offset
+        self.t = t
+        self.payload = payload
 
-@dataclass(slots=True)
-class Comment:
+
+class Comment(Record):
     """An SSE comment line (``: keepalive``): not an event, but bytes that kept the stream alive."""
+
+    __slots__ = ("text", "line", "offset", "t")
 
     text: str
     line: int
     offset: int
     t: float | None
 
+    def __init__(self, text: str, line: int, offset: int, t: float | None) -> None:
+        self.text = text
+        self.line = line
+        self.offset = offset
+        self.t = t
 
-@dataclass(slots=True)
-class FramingIssue:
+
+class FramingIssue(Record):
     """Something the framing saw that a finding should report (S001, S009, S010, S011, S013, S015, S016)."""
+
+    __slots__ = ("code", "message", "line", "offset", "t")
 
     code: str
     message: str
@@ -56,9 +78,15 @@ class FramingIssue:
     offset: int | None
     t: float | None
 
+    def __init__(self, code: str, message: str, line: int | None, offset: int | None, t: float | None) -> None:
+        self.code = code
+        self.message = message
+        self.line = line
+        self.offset = offset
+        self.t = t
 
-@dataclass(slots=True)
-class FrameRun:
+
+class FrameRun(Record):
     """Events that follow a just-dispatched frame and repeat its bytes but for one JSON string
     value (a run of deltas: ``partial_json``, ``arguments``, ``text``...), framed in one pass.
 
@@ -69,6 +97,9 @@ class FrameRun:
     value's JSON string body as sent (escapes kept, UTF-8 bytes); ``values`` the decoded strings.
     Only a decoder told which keys may vary (``SSEDecoder.run_keys``) emits runs.
     """
+
+    __slots__ = ("event", "named", "id", "head", "tail", "raw", "values", "line", "lines", "offset", "fixed", "t",
+                 "size", "mid", "noise", "_before")
 
     event: str
     named: bool
@@ -90,13 +121,33 @@ class FrameRun:
     t: float | None
     size: int
     """Body bytes of all the events."""
-    mid: str = ""
+    mid: str
     """With ``noise``: the text between the two varying strings (``tail`` follows the second)."""
-    noise: list | None = None
+    noise: list | None
     """``list[bytes]``: a second string body per event that varies too and that no rule reads
     (OpenAI's ``obfuscation`` padding), or None."""
-    _before: list | None = None
+    _before: list | None
     """Body bytes of the string bodies before each event (made on the first ``frame`` call)."""
+
+    def __init__(self, event: str, named: bool, id: str, head: str, tail: str, raw: list, values: list | None,
+                 line: int, lines: int, offset: int, fixed: int, t: float | None, size: int, mid: str = "",
+                 noise: list | None = None, _before: list | None = None) -> None:
+        self.event = event
+        self.named = named
+        self.id = id
+        self.head = head
+        self.tail = tail
+        self.raw = raw
+        self.values = values
+        self.line = line
+        self.lines = lines
+        self.offset = offset
+        self.fixed = fixed
+        self.t = t
+        self.size = size
+        self.mid = mid
+        self.noise = noise
+        self._before = _before
 
     def data(self, i: int) -> str:
         """Event ``i``'s data text."""

@@ -16,14 +16,17 @@ from typing import Any
 
 import orjson
 
+from inspector.model.lazyre import lazy
+
 MAX_DEPTH = 200
 """Deepest nesting of arrays and objects parsed (levels)."""
 
 TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 """The reason ``TooDeep`` gives (the session reports S019 for it)."""
 
-_STR_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
-_BYTES_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_STR_TOKENS = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_BYTES_TOKENS = lazy(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""Strings (skipped whole) and brackets: compiled when a text first holds more than ``MAX_DEPTH`` brackets."""
 
 
 class TooDeep(orjson.JSONDecodeError):
@@ -37,6 +40,8 @@ def depth_over(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     """True when ``text`` (JSON, or a prefix of it) opens more than ``limit`` arrays or objects
     at once; brackets inside strings do not count. O(len): one count, and a scan only when the
     text holds more than ``limit`` opening brackets at all."""
+    if len(text) <= limit:  # fewer characters than the limit: fewer brackets too
+        return False
     if isinstance(text, str):
         if text.count("[") + text.count("{") <= limit:
             return False

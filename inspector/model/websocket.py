@@ -9,9 +9,8 @@ Protocol facts: RFC 6455 (opcodes §5.2: 0x1 text, 0x2 binary; close codes §7.4
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from inspector.model.capture import End
+from inspector.model.record import Record
 
 SEND = "send"
 """A message the client sent (``"ws": "send"`` in the native capture)."""
@@ -27,9 +26,10 @@ BINARY_OPCODE = 2
 """RFC 6455 §5.2 opcodes, as Chrome's HAR ``_webSocketMessages[].opcode`` spells them."""
 
 
-@dataclass(slots=True)
-class WsMessage:
+class WsMessage(Record):
     """One WebSocket message (a whole message: the frames of a fragmented one joined)."""
+
+    __slots__ = ("t", "direction", "data", "binary", "line")
 
     t: float | None
     """Seconds since the opening handshake's request was sent; None if untimed."""
@@ -37,10 +37,18 @@ class WsMessage:
     """``SEND`` (client to server) or ``RECV`` (server to client)."""
     data: bytes
     """The payload: UTF-8 text for a text message, any bytes for a binary one."""
-    binary: bool = False
+    binary: bool
     """Sent as a binary message (opcode 0x2; ``b64`` in the native capture)."""
-    line: int | None = None
+    line: int | None
     """The capture file's line holding this message (native captures)."""
+
+    def __init__(self, t: float | None, direction: str, data: bytes, binary: bool = False,
+                 line: int | None = None) -> None:
+        self.t = t
+        self.direction = direction
+        self.data = data
+        self.binary = binary
+        self.line = line
 
 
 def is_upgrade(response: dict | None) -> bool:

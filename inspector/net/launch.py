@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import IO, overload
 
 from inspector.net.proxy.routes import Route, Routes, check_upstream, single_route
 from inspector.providers.ollama.request import ollama_host_url  # noqa: F401 (re-exported: tests, callers)
@@ -127,8 +128,8 @@ def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, s
     per = per or {}
     notes = unredirected(environ)
     if single is not None:
-        route = single_route(single, name="upstream")
-        return Plan(Routes([route]), [Binding(v, route, "--upstream") for v in variables()], notes)
+        only = single_route(single, name="upstream")
+        return Plan(Routes([only]), [Binding(v, only, "--upstream") for v in variables()], notes)
     routes: dict[tuple[str, str], Route] = {}
     per_name: dict[str, int] = {}
     bindings = []
@@ -140,9 +141,9 @@ def plan(environ: dict[str, str], *, single: str | None = None, per: dict[str, s
             # Two variables of one route set to different URLs get a route each (openai, openai-2).
             n = per_name[v.route] = per_name.get(v.route, 0) + 1
             name = v.route if n == 1 else f"{v.route}-{n}"
-            common = dict(name=name, versions=v.var.versions, root=not v.var.versioned)
-            route = Route(f"/{name}", upstream, **common) if v.var.keeps_path else \
-                Route(v.own_prefix, upstream, strip=False, **common)
+            prefix, strip = (f"/{name}", True) if v.var.keeps_path else (v.own_prefix, False)
+            route = Route(prefix, upstream, strip=strip, name=name, versions=v.var.versions,
+                          root=not v.var.versioned)
             routes[key] = route
         bindings.append(Binding(v, route, source))
     return Plan(Routes(list(routes.values())), bindings, notes)
@@ -183,7 +184,8 @@ class Agent:
         self.spool = spool
         """Keep the command's output in temporary files until ``replay_output`` (a TUI holds the terminal)."""
         self.proc: subprocess.Popen | None = None
-        self._out = self._err = None
+        self._out: IO[bytes] | None = None
+        self._err: IO[bytes] | None = None
 
     def start(self) -> "Agent":
         exe = shutil.which(self.argv[0], path=self.env.get("PATH")) if os.sep not in self.argv[0] else self.argv[0]
@@ -205,24 +207,32 @@ class Agent:
     def returncode(self) -> int | None:
         """The exit status once it ended (a signal N as 128 + N, as shells report it), else None."""
         code = self.proc.poll() if self.proc is not None else None
-        return None if code is None else (128 - code if code < 0 else code)
+        return None if code is None else _shell_status(code)
 
+    def _started(self) -> subprocess.Popen:
+        if self.proc is None:
+            raise RuntimeError("the command has not been started (Agent.start)")
+        return self.proc
+
+    @overload
+    def wait(self, timeout: None = None) -> int: ...
+    @overload
+    def wait(self, timeout: float) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int | None:
         """Wait for the end (``timeout`` seconds at most); the exit status, or None if still running."""
         try:
-            self.proc.wait(timeout)
+            return _shell_status(self._started().wait(timeout))
         except subprocess.TimeoutExpired:
             return None
-        return self.returncode
 
     def stop(self, grace: float = 5.0) -> int:
         """End it if it still runs: SIGTERM, then SIGKILL after ``grace`` seconds. Its exit status."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+        proc = self._started()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
             if self.wait(grace) is None:
-                self.proc.kill()
-                self.proc.wait()
-        return self.returncode
+                proc.kill()
+        return _shell_status(proc.wait())
 
     def replay_output(self) -> None:
         """Write what a spooled command printed to this process's stdout and stderr, byte for byte."""
@@ -235,6 +245,11 @@ class Agent:
                 stream.buffer.write(block)
             stream.flush()
             spool.close()
+
+
+def _shell_status(code: int) -> int:
+    """A ``Popen`` return code as shells report it: killed by signal N (``-N``) is 128 + N."""
+    return 128 - code if code < 0 else code
 
 
 class LaunchError(RuntimeError):

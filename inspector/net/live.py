@@ -28,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import httpx
@@ -41,7 +41,7 @@ from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers, remember_query_secrets
 from inspector.net import sigv4
 from inspector.net.limits import StreamLimits
-from inspector.net.proxy.decode import DecodeError, DecodeLimit, NotDecodable, decoder_for
+from inspector.net.proxy.decode import ContentDecoder, DecodeError, DecodeLimit, NotDecodable, decoder_for
 
 class LiveError(Exception):
     """A problem found before anything is sent (bad request file, missing key); one line for the user."""
@@ -97,7 +97,7 @@ def join_url(base: str, path: str) -> str:
 
 
 def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: str | None = None,
-            headers: dict | None = None, env: dict | None = None) -> LiveRequest:
+            headers: dict | None = None, env: Mapping[str, str] | None = None) -> LiveRequest:
     """Build the URL, headers and body for ``provider`` with streaming switched on.
 
     ``body`` is not modified; the provider folder's ``prepare`` (``inspector.providers``) switches
@@ -105,7 +105,8 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
     provider's env var; it is required unless the base URL is local (``is_local_host``).
     Raises ``LiveError``.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     p = PROVIDERS.get(provider)
     if p is None:
         raise LiveError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
@@ -142,7 +143,8 @@ def prepare(provider: str, body: dict, *, base_url: str | None = None, api_key: 
     return LiveRequest(p, url, hdrs, body, local)
 
 
-def _aws_signed(url: str, headers: dict, body: dict, *, service: str, region: str, local: bool, env,
+def _aws_signed(url: str, headers: dict, body: dict, *, service: str, region: str, local: bool,
+                env: Mapping[str, str],
                 key_env: str | None) -> dict:
     """``headers`` signed with SigV4 over the exact body ``live_source`` sends (``orjson.dumps``).
 
@@ -171,9 +173,10 @@ def _host_port(url: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """``exc``, its causes and contexts and the members of exception groups, each once."""
     seen = set()
-    stack = [exc]
+    stack: list[BaseException | None] = [exc]
     while stack:
         e = stack.pop()
         if e is None or id(e) in seen:
@@ -260,11 +263,7 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             yield end
             raise
         except (httpx.HTTPError, OSError) as e:
-            kind = "timeout" if isinstance(e, httpx.TimeoutException) else "reset"
-            error = describe_error(e, req.url)
-            if isinstance(e, httpx.ReadTimeout):
-                error = f"no response head within {timeout:g} s (--timeout)"
-            end = End(now(), kind, error)
+            end = _unanswered(e, now(), req.url, timeout)
             _record_failure(record, sent, end)
             yield Head(None, {}, sent)
             yield end
@@ -279,10 +278,7 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             # aiter_raw: the bytes exactly as they came off the socket (de-chunked by h11, nothing else).
             # If the server compressed anyway, decode here, bounded (a decompression bomb is cut, not inflated).
             limits = limits or StreamLimits()
-            try:
-                decoder = decoder_for(response.headers.get("content-encoding", ""), max_bytes=limits.max_bytes)
-            except NotDecodable:
-                decoder = None  # as httpx does with a coding it does not know: the bytes as they came
+            decoder = _body_decoder(response, limits)
             chunks = response.aiter_raw().__aiter__()
             received = 0
             while True:
@@ -293,31 +289,12 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
                         data = await asyncio.wait_for(chunks.__anext__(), max(0.0, limits.max_duration - now()))
                     if decoder is not None:
                         data = decoder.decode(data)
-                except StopAsyncIteration:
-                    end = End(now(), "eof")
-                    tail = _flush(decoder, end)
-                    if isinstance(tail, End):
-                        end = tail
-                    elif tail:
-                        received += len(tail)
+                except (StopAsyncIteration, httpx.HTTPError, OSError, DecodeError) as e:  # TimeoutError is an OSError
+                    end, tail = _at_end(decoder, _read_end(e, now(), limits, timeout=timeout, url=req.url))
+                    if tail:
                         if rec is not None:
                             rec = _record(rec, rec.chunk, end.t, tail)
                         yield Chunk(end.t, tail)
-                    break
-                except httpx.ReadTimeout:
-                    end = End(now(), "timeout", f"no bytes for {timeout:g} s (--timeout)")
-                    break
-                except asyncio.TimeoutError:  # only wait_for raises it here (--max-duration); before OSError, its base
-                    end = End(now(), "cancelled", limits.duration_reached())
-                    break
-                except DecodeLimit as e:
-                    end = End(now(), "cancelled", f"cut: {e}")
-                    break
-                except DecodeError as e:
-                    end = End(now(), "reset", f"content-encoding: cannot decode the body ({e})")
-                    break
-                except (httpx.HTTPError, OSError) as e:
-                    end = End(now(), "reset", describe_error(e, req.url))
                     break
                 except asyncio.CancelledError as e:
                     cancelled = e
@@ -342,18 +319,68 @@ async def live_source(provider: str, body: dict, *, base_url: str | None = None,
             if cancelled is not None:
                 raise cancelled
         finally:
-            if rec is not None:
-                try:
-                    rec.close(now())
-                except OSError:
-                    pass
-            try:
-                await response.aclose()
-            except Exception:  # noqa: BLE001 (closing a broken connection may fail again; nothing to add)
-                pass
+            await _close(rec, response, now())
 
 
-def _flush(decoder, end: End) -> bytes | End:
+def _body_decoder(response: httpx.Response, limits: StreamLimits) -> ContentDecoder | None:
+    """The decoder of the response's ``content-encoding``, bounded by ``limits.max_bytes``; None
+    for an identity body or a coding nothing here decodes."""
+    try:
+        return decoder_for(response.headers.get("content-encoding", ""), max_bytes=limits.max_bytes)
+    except NotDecodable:
+        return None  # as httpx does with a coding it does not know: the bytes as they came
+
+
+async def _close(rec: Recorder | None, response: httpx.Response, t: float) -> None:
+    """Close the recording (at ``t`` s) and the response; neither failing to close adds anything."""
+    if rec is not None:
+        try:
+            rec.close(t)
+        except OSError:
+            pass
+    try:
+        await response.aclose()
+    except Exception:  # noqa: BLE001 (closing a broken connection may fail again; nothing to add)
+        pass
+
+
+def _unanswered(e: httpx.HTTPError | OSError, t: float, url: str, timeout: float) -> End:
+    """The ``End`` at ``t`` s of a request that got no response head: ``timeout`` for a timeout
+    (``--timeout`` named when the head did not come in time), else ``reset``."""
+    kind = "timeout" if isinstance(e, httpx.TimeoutException) else "reset"
+    error = describe_error(e, url)
+    if isinstance(e, httpx.ReadTimeout):
+        error = f"no response head within {timeout:g} s (--timeout)"
+    return End(t, kind, error)
+
+
+def _read_end(e: Exception, t: float, limits: StreamLimits, *, timeout: float, url: str) -> End:
+    """The ``End`` at ``t`` s of a body whose next read raised ``e``: ``eof`` at its end (the
+    decoder not yet flushed), ``timeout`` after ``timeout`` s of silence, ``cancelled`` at
+    ``--max-duration`` or a decoding limit, ``reset`` for a transport or decoding error."""
+    if isinstance(e, StopAsyncIteration):
+        return End(t, "eof")
+    if isinstance(e, httpx.ReadTimeout):
+        return End(t, "timeout", f"no bytes for {timeout:g} s (--timeout)")
+    if isinstance(e, asyncio.TimeoutError):  # only wait_for raises it here (--max-duration); before OSError, its base
+        return End(t, "cancelled", limits.duration_reached())
+    if isinstance(e, DecodeLimit):
+        return End(t, "cancelled", f"cut: {e}")
+    if isinstance(e, DecodeError):
+        return End(t, "reset", f"content-encoding: cannot decode the body ({e})")
+    return End(t, "reset", describe_error(e, url))
+
+
+def _at_end(decoder: ContentDecoder | None, end: End) -> tuple[End, bytes]:
+    """``(end, last bytes)`` once the body stopped with ``end``: at ``eof`` what the decoder still
+    holds (or the ``End`` saying why it could not be had); any other end as it is, no bytes."""
+    if end.kind != "eof":
+        return end, b""
+    tail = _flush(decoder, end)
+    return (tail, b"") if isinstance(tail, End) else (end, tail)
+
+
+def _flush(decoder: ContentDecoder | None, end: End) -> bytes | End:
     """What a decoder still holds at the end of the body (``b""`` without one), or the ``End`` that
     says why it could not be had (a bomb's last bytes, a corrupt end)."""
     if decoder is None:

@@ -12,6 +12,7 @@ it arrives) is answered ``413`` and closed, before the app has read it all.
 """
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import socket
@@ -242,7 +243,7 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
         if log_filter not in logger.filters:
             logger.addFilter(log_filter)
     requests = requests or RequestLimits()
-    http: object = "h11"
+    http: str | type[asyncio.Protocol] = "h11"
     if requests.header_timeout is not None:
         http = type("TimedH11", (_TimedH11,), {"header_timeout": requests.header_timeout})
     if requests.max_bytes is not None:

@@ -22,11 +22,12 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import orjson
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.frames import Close
 
 from inspector.capture.recorder import Recorder, redact_request, redact_response
 from inspector.capture.websocket import SocketSplitter
@@ -94,30 +95,12 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
     def now() -> float:
         return round(time.monotonic() - t0, 6)
 
-    try:
-        ws = await connect(req.url, additional_headers=req.headers, user_agent_header=None,
-                           proxy=None if req.local else True, open_timeout=min(timeout, OPEN_TIMEOUT_S),
-                           max_size=limits.max_bytes)
-    except InvalidStatus as e:
-        status = e.response.status_code
-        refusal = redact_response({"status": status, "headers": headers_dict(e.response.headers.raw_items())}) or {}
-        body = bytes(e.response.body or b"")
-        end = End(now(), "eof")
-        _record_http(record, sent, refusal, body, end)
-        yield Head(status, refusal.get("headers") or {}, sent)
-        if body:
-            yield Chunk(end.t, body)
-        yield end
+    opened = await _open(req, sent, record, now, timeout, limits)
+    if isinstance(opened, list):  # no socket: what the handshake got instead
+        for item in opened:
+            yield item
         return
-    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as e:
-        timed_out = isinstance(e, TimeoutError)
-        end = End(now(), "timeout" if timed_out else "reset",
-                  f"no handshake answer within {min(timeout, OPEN_TIMEOUT_S):g} s" if timed_out
-                  else describe_error(e, req.url))
-        _record_http(record, sent, None, b"", end)
-        yield Head(None, {}, sent)
-        yield end
-        return
+    ws = opened
     answer = ws.response
     assert answer is not None  # connect() returns once the handshake's answer is in
     response = redact_response({"status": answer.status_code, "headers": headers_dict(answer.headers.raw_items())})
@@ -142,21 +125,14 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
                 wait = timeout if limits.max_duration is None else max(0.0, min(timeout, limits.max_duration - now()))
                 data = await asyncio.wait_for(ws.recv(), wait)
             except asyncio.TimeoutError:
-                cut = limits.max_duration is not None and now() >= limits.max_duration
-                end = End(now(), "cancelled" if cut else "timeout",
-                          limits.duration_reached() if cut else f"no message for {timeout:g} s (--timeout)")
-                for item in splitter.close(end):
+                for item in splitter.close(_silence_end(limits, timeout, now)):
                     yield item
                 await ws.close(1000)
-                if rec is not None:
-                    rec.write_end(close_end(now(), 1000, "the client stopped waiting"))
+                _write_end(rec, close_end(now(), 1000, "the client stopped waiting"))
                 return
             except ConnectionClosed:
-                rcvd = ws.protocol.close_rcvd
-                code = ABNORMAL if rcvd is None else (None if rcvd.code == NO_STATUS else int(rcvd.code))
-                end = close_end(now(), code, rcvd.reason if rcvd is not None and rcvd.reason else None)
-                if rec is not None:
-                    rec.write_end(end)
+                end = _closed_end(ws.protocol.close_rcvd, now())
+                _write_end(rec, end)
                 for item in splitter.close(end):
                     yield item
                 return
@@ -165,12 +141,10 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
                 ended = ended or isinstance(item, End)
                 yield item
         await ws.close(1000)
-        if rec is not None:
-            rec.write_end(close_end(now(), 1000))
+        _write_end(rec, close_end(now(), 1000))
     except asyncio.CancelledError:
         end = close_end(now(), 1001, "cancelled by the user")
-        if rec is not None:
-            rec.write_end(end)
+        _write_end(rec, end)
         for item in splitter.close(End(end.t, "cancelled", "cancelled by the user")):
             yield item
         ws.transport.abort()
@@ -178,6 +152,61 @@ async def live_socket_source(req: LiveRequest, *, timeout: float = 600.0, record
     finally:
         if rec is not None:
             rec.close(now())
+
+
+async def _open(req: LiveRequest, sent: dict, record: str | os.PathLike | None, now: Callable[[], float],
+                timeout: float, limits: StreamLimits) -> ClientConnection | list[SourceItem]:
+    """The open socket, or the source items of a handshake that failed (``_refused``, ``_unanswered``)."""
+    try:
+        return await connect(req.url, additional_headers=req.headers, user_agent_header=None,
+                             proxy=None if req.local else True, open_timeout=min(timeout, OPEN_TIMEOUT_S),
+                             max_size=limits.max_bytes)
+    except InvalidStatus as e:
+        return _refused(e, sent, record, now())
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as e:
+        return _unanswered(e, req.url, sent, record, now(), timeout)
+
+
+def _write_end(rec: Recorder | None, end: End) -> None:
+    if rec is not None:
+        rec.write_end(end)
+
+
+def _refused(e: InvalidStatus, sent: dict, record: str | os.PathLike | None, t: float) -> list[SourceItem]:
+    """A handshake the server answered with an HTTP status other than 101: its head, its body (a
+    chunk, when there is one) and an ``eof`` end at ``t`` s, recorded as the HTTP exchange it was."""
+    status = e.response.status_code
+    refusal = redact_response({"status": status, "headers": headers_dict(e.response.headers.raw_items())})
+    body = bytes(e.response.body or b"")
+    end = End(t, "eof")
+    _record_http(record, sent, refusal, body, end)
+    return [Head(status, refusal.get("headers") or {}, sent), *([Chunk(end.t, body)] if body else []), end]
+
+
+def _unanswered(e: BaseException, url: str, sent: dict, record: str | os.PathLike | None, t: float,
+                timeout: float) -> list[SourceItem]:
+    """A handshake with no answer (refused connection, DNS, TLS, a bad URI, no answer in time): a
+    head without a status and a ``timeout`` or ``reset`` end at ``t`` s, recorded."""
+    timed_out = isinstance(e, TimeoutError)
+    end = End(t, "timeout" if timed_out else "reset",
+              f"no handshake answer within {min(timeout, OPEN_TIMEOUT_S):g} s" if timed_out
+              else describe_error(e, url))
+    _record_http(record, sent, None, b"", end)
+    return [Head(None, {}, sent), end]
+
+
+def _silence_end(limits: StreamLimits, timeout: float, now: Callable[[], float]) -> End:
+    """The end once no message came in time: ``cancelled`` at ``--max-duration``, else ``timeout``."""
+    cut = limits.max_duration is not None and now() >= limits.max_duration
+    return End(now(), "cancelled" if cut else "timeout",
+               limits.duration_reached() if cut else f"no message for {timeout:g} s (--timeout)")
+
+
+def _closed_end(rcvd: Close | None, t: float) -> End:
+    """The ``close`` end of a socket the server closed: its code and reason (no
+    code given is None, no close frame at all ``ABNORMAL``: RFC 6455 §7.4.1, 1005 and 1006)."""
+    code = ABNORMAL if rcvd is None else (None if rcvd.code == NO_STATUS else int(rcvd.code))
+    return close_end(t, code, rcvd.reason if rcvd is not None and rcvd.reason else None)
 
 
 def _record_http(record, sent: dict | None, response: dict | None, body: bytes, end: End) -> None:

@@ -3,7 +3,7 @@
 Each folder (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``, ``ollama``,
 ``bedrock_anthropic``, ``bedrock_converse``, ``cohere``) holds its stream dialect and rules
 (``stream``), how its events are recognised (``sniff``: cheap, imported for detection), its request
-side (``request``: endpoint, ``prepare``; ``history``: where requests carry history for the Q rules;
+side (``request``: endpoint, ``prepare``; ``history``: the reader of the history its requests carry, for the Q rules;
 ``tools``: the tools a request declares, for the V rules), its event-log summaries, its advice, its
 answer reader and conformance tools (``answer``, ``mutations``), and exports one ``PROVIDER`` record
 (``inspector.providers.record``) holding every fact about it. A new provider is its folder plus one
@@ -13,7 +13,7 @@ that every record is complete).
 Loading is on demand: importing this package imports each folder's ``__init__`` and ``sniff``
 only; a dialect, a request module or the mutations load when a record's fact is first read.
 Shared by all: ``base`` (``Dialect``, the ``StreamWriter`` protocol, ``Endpoint``), ``history``
-(the Q-rule helpers), ``tools`` (``DeclaredTools``, the shape every ``tools`` reader returns),
+(the history reader record and its helpers), ``tools`` (``DeclaredTools``, the shape every ``tools`` reader returns),
 ``tool_faults`` (what the V-rule mutations share), ``summary`` (generic event summaries),
 ``textcalls`` (tool calls written as text), ``conformance`` (what ``conform`` and ``serve --mutate``
 get; ``conformers`` the table of them), ``variables`` (every base-URL variable, for ``run``),

@@ -185,7 +185,7 @@ def retimed(stream: Stream) -> Stream:
     for e in stream.items:
         last = e.t if e.t is not None else last
         items.append(replace(e, t=last))
-    end = replace(stream.end, t=stream.end.t if stream.end.t is not None else last)
+    end = stream.end.copy_with(t=stream.end.t if stream.end.t is not None else last)
     return stream.derive(items, end)
 
 
@@ -226,7 +226,7 @@ def utf8_split(codes, reports, inject: Inject) -> Mutation:
         # The rest moves 50 ms later too: record times never go backwards (S017).
         later = [k if k.t is None else Chunk(round(k.t + 0.05, 6), k.data, k.line) for k in chunks[i + 1:]]
         chunks[i:] = [Chunk(c.t, c.data[:cut]), Chunk(t2, c.data[cut:]), *later]
-        end = stream.end if stream.end.t is None else replace(stream.end, t=round(stream.end.t + 0.05, 6))
+        end = stream.end if stream.end.t is None else stream.end.copy_with(t=round(stream.end.t + 0.05, 6))
         return Mutated(chunks, end, {i + 1: 0.05}, truth if truth is not stream else None,
                        f"chunk {i} ends inside a {len(_char_at(c.data, cut))}-byte character")
 
@@ -306,7 +306,7 @@ def stall(codes, reports, where: Where) -> Mutation:
         s = retimed(stream)
         i = where(s)
         items = s.items[: i + 1] + [replace(e, t=round(_time(e) + seconds, 6)) for e in s.items[i + 1:]]
-        end = replace(s.end, t=round(s.end.t + seconds, 6)) if s.end.t is not None else s.end
+        end = s.end.copy_with(t=round(s.end.t + seconds, 6)) if s.end.t is not None else s.end
         pauses = {i + 1: seconds} if i + 1 < len(items) else {}
         return Mutated(render(s.derive(items, end)), end, pauses, where=describe(s, i))
 

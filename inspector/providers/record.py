@@ -86,7 +86,8 @@ class Provider:
     """``{code: RuleText}``: each of this provider's rules in the user's terms (the explain screen); None
     when another provider's table explains its codes."""
     history: _Ref[HistoryShape | None] = _Ref()
-    """Where this provider's requests carry history (Q rules); None when another shape reads it."""
+    """The request reader: where this provider's requests carry history and how that shape reads into the
+    provider-neutral ``inspector.model.history.History`` the Q rules judge; None when another shape reads it."""
     declared_tools: _Ref[Reader | None] = _Ref()
     """``read(body) -> DeclaredTools | None``: the tools a request declares (V rules)."""
     stop_class: _Ref[Callable[[str | None], str | None]] = _Ref()

@@ -12,16 +12,33 @@ def _r(t: float | None) -> float | None:
     return None if t is None else round(t, 6)
 
 
-def scrubbed_block(b) -> dict:
+_REPEATED = ("kind", "name")
+"""Block fields whose few values repeat over many blocks: scrubbed once per value in a report."""
+_UNIQUE = ("id", "text", "arguments")
+"""Block fields from the wire that differ from block to block (``status`` is ours: never a key)."""
+
+
+def scrubbed_block(b, seen: dict[str, str] | None = None) -> dict:
     """``b.to_dict()`` with every string from the wire scrubbed (what a stream echoes, a key in a
     tool result, stays masked): what ``scrub_value`` would make of it, walking the parsed ``input``
     only when it may hold what its text does not show. Each of its strings is the text of the block
     verbatim when the text has no backslash (no JSON escape), and a key shape or a remembered
     credential matches inside such a string exactly where it matches inside the text (the quotes
-    around it are not key characters): a text that scrubbing leaves as it is leaves its input too."""
+    around it are not key characters): a text that scrubbing leaves as it is leaves its input too.
+    ``seen``: ``kind``/``name`` values already scrubbed in this report, and what they became."""
     d = b.to_dict()
     content = d["arguments"] if b.tool else d["text"]
-    for k, v in d.items():
+    if seen is None:
+        seen = {}
+    for k in _REPEATED:
+        v = d[k]
+        if v.__class__ is str:
+            done = seen.get(v)
+            if done is None:
+                done = seen[v] = scrub_secrets(v)
+            d[k] = done
+    for k in _UNIQUE:
+        v = d[k]
         if v.__class__ is str:
             d[k] = scrub_secrets(v)
     if d["input"] is not None and not (content is not None and "\\" not in content
@@ -35,8 +52,9 @@ def report_dict(path: str, s: Session) -> dict:
     carry ``response`` (0-based) and the top-level fields describe the first response."""
     several = len(s.responses) > 1
     blocks = []
+    seen: dict[str, str] = {}
     for b in s.blocks:
-        d = scrubbed_block(b)
+        d = scrubbed_block(b, seen)
         for k in ("first_delta_s", "last_delta_s", "max_gap_s"):
             d[k] = _r(d[k])
         if several:
@@ -51,7 +69,7 @@ def report_dict(path: str, s: Session) -> dict:
         findings.append(d)
     return {"path": path, "dialect": s.dialect_name or "unknown", "events": len(s.events),
             "duration_s": _r(s.duration_s), "ttfb_s": _r(s.ttfb_s), "ttfc_s": _r(s.ttfc_s),
-            "stop_reason": scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
+            "stop_reason": s.stop_reason and scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
 
 
 def render(path: str, s: Session) -> str:

@@ -145,7 +145,7 @@ def _parts(content) -> list[dict]:
     """A message's content (a string, or a list of provider blocks/parts) as semconv parts."""
     if isinstance(content, str):
         return [{"type": "text", "content": content}]
-    out = []
+    out: list[dict] = []
     for part in content if isinstance(content, list) else []:
         if isinstance(part, str):
             out.append({"type": "text", "content": part})
@@ -154,7 +154,8 @@ def _parts(content) -> list[dict]:
         elif isinstance(part.get("text"), str):
             out.append({"type": "text", "content": part["text"]})
         elif part.get("type") in ("tool_use", "function_call") or "functionCall" in part:
-            call = part.get("functionCall") if isinstance(part.get("functionCall"), dict) else part
+            fc = part.get("functionCall")
+            call = fc if isinstance(fc, dict) else part
             out.append({"type": "tool_call", "id": call.get("id") or part.get("call_id"), "name": call.get("name"),
                         "arguments": call.get("input", call.get("args", call.get("arguments")))})
         elif part.get("type") in ("tool_result", "function_call_output") or "functionResponse" in part:
@@ -250,12 +251,12 @@ def _request_attributes(body) -> dict:
     if not isinstance(body, dict):
         return {}
     places = [body] + [body[k] for k in ("generationConfig", "options") if isinstance(body.get(k), dict)]
-    out = {}
+    out: dict[str, object] = {}
     for attr, keys in _REQUEST_KEYS.items():
         value = next((p[k] for p in places for k in keys if _number(p.get(k))), None)
         if value is not None:
             out[attr] = int(value) if attr.endswith(("max_tokens", "seed")) else float(value)
-    stops = next((p[k] for p in places for k in ("stop_sequences", "stop", "stopSequences") if k in p), None)
+    stops: object = next((p[k] for p in places for k in ("stop_sequences", "stop", "stopSequences") if k in p), None)
     if isinstance(stops, str):
         stops = [stops]
     if isinstance(stops, list) and stops and all(isinstance(x, str) for x in stops):
@@ -330,6 +331,33 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
         attrs["gen_ai.request.model"] = model
     attrs.update(_request_attributes(request.get("body")))
     attrs.update(_server(request.get("url")))
+    attrs.update(_response_attributes(s))
+    if status is not None:
+        attrs["http.response.status_code"] = int(status)
+    if label:
+        attrs["stream_inspector.source"] = redact_url(label)
+    counts: dict[str, int] = {}
+    for f in s.findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    for sev in WORST_FIRST:
+        attrs[f"stream_inspector.findings.{sev}"] = counts.get(sev, 0)
+    error = _error_type(s, status)
+    if error:
+        attrs["error.type"] = error
+    duration = s.end.t if s.end is not None and s.end.t is not None and s.request_relative else s.duration_s
+    events = _finding_events(s)
+    if capture_content() if content is None else content:
+        attrs["gen_ai.input.messages"] = _json(input_messages(request.get("body")))
+        attrs["gen_ai.output.messages"] = _json(output_messages(s))
+    name = scrub_secrets(f"{operation} {model}" if model else operation)
+    # A span leaves the machine: every string in it (a model name, an id, a source path) is masked.
+    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), scrub_value(attrs), events, error,
+                      trace_parent(request), _header(request, "tracestate"))
+
+
+def _response_attributes(s: Session) -> dict:
+    """The ``gen_ai.response.*`` attributes and the usage the session saw (only those it knows)."""
+    attrs: dict = {}
     if s.model:
         attrs["gen_ai.response.model"] = s.model
     rid = _response_id(s)
@@ -341,27 +369,27 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
     ttfc = _first_chunk(s)
     if ttfc is not None:
         attrs["gen_ai.response.time_to_first_chunk"] = float(ttfc)
-    if status is not None:
-        attrs["http.response.status_code"] = int(status)
-    if label:
-        attrs["stream_inspector.source"] = redact_url(label)
-    counts: dict[str, int] = {}
-    for f in s.findings:
-        counts[f.severity] = counts.get(f.severity, 0) + 1
-    for sev in WORST_FIRST:
-        attrs[f"stream_inspector.findings.{sev}"] = counts.get(sev, 0)
-    error = None
+    return attrs
+
+
+def _error_type(s: Session, status: object) -> str | None:
+    """``error.type``: the HTTP status of an error response, else how an abnormal end ended; None
+    for a good answer."""
     if isinstance(status, int) and status >= 400:
-        error = str(status)
-    elif not normal_end(s.end, s.ended):
-        error = s.end.kind
-    if error:
-        attrs["error.type"] = error
-    duration = s.end.t if s.end is not None and s.end.t is not None and s.request_relative else s.duration_s
+        return str(status)
+    if s.end is not None and not normal_end(s.end, s.ended):
+        return s.end.kind
+    return None
+
+
+def _finding_events(s: Session) -> list[SpanEvent]:
+    """One span event per finding (code, name, severity, message, where), at its request-relative
+    time (0 when the session has none)."""
     events = []
     for f in s.findings:
-        fa = {"stream_inspector.finding.code": f.code, "stream_inspector.finding.name": f.name,
-              "stream_inspector.finding.severity": f.severity, "stream_inspector.finding.message": f.message}
+        fa: dict[str, str | int] = {"stream_inspector.finding.code": f.code, "stream_inspector.finding.name": f.name,
+                                    "stream_inspector.finding.severity": f.severity,
+                                    "stream_inspector.finding.message": f.message}
         for key, value in (("event", f.event), ("block_index", f.index), ("line", f.line)):
             if value is not None:
                 fa[f"stream_inspector.finding.{key}"] = int(value)
@@ -370,10 +398,4 @@ def span_for(s: Session, *, start: float, status: int | None = None, label: str 
             fa["stream_inspector.finding.count"] = int(count)
         t = f.t if f.t is not None and s.request_relative else 0.0
         events.append(SpanEvent(FINDING_EVENT, max(t, 0.0), scrub_value(fa)))
-    if capture_content() if content is None else content:
-        attrs["gen_ai.input.messages"] = _json(input_messages(request.get("body")))
-        attrs["gen_ai.output.messages"] = _json(output_messages(s))
-    name = scrub_secrets(f"{operation} {model}" if model else operation)
-    # A span leaves the machine: every string in it (a model name, an id, a source path) is masked.
-    return SpanRecord(name, start, start + max(duration or 0.0, 0.0), scrub_value(attrs), events, error,
-                      trace_parent(request), _header(request, "tracestate"))
+    return events

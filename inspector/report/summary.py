@@ -5,24 +5,30 @@ from its worker processes), printed after the per-file reports in ``--format tex
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from inspector.report.text import counts_text, plural, safe
 from inspector.model.severity import WORST_FIRST
+from inspector.model.record import Record
 
 WORST_FILES = 5
 """How many files the "worst files" table lists."""
 
 
-@dataclass(slots=True)
-class FileOutcome:
+class FileOutcome(Record):
     """What one file's check came to."""
 
+    __slots__ = ("name", "status", "findings")
+
     name: str
-    status: str = "checked"
+    status: str
     """``checked``, ``skipped`` (found by a folder walk or a glob, holds no stream) or ``unreadable``."""
-    findings: list[tuple[str, str, str]] = field(default_factory=list)
+    findings: list[tuple[str, str, str]]
     """``(code, name, severity)`` per finding."""
+
+    def __init__(self, name: str, status: str = "checked", findings: list[tuple[str, str, str]] | None = None) -> None:
+        self.name = name
+        self.status = status
+        self.findings = [] if findings is None else findings
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -1,20 +1,16 @@
-"""Q rules: lint the history a client sends back after a streamed answer (``check --request``, proxy).
+"""Q rules on the next request: read its history with the provider's reader, judge it against the
+streamed answer a ``Session`` holds (``check --request``, proxy, ``run``, conform).
 
-Why it exists: most tool-call bugs surface one request *later*: the client assembled the stream
-wrongly and sends the assistant turn back with stream deltas where content blocks belong, empty
-text blocks, tool ids the model never produced, thought signatures dropped, or arguments that
-differ from what was streamed. The provider then rejects the request (400) or the model sees a
-call it never made. This module compares the next request's history with the streamed response
-held by a ``Session`` and adds Q001–Q006 findings (``shared/RULES.md`` section Q) as
-stream-level findings. Where each provider keeps its history, and how its assistant turn looks,
-is that provider folder's ``history`` module (``inspector.providers.history_shapes``).
+Where each provider keeps its history, and how it looks, is that provider folder's ``history``
+module (its ``Provider.history`` record, ``inspector.providers.history_shapes``): it reads the
+request into the provider-neutral ``inspector.model.history.History``. The rules themselves are
+written once, in ``inspector.session.rules.history``; their findings are stream-level findings.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from inspector.providers import history_shapes
-from inspector.providers.history import HistoryCheck
 
 if TYPE_CHECKING:
     from inspector.session.session import Session
@@ -33,13 +29,16 @@ def check_request(session: "Session", request_body: dict) -> None:
     """
     if not isinstance(request_body, dict):
         return
-    ctx = HistoryCheck(session.blocks, lambda code, msg, index: session.report(code, msg, index=index,
-                                                                               event=False))
+    import inspector.session.rules.history as rules  # only with a request (start-up)
+
+    def report(code: str, msg: str, index: int | None) -> None:
+        session.report(code, msg, index=index, event=False)
+
     claimed: set[str] = set()
     for shape in history_shapes():
-        history = request_body.get(shape.key)
-        if shape.key in claimed or not isinstance(history, list):
+        items = request_body.get(shape.key)
+        if shape.key in claimed or not isinstance(items, list):
             continue
         if shape.claims(request_body, session.dialect_name):
             claimed.add(shape.key)
-            shape.check(ctx, history)
+            rules.check(session.blocks, shape.read(items), report)

@@ -34,7 +34,7 @@ class ResponseWriter:
         s = session
         self.open_block = s.open_block
         self.add_text = s.add_delta  # what ``Session.add_text`` does, without its call
-        self.add_arguments = s.add_arguments
+        self.add_arguments = s.argument_rules.fragment  # what ``Session.add_arguments`` does, without its call
         self.set_arguments = s.set_arguments
         self.set_object_arguments = s.set_object_arguments
         self.prepend_text = s.prepend_text

@@ -104,7 +104,8 @@ class Session:
         """Body offset where each chunk with a file line starts (``_chunk_lines`` beside it)."""
         self._chunk_lines = array("q")
         self._body_pos = 0
-        self._arguments = argument_rules.ArgumentRules(self)
+        self.argument_rules = argument_rules.ArgumentRules(self)
+        """The J rules (``add_arguments`` hands them each argument fragment)."""
         self._timing = timing_rules.StallWatch(self)
         self.declared = declared_rules.DeclaredRules(self)
         """The V rules: the request's declared tools, and what the calls did with them."""
@@ -324,8 +325,8 @@ class Session:
         response.blocks.append(b)
         if ev is not None:
             ev.block = b.pos
-            if self.first_content_t is None:
-                self._first_content(ev)
+            if self.first_content_t is None:  # the first event that opened a block (``ttfc_s``)
+                self.first_content_t = ev.t
         return b
 
     def add_text(self, block: Block, text: str) -> None:
@@ -334,7 +335,7 @@ class Session:
 
     def add_arguments(self, block: Block, fragment: str) -> None:
         """Append an argument fragment (one delta) and judge it: J006 resend, J001 invalid, J003 trailing."""
-        self._arguments.fragment(block, fragment)
+        self.argument_rules.fragment(block, fragment)
 
     def set_arguments(self, block: Block, text: str, *, t: float | None | bool = True) -> None:
         """Arguments that arrived whole (not as a delta), e.g. Responses ``.done`` with no deltas.
@@ -345,7 +346,7 @@ class Session:
             t = self.current.t if self.current else None
         block.replace(text)
         block.fragment_times.set([(t, len(text.encode("utf-8")))] if text else [])
-        self._arguments.whole(block, text)
+        self.argument_rules.whole(block, text)
 
     def prepend_text(self, block: Block, prefix: str) -> None:
         """Text that was streamed before a resumed stream's cursor (RULES.md R012), known only from a
@@ -377,7 +378,7 @@ class Session:
         if ev is not None and ev.block is None:
             ev.block = block.pos
         if block.tool:
-            self._arguments.at_close(block)
+            self.argument_rules.at_close(block)
             timing_rules.check_buffered(self, block, block.closed_t)
             self.declared.at_close(block)
 
@@ -464,7 +465,7 @@ class Session:
         data = frame.data
         payload = frame.payload
         if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
-            if data.count("[") + data.count("{") <= MAX_DEPTH and data != "[DONE]":
+            if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
                 try:
                     payload = orjson.loads(data)
                 except orjson.JSONDecodeError:
@@ -482,7 +483,7 @@ class Session:
         elif line is not None:  # None: a binary body (AWS event-stream) has no lines
             line += self.line_base
         ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
-                         named, name in KEEPALIVE_TYPES, offset=frame.offset)
+                         named, name in KEEPALIVE_TYPES, None, 0, frame.offset)
         if self.dialect is None:
             detected = detect.from_event(ev)
             if detected is None:
@@ -490,10 +491,11 @@ class Session:
                 return
             self._set_dialect(detected)
         reports = self._reports
-        self._dispatch(ev, typ)
+        self._dispatch(ev, payload, typ)
         self._clean = self._reports == reports
 
-    def _dispatch(self, ev: EventRecord, typ: str | None = None) -> None:
+    def _dispatch(self, ev: EventRecord, payload: object, typ: str | None = None) -> None:
+        """Judge ``ev`` (its parsed ``payload``, its ``type`` when a string) by the dialect."""
         self.events.append(ev)
         self.current = ev
         dialect = self.dialect
@@ -508,7 +510,6 @@ class Session:
             dialect, response = self.dialect, self.current_response
             assert dialect is not None and response is not None
         ev.response = response.index
-        payload = ev.payload
         if payload is NOT_JSON or payload is DONE:
             self._not_an_object(ev, payload)
         elif ev.named and typ is not None and typ != ev.name:
@@ -561,7 +562,7 @@ class Session:
         self._arm_runs()
         pending, self._pending = self._pending, []
         for ev in pending:
-            self._dispatch(ev)
+            self._dispatch(ev, ev.payload)
 
     def _arm_runs(self) -> None:
         """Tell an SSE decoder which string values may vary along a run of deltas in this dialect
@@ -591,7 +592,7 @@ class Session:
 
     def arguments_resent(self, block: Block) -> bool:
         """J006 already fired for ``block``."""
-        return self._arguments.resent(block)
+        return self.argument_rules.resent(block)
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
         """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""
@@ -622,7 +623,7 @@ class Session:
             self._wrong_type(None, e)
         for block in response.blocks:
             if block.tool and not block.closed and not block.replaced:
-                self._arguments.at_end(block)
+                self.argument_rules.at_end(block)
         timing_rules.check_buffered_blocks(self, end, response.blocks)
         self.declared.at_response_end(response)
         self.current = current
@@ -643,11 +644,6 @@ class Session:
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
             block.delta_at(t)
 
-    def _first_content(self, ev: EventRecord) -> None:
-        """``ev`` is the first event that carried content or opened a block (``ttfc_s``; T002
-        judges the wait before it)."""
-        self.first_content_t = ev.t
-
     def add_delta(self, block: Block, fragment: str) -> None:
         """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
@@ -655,8 +651,8 @@ class Session:
         block.last_fragment = fragment
         if fragment:
             block.append(fragment)
-            if self.first_content_t is None and ev is not None:
-                self._first_content(ev)
+            if self.first_content_t is None and ev is not None:  # the first content (``ttfc_s``)
+                self.first_content_t = ev.t
         if ev is None:
             block.fragment_times.append(None, len(fragment.encode("utf-8")))
             return

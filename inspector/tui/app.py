@@ -1,21 +1,25 @@
 """The inspector TUI: the blocks list and its detail, findings, the raw event log, playback controls, themes.
 
 Why this module exists: it is the one place where a session (owned by a feed:
-``inspector.feeds``) meets the screen. The app is composed of one class per concern:
-``FeedControl`` (which feed, playback keys, feed workers), ``CaptureOpening`` (captures read in
-the background, ``o``, a HAR's stream picker), ``CopySave`` (``y`` copy, ``s`` save),
-``PanelRouting`` (the blocks pane and what points at a block), ``SearchControl`` (search and filter
-boxes), ``CommandsMixin`` (help, palette, themes), ``TerminalApp`` (needs a terminal, SIGINT);
-this module keeps the layout, the frame timer, which keys work on which screen, the header and
-titles.
+``inspector.feeds``) meets the screen. The app holds one controller per concern, each a plain
+object with its own typed methods, given the app (``app.feeding``: ``FeedControl``, playback keys
+and feed workers; ``app.opening``: ``CaptureOpening``, captures read in the background, ``o``, a
+HAR's stream picker; ``app.copying``: ``CopySave``, ``y`` copy, ``s`` save; ``app.routing``:
+``PanelRouting``, what points at a block or a finding; ``app.boxes``: ``SearchControl``, the search
+and filter boxes). Textual looks actions and message handlers up on the app, so the app's
+``action_*`` and ``on_*`` methods are one line each, handing the key to its controller. This
+module keeps the layout, the registered panels (:attr:`InspectorApp.PANELS`) and the frame that
+feeds them (``inspector.tui.frame``), which keys work on which screen, help and themes, the
+titles. ``TerminalApp`` (needs a terminal, SIGINT), ``QuitNow`` (Ctrl+C) and ``StartTheme`` are
+shared by every app of the inspector.
 The flow follows DESIGN.md, "The TUI":
 
 - the session is fed in a worker (``@work(exclusive=True, group="feed")``) in time-budgeted
   batches; after each batch the worker posts :class:`InspectorApp.ChunksReceived`, a message
   that replaces any queued copy of itself (``can_replace``), so a burst never floods the queue;
-- widgets are refreshed from the session on a timer (``FPS`` frames per second), each widget
-  skipping work when its part of the session did not change; nothing is updated per delta and
-  nothing is recomposed;
+- on a timer (``FPS`` frames per second) one frozen view state is built from the session and
+  each registered panel receives its part, skipping work when it equals the last one; nothing
+  is updated per delta and nothing is recomposed;
 - long content (event log, argument text) is rendered virtually (``render_line``).
 
 :func:`make_app` is the single factory used by the CLI (``replay``, ``demo``, ``live``) and the
@@ -26,44 +30,52 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
+from functools import partial
 from pathlib import Path
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
+from textual import events
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input
 
 from inspector.capture.load import load_path
 from inspector.feeds.base import Feed
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.replay import ReplayFeed
-from inspector.model.capture import Capture, end_word
+from inspector.model.capture import Capture
 from inspector.tui.borders import set_border
-from inspector.tui.commands import COMMANDS, CommandsMixin
+from inspector.tui.commands import COMMANDS, main_help_groups, screen_help_groups
 from inspector.tui.copy_save import CopySave
 from inspector.tui.feed_control import FeedControl
 from inspector.tui.layout import (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, FittedFooter, Pane,
                                   breakpoint_classes)
-from inspector.tui.panel_routing import BlocksPane, PanelRouting
+from inspector.tui.panel_routing import PanelRouting
 from inspector.tui.screens.compare import CompareScreen, bundled_compare_screen
+from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.timeline import TimelineScreen
 from inspector.tui.opening import CaptureOpening
 from inspector.tui.search_control import SearchControl
 from inspector.tui.quitting import INTERRUPT, QuitNow
 from inspector.tui.terminal import TerminalApp
 from inspector.tui.themes import DEFAULT_THEME, StartTheme, load_themes, resolve_theme_name
-from inspector.tui.view_state import BlocksStateBuilder, StatePanel
+from inspector.tui.frame import (FrameBuilder, FrameState, Part, Registration, StatePanel, ViewFlags,
+                                 silence, transport_state)
+from inspector.tui.view_state import BlocksState
+from inspector.tui.widgets.blocks_pane import BlocksPane
 from inspector.tui.widgets.block_list import BlockList
+from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.model.severity import MARKS, WORST_FIRST
 from inspector.tui.widgets.playback_bar import PlaybackBar
 from inspector.tui.widgets.stream_header import StreamHeader
-from inspector.tui.text import words
+from inspector.tui.text import notice, words
 
 FPS = 30
 """Widget refreshes per second while the stream moves."""
@@ -75,15 +87,24 @@ GC_FREEZE_EVERY = 2_000
 """Events between two ``gc.freeze()`` calls while a stream grows (see ``InspectorApp._gc_checkpoint``)."""
 
 
-class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, PanelRouting, SearchControl, CommandsMixin,
-                   StartTheme, App[int]):
+class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
     """The stream inspector. Build it with :func:`make_app`."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere finds it too
     TITLE = "stream-inspector"
     BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+    PANELS: tuple[Registration, ...] = (
+        Registration(BlockList, "blocks", focus="blocks"),
+        Registration(BlocksPane, "detail"),
+        Registration(FindingsList, "findings", focus="findings"),
+        Registration(EventLog, "log", focus="log"),
+        Registration(StreamHeader, "header", slot="top", id="header"),
+        Registration(PlaybackBar, "playback", slot="top", id="playback"),
+    )
+    """The panels of the main screen, in the order each frame reaches them (``inspector.tui.frame``):
+    a panel added here with ``slot="top"`` is composed in the top band and receives its part."""
 
     class ChunksReceived(Message):
         """The worker fed more of the stream into the session (replaces any queued copy)."""
@@ -115,20 +136,23 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             self.register_theme(t)
         self.start_theme(self._theme_name(theme or DEFAULT_THEME))
         self._dirty = True
-        self._blocks_builder = BlocksStateBuilder()
-        self._state_panels: list[StatePanel] = []
-        """Widgets that receive each frame's view state (``register_panel``)."""
-        self._generation: tuple | None = None
-        self._counts: dict[str, int] = {}
-        self._shown_counts: dict[str, int] = {}
-        """``_counts`` plus a finding still in progress (a stall while it lasts)."""
-        self._counted = 0
+        self._frames = FrameBuilder()
+        self.frame: FrameState | None = None
+        """The view state the last frame handed to the panels."""
+        self._state_panels: list[tuple[StatePanel, Part]] = []
+        """Widgets that receive their part of each frame's view state (``register_panel``)."""
+        self._generation: tuple[int, int] | None = None
         self._frozen_at = 0
+        self.failure: str | None = None
+        """Why the app ended without showing the capture it was started with (one line), if it did."""
+        self.feeding = FeedControl(self)
+        self.opening = CaptureOpening(self)
+        self.copying = CopySave(self)
+        self.routing = PanelRouting(self)
+        self.boxes = SearchControl(self)
         self._reading_drawn = 0.0
         """When the count was last shown while ``--instant`` reads (monotonic seconds)."""
-        self._seeking = False
-        """A seek worker is rebuilding the session (frames show only the transport line)."""
-        self._pending_pointer: int | None = None
+        self.pending_pointer: int | None = None
         """Event to select in the log once the running seek finished (``g``)."""
 
     def _theme_name(self, name: str) -> str:
@@ -155,7 +179,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         while another screen is shown, except :data:`EVERYWHERE`."""
         if action not in EVERYWHERE and not self.on_main_screen and action in self._main_actions():
             return False
-        return self.feed_check_action(action)
+        return self.feeding.check_action(action)
 
     def _main_actions(self) -> set[str]:
         """Actions bound by this class and its inspector bases (not Textual's own app bindings)."""
@@ -169,8 +193,9 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         return screen
 
     def compose(self) -> ComposeResult:
-        yield StreamHeader(id="header")
-        yield PlaybackBar(id="playback")
+        for r in self.PANELS:
+            if r.slot == "top":
+                yield r.widget(id=r.id)
         with Horizontal(id="main"):
             yield BlocksPane(id="blocks")
             with Vertical(id="side"):
@@ -188,10 +213,14 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             return  # Ctrl+C while starting: the widgets may be gone already
         self.query_one("#findings-pane").border_title = "Findings"
         self.query_one("#log-pane").border_title = "Events"
-        self.register_panel(self.query_one(BlockList))
+        for r in self.PANELS:
+            for widget in self.query(r.widget):
+                if not isinstance(widget, StatePanel):
+                    raise TypeError(f"{type(widget).__name__} is registered as a panel but has no receive()")
+                self.register_panel(widget, r.part)
         self.set_interval(1 / FPS, self._tick, name="frame")
         self.query_one(FindingsList).focus()
-        self._start_feed()
+        self.feeding.start()
 
     # ------------------------------------------------------------------ feeding
 
@@ -210,8 +239,8 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def _stream_closed(self) -> None:
         self._dirty = True
         self._render_frame()
-        if self._pending_pointer is not None:
-            n, self._pending_pointer = self._pending_pointer, None
+        if self.pending_pointer is not None:
+            n, self.pending_pointer = self.pending_pointer, None
             self.query_one(EventLog).center_on(n)
 
     def _tick(self) -> None:
@@ -222,12 +251,9 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
     def _tick_frame(self) -> None:
         feed = self.feed
-        if self._seeking:
+        if self.feeding.seeking:
             # Rebuilding a session: repainting every half-built state would only slow it down.
-            self.query_one(PlaybackBar).show(
-                play="⟳ seeking", speed=feed.speed, instant=feed.instant, events=feed.event_count,
-                total=feed.total_events, now=None, duration=None, follow=False,
-                sources=len(self.feeds), source_index=self.feed_index, live=False)
+            self._hand("playback", transport_state(feed, self._view_flags(), "⟳ seeking", feed.event_count))
             return
         if feed.paused and not feed.seekable:
             return
@@ -240,11 +266,8 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             if now - self._reading_drawn < 1 / READING_FPS:
                 return
             self._reading_drawn = now
-            self.query_one(PlaybackBar).show(
-                play="⟳ reading", speed=feed.speed, instant=True,
-                events=len(feed.session.events) if feed.reading is None else feed.reading,
-                total=feed.total_events, now=None, duration=None, follow=False,
-                sources=len(self.feeds), source_index=self.feed_index, live=False)
+            events = len(feed.session.events) if feed.reading is None else feed.reading
+            self._hand("playback", transport_state(feed, self._view_flags(), "⟳ reading", events))
             return
         if self._dirty or moving:
             self._render_frame()
@@ -253,6 +276,18 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
     def refresh_now(self) -> None:
         """Bring every widget up to date with the session right away (tests and seeks)."""
         self._render_frame()
+
+    def render_frame(self) -> None:
+        """Draw a frame now (after a key changed what is shown)."""
+        self._render_frame()
+
+    def mark_dirty(self) -> None:
+        """Draw a frame at the next tick even if the stream does not move."""
+        self._dirty = True
+
+    def forget_frame(self) -> None:
+        """Build the next frame afresh (another feed is shown)."""
+        self._generation = (-1, -1)
 
     def _reading_instant(self) -> bool:
         """``--instant`` is feeding the stream: the final state is drawn once, when it has ended."""
@@ -272,47 +307,45 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
                 gc.unfreeze()  # the replaced session may be cyclic garbage now: let the collector see it
             self._generation = gen
             self._frozen_at = 0
-            self._counts = {}
-            self._counted = 0
+            self._frames.reset(hash(gen))
         self._gc_checkpoint(len(s.events))
-        for f in s.findings[self._counted:]:
-            self._counts[f.severity] = self._counts.get(f.severity, 0) + 1
-        self._counted = len(s.findings)
         self._sync_panels(s)
-        findings = self.query_one(FindingsList)
-        findings.sync(s.findings, hash(gen), s.open_stall)
-        counts = dict(self._counts)
-        if s.open_stall is not None:  # a stall in progress counts as found
-            counts[s.open_stall.severity] = counts.get(s.open_stall.severity, 0) + 1
-        self._shown_counts = counts
-        self.query_one(EventLog).sync(s.events, s.findings, hash(gen), s.dialect_name if s.dialect else None)
         self._update_titles()
-        self.query_one(StreamHeader).show(
-            label=feed.label, dialect=None if s.dialect is None else s.dialect_name, model=s.model,
-            stop_reason=s.stop_reason, elapsed=feed.now(), counts=counts, state=self._state_word(),
-            http_status=http_error_status(s), ttfb=s.ttfb_s, ttfc=s.ttfc_s)
-        self.query_one(PlaybackBar).show(
-            play=self._play_word(), speed=feed.speed, instant=feed.instant, events=len(s.events),
-            total=feed.total_events, now=feed.now(), duration=feed.duration, follow=self.query_one(EventLog).follow,
-            sources=len(self.feeds), source_index=self.feed_index, live=not feed.seekable,
-            silence=self._silence(feed, s), stall=s.stall_s, ended=s.closed)
         if isinstance(self.screen, TimelineScreen):
             self._update_timeline(self.screen)
 
+    def _view_flags(self) -> ViewFlags:
+        return ViewFlags(self.feed_index, len(self.feeds), self.pretty, self.show_schema,
+                         self.query_one(EventLog).follow)
+
+    def _sync_panels(self, s) -> None:
+        """Build this frame's view state from the feed's session ``s`` and hand every registered
+        panel its part, in registration order."""
+        frame = self._frames.build(self.feed, s, self._view_flags())
+        self.frame = frame
+        for panel, part in self._state_panels:
+            panel.receive(getattr(frame, part))
+
+    def _hand(self, part: Part, state: object) -> None:
+        """Hand ``state`` to the panels that receive ``part`` (a frame that draws only that part)."""
+        for panel, p in self._state_panels:
+            if p == part:
+                panel.receive(state)
+
+    def register_panel(self, panel: StatePanel, part: Part = "blocks") -> None:
+        """Hand ``panel`` its ``part`` of each frame's view state from now on (the app registers
+        :attr:`PANELS` when it mounts)."""
+        if all(panel is not p for p, _ in self._state_panels):
+            self._state_panels.append((panel, part))
+
+    @property
+    def blocks_state(self) -> BlocksState | None:
+        """The blocks' view state the last frame handed to the panels."""
+        return None if self.frame is None else self.frame.blocks
+
     @staticmethod
     def _silence(feed, s) -> float | None:
-        """Seconds without a byte up to now, while the stream is open (a stall in progress).
-
-        Counted from the newest *arrival* (``feed.last_arrival()`` where the feed knows it), not
-        from the newest event drawn: a frame drawn late must not show a silence that is not there."""
-        now = feed.now()
-        if now is None or s.closed:
-            return None
-        arrival = getattr(feed, "last_arrival", None)
-        last = arrival() if arrival is not None else s.last_byte_t
-        if last is None and s.request_relative:
-            last = 0.0
-        return None if last is None else max(0.0, now - last)
+        return silence(feed, s)
 
     def _gc_checkpoint(self, events: int) -> None:
         """Keep full garbage collections short while a big stream accumulates.
@@ -327,26 +360,9 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
             self._frozen_at = events
             gc.freeze()
 
-    def _state_word(self) -> str:
-        feed, s = self.feed, self.feed.session
-        if feed.loading:
-            return self.loading_text(feed)
-        if feed.error:
-            return "source failed"
-        if s.closed:
-            word = end_word(s.end, s.ended)
-            return "ended" if word == "eof" else f"ended ({word})"
-        return "streaming" if s.events or s.bytes_received else "waiting"
-
-    def _play_word(self) -> str:
-        feed = self.feed
-        if feed.finished:
-            return "■ ended"
-        if feed.paused:
-            return "‖ paused"
-        return "▶ playing" if feed.seekable else "● live"
-
-
+    def update_titles(self) -> None:
+        """The findings and events panes' borders (counts, filter, search)."""
+        self._update_titles()
 
     def _update_titles(self) -> None:
         try:
@@ -356,7 +372,7 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
     def _set_titles(self) -> None:
         fl = self.query_one(FindingsList)
-        c = self._shown_counts
+        c = dict(self.frame.header.counts) if self.frame is not None else {}
         title = "Findings  " + "  ".join(f"{MARKS[s]} {c.get(s, 0)}" for s in WORST_FIRST)
         filt = []
         if fl.min_severity != "info":
@@ -397,12 +413,150 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
 
 
 
+    # ------------------------------------------------------------------ what tests and callers use
+    @property
+    def seek_target(self) -> int | None:
+        """The newest event asked for by a seek still running (None: no seek pending)."""
+        return self.feeding.seek_target
+
+    def select_feed(self, index: int, *, restart: bool = False, play: bool = True) -> None:
+        """Show feed ``index`` (its panels rebuilt); ``restart`` plays a replay from its start;
+        ``play`` False leaves a replay paused at its start (its total is still scanned).
+
+        The public way to change streams (``[``/``]``, the proxy's exchange list, a file opened)."""
+        self.feeding.select_feed(index, restart=restart, play=play)
+
+    def jump_to_event(self, n: int) -> None:
+        """Pause and show events 0..n, with event n selected in the log."""
+        self.feeding.jump_to_event(n)
+
+    def switch_source(self, step: int) -> None:
+        """``]`` / ``[``: the next (``step`` 1) or previous (-1) stream, played from its start."""
+        if len(self.feeds) >= 2:
+            self.select_feed((self.feed_index + step) % len(self.feeds), restart=True)
+
+    def open_capture(self, path: str | Path, *, entry: int | None = None) -> None:
+        """Open ``path`` as one more stream and show it (read in the background)."""
+        self.opening.open_path(Path(path), entry=entry)
+
+    def save_capture(self, capture: Capture, path: Path) -> bool:
+        """Write ``capture`` to ``path``; tell the user either way. True when written."""
+        return self.copying.save_capture(capture, path)
+
+    @property
+    def _loading_timer(self) -> Timer | None:
+        return self.opening.loading_timer
+
+    @property
+    def shown_blocks(self) -> list:
+        """The session's blocks the list shows, in its order (tests compare it with ``session.blocks``)."""
+        s = self.feed.session
+        state = self.blocks_state
+        return [] if state is None else [s.blocks[r.pos] for r in state.rows if r.pos < len(s.blocks)]
+
+    @property
+    def detail(self) -> BlockPanel:
+        """The panel showing the highlighted block in full."""
+        return self.query_one(BlockPanel)
+
+    # ------------------------------------------------------------------ actions: playback (FeedControl)
+    def action_toggle_pause(self) -> None:
+        self.feeding.toggle_pause()
+
+    def action_step_forward(self) -> None:
+        self.feeding.step(1)
+
+    def action_step_back(self) -> None:
+        self.feeding.step(-1)
+
+    def action_speed_up(self) -> None:
+        self.feeding.change_speed(1)
+
+    def action_speed_down(self) -> None:
+        self.feeding.change_speed(-1)
+
+    def action_restart(self) -> None:
+        self.feeding.restart()
+
+    def action_jump(self) -> None:
+        self.feeding.ask_jump()
+
+    def action_next_source(self) -> None:
+        self.switch_source(1)
+
+    def action_prev_source(self) -> None:
+        self.switch_source(-1)
+
+    def on_playback_bar_seek_requested(self, event: PlaybackBar.SeekRequested) -> None:
+        self.feeding.seek_fraction(event.fraction)
+
+    # ------------------------------------------------------------------ actions: blocks and findings (PanelRouting)
+    def action_collapse_all(self) -> None:
+        self.routing.collapse_all()
+
+    def action_focus_pane(self, name: str) -> None:
+        self.routing.focus_pane(name)
+
+    def action_explain(self) -> None:
+        self.routing.explain()
+
+    def on_event_log_event_chosen(self, event: EventLog.EventChosen) -> None:
+        self.routing.show_event(event.index)
+
+    def on_findings_list_chosen(self, event: FindingsList.Chosen) -> None:
+        self.routing.jump_to_finding(event.finding)
+
+    def on_findings_list_explain_requested(self, event: FindingsList.ExplainRequested) -> None:
+        self.routing.explain_finding(event.finding)
+
+    # ------------------------------------------------------------------ actions: boxes (SearchControl)
+    def action_search(self) -> None:
+        self.boxes.open_search()
+
+    def action_filter(self) -> None:
+        self.boxes.open_filter()
+
+    def action_cycle_severity(self) -> None:
+        self.boxes.cycle_severity()
+
+    def on_key(self, event: events.Key) -> None:
+        self.boxes.key(event)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.boxes.submitted(event)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.boxes.changed(event)
+
+    def on_findings_list_filter_changed(self) -> None:
+        self._update_titles()
+
+    def on_event_log_search_cleared(self) -> None:
+        self._update_titles()
+
+    # ------------------------------------------------------------------ actions: files (CaptureOpening, CopySave)
+    def action_open(self) -> None:
+        self.opening.ask_open()
+
+    def action_copy(self) -> None:
+        self.copying.copy()
+
+    def action_save(self) -> None:
+        self.copying.ask_save()
+
     # ------------------------------------------------------------------ actions: views
+    def action_toggle_json(self) -> None:
+        self.pretty = not self.pretty
+        self._render_frame()
+
+    def action_toggle_schema(self) -> None:
+        self.show_schema = not self.show_schema
+        self._render_frame()
+
     def action_toggle_follow(self) -> None:
         log = self.query_one(EventLog)
         log.set_follow(not log.follow)
         self._render_frame()
-
 
     def action_maximize_pane(self) -> None:
         """Give the focused pane the whole screen, or put it back."""
@@ -426,38 +580,42 @@ class InspectorApp(TerminalApp, QuitNow, FeedControl, CaptureOpening, CopySave, 
         self.push_screen(screen)
         self.call_after_refresh(self._update_timeline, screen)
 
+    # ------------------------------------------------------------------ help, palette, themes
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(HelpScreen(self.help_groups() if self.on_main_screen else screen_help_groups(self.screen)))
 
+    def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Every binding, grouped by where it works (built from the binding tables)."""
+        return main_help_groups()
 
+    def action_cycle_theme(self) -> None:
+        names = list(self.inspector_themes)
+        if not names:
+            return
+        i = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(i + 1) % len(names)]
+        self.notify(notice(f"theme: {self.theme}"), timeout=1.5)
 
-
-
-
-
-
-
-
-
-
-    # ------------------------------------------------------------------ help & palette
-
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for c in COMMANDS:
+            if c.action in ("quit", "help"):
+                if c.action == "help":
+                    yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
+                continue
+            if self.check_action(c.action.split("(")[0], ()) is False:
+                continue
+            yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
 
     # ------------------------------------------------------------------ messages from widgets
-
-
-
-
-
-
-
     def on_event_log_follow_changed(self) -> None:
         self._dirty = True
 
-
-
-
-
-
-
+    def on_blocks_pane_needs_frame(self) -> None:
+        self._dirty = True
 
 
 def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:
@@ -470,12 +628,6 @@ def _as_feed(source, *, dialect: str | None, stall_s: float) -> Feed:
     if hasattr(source, "session") and hasattr(source, "play"):
         return source  # already a feed
     raise TypeError(f"not a stream source: {source!r}")
-
-
-def http_error_status(session) -> int | None:
-    """The response's HTTP status when it is an error (400 and up), else None."""
-    status = (session.response or {}).get("status")
-    return status if isinstance(status, int) and status >= 400 else None
 
 
 def make_app(*sources: Feed | Capture | str | Path | Callable[[], AsyncIterator] | AsyncIterator,

@@ -1,26 +1,21 @@
 """Every user command of the inspector: its keys, action, footer label, palette and help text.
 
 One table, :data:`COMMANDS`, gives the app its bindings, the command palette (ctrl+p) its
-entries and the help screen (``?``) its rows. ``CommandsMixin`` is the part of ``InspectorApp``
-that serves help, the palette and themes.
+entries and the help screen (``?``) its rows (:func:`main_help_groups`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 
-from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from inspector.tui.quitting import INTERRUPT
-from inspector.tui.screens.help import HelpScreen, key_text
+from inspector.tui.screens.help import key_text
 from inspector.tui.widgets.argument_view import ARGUMENT_KEYS
 from inspector.tui.widgets.block_list import BlockList
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
-from inspector.tui.text import notice
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,47 +93,20 @@ def screen_help_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str]]]
     return [(title, own), ("Everywhere", everywhere)]
 
 
-class CommandsMixin:
-    """Help (``?``), the command palette and theme cycling for ``InspectorApp``."""
-
-    def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss(None)
-            return
-        self.push_screen(HelpScreen(self.help_groups() if self.on_main_screen else screen_help_groups(self.screen)))
-
-    def action_cycle_theme(self) -> None:
-        names = list(self.inspector_themes)
-        if not names:
-            return
-        i = names.index(self.theme) if self.theme in names else -1
-        self.theme = names[(i + 1) % len(names)]
-        self.notify(notice(f"theme: {self.theme}"), timeout=1.5)
-
-    def help_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
-        """Every binding, grouped by where it works (built from the binding tables)."""
-        groups = [("Main screen", [(key_text(c.binding()), c.help) for c in COMMANDS])]
-        groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
-        groups[0][1].append((key_text(INTERRUPT), INTERRUPT.tooltip))
-        groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
-        for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
-                                ("Blocks list", BlockList.BINDINGS), ("Block arguments", ARGUMENT_KEYS)):
-            rows = [(key_text(b), b.tooltip or b.description) for b in bindings]
-            if title == "Findings list":
-                rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows
-            groups.append((title, rows))
-        groups.append(("Search box / filter box", [
-            ("enter", "Next match (search) / close the box (filter)"),
-            ("esc", "Close the box; what it set stays (the pane's border says so): esc on the list or log clears it")]))
-        return groups
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for c in COMMANDS:
-            if c.action in ("quit", "help"):
-                if c.action == "help":
-                    yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
-                continue
-            if self.check_action(c.action.split("(")[0], ()) is False:
-                continue
-            yield SystemCommand(c.title, c.help, partial(self.run_action, c.action))
+def main_help_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every binding of the inspector's main screen, grouped by where it works (built from the
+    binding tables): what ``?`` lists there."""
+    groups = [("Main screen", [(key_text(c.binding()), c.help) for c in COMMANDS])]
+    groups[0][1].append(("ctrl+p", "Command palette: every command by name"))
+    groups[0][1].append((key_text(INTERRUPT), INTERRUPT.tooltip or ""))
+    groups[0][1].append(("tab / shift+tab", "Move the focus between panes"))
+    for title, bindings in (("Findings list", FindingsList.BINDINGS), ("Event log", EventLog.BINDINGS),
+                            ("Blocks list", BlockList.BINDINGS), ("Block arguments", ARGUMENT_KEYS)):
+        rows = [(key_text(b), b.tooltip or b.description) for b in bindings if isinstance(b, Binding)]
+        if title == "Findings list":
+            rows = [("up / down", "Move the highlight"), ("enter / click", "Jump to the event and the block")] + rows
+        groups.append((title, rows))
+    groups.append(("Search box / filter box", [
+        ("enter", "Next match (search) / close the box (filter)"),
+        ("esc", "Close the box; what it set stays (the pane's border says so): esc on the list or log clears it")]))
+    return groups

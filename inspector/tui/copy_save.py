@@ -1,6 +1,6 @@
 """Copy what is highlighted (``y``) and save the stream shown as a native capture (``s``).
 
-A mixin of ``InspectorApp``. Copying goes through Textual's ``App.copy_to_clipboard`` (an OSC 52
+A controller composed into ``InspectorApp`` (``app.copying``). Copying goes through Textual's ``App.copy_to_clipboard`` (an OSC 52
 escape: the terminal puts the text on the system clipboard, over SSH too; a few terminals need it
 allowed). What is copied follows the focus: the blocks list or the arguments give the highlighted block's tool arguments (or its text),
 the event log its highlighted event's data, the findings list its highlighted finding.
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector.capture.recorder import write_capture
+from inspector.capture.redact import scrub_secrets
 from inspector.tui.screens.save_file import SaveFileScreen
 from inspector.tui.widgets.argument_view import ArgumentView
 from inspector.tui.widgets.block_list import BlockList
@@ -22,6 +24,10 @@ from inspector.tui.widgets.block_panel import BlockPanel
 from inspector.tui.widgets.event_log import EventLog
 from inspector.tui.widgets.findings_list import FindingsList
 from inspector.tui.text import notice
+
+if TYPE_CHECKING:
+    from inspector.model.capture import Capture
+    from inspector.tui.app import InspectorApp
 
 
 def finding_text(f) -> str:
@@ -42,15 +48,20 @@ def save_summary(capture, *, still_arriving: bool) -> str:
 class CopySave:
     """See the module docstring."""
 
+    def __init__(self, app: InspectorApp) -> None:
+        self.app = app
+
     def copy_target(self) -> tuple[str, str] | None:
-        """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied."""
-        focused = self.focused
+        """``(what, text)`` to copy for the focused pane, or None when nothing there can be copied.
+        Secrets masked: a clipboard is pasted into bug reports (the block's text as ``check
+        --format json`` writes it, the event as the event log shows it)."""
+        focused = self.app.focused
         detail = focused.screen.query_one(BlockPanel) if isinstance(focused, (BlockList, ArgumentView)) else None
         if detail is not None and detail.display and detail.block is not None:
             b = detail.block
             what = f"the arguments of {b.name or 'the tool call'} (block #{b.index})" if b.tool else \
                 f"the text of block #{b.index}"
-            return what, b.content
+            return scrub_secrets(what), scrub_secrets(b.content)
         if isinstance(focused, EventLog) and focused.pointer is not None and focused.pointer < len(focused.events):
             ev = focused.shown_event(focused.pointer)
             return f"event {ev.index} ({ev.name})", ev.data
@@ -58,26 +69,30 @@ class CopySave:
             cur = focused.current()
             if cur is not None:
                 f = cur[0]
-                return f"finding {f.code}", finding_text(f)
+                return f"finding {f.code}", scrub_secrets(finding_text(f))
         return None
 
-    def action_copy(self) -> None:
+    def copy(self) -> None:
+        """``y``: copy what the focused pane highlights, or say how to."""
+        app = self.app
         target = self.copy_target()
         if target is None:
-            self.notify("Nothing to copy here: highlight a finding (2), an event (3) or focus a block (1), "
+            app.notify("Nothing to copy here: highlight a finding (2), an event (3) or focus a block (1), "
                         "then press y.", title="copy", timeout=4)
             return
         what, text = target
-        self.copy_to_clipboard(text)
-        self.notify(notice(f"Copied {what}: {len(text):,} characters (through the terminal: OSC 52)."), title="copy",
+        app.copy_to_clipboard(text)
+        app.notify(notice(f"Copied {what}: {len(text):,} characters (through the terminal: OSC 52)."), title="copy",
                     timeout=3)
 
     # ------------------------------------------------------------------ s: save
-    def action_save(self) -> None:
-        feed = self.feed
+    def ask_save(self) -> None:
+        """``s``: ask where to save the stream shown (``SaveFileScreen``), then write it."""
+        app = self.app
+        feed = app.feed
         capture = feed.recorded()
         if capture is None:
-            self.notify("Nothing to save yet: no response has arrived on this stream.", title="save", timeout=4)
+            app.notify("Nothing to save yet: no response has arrived on this stream.", title="save", timeout=4)
             return
         what = f"{feed.label}: {save_summary(capture, still_arriving=not feed.seekable and not feed.finished)}"
         default = Path.cwd() / f"stream-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
@@ -86,15 +101,15 @@ class CopySave:
             if path is not None:
                 self.save_capture(capture, path)
 
-        self.push_screen(SaveFileScreen(default, what), chosen)
+        app.push_screen(SaveFileScreen(default, what), chosen)
 
-    def save_capture(self, capture, path: Path) -> bool:
+    def save_capture(self, capture: Capture, path: Path) -> bool:
         """Write ``capture`` to ``path``; tell the user either way. True when written."""
         try:
             n = write_capture(capture, path)
         except OSError as e:
-            self.notify(notice(f"{path}: {e.strerror or e}"), title="cannot save", severity="error", timeout=8)
+            self.app.notify(notice(f"{path}: {e.strerror or e}"), title="cannot save", severity="error", timeout=8)
             return False
-        self.notify(notice(f"Saved {n:,} chunks to {path}: `stream-inspector replay {path}` (or o) replays it."),
+        self.app.notify(notice(f"Saved {n:,} chunks to {path}: `stream-inspector replay {path}` (or o) replays it."),
                     title="saved", timeout=6)
         return True

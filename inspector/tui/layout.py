@@ -253,7 +253,7 @@ class FittedFooter(Widget, can_focus=False):
         hover = self._item_at(event.x)
         if hover != self._hover:
             self._hover = hover
-            self.tooltip = None if hover is None else (self._items[hover].tooltip or None)
+            self.tooltip = None if hover is None or self._items is None else (self._items[hover].tooltip or None)
             self.refresh()
 
     def on_leave(self, event: events.Leave) -> None:
@@ -264,7 +264,7 @@ class FittedFooter(Widget, can_focus=False):
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         i = self._item_at(event.x)
-        if i is None:
+        if i is None or self._items is None:
             return
         item = self._items[i]
         if item.disabled:

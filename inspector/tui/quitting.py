@@ -11,10 +11,21 @@ exchanges still in flight); then the first Ctrl+C asks and a second one within
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
 from inspector.tui.text import notice
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual.app import App
+
+    _AppBase = App[Any]
+    """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
+else:
+    _AppBase = object
 
 CONFIRM_S = 5.0
 """Seconds within which a second Ctrl+C confirms a quit that was asked about."""
@@ -22,7 +33,7 @@ INTERRUPT = Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True, sy
                     tooltip="Leave at once (the proxy asks first while exchanges are in flight)")
 
 
-class QuitNow:
+class QuitNow(_AppBase):
     """Mixed into an ``App``: ``ctrl+c`` leaves as ``q`` does, at once unless :meth:`quit_question` objects."""
 
     _asked_at: float | None = None
@@ -35,10 +46,10 @@ class QuitNow:
         question = self.quit_question()
         now = time.monotonic()
         if question is None or (self._asked_at is not None and now - self._asked_at <= CONFIRM_S):
-            self.exit()  # type: ignore[attr-defined]  # a mixin: the App it is mixed into exits
+            self.exit()
             return
         self._asked_at = now
-        self.notify(notice(f"{question} ctrl+c again to quit."), title="quit?",  # type: ignore[attr-defined]  # App.notify
+        self.notify(notice(f"{question} ctrl+c again to quit."), title="quit?",
                     severity="warning", timeout=CONFIRM_S)
 
     def action_help_quit(self) -> None:

@@ -10,8 +10,20 @@ No Textual here (the CLI imports it to catch the error).
 """
 from __future__ import annotations
 
-import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual.app import App
+
+    _AppBase = App[Any]
+    """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
+else:
+    _AppBase = object
+
+import _signal  # the C module: ``signal`` builds its enums at import, which check's start-up does not need
 
 
 class NoTerminal(Exception):
@@ -48,7 +60,7 @@ def require_terminal() -> None:
         raise NoTerminal(problem)
 
 
-class TerminalApp:
+class TerminalApp(_AppBase):
     """Mixed into an ``App`` (before it in the bases): see the module docstring. ``headless`` runs
     (tests, benches) need no terminal."""
 
@@ -57,12 +69,12 @@ class TerminalApp:
     def run(self, *args, headless: bool = False, **kwargs):
         if not headless:
             require_terminal()
-        previous = signal.getsignal(signal.SIGINT)
-        signal.signal(signal.SIGINT, self._on_sigint)
+        previous = _signal.getsignal(_signal.SIGINT)
+        _signal.signal(_signal.SIGINT, self._on_sigint)
         try:
             result = super().run(*args, headless=headless, **kwargs)
         finally:
-            signal.signal(signal.SIGINT, previous)
+            _signal.signal(_signal.SIGINT, previous)
         if self._interrupted:
             raise KeyboardInterrupt
         error = getattr(self, "_exception", None)

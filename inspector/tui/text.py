@@ -7,7 +7,10 @@ in one of them (``[link=…]``) would make Textual emit an OSC 8 hyperlink. So n
 the TUI builds Textual ``Content``, Rich ``Text`` or ``Segment``s, or hands Textual a string to
 parse as markup (``tests/unit/test_display.py`` reads the TUI's source to hold it): every piece
 of text goes through these builders, which pass every string through
-``inspector.model.display.display_text`` and never parse markup. The app's own words go through
+``inspector.model.display.display_text`` and never parse markup. The same road masks secrets
+(``inspector.capture.redact.scrub_secrets``): a tool name, an id, a stop reason, a schema
+violation quoting an argument can be key-shaped, and screens are shared in bug reports. (A view
+that cuts text into pieces before it gets here masks in place first: ``ArgumentView``.) The app's own words go through
 them too (they contain nothing to escape); ``Content`` made here passes through unchanged.
 """
 from __future__ import annotations
@@ -18,13 +21,19 @@ from rich.text import Text
 from textual.content import Content
 from textual.markup import escape as _escape_markup
 
-from inspector.model.display import display_text
+from inspector.capture.redact import scrub_secrets
+from inspector.model.display import display_text as _display_text
 
 __all__ = ["Content", "Text", "assemble", "cell", "join", "line", "markdown_quote", "notice", "one_line",
            "segment", "shown", "words"]
 
 Piece = "str | Content | tuple[str | Content, str]"
 """What ``assemble`` takes: text, content made here, or ``(text, style)``."""
+
+def display_text(value: object, *, one_line: bool = False) -> str:
+    """``value`` as the screen may show it: secrets masked, then controls escaped (``display_text``)."""
+    return _display_text(scrub_secrets(value if isinstance(value, str) else str(value)), one_line=one_line)
+
 
 NEWLINE_PICTURE = "\u240a"
 """LF shown as one visible character (␊), where a view keeps each record on one row."""

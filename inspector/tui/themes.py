@@ -15,10 +15,21 @@ import json
 import tomllib
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.theme import BUILTIN_THEMES, Theme
 
 from inspector.tui.theme_files import short_theme_names, theme_files
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual.app import App
+
+    _AppBase = App[Any]
+    """What the class is mixed into (an ``App``, after it in the bases): mypy checks it against that."""
+else:
+    _AppBase = object
 
 DEFAULT_THEME = "inspector-dark"
 """The theme used when ``--theme`` is not given."""
@@ -31,7 +42,7 @@ FALLBACK_COLOR = {"error": "red", "warning": "yellow", "primary": "blue", "succe
 _FIELDS = {f.name for f in fields(Theme)}
 
 
-class StartTheme:
+class StartTheme(_AppBase):
     """Mixin of the apps (before ``App`` in the bases): a theme set while the app is built costs no
     second stylesheet parse.
 

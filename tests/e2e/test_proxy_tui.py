@@ -157,3 +157,27 @@ async def test_a_stream_is_shown_live_while_it_arrives(raw_server):
     finally:
         release.set()
         proxy.stop()
+
+
+async def test_the_findings_filter_box_works_in_the_proxy_as_in_the_inspector():
+    """The proxy's own list filter used to take over the inspector's box handlers (a mixin's
+    private method of the same name): enter in the findings filter set the exchange filter and
+    left the box open, and esc did not close it."""
+    proxy = ProxyThread("http://127.0.0.1:9", timeout=WAIT_S, external=True).start()
+    try:
+        app = ProxyApp(proxy, listen_url=proxy.url, upstream="http://127.0.0.1:9")
+        async with app.run_test(size=SIZE) as pilot:
+            from textual.widgets import Input
+
+            from inspector.tui.widgets.findings_list import FindingsList
+
+            box = app.query_one("#finding-filter", Input)
+            await pilot.press("x", "C", "0", "enter")
+            await pilot.pause()
+            assert box.has_class("-hidden") and isinstance(app.focused, FindingsList)
+            assert app.query_one(FindingsList).text_filter == "C0" and not app.list_query
+            await pilot.press("x", "escape")
+            await pilot.pause()
+            assert box.has_class("-hidden") and isinstance(app.focused, FindingsList)
+    finally:
+        proxy.stop()

@@ -52,3 +52,37 @@ def test_theme_help_lists_names_that_exist_without_a_checkout(capsys):
     names = short_theme_names()
     assert {"dark", "light", "high-contrast"} <= set(names)
     assert all(n in out for n in names) and "themes/" not in out
+
+
+@pytest.mark.parametrize("columns", [None, "100", "0", "-3", "wide"])
+@pytest.mark.parametrize("terminal", [(132, 40), (0, 0), None])
+def test_help_width_is_the_one_shutil_gives(columns, terminal, monkeypatch):
+    """argparse sizes help with ``shutil.get_terminal_size().columns``; ``terminal_columns`` must agree
+    (it stands in for shutil, which check's start-up no longer imports)."""
+    import os
+    import shutil
+
+    from inspector.cli.parser import terminal_columns
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+
+    def size(fd):
+        if terminal is None:
+            raise OSError("not a terminal")
+        return os.terminal_size(terminal)
+    monkeypatch.setattr(os, "get_terminal_size", size)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_a_command_description_is_wrapped_when_help_is_shown(capsys, monkeypatch):
+    import textwrap
+    monkeypatch.setenv("COLUMNS", "200")
+    sub = _subparsers()["check"]
+    raw = sub.description
+    assert any(len(line) > 78 for line in raw.split("\n"))  # the source holds paragraphs, one a line
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    wrapped = "\n".join(textwrap.fill(par, 78) for par in raw.split("\n"))
+    assert wrapped in capsys.readouterr().out

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from inspector.providers.cohere.shapes import problem
+from inspector.providers.cohere.shapes import _FITS, EVENTS, _check, problem
 from tests.conftest import ROOT
 
 cohere = pytest.importorskip("cohere")
@@ -114,3 +114,12 @@ def test_the_dialect_reads_every_variant_without_crashing_and_k001_fires_exactly
         if ("K001" in found) != (problem(p) is not None):
             wrong.append((name, found))
     assert wrong == []
+
+
+def test_the_compiled_shape_check_agrees_with_the_detailed_walk_on_every_variant():
+    """K001's quick check (one generated function per event type) says "fits" exactly when the
+    detailed walk finds nothing wrong: never a walk for an event that fits, never a miss."""
+    for name, p in CASES:
+        typ = p.get("type")
+        if typ in EVENTS:
+            assert _FITS[typ](p) == (_check(EVENTS[typ], p) is None), name

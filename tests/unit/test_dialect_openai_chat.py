@@ -2,7 +2,6 @@
 that does not), S003/S004/S006/C007 at the stream's edges, and chunk-split invariance."""
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -537,7 +536,7 @@ def _chat_cases() -> list[Path]:
 
 def _split(cap, size: int):
     chunks = [Chunk(c.t, c.data[i:i + size], c.line) for c in cap.chunks for i in range(0, max(len(c.data), 1), size)]
-    return dataclasses.replace(cap, chunks=chunks)
+    return cap.copy_with(chunks=chunks)
 
 
 def _result(cap) -> dict:

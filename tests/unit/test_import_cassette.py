@@ -11,7 +11,7 @@ import zlib
 import pytest
 import yaml
 
-from inspector.capture.cassette import looks_like_cassette
+from inspector.capture.load import looks_like_cassette
 from inspector.capture.load import CaptureError, load_all, load_all_bytes, load_bytes
 from inspector.cli import main
 from tests.helpers import sse

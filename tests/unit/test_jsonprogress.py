@@ -506,3 +506,18 @@ def test_module_is_pure():
             "bad = [m for m in ('textual', 'rich') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@FAST
+@given(doc=documents, more=st.lists(st.sampled_from([" ", "\n", "}", "]", ",", "x", '"', "1", "{}"]), max_size=4))
+def test_a_whole_value_as_the_first_fragment_reads_as_its_characters_one_by_one(doc, more):
+    """The first fragment that is a whole object or array (one orjson parse, not the loop) leaves
+    the state the loop leaves, and every fragment after it is judged the same."""
+    doc = doc.strip(" \t\r\n")
+    whole, by_char = JsonProgress(), run(*doc)
+    assert whole.feed(doc) == by_char.state
+    assert snapshot(whole) == snapshot(by_char)
+    for f in more:
+        assert whole.feed(f) == by_char.feed(f)
+        assert snapshot(whole) == snapshot(by_char)
+    assert whole.state == COMPLETE or more

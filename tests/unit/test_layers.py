@@ -38,6 +38,22 @@ used, for start-up: ``check`` without ``--otlp`` loads no OpenTelemetry code of 
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
 SigV4 signing for Bedrock, the optional ``bedrock`` extra; --otlp, the optional ``otel`` extra; vcrpy in
 the pytest plugin, only when a suite has it; the ``mcp`` and ``mitmproxy`` extras)."""
+CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress it costs check's start-up",
+                  "pathlib": "only a folder to walk (it imports urllib.parse and ipaddress)",
+                  "textwrap": "only --help (a command's description is wrapped when shown)",
+                  "glob": "only a pattern among the inputs"}
+"""Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
+LOADED_WHEN_NEEDED = {
+    "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
+    "inspector.capture.websocket": "a WebSocket capture", "inspector.capture.records": "a native capture",
+    "inspector.framing.eventstream": "an AWS event-stream body",
+    "inspector.framing.ndjson": "an NDJSON body", "inspector.providers.history": "a request with a history",
+    "inspector.session.rules.history": "a request with a history (the Q rules)",
+    "inspector.model.history": "a request with a history",
+    "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)"}
+"""Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
+raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
+own layer or above it, so the import-linter contract still sees every such import."""
 OTEL = {"inspector.cli.otel", "inspector.report.spans", "inspector.net.otlp"}
 """Our OpenTelemetry code: loaded with ``--otlp`` only."""
 HEAVY = ("textual", "rich", "httpx", "click", "uvicorn", "starlette", "pygments", "anyio", "botocore")
@@ -61,7 +77,7 @@ def test_no_module_imports_inside_a_function():
     for path in sorted(PACKAGE.rglob("*.py")):
         for name, line in _function_imports(ast.parse(path.read_text(), str(path))):
             cli_late = name in CLI_DEFERRED and path.is_relative_to(PACKAGE / "cli")
-            if name.split(".")[0] not in OPTIONAL | DEFERRED.keys() and not cli_late:
+            if name.split(".")[0] not in OPTIONAL | DEFERRED.keys() | CHECK_DEFERRED.keys() and not cli_late and name not in LOADED_WHEN_NEEDED:
                 late.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     assert late == []
 
@@ -95,3 +111,21 @@ def test_check_rules_and_help_load_no_ui_or_network_library(argv, tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     line = [x for x in p.stderr.splitlines() if x.startswith("LOADED")]
     assert line == ["LOADED "], p.stderr[-2000:]
+
+
+def test_check_of_sse_loads_no_other_format(tmp_path):
+    """A regression guard for start-up (issue 32; the time itself is ``bench/bench_startup.py``'s):
+    ``check`` of raw SSE imports no other format's reader or framing, no history or schema checks, and
+    none of the standard modules deferred above (``threading`` neither: the secrets lock is ``_thread``'s;
+    nor ``shutil``: ``cli.parser.terminal_columns`` sizes argparse's help).
+    ``dataclasses`` is not on the list: orjson imports it."""
+    cap = tmp_path / "one.sse"
+    cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
+    forbidden = {*LOADED_WHEN_NEEDED, *OTEL, *CLI_DEFERRED, *CHECK_DEFERRED, "threading", "urllib.parse", "ipaddress",
+                 "shutil", "signal", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
+    code = ("import sys\n"
+            "from inspector.cli import main\n"
+            f"main(['check', {str(cap)!r}])\n"
+            f"print('LOADED', ','.join(sorted(set(sys.modules) & {forbidden!r})), file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert [x for x in p.stderr.splitlines() if x.startswith("LOADED")] == ["LOADED "], p.stderr[-2000:]

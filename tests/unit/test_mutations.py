@@ -7,7 +7,6 @@ clean corpus capture. Each mutated capture is written as a native capture file a
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -50,7 +49,7 @@ def reference(provider: str, name: str):
     cap = load_path(REFERENCE[provider])
     if name == "wrong-tool-choice" and provider in TWO_TOOLS:
         body = {"model": "m", "stream": True, "tools": TWO_TOOLS[provider]}
-        cap = replace(cap, request={**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": body})
+        cap = cap.copy_with(request={**(cap.request or {"method": "POST", "url": "", "headers": {}}), "body": body})
     return cap
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from inspector.model.capture import Chunk, End
@@ -84,3 +85,64 @@ def test_an_arrival_is_known_before_it_is_inspected():
     assert ex.last_arrival_t == 2.5 and ex.session is None
     ex.session = type("S", (), {"last_byte_t": 0.5})()
     assert ExchangeFeed(ex).last_arrival() == 2.5
+
+
+class CountingLog:
+    """Stands in for the ``ExchangeLog``: keeps every chunk's data, in the order inspected."""
+
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+
+    def chunk(self, n: int, chunk: Chunk) -> None:
+        self.seen.append(chunk.data)
+
+
+def test_inspection_waits_while_chunks_keep_being_forwarded_then_catches_up(monkeypatch):
+    """Issue 32 item 4: while the forwarding side hands over a chunk on every loop iteration, a
+    slice of inspection starts at most every ``BUSY_GAP_S`` (the relay goes first); once nothing new
+    arrives, everything is inspected, in order."""
+    from inspector.net.proxy import sink as sink_module
+
+    monkeypatch.setattr(sink_module, "BUSY_GAP_S", 0.5, raising=False)
+    log = CountingLog()
+    inspected_while_forwarding: list[int] = []
+
+    async def main() -> None:
+        sink = LoopSink(log)  # type: ignore[arg-type]
+        sink.attach(asyncio.get_running_loop())
+        for i in range(20):  # one forwarding step per loop iteration, far faster than BUSY_GAP_S
+            sink.chunk(1, Chunk(0.5, b"%d," % i))
+            await asyncio.sleep(0)
+            inspected_while_forwarding.append(len(log.seen))
+        deadline = time.monotonic() + 5
+        while len(log.seen) < 20 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert sink.backlog == 0
+
+    asyncio.run(main())
+    # The first chunk is inspected at once (nothing was being forwarded before it); the next ones wait.
+    assert inspected_while_forwarding[0] == 1 and inspected_while_forwarding[-1] == 1
+    assert log.seen == [b"%d," % i for i in range(20)]
+
+
+def test_inspection_put_off_runs_at_once_when_forwarding_waits(monkeypatch):
+    """The put-off slice does not wait out ``BUSY_GAP_S`` on an idle loop: once the forwarding side
+    says it waits for its upstream (``forwarding_idle``), everything handed over is inspected."""
+    from inspector.net.proxy import sink as sink_module
+
+    monkeypatch.setattr(sink_module, "BUSY_GAP_S", 30.0)
+    log = CountingLog()
+
+    async def main() -> None:
+        sink = LoopSink(log)  # type: ignore[arg-type]
+        sink.attach(asyncio.get_running_loop(), threading.get_ident())
+        for i in range(5):
+            sink.chunk(1, Chunk(0.5, b"%d," % i))
+            await asyncio.sleep(0)
+        assert len(log.seen) == 1 and sink.deferred
+        sink.forwarding_idle()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert log.seen == [b"%d," % i for i in range(5)] and not sink.deferred
+
+    asyncio.run(main())

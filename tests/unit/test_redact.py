@@ -230,9 +230,9 @@ def test_the_quick_verdict_across_values_agrees_with_reading_every_value(monkeyp
 
     disagreements = []
 
-    def both(self, joined, n, spans, hot):
+    def both(self, joined, n, spans, hot, found=None):
         before = copy.deepcopy(self.__dict__)
-        quick = self._nothing_across(joined, n, hot)
+        quick = self._nothing_across(joined, n, hot, found)
         after_quick = copy.deepcopy(self.__dict__)
         self.__dict__.update(copy.deepcopy(before))
         found: list = []
@@ -265,6 +265,51 @@ def test_the_quick_verdict_across_values_agrees_with_reading_every_value(monkeyp
             assert not disagreements, disagreements[0]
 
 
+def test_the_plain_piece_shortcut_masks_and_remembers_what_the_full_reading_does(monkeypatch):
+    """``ChunkScrubber.scrub`` returns a piece with no key prefix as it is, without the reading
+    across values, when ``_plain`` proves its values cannot continue or begin a key: on random
+    streams (one value per event or several, keys split anywhere, cut anywhere, then with a
+    remembered credential) every piece comes out as with the shortcut turned off, and the
+    scrubber's state after it is the same."""
+    import copy
+
+    from inspector.capture import redact
+
+    words = ["the ", "key ", "is ", 'a\\"b ', "x", " ", "s", "sk", "-ant-api03-", "Qq7Ww8Ee9Rr0" * 3, "gh", "p_",
+             "Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1Qw2Er3Ty4Ui5", "ok.", "e", "yJ", "hf", "_" + "a1" * 17, "é",
+             "sk-\\u0061nt-api03-", "\\u00"]
+    rng = random.Random(5)
+    taken = 0
+    real_plain = redact._plain
+
+    def counted(found):
+        nonlocal taken
+        ok = real_plain(found)
+        taken += ok
+        return ok
+
+    for i in range(600):
+        if i == 300:
+            remember_secret("remembered-credential-77")
+            words.append("remembered-credential-77")
+        deltas = [rng.choice(words) for _ in range(rng.randint(1, 14))]
+        names = ["text", "partial_json", "arguments"][:rng.randint(1, 3)]
+        events = ['data: {"type":"d","' + rng.choice(names) + '":' + json.dumps(d) + "}\n\n" for d in deltas]
+        body = "".join(events)
+        points = sorted(rng.sample(range(1, len(body)), k=min(len(body) - 1, rng.randint(0, 4))))
+        if rng.random() < 0.5:  # cut at event boundaries, as the proxy's chunks mostly are
+            points = sorted({sum(map(len, events[:i])) for i in range(1, len(events))})
+        quick, full = ChunkScrubber(), ChunkScrubber()
+        for a, b in zip([0, *points], [*points, len(body)]):
+            monkeypatch.setattr(redact, "_plain", counted)
+            out_quick = quick.scrub(body[a:b])
+            monkeypatch.setattr(redact, "_plain", lambda found: False)
+            out_full = full.scrub(body[a:b])
+            assert out_quick == out_full, body
+            assert copy.deepcopy(quick.__dict__) == copy.deepcopy(full.__dict__), body
+    assert taken > 100  # the shortcut was taken often enough to be tested
+
+
 def test_a_report_block_is_scrubbed_as_a_walk_over_every_string_would_scrub_it():
     """``scrubbed_block`` skips walking the parsed input only where the text proves it clean: keys
     written with a JSON escape, remembered credentials, keys in names and ids are all still masked."""
@@ -287,5 +332,36 @@ def test_a_report_block_is_scrubbed_as_a_walk_over_every_string_would_scrub_it()
                 b.progress = JsonProgress()
                 b.progress.feed(text)
             assert scrubbed_block(b) == scrub_value(b.to_dict()), text
+            # The text too: a key written with JSON escapes is masked in it as in its parsed input.
+            shown = json.dumps(scrubbed_block(b))
+            assert key[13:] not in shown and escaped[13:] not in shown.replace("\\\\", "\\"), text
+            assert "credential-1234" not in shown, text
             assert (b.input is not None) == (tool and text not in ("not json",))
             assert key[13:] not in json.dumps(scrubbed_block(b)["input"])
+
+
+def test_a_key_written_with_json_escapes_is_masked_in_events_also_split_over_deltas():
+    """RFC 8259 §7 lets a writer escape any character: ``sk-\\u0061nt-…`` is a key once the
+    arguments are parsed. In the events that stream it the escape is escaped again (``\\\\u0061``),
+    and a delta may end inside the escape or just after the key's type prefix."""
+    from inspector.capture.redact import ChunkScrubber
+
+    body = "Zz8Yy7Xx" * 6
+    key = "sk-\\u0061nt-api03-" + body
+    for cut in (3, 7, 9, 12, 20):
+        scrubber = ChunkScrubber()
+        pieces = ['{"k": "', key[:cut], key[cut:], '"}']
+        shown = [scrubber.scrub(json.dumps({"delta": {"partial_json": p}})) for p in pieces]
+        assert not any(body[i:i + 8] in s for s in shown for i in range(len(body) - 7)), (cut, shown)
+    assert scrub_secrets(json.dumps({"k": key})) == '{"k": "sk-ant-[redacted]"}'
+
+
+def test_what_may_begin_a_key_at_the_end_of_text_still_arriving_is_found_also_escaped():
+    """``open_secret``: where a view of text still arriving masks from (after the type prefix)."""
+    from inspector.capture.redact import open_secret
+
+    assert open_secret('{"k": "sk-proj-abcdefghij') == len('{"k": "sk-')
+    assert open_secret('{"k": "sk-\\u0061nt-api0') == len('{"k": "sk-')
+    assert open_secret('{"k": "sk-\\u00') == len('{"k": "sk-')
+    assert open_secret('{"k": "a plain value') is None
+    assert open_secret('{"k": "\\u00e9t\\u00e9"') is None

@@ -28,16 +28,6 @@ SHARED: dict[str, tuple[str, frozenset[str]]] = {
                  "openai_responses"))})),
     "C015": ("a tool call written as text content: Chat, and Ollama's Chat-shaped message",
              frozenset({P + "openai_chat/stream.py", P + "ollama/stream.py"})),
-    # Issue 26 item 4: the Q rules are still written per request shape (one reader each, not yet
-    # over one normalised history).
-    "Q001": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "openai_chat/history.py",
-                                                    P + "openai_responses/history.py",
-                                                    P + "openai_realtime/history.py"})),
-    "Q004": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "gemini/history.py",
-                                                    P + "openai_chat/history.py"})),
-    "Q005": ("Q rules per request shape", frozenset({P + "anthropic/history.py", P + "gemini/history.py",
-                                                    P + "openai_chat/history.py", P + "openai_responses/history.py"})),
-    "Q006": ("Q rules per request shape", frozenset({P + "history.py", P + "openai_chat/history.py"})),
 }
 
 

@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from inspector.capture.redact import mask_in_place
 from inspector.compare.diff.answer import Answer, Call, id_family, ids_optional, tool_stop
 from inspector.compare.diff.meaning import same_meaning
 from inspector.model.catalog import RULES
 from inspector.providers.anthropic.tools import SERVER_KINDS
 from inspector.session.rules.declared import judge_call
-from inspector.session.rules.schemas import compile_schema
+from inspector.providers.tools import DeclaredTool
+from inspector.session.rules.schemas import Compiled, compile_schema
 
 LATE_S = 1.0
 """Default: a first argument byte later than this on one side is ``arguments-later``."""
@@ -165,6 +167,9 @@ def _first_char_difference(a: str, b: str) -> int:
 
 
 def _excerpt(s: str, at: int, width: int = 24) -> str:
+    """``width`` characters of ``s`` around ``at``, a key in it masked first: a window cut out of a
+    key no longer looks like one, so it is masked in place (same length: ``at`` still points right)."""
+    s = mask_in_place(s)
     start = max(0, at - width // 2)
     cut = s[start:start + width]
     return ("…" if start else "") + cut + ("…" if start + width < len(s) else "")
@@ -254,11 +259,13 @@ def _calls(d: Diff) -> None:
         d.notes.append(f"different numbers of tool calls: A {len(a.calls)}, B {len(b.calls)}")
     rewritten: list[str] = []
     for ca, cb, how in _pair_calls(a.calls, b.calls):
-        label = _call_label(ca or cb)
+        c = ca or cb
+        if c is None:
+            continue  # _pair_calls pairs a call with a call or with nothing, never nothing with nothing
+        label = _call_label(c)
         d.pairs.append(BlockPair("tool", ca.position if ca else None, cb.position if cb else None, how, label))
         k = len(d.pairs) - 1
         if ca is None or cb is None:
-            c = ca or cb
             side = "a" if ca else "b"
             d.add(Difference("block-missing" if side == "a" else "block-added", label,
                              f"tool call {_json(c.name)} (id {_json(c.id)}) on {'A' if side == 'a' else 'B'}'s side only",
@@ -379,15 +386,23 @@ def _stop(d: Diff) -> None:
                      a=ra, b=rb))
 
 
+def _compile_tool(tool: DeclaredTool) -> Compiled:
+    """``tool``'s schema compiled (``judge_call`` asks only for a tool that has one)."""
+    return compile_schema(tool.schema) if tool.schema is not None else Compiled(None)
+
+
 def _declared(d: Diff) -> None:
     """The side whose request declared no tools judged against the other side's (module docstring)."""
-    if (d.a.declared is None) == (d.b.declared is None):
+    if d.a.declared is not None and d.b.declared is None:
+        tools, owner, other = d.a.declared, d.a, d.b
+    elif d.b.declared is not None and d.a.declared is None:
+        tools, owner, other = d.b.declared, d.b, d.a
+    else:
         return  # both judged against their own request, or nothing to judge against
-    tools, owner, other = (d.a.declared, d.a, d.b) if d.a.declared is not None else (d.b.declared, d.b, d.a)
     for c in other.calls:
         if c.kind in SERVER_KINDS or c.kind in tools.server_kinds:
             continue
-        verdict = judge_call(tools, c.name, c.parsed if c.parses else None, lambda t: compile_schema(t.schema))
+        verdict = judge_call(tools, c.name, c.parsed if c.parses else None, _compile_tool)
         if verdict is not None:
             rule = RULES[verdict.code]
             other.findings.append({"code": verdict.code, "name": rule.name, "severity": verdict.severity or rule.severity,

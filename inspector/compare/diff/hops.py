@@ -15,6 +15,7 @@ B = the front side (the stream the gateway sent the client). Then:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspector.compare.diff.compare import Diff
@@ -35,7 +36,7 @@ class HopFinding:
         return {"hop": self.hop, "what": self.what, "message": self.message}
 
 
-def attribute(diff: Diff | None, *, q_front: list[dict] = (), q_back: list[dict] = ()) -> list[HopFinding]:
+def attribute(diff: Diff | None, *, q_front: Sequence[dict] = (), q_back: Sequence[dict] = ()) -> list[HopFinding]:
     """The hop of every finding and difference of a gateway pair (module docstring). ``diff`` is
     ``diff_answers(back, front)`` (None when the pair has one side only); ``q_front``/``q_back``:
     the Q findings of each side's request (``{"code", "message", ...}``)."""
@@ -53,7 +54,7 @@ def attribute(diff: Diff | None, *, q_front: list[dict] = (), q_back: list[dict]
         for d in diff.differences:
             if d.kind == "finding-one-side" and d.side == "a":
                 continue  # an upstream finding the gateway hid: listed above
-            out.append(HopFinding("gateway", d.b if d.kind == "finding-one-side" else d.kind, d.message))
+            out.append(HopFinding("gateway", str(d.b) if d.kind == "finding-one-side" else d.kind, d.message))
     front_codes_q = {f["code"] for f in q_front}
     for f in q_front:
         out.append(HopFinding("client", f["code"], f"{f['code']}: {f['message']}"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import orjson
 
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import mask_in_place, scrub_secrets
 from inspector.compare.diff.compare import Diff
 from inspector.model.display import display_text, json_safe
 
@@ -72,10 +72,11 @@ def _cell(d: Diff, kind: str, which: str, i: int | None) -> str:
     a = d.a if which == "a" else d.b
     if kind == "tool":
         c = a.calls[i]
-        args = c.arguments if len(c.arguments) <= 60 else c.arguments[:57] + "…"
+        args = mask_in_place(c.arguments)  # masked before the cut: a key cut short no longer looks like one
+        args = args if len(args) <= 60 else args[:57] + "…"
         return f"{c.name} {c.id or '(no id)'} {args}"
     if kind == "text":
-        return _quoted(a.text[:60])
+        return _quoted(mask_in_place(a.text)[:60])
     if kind == "reasoning":
         return _quoted(a.reasoning[:60])
     return kind

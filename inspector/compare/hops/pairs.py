@@ -56,7 +56,7 @@ def streamed(ex: Exchange) -> bool:
 def exchange_answer(ex: Exchange, label: str) -> tuple[Answer | None, str | None]:
     """What a client assembled from ``ex``: its stream, or its non-streamed answer body; else a note why not."""
     s = ex.session
-    if streamed(ex) and (ex.status or 0) < 400:
+    if s is not None and streamed(ex) and (ex.status or 0) < 400:
         return answer_from_session(s, label), None
     if ex.status is not None and ex.status < 400:
         body = ex.body_text if not ex.linted else "".join(ev.data for ev in s.events) if s is not None else ""
@@ -135,7 +135,8 @@ class PairLog:
         if hop.back is not None:
             pair.back_answer, note = exchange_answer(hop.back, f"back #{hop.back.n}")
             pair.notes += [note] if note else []
-        if pair.front_answer is not None and pair.back_answer is not None:
+        if hop.front is not None and hop.back is not None and pair.front_answer is not None and \
+                pair.back_answer is not None:
             offset = hop.front.t0 - hop.back.t0
             pair.diff = diff_answers(pair.back_answer, pair.front_answer, b_offset=offset, late_s=self.late_s)
         pair.found = attribute(pair.diff, q_front=_q(hop.front), q_back=_q(hop.back))

@@ -61,7 +61,7 @@ def curl_command(ex) -> str:
             lines.append(f"-H {shlex.quote(f'{name}: {scrub_secrets(value)}')}")
     body = req.get("body")
     if isinstance(body, str) and not ex.request_body_held:
-        lines.append(f"# {body}")
+        lines.append(f"# {scrub_secrets(body)}")
     elif body is not None:
         text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         lines.append(f"--data-raw {shlex.quote(scrub_secrets(text))}")

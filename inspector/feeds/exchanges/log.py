@@ -154,9 +154,9 @@ class ExchangeLog:
             self._drivers.pop(n, None)
             if end.kind != "eof":
                 detail = f": {end.error}" if end.error else ""
-                ex.session.report_at("S012", f"transport ended abnormally ({end.kind}){detail}",
+                ex.held_session.report_at("S012", f"transport ended abnormally ({end.kind}){detail}",
                                      event=None, line=None, t=end.t)
-            ex.session.close_unjudged(end)
+            ex.held_session.close_unjudged(end)
         self._emit("end", ex)
         self._bound(ex)
         with self.changed:
@@ -211,7 +211,7 @@ class ExchangeLog:
         if not isinstance(ex.body, dict) or not has_history(ex.body):
             return
         prev, how = self.previous_for(ex)
-        target = prev.session if prev is not None else session_for(Capture(), dialect=self.dialect)
+        target = prev.held_session if prev is not None else session_for(Capture(), dialect=self.dialect)
         first = len(target.findings)
         check_request(target, ex.body)
         found = target.findings[first:]

@@ -96,8 +96,8 @@ def continued_exchange(ex: Exchange, earlier: Sequence[Exchange]) -> tuple[Excha
             if not shown:
                 continue
             # Equal answers (two agents asking alike): the one whose own request began this history.
-            found = next((e for e in shown if _began(e.body, ex.body)), shown[0])
-            found = _follow(found, depth, cands)
+            began = next((e for e in shown if _began(e.body, ex.body)), shown[0])
+            found = _follow(began, depth, cands)
             if found is None:
                 return None, ""
             return found, how + (" (an earlier turn)" if depth else "")
@@ -167,7 +167,7 @@ class _Answer:
 def _answer(answers: dict, e: Exchange) -> "_Answer":
     a = answers.get(e.n)
     if a is None:
-        a = answers[e.n] = _Answer(e.session.blocks)
+        a = answers[e.n] = _Answer(e.held_session.blocks)
     return a
 
 
@@ -185,9 +185,10 @@ def _began(before: object, body: dict) -> bool:
 def _follow(found: Exchange, depth: int, cands: list[Exchange]) -> Exchange | None:
     """From the answer an earlier turn repeats, ``depth`` steps forward along its conversation."""
     for _ in range(depth):
-        found = next((e for e in cands if e.continues == found.n), None)
-        if found is None:
+        step = next((e for e in cands if e.continues == found.n), None)
+        if step is None:
             return None
+        found = step
     return found
 
 

@@ -104,6 +104,14 @@ class Exchange:
         return self.summary is not None
 
     @property
+    def held_session(self) -> Session:
+        """``session`` where the caller knows it is there (a linted exchange, not released);
+        raises ``RuntimeError`` when it is not."""
+        if self.session is None:
+            raise RuntimeError(f"exchange {self.n} holds no session (released, or not started)")
+        return self.session
+
+    @property
     def held_bytes(self) -> int:
         """Body bytes this exchange holds in memory: the request body (while held) plus the response
         bytes its session was fed (0 once released)."""

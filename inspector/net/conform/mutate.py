@@ -108,7 +108,7 @@ def apply(name: str, source: str, cap: Capture, spec: Spec) -> MutatedCapture:
     if ctype.startswith("application/json"):
         raise NotApplicable("a whole JSON answer (application/json), not a stream")
     provider, conf = conformance_of(cap)
-    if conf is None:
+    if provider is None or conf is None:
         raise NotApplicable("no dialect recognised (not a stream)")
     mutation = conf.mutation(spec.name)
     if mutation is None:

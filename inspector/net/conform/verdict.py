@@ -169,9 +169,9 @@ def grade(mc: MutatedCapture, first: bytes | None, nxt: bytes) -> Verdict:
         verdict.outcome = next(o for k, o in (("dropped", "dropped"), ("refused", "refused"),
                                               ("arguments", "ran-wrong-arguments"), ("repaired", "repaired"),
                                               ("other", "mis-assembled")) if k in kinds)
-        first = next(text for k, text in tagged if _OUTCOME_OF[k] == verdict.outcome)
-        verdict.detail = first[:200]
-        verdict.problems.sort(key=lambda text: text != first)
+        lead = next(text for k, text in tagged if _OUTCOME_OF[k] == verdict.outcome)
+        verdict.detail = lead[:200]
+        verdict.problems.sort(key=lambda text: text != lead)
     elif expected:
         verdict.detail = f"sent back {len(expected)} tool call{'s' if len(expected) != 1 else ''} with their results"
     else:
@@ -214,7 +214,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _compare(expected: list[Call], text: str, turn: Turn | None, broken: dict[str, Call],
+def _compare(expected: list[Call], text: str, turn: Turn | None, broken: dict[str | None, Call],
              results: dict[str, list[tuple[bool, str]]]) -> list[tuple[str, str]]:
     """What the sent-back turn lost or changed, each tagged ``dropped``, ``refused``, ``repaired``,
     ``arguments`` or ``other`` (Q006 judges the arguments too; ``broken``: the calls as the mutated
@@ -245,7 +245,8 @@ def _compare(expected: list[Call], text: str, turn: Turn | None, broken: dict[st
         if not any(r in (call.id, call.name, match.id, match.name) for r in turn.results if r):
             out.append(("dropped", f"tool call {call.name!r} ({call.id}) got no tool result: the client never ran it"))
             continue
-        answers = results.get(match.id or "", []) + (results.get(call.id, []) if call.id != match.id else [])
+        answers = results.get(match.id or "", []) + (results.get(call.id, []) if call.id is not None and
+                                                     call.id != match.id else [])
         refusal = next((t for err, t in answers if err or REFUSAL.search(t)), None)
         if refusal is not None:
             out.append(("refused", f"tool call {call.name!r} ({call.id}) was answered with an error for the "

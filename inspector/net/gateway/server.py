@@ -36,9 +36,12 @@ class GatewayTaps:
         front_dir = back_dir = None
         if record_dir is not None:
             front_dir, back_dir = staging_dirs(str(record_dir))
-        common = dict(host=host, timeout=timeout, dialect=dialect, stall_s=stall_s, collect=False, external=True)
-        self.front = ProxyThread(gateway_url, record_dir=front_dir, sock=front_sock, **common)
-        self.back = ProxyThread(upstream, record_dir=back_dir, sock=back_sock, **common)
+        def tap(url: str, folder: str | None, sock: socket.socket | None) -> ProxyThread:
+            return ProxyThread(url, record_dir=folder, sock=sock, host=host, timeout=timeout, dialect=dialect,
+                               stall_s=stall_s, collect=False, external=True)
+
+        self.front = tap(gateway_url, front_dir, front_sock)
+        self.back = tap(upstream, back_dir, back_sock)
         self.front.label, self.back.label = "gateway front tap", "gateway back tap"
         self.pairs = PairLog(self.front.log, self.back.log, grace=grace, late_s=late_s)
         if record_dir is not None:

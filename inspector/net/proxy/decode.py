@@ -101,6 +101,9 @@ class _Sliced:
     """A decoder that returns all it can per call (br, zstd): fed ``SLICE`` bytes at a time, the room
     checked after each, so that a bomb is stopped a few MiB in, not after it has gone off."""
 
+    def _one(self, data: bytes) -> bytes:  # each codec's one call
+        raise NotImplementedError
+
     def decompress(self, data: bytes, room: int) -> bytes:
         out, size = [], 0
         for i in range(0, len(data), SLICE):

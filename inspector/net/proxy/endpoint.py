@@ -66,6 +66,9 @@ from starlette.routing import Route, WebSocketRoute
 
 _UNSET = object()
 
+IDLE_AFTER_S = 0.0005
+"""How long the relay waits for its upstream before inspection put off for it runs (``sink.BUSY_GAP_S``)."""
+
 
 def _error_body(kind: str, message: str) -> bytes:
     """A JSON error both SDK families read (``error.message``; Anthropic's ``type: error`` shape)."""
@@ -214,7 +217,7 @@ class ProxyEndpoint:
             await send({"type": "http.response.body", "body": payload, "more_body": False})
             self._log(method, path, f"{status} ({error})")
             return
-        await self._relay(n, ex, resp, record_path, request, receive, send, now, url)
+        await self._relay(n, resp, record_path, request, receive, send, now, url)
 
     def _aws_resigned(self, method: str, url: str, headers: list, body: bytes) -> list:
         """A SigV4-signed request (Bedrock through boto3) signed again for the upstream: the client signed
@@ -253,7 +256,37 @@ class ProxyEndpoint:
         record_no_response(record_path, request, end)
         self.sink.finish(n, end)
 
-    async def _relay(self, n, ex, resp: httpx.Response, record_path, request, receive, send, now, url) -> None:
+    async def _relay(self, n, resp: httpx.Response, record_path, request, receive, send, now, url) -> None:
+        """Send the response head, then the body as it arrives (``_forward``), until it ends, a limit
+        cuts it, the client leaves or the proxy stops; the exchange and its recording end saying which."""
+        tee = await self._send_head(n, resp, record_path, request, send)
+        state = _RelayState(asyncio.current_task())
+        watcher = asyncio.create_task(_watch_client(receive, state))
+        timer = self._duration_timer(now, state)
+        pump = Pump(resp, now, timeout=self.timeout, url=url)
+        try:
+            await self._forward(pump, tee, send, state)
+            watcher.cancel()
+            if state.end is not None and state.end.kind == "eof":
+                tee.complete(state.end.t)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            # Otherwise return without completing: uvicorn closes the connection and the client
+            # sees its body cut short, as the proxy did.
+        except asyncio.CancelledError:
+            state.end = End(now(), "cancelled", state.cut or "proxy stopped")
+            if state.cut is None:
+                raise
+            if state.task is not None:
+                state.task.uncancel()  # we cancelled ourselves (client gone, time limit); the task goes on normally
+        finally:
+            watcher.cancel()
+            if timer is not None:
+                timer.cancel()
+            await pump.aclose()
+            await self._close(tee, state.end or End(now(), "cancelled", "proxy stopped"), record_path, resp)
+
+    async def _send_head(self, n: int, resp: httpx.Response, record_path, request, send) -> Tee:
+        """Send the client the response head and start the exchange's ``Tee`` (its recording opened)."""
         status = resp.status_code
         raw_headers = list(resp.headers.raw)
         response = redact_response({"status": status, "headers": headers_dict(raw_headers)})
@@ -261,82 +294,57 @@ class ProxyEndpoint:
         tee = Tee(n, self.sink, resp.headers.get("content-encoding", ""),
                   open_recording(record_path, request, response), max_bytes=self.limits.max_bytes)
         self.sink.head(n, status, response["headers"])
+        return tee
 
-        me = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-        cut: str | None = None
-        """Why this exchange is being stopped from outside the read loop (client gone, --max-duration)."""
-
-        def stop(why: str) -> None:
-            nonlocal cut
-            if cut is None:
-                cut = why
-                if me is not None:
-                    me.cancel()
-
-        async def watch() -> None:
-            while True:
-                if (await receive())["type"] == "http.disconnect":
-                    stop("client disconnected")
-                    return
-
-        watcher = asyncio.create_task(watch())
+    def _duration_timer(self, now, state: _RelayState) -> asyncio.TimerHandle | None:
+        """The ``--max-duration`` alarm (None without the limit): it stops the relay when it rings."""
         limits = self.limits
-        timer = None
-        if limits.max_duration is not None:
-            timer = loop.call_at(loop.time() + max(0.0, limits.max_duration - now()), stop,
-                                 limits.duration_reached())
+        if limits.max_duration is None:
+            return None
+        loop = asyncio.get_running_loop()
+        return loop.call_at(loop.time() + max(0.0, limits.max_duration - now()), state.stop, limits.duration_reached())
+
+    async def _forward(self, pump: Pump, tee: Tee, send, state: _RelayState) -> None:
+        """Relay the body batch by batch (what arrived together: one write) until it ends or a limit
+        cuts it; ``state.end`` says how, as soon as it is known."""
         sink = self.sink
-        pump = Pump(resp, now, timeout=self.timeout, url=url)
-        end: End | None = None
+        loop = asyncio.get_running_loop()
         received = 0
-        try:
-            while True:
+        while True:
+            if sink.deferred and not pump.ready:
+                # Inspection put off for this relay runs if the upstream keeps it waiting (the loop idle).
+                idle = loop.call_later(IDLE_AFTER_S, sink.forwarding_idle)
                 batch = await pump.batch()
-                if not batch:
-                    end = pump.end
-                    break
-                batch, received, end = self._within_max_bytes(batch, received)
-                # Recorded (one unbuffered write) before the client has it: a kill never loses a
-                # chunk the client got. Inspection is only queued, after the send: it delays nothing.
-                copies, limit = tee.record_all(batch)
-                if limit is not None:  # a decompression bomb, or decoded past --max-bytes
-                    end = End(batch[len(copies)][0], "cancelled", f"cut: {limit}")
-                if copies:
-                    # One write for what arrived together (what h11 had from one socket read).
-                    body = joined(batch, len(copies))
-                    await send({"type": "http.response.body", "body": body, "more_body": True})
-                    tee.inspect_all(copies)
-                if end is not None:
-                    break
-                if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
-                    await sink.wait_for_room()
-            watcher.cancel()
-            if end is not None and end.kind == "eof":
-                tee.complete(end.t)
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-            # Otherwise return without completing: uvicorn closes the connection and the client
-            # sees its body cut short, as the proxy did.
-        except asyncio.CancelledError:
-            end = End(now(), "cancelled", cut or "proxy stopped")
-            if cut is None:
-                raise
-            if me is not None:
-                me.uncancel()  # we cancelled ourselves (client gone, time limit); the task goes on normally
-        finally:
-            watcher.cancel()
-            if timer is not None:
-                timer.cancel()
-            await pump.aclose()
-            if end is None:
-                end = End(now(), "cancelled", "proxy stopped")
-            tee.close(end)
-            if record_path is not None and self.on_recorded is not None:
-                self.on_recorded(record_path, end)
-            try:
-                await resp.aclose()  # closes the upstream connection when the body was not read to its end
-            except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
-                pass
+                idle.cancel()
+            else:
+                batch = await pump.batch()
+            if not batch:
+                state.end = pump.end
+                return
+            batch, received, state.end = self._within_max_bytes(batch, received)
+            # Recorded (one unbuffered write) before the client has it: a kill never loses a
+            # chunk the client got. Inspection is only queued, after the send: it delays nothing.
+            copies, limit = tee.record_all(batch)
+            if limit is not None:  # a decompression bomb, or decoded past --max-bytes
+                state.end = End(batch[len(copies)][0], "cancelled", f"cut: {limit}")
+            if copies:
+                # One write for what arrived together (what h11 had from one socket read).
+                await send({"type": "http.response.body", "body": joined(batch, len(copies)), "more_body": True})
+                tee.inspect_all(copies)
+            if state.end is not None:
+                return
+            if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
+                await sink.wait_for_room()
+
+    async def _close(self, tee: Tee, end: End, record_path, resp: httpx.Response) -> None:
+        """End the exchange and its recording with ``end``, then close the upstream response."""
+        tee.close(end)
+        if record_path is not None and self.on_recorded is not None:
+            self.on_recorded(record_path, end)
+        try:
+            await resp.aclose()  # closes the upstream connection when the body was not read to its end
+        except Exception:  # noqa: BLE001 (closing a broken connection may fail again)
+            pass
 
     def _within_max_bytes(self, batch: list[tuple[float, bytes]],
                           received: int) -> tuple[list[tuple[float, bytes]], int, End | None]:
@@ -355,6 +363,30 @@ class ProxyEndpoint:
     def _log(self, method: str, path: str, what: str) -> None:
         if self.log is not None:
             self.log(f"{method} {path} -> {what}")
+
+
+class _RelayState:
+    """One relay so far: how its body ended (``end``, once known) and why it is being stopped from
+    outside the read loop (``cut``: client gone, ``--max-duration``); ``stop`` cancels ``task`` once."""
+
+    def __init__(self, task: asyncio.Task | None) -> None:
+        self.task = task
+        self.end: End | None = None
+        self.cut: str | None = None
+
+    def stop(self, why: str) -> None:
+        if self.cut is None:
+            self.cut = why
+            if self.task is not None:
+                self.task.cancel()
+
+
+async def _watch_client(receive, state: _RelayState) -> None:
+    """Stop the relay when the client disconnects (the ASGI ``receive`` says so)."""
+    while True:
+        if (await receive())["type"] == "http.disconnect":
+            state.stop("client disconnected")
+            return
 
 
 def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:

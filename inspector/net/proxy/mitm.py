@@ -106,6 +106,8 @@ class MitmFeed:
 
     def _chunk(self, rec: dict) -> None:
         _, tee, _ = self.open[rec["id"]]
+        if tee is None:  # a body record before its head: the addon writes the head first
+            return
         t = float(rec["t"])
         tee.inspect(t, tee.record(t, base64.b64decode(rec["data"])))
 

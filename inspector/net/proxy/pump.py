@@ -96,6 +96,11 @@ class Pump:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    @property
+    def ready(self) -> bool:
+        """Something is waiting for ``batch`` (chunks, the end, or an error)."""
+        return bool(self._ready) or self.end is not None or self._error is not None
+
     async def batch(self) -> list[tuple[float, bytes]]:
         """Every ``(t, data)`` received since the last call, in order, waiting for the first one;
         ``[]`` once the body has ended (``end`` says how). Raises what the read loop raised, if

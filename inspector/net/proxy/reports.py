@@ -76,7 +76,7 @@ class EndLines:
 
 def report_for(ex: Exchange) -> dict:
     """The ``check --format json`` object for ``ex`` plus ``exchange``, ``method``, ``status``, … (one JSON line)."""
-    d = report_dict(ex.target, ex.session)
+    d = report_dict(ex.target, ex.held_session)
     if not ex.linted:
         d["duration_s"] = ex.duration_s
         d["ttfb_s"] = ex.first_byte_t
@@ -103,9 +103,9 @@ def text_for(ex: Exchange) -> str:
     if ex.note:
         lines.append(f"  note: {ex.note}")
     if ex.linted:
-        lines.append(text.render(f"#{ex.n} {ex.target}", ex.session))
+        lines.append(text.render(f"#{ex.n} {ex.target}", ex.held_session))
     else:
         lines.append(f"  not a stream; body: {ex.body_text[:500]!r}")
-        for f in ex.session.findings:
+        for f in ex.held_session.findings:
             lines.append(f"  {f.code} {f.name} ({f.severity}) {f.message}")
     return "\n".join(lines)

@@ -14,6 +14,14 @@ waits (``wait_for_room``) before reading more from an upstream once they pass ``
 so a stream faster than inspection is slowed to inspection's pace instead of queueing without
 bound. The queue wakes the loop once per batch, not once per chunk.
 
+Inspection yields to forwarding (issue 32 item 4): while chunks keep being handed over (a
+stream is being forwarded right now), a slice starts at most every ``BUSY_GAP_S`` (about a
+frame: the TUI needs the session's state per frame, not per chunk), so a fire-hose stream is
+relayed at close to its own pace and inspected behind it (up to ``BACKLOG_LIMIT``); once nothing
+new arrives, or the forwarding side waits for its upstream (``forwarding_idle``), slices
+follow each other and inspection catches up: it never waits on an idle loop. Every call still runs, in
+order: reports are unchanged.
+
 Imports: ``exchange``, ``log`` and ``inspector.model.capture``, for their types only.
 """
 from __future__ import annotations
@@ -33,6 +41,9 @@ BACKLOG_LIMIT = 8 * 1024 * 1024
 
 BUDGET_S = 0.0005
 """Longest run of inspection work between two polls of the loop's sockets."""
+
+BUSY_GAP_S = 0.01
+"""Shortest time from the end of one inspection slice to the start of the next while chunks keep being handed over."""
 
 PIECE = 4096
 """Largest piece of a chunk inspected in one go (a few hundred small events at most)."""
@@ -60,6 +71,12 @@ class LoopSink:
         """Exchanges whose response is still arriving (their ``last_arrival_t`` is set here)."""
         self.inspected_bytes = 0
         """Chunk bytes inspected so far (written by the inspecting loop only)."""
+        self._posted_seen = 0
+        """``posted_bytes`` when the last drain slice started: more now means forwarding is busy."""
+        self._slice_end = float("-inf")
+        """When the last drain slice ended (``time.perf_counter``)."""
+        self._deferred: asyncio.TimerHandle | None = None
+        """The drain put off while forwarding was busy (``forwarding_idle`` runs it at once)."""
 
     @property
     def backlog(self) -> int:
@@ -97,10 +114,43 @@ class LoopSink:
         except RuntimeError:  # the loop is closed (the TUI quit): nothing is watching any more
             self._queue.clear()
 
-    def _drain(self) -> None:
+    @property
+    def deferred(self) -> bool:
+        """A drain is put off while forwarding is busy (``forwarding_idle`` would run it)."""
+        return self._deferred is not None
+
+    def forwarding_idle(self) -> None:
+        """The forwarding side has been waiting for its upstream: a drain put off for it runs now (any thread)."""
+        if self._deferred is None or self.loop is None:
+            return
+        try:
+            if self._thread == threading.get_ident():
+                self._run_deferred()
+            else:
+                self.loop.call_soon_threadsafe(self._run_deferred)
+        except RuntimeError:  # the loop is closed
+            pass
+
+    def _run_deferred(self) -> None:
+        handle, self._deferred = self._deferred, None
+        if handle is not None and self.loop is not None:
+            handle.cancel()
+            self.loop.call_soon(self._drain, True)
+
+    def _drain(self, now_idle: bool = False) -> None:
+        loop = self.loop
+        if loop is None:  # a drain is scheduled on an attached loop only
+            return
+        self._deferred = None
+        now = time.perf_counter()
+        posted, busy = self.posted_bytes, self.posted_bytes != self._posted_seen
+        self._posted_seen = posted
+        if busy and not now_idle and now - self._slice_end < BUSY_GAP_S:  # forwarding first; _scheduled stays set
+            self._deferred = loop.call_later(BUSY_GAP_S - (now - self._slice_end), self._drain)
+            return
         self._scheduled = False
         queue = self._queue
-        deadline = time.perf_counter() + BUDGET_S
+        deadline = now + BUDGET_S
         while queue:
             fn, args = queue.popleft()
             try:
@@ -110,8 +160,9 @@ class LoopSink:
             if queue and time.perf_counter() > deadline:
                 # The rest on a later iteration: sockets that became ready meanwhile go first.
                 self._scheduled = True
-                self.loop.call_soon(self._drain)
-                return
+                loop.call_soon(self._drain)
+                break
+        self._slice_end = time.perf_counter()
 
     def begin(self, ex: Exchange) -> None:
         self._arriving[ex.n] = ex

@@ -15,11 +15,11 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Protocol
 
 from inspector.model.capture import Chunk, End
 from inspector.capture.recorder import Recorder
 from inspector.net.proxy.decode import DecodeError, DecodeLimit, NotDecodable, decoder_for
-from inspector.net.proxy.sink import LoopSink
 
 
 def safe_name(method: str, path: str) -> str:
@@ -123,6 +123,17 @@ def _record_failed(rec: Recorder, e: OSError) -> None:
         pass
 
 
+
+class TeeSink(Protocol):
+    """What ``Tee`` writes to: the proxy's ``LoopSink`` (handed to the event loop) or mitm's direct
+    writer (this process only inspects)."""
+
+    def note(self, n: int, text: str) -> None: ...
+
+    def chunk(self, n: int, chunk: Chunk) -> None: ...
+
+    def finish(self, n: int, end: End) -> None: ...
+
 class Tee:
     """The inspected copy of one response body: ``record`` then ``inspect`` per forwarded chunk, ``complete`` after a
     clean end of body, ``close`` exactly once. Times ``t`` are seconds since the request was sent.
@@ -133,7 +144,7 @@ class Tee:
     ``DecodeLimit`` when a chunk would pass it or the decompression-bomb ratio.
     """
 
-    def __init__(self, n: int, sink: LoopSink, encoding: str, rec: Recorder | None,
+    def __init__(self, n: int, sink: TeeSink, encoding: str, rec: Recorder | None,
                  max_bytes: int | None = None) -> None:
         self.n = n
         self.sink = sink

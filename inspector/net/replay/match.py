@@ -194,7 +194,7 @@ def turn_of(body) -> int:
     (``role`` assistant/model, Responses output items) in its history. A body without a history is turn 1."""
     if not isinstance(body, dict):
         return 1
-    history = next((body[k] for k in HISTORY_KEYS if isinstance(body.get(k), list)), [])
+    history: list = next((body[k] for k in HISTORY_KEYS if isinstance(body.get(k), list)), [])
     runs, inside = 0, False
     for item in history:
         model_side = isinstance(item, dict) and (

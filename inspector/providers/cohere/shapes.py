@@ -199,7 +199,44 @@ def _fits(spec):
     return lambda v: any(f(v) for f in alternatives)
 
 
-_FITS = {typ: _fits(spec) for typ, spec in EVENTS.items()}
+def _inline(spec, v: str, depth: int, consts: dict, out: list[str]) -> None:
+    """Lines (at indent ``depth``) that return False when the value in variable ``v`` does not fit
+    ``spec`` and fall through when it does: objects nested in objects written out as one function,
+    so a fitting event costs one call, not one per level (others call ``_fits``'s functions)."""
+    pad = "    " * depth
+    if spec.__class__ is Obj:
+        out.append(f"{pad}if {v}.__class__ is not dict: return False")
+        for key in spec.required:
+            out.append(f"{pad}if {key!r} not in {v}: return False")
+        w = f"v{depth + 1}"
+        for key, sub in spec.fields.items():
+            out.append(f"{pad}{w} = {v}.get({key!r})")
+            if key in spec.nonnull:
+                out.append(f"{pad}if {w} is None and {key!r} in {v}: return False")
+            if _fits(sub) is None:  # anything fits
+                continue
+            out.append(f"{pad}if {w} is not None:")
+            _inline(sub, w, depth + 1, consts, out)
+        return
+    if spec == "str":
+        out.append(f"{pad}if {v}.__class__ is not str: return False")
+        return
+    name = f"f{len(consts)}"
+    consts[name] = _fits(spec)
+    out.append(f"{pad}if not {name}({v}): return False")
+
+
+def _compiled(spec):
+    """``_fits(spec)`` for an object spec, as one generated function (see ``_inline``)."""
+    consts: dict = {}
+    lines = ["def fits(v0):"]
+    _inline(spec, "v0", 1, consts, lines)
+    lines.append("    return True")
+    exec("\n".join(lines), consts)  # noqa: S102 - source built above from the specs of this module only
+    return consts["fits"]
+
+
+_FITS = {typ: _compiled(spec) for typ, spec in EVENTS.items()}
 
 
 def problem(payload: dict) -> str | None:

@@ -1,75 +1,70 @@
-"""OpenAI Chat request history (Q rules): ``messages[]`` with assistant ``tool_calls[]`` (``id``,
-string ``function.arguments``; Gemini-compat ``extra_content.google.thought_signature``) and
+"""OpenAI Chat request history, read for the Q rules: ``messages[]`` with assistant ``tool_calls[]``
+(``id``, string ``function.arguments``; Gemini-compat ``extra_content.google.thought_signature``) and
 ``tool`` messages' ``tool_call_id``. Ollama ``/api/chat`` sends the same shape with object
-arguments, so it is read here too.
+arguments, so it is read here too. The last assistant message repeats the answer.
 """
 from __future__ import annotations
 
-from inspector.providers.history import (
-    HistoryCheck, HistoryShape, compare, is_delta_type, kind_of, last_index, match, parse_args, same_signature,
-    show,
-)
-from inspector.model.members import object_member
+from collections.abc import Iterator
+
+from inspector.model.history import Answer, Call, History, Misplaced, Result, Text, Wording
+from inspector.model.members import object_member, string_member
+from inspector.providers.history import HistoryShape, is_delta_type, last_index, text_of, type_of, written_call
+
+WORDING = Wording(slot="a content part", signature="extra_content.google.thought_signature",
+                  unsigned="Gemini rejects the next turn without it")
 
 
-def check(ctx: HistoryCheck, msgs: list) -> None:
-    """Q001/Q005 on every message, Q003/Q004/Q006 on the last assistant turn."""
-    last = last_index(msgs, ("assistant",))
+def read(msgs: list) -> History:
+    """Every message's content parts and tool calls; the answer is the last assistant message."""
+    written: list[Misplaced | Text | Call] = []
     for mi, m in enumerate(msgs):
-        if not isinstance(m, dict):
-            continue
-        content = m.get("content")
-        if isinstance(content, list):
-            for pi, part in enumerate(content):
-                if isinstance(part, dict) and is_delta_type(part.get("type")):
-                    ctx.report("Q001", f"messages[{mi}].content[{pi}] is a stream delta ({part.get('type')!r}) "
-                               "where a content part belongs")
-        if m.get("role") != "assistant" or not isinstance(m.get("tool_calls"), list):
-            continue
-        for ci, tc in enumerate(m["tool_calls"]):
-            if not isinstance(tc, dict):
-                continue
-            fn = object_member(tc, "function")
-            ok, value = parse_args(fn.get("arguments"))
-            if not ok:
-                ctx.report("Q005", f"messages[{mi}].tool_calls[{ci}] arguments are not JSON: "
-                           f"{show(fn.get('arguments'))}")
-            elif not isinstance(value, dict):
-                ctx.report("Q005", f"messages[{mi}].tool_calls[{ci}] arguments are {kind_of(value)}, not an object")
+        if isinstance(m, dict):
+            written.extend(_message(m, f"messages[{mi}]"))
+    last = last_index(msgs, ("assistant",))
     if last is None:
+        return History(WORDING, tuple(written))
+    parts = list(_message(msgs[last], f"messages[{last}]"))
+    calls = tuple(p for p in parts if isinstance(p, Call))
+    answer = Answer(f"messages[{last}]", calls=calls, texts=tuple(p for p in parts if isinstance(p, Text)),
+                    signatures=tuple(c.signature for c in calls), results=tuple(_results(msgs, last + 1)))
+    return History(WORDING, tuple(written), answer)
+
+
+def _message(m: dict, where: str) -> Iterator[Misplaced | Text | Call]:
+    role = text_of(m.get("role"))
+    content = m.get("content")
+    if isinstance(content, str):
+        yield Text(where, role, content)
+    for pi, part in enumerate(content if isinstance(content, list) else ()):
+        typ = type_of(part)
+        text = string_member(part, "text") if typ == "text" and isinstance(part, dict) else None
+        if typ is not None and is_delta_type(typ):
+            yield Misplaced(f"{where}.content[{pi}]", typ)
+        elif text is not None:
+            yield Text(f"{where}.content[{pi}]", role, text)
+    calls = m.get("tool_calls")
+    if role != "assistant" or not isinstance(calls, list):
         return
-    calls = [tc for tc in (msgs[last].get("tool_calls") or []) if isinstance(tc, dict)] \
-        if isinstance(msgs[last].get("tool_calls"), list) else []
-    for ci, (tc, sb) in enumerate(zip(calls, match(ctx, calls, [c.get("id") for c in calls]))):
-        tid = tc.get("id")
-        where = f"messages[{last}].tool_calls[{ci}]"
-        if sb is None:
-            if isinstance(tid, str) and tid:
-                ctx.unknown_id(tid, f"{where} tool_call")
-            continue
-        fn = object_member(tc, "function")
-        args = fn.get("arguments")
-        ok, value = parse_args(args)
-        if ok and isinstance(value, dict):
-            compare(ctx, sb, value, f"{where} {tid!r}", sent_text=args if isinstance(args, str) else None)
-        elif not ok and isinstance(args, str) and args != sb.content:
-            ctx.report("Q006", f"{where} sends arguments {show(args)} but the stream produced "
-                       f"{show(sb.content)}", sb)
-        sig = sb.signature
-        if isinstance(sig, str) and sig:
-            ec = tc.get("extra_content")
-            google = ec.get("google") if isinstance(ec, dict) else None
-            back = google.get("thought_signature") if isinstance(google, dict) else None
-            if not same_signature(back, sig):
-                how = "dropped" if not back else "changed"
-                ctx.report("Q004", f"{where}: extra_content.google.thought_signature received in the stream is "
-                           f"{how} (Gemini rejects the next turn without it)", sb)
-    for m in msgs[last + 1:]:
-        if isinstance(m, dict) and m.get("role") == "tool":
-            tid = m.get("tool_call_id")
-            if isinstance(tid, str) and tid and tid not in ctx.by_id and ctx.tools:
-                ctx.unknown_id(tid, "tool message tool_call_id")
+    for ci, tc in enumerate(calls):
+        if isinstance(tc, dict):
+            yield _call(tc, f"{where}.tool_calls[{ci}]")
 
 
-SHAPE = HistoryShape("messages", lambda body, dialect: True, check)
+def _call(tc: dict, where: str) -> Call:
+    fn = object_member(tc, "function")
+    google = object_member(object_member(tc, "extra_content"), "google")
+    return written_call(where, f"{where}.function.arguments", id=tc.get("id"), name=fn.get("name"),
+                        arguments=fn.get("arguments"), signature=google.get("thought_signature"))
+
+
+def _results(msgs: list, start: int) -> Iterator[Result]:
+    for mi in range(start, len(msgs)):
+        m = msgs[mi]
+        tid = text_of(m.get("tool_call_id")) if isinstance(m, dict) and m.get("role") == "tool" else None
+        if tid is not None:
+            yield Result(f"messages[{mi}] tool message tool_call_id", tid)
+
+
+SHAPE = HistoryShape("messages", lambda body, dialect: True, read)
 """Claims any ``messages`` list the Anthropic shape did not claim first."""

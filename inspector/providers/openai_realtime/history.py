@@ -1,41 +1,40 @@
-"""Realtime history (Q rules): what the client sent back on the socket before its next ``response.create``.
+"""Realtime history, read for the Q rules: what the client sent on the socket before its next
+``response.create``.
 
 A Realtime conversation lives on the server: the client adds items with ``conversation.item.create``
 (a ``function_call_output`` with the ``call_id`` of the call it answers; openai-python
 ``types/realtime/conversation_item_create_event.py``), then asks for a response. Those client messages
-ride with the next exchange's request as ``sent`` (``inspector.capture.websocket``).
+ride with the next exchange's request as ``sent`` (``inspector.capture.websocket``). Every item created
+answers the response just streamed, and is judged only by the ids it names (``History.by_id_only``).
 """
 from __future__ import annotations
 
-from inspector.providers.history import HistoryCheck, HistoryShape, compare, is_delta_type, parse_args
+from inspector.model.history import Answer, Call, History, Misplaced, Result, Wording
+from inspector.providers.history import HistoryShape, is_delta_type, text_of, type_of, written_call
+
+WORDING = Wording(slot="a conversation item")
 
 
-def check(ctx: HistoryCheck, sent: list) -> None:
-    """Q001 for a stream event created as an item; Q003 for a tool output or call naming a
-    ``call_id`` the response never produced; Q006 for a call sent back with other arguments."""
+def read(sent: list) -> History:
+    """The items of every ``conversation.item.create`` message: stream events created as items, calls
+    and tool outputs; all of them are the answer's."""
+    written: list[Misplaced | Call] = []
+    results: list[Result] = []
     for i, msg in enumerate(sent):
-        if not isinstance(msg, dict) or msg.get("type") != "conversation.item.create":
+        item = msg.get("item") if type_of(msg) == "conversation.item.create" and isinstance(msg, dict) else None
+        typ = type_of(item)
+        if typ is None or not isinstance(item, dict):
             continue
-        item = msg.get("item")
-        if not isinstance(item, dict):
-            continue
-        typ = item.get("type")
-        where = f"sent[{i}] conversation.item.create {typ!r}"
+        where = f"sent[{i}].item"
         if is_delta_type(typ):
-            ctx.report("Q001", f"{where} is a stream event where a conversation item belongs")
-            continue
-        tid = item.get("call_id")
-        if typ not in ("function_call", "function_call_output") or not isinstance(tid, str) or not tid:
-            continue
-        block = ctx.by_id.get(tid)
-        if block is None:
-            if ctx.tools:
-                ctx.unknown_id(tid, f"{where} call_id")
-            continue
-        if typ == "function_call":
-            ok, value = parse_args(item.get("arguments"))
-            if ok and isinstance(value, dict):
-                compare(ctx, block, value, where, sent_text=item.get("arguments"))
+            written.append(Misplaced(where, typ))
+        elif typ == "function_call":
+            written.append(written_call(f"{where} function_call", f"{where}.arguments", id=item.get("call_id"),
+                                        name=item.get("name"), arguments=item.get("arguments")))
+        elif typ == "function_call_output" and (tid := text_of(item.get("call_id"))) is not None:
+            results.append(Result(f"{where} function_call_output call_id", tid))
+    calls = tuple(p for p in written if isinstance(p, Call))
+    return History(WORDING, tuple(written), Answer("sent", calls=calls, results=tuple(results)), by_id_only=True)
 
 
-SHAPE = HistoryShape("sent", lambda body, dialect: dialect == "openai-realtime", check)
+SHAPE = HistoryShape("sent", lambda body, dialect: dialect == "openai-realtime", read)

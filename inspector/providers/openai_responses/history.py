@@ -1,48 +1,57 @@
-"""OpenAI Responses request history (Q rules): ``input[]`` items (``function_call`` with
-``call_id``/``arguments``, ``function_call_output``).
+"""OpenAI Responses request history, read for the Q rules: ``input[]`` items (``message`` with text
+content, ``function_call`` with ``call_id``/``arguments``, ``function_call_output``). The items of the
+last round repeat the answer (``last_turn``).
 """
 from __future__ import annotations
 
-from inspector.providers.history import (
-    HistoryCheck, HistoryShape, compare, is_delta_type, kind_of, match, parse_args, show,
-)
+from collections.abc import Iterator
+
+from inspector.model.history import Answer, Call, History, Misplaced, Result, Text, Wording
+from inspector.model.members import string_member
+from inspector.providers.history import HistoryShape, is_delta_type, text_of, type_of, written_call
+
+WORDING = Wording(slot="an item")
 
 
-def check(ctx: HistoryCheck, items: list) -> None:
-    """Q001/Q005 on every item, Q003/Q006 on the last answer's items (``last_turn``)."""
-    for ii, it in enumerate(items):
-        if isinstance(it, dict):
-            if is_delta_type(it.get("type")):
-                ctx.report("Q001", f"input[{ii}] is a stream event ({it.get('type')!r}) where an item belongs")
-            if it.get("type") == "function_call":
-                ok, value = parse_args(it.get("arguments"))
-                if not ok:
-                    ctx.report("Q005", f"input[{ii}] function_call arguments are not JSON: {show(it.get('arguments'))}")
-                elif not isinstance(value, dict):
-                    ctx.report("Q005", f"input[{ii}] function_call arguments are {kind_of(value)}, not an object")
+def read(items: list) -> History:
+    """Every item; the answer is the items from :func:`last_turn` on."""
+    written = tuple(p for ii, it in enumerate(items) for p in _item(it, f"input[{ii}]")
+                    if not isinstance(p, Result))
     start = last_turn(items)
-    turn = [(i, it) for i, it in enumerate(items[start:], start=start) if isinstance(it, dict)]
-    calls = [(i, it) for i, it in turn if it.get("type") == "function_call"]
-    ids = [it.get("call_id") or it.get("id") for _, it in calls]
-    for (i, it), sb in zip(calls, match(ctx, [c for _, c in calls], ids)):
-        where = f"input[{i}] function_call {it.get('name')!r}"
-        if sb is None:
-            tid = it.get("call_id") or it.get("id")
-            if isinstance(tid, str) and tid:
-                ctx.unknown_id(tid, where)
-            continue
-        args = it.get("arguments")
-        ok, value = parse_args(args)
-        if ok and isinstance(value, dict):
-            compare(ctx, sb, value, where, sent_text=args if isinstance(args, str) else None)
-    for i, it in turn:
-        if it.get("type") == "function_call_output":
-            tid = it.get("call_id")
-            if isinstance(tid, str) and tid and tid not in ctx.by_id and ctx.tools:
-                ctx.unknown_id(tid, f"input[{i}] function_call_output call_id")
+    parts = [p for ii in range(start, len(items)) for p in _item(items[ii], f"input[{ii}]")]
+    answer = Answer(f"input[{start}:]", calls=tuple(p for p in parts if isinstance(p, Call)),
+                    texts=tuple(p for p in parts if isinstance(p, Text)),
+                    results=tuple(p for p in parts if isinstance(p, Result)))
+    return History(WORDING, written, answer)
 
 
-SHAPE = HistoryShape("input", lambda body, dialect: True, check)
+def _item(it: object, where: str) -> Iterator[Misplaced | Text | Call | Result]:
+    typ = type_of(it)
+    if not isinstance(it, dict):
+        return
+    if typ is not None and is_delta_type(typ):
+        yield Misplaced(where, typ)
+    elif typ == "function_call":
+        yield written_call(f"{where} function_call", f"{where}.arguments", id=it.get("call_id") or it.get("id"),
+                           name=it.get("name"), arguments=it.get("arguments"))
+    elif typ == "function_call_output" and (tid := text_of(it.get("call_id"))) is not None:
+        yield Result(f"{where} function_call_output call_id", tid)
+    elif typ in (None, "message"):
+        yield from _texts(it, where)
+
+
+def _texts(message: dict, where: str) -> Iterator[Text]:
+    """A message item's text: a bare string, or ``input_text``/``output_text`` content parts."""
+    role, content = string_member(message, "role"), message.get("content")
+    if isinstance(content, str):
+        yield Text(where, role, content)
+    for pi, part in enumerate(content if isinstance(content, list) else ()):
+        text = string_member(part, "text") if isinstance(part, dict) else None
+        if text is not None:
+            yield Text(f"{where}.content[{pi}]", role, text)
+
+
+SHAPE = HistoryShape("input", lambda body, dialect: True, read)
 
 
 def last_turn(items: list) -> int:

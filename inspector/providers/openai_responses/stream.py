@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.capture.redact import clipped
 from inspector.model.jsonprogress import PARTIAL
 from inspector.providers.openai_responses.clients import says
 from inspector.providers.base import Dialect
@@ -610,7 +611,7 @@ def _int(v) -> int | None:
 
 
 def _clip(text: str, n: int = 60) -> str:
-    return text if len(text) <= n else text[:n] + "…"
+    return clipped(text, n)
 
 
 def _done_text(p: dict) -> object:

@@ -1,3 +1,4 @@
-"""Rules that are not a dialect's own: stream framing (S, ``stream``), timing (T, ``timing``) and
+"""Rules that are not a dialect's own: stream framing (S, ``stream``), timing (T, ``timing``),
 tool arguments (J, ``arguments``). The dialect families (A, C, R, G, N) live in their provider
-folders, Q in ``inspector.session.history``; ``inspector.model.catalog`` names them all."""
+folders, Q (request history) in ``history`` over the history each provider reads; ``inspector.model.catalog``
+names them all."""

@@ -21,13 +21,13 @@ from __future__ import annotations
 import copy
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from inspector.providers import provider_for_dialect
-from inspector.session.rules.schemas import Compiled, Violation, compile_schema, violations
+from inspector.model.record import FrozenRecord
 
 if TYPE_CHECKING:
+    from inspector.session.rules.schemas import Compiled, Violation
     from inspector.model.blocks import Block
     from inspector.model.severity import Severity
     from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice
@@ -49,15 +49,23 @@ class _Unread(enum.Enum):
 _UNREAD = _Unread.UNREAD
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(FrozenRecord):
     """What V001/V002 say about one call: the code, the message, a severity where the rule grades it
     (V002 on a tool that is not strict: warning), and the violations."""
 
+    __slots__ = ("code", "message", "severity", "violations")
+
     code: str
     message: str
-    severity: Severity | None = None
-    violations: list[Violation] = field(default_factory=list)
+    severity: Severity | None
+    violations: list[Violation]
+
+    def __init__(self, code: str, message: str, severity: Severity | None = None,
+                 violations: list[Violation] | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "violations", [] if violations is None else violations)
 
 
 def judge_call(d: DeclaredTools, name: str | None, args: object,
@@ -75,6 +83,7 @@ def judge_call(d: DeclaredTools, name: str | None, args: object,
                        f"(declared: {listed}); do not run it")
     if tool.schema is None or not isinstance(args, dict):
         return None  # no schema, or incomplete / not an object: J002/J004 say so
+    from inspector.session.rules.schemas import violations  # only with declared tools (start-up)
     found, total = violations(compile_tool(tool), args)
     if not found:
         return None
@@ -166,6 +175,7 @@ class DeclaredRules:
     def _compile(self, tool: DeclaredTool) -> Compiled:
         compiled = self._compiled.get(tool.name)
         if compiled is None:
+            from inspector.session.rules.schemas import Compiled, compile_schema
             compiled = self._compiled[tool.name] = (compile_schema(tool.schema) if tool.schema is not None
                                                     else Compiled(None))
         if tool.name not in self._noted and compiled.notes:

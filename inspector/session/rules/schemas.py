@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import orjson
 
+from inspector.capture.redact import clipped, scrub_secrets
+
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
@@ -172,4 +174,4 @@ def violations(compiled: Compiled, instance: object) -> tuple[list[Violation], i
 
 
 def _short(message: str) -> str:
-    return message if len(message) <= 160 else message[:157] + "…"
+    return clipped(message, 157) if len(message) > 160 else scrub_secrets(message)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.capture.redact import clipped
 from inspector.model.capture import close_word, normal_end
 from inspector.model.websocket import is_upgrade
 
@@ -55,7 +56,7 @@ def check_response_head(session: "Session") -> None:
 
 def _body_excerpt(session: "Session") -> str:
     text = session.body_head.decode("utf-8", "replace").strip()
-    return text[:500] + ("…" if len(text) > 500 else "")
+    return clipped(text, 500)
 
 
 def check_end(session: "Session", end: "End") -> None:

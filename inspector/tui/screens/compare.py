@@ -346,7 +346,7 @@ class CompareScreen(Screen[None]):
         self.refresh_state()
 
     def action_help(self) -> None:
-        rows = [(key_text(b), b.description) for b in self.BINDINGS]
+        rows = [(key_text(b), b.description) for b in self.BINDINGS if isinstance(b, Binding)]
         self.app.push_screen(HelpScreen([("Comparison (one shared time axis)", rows)]))
 
     def action_close(self) -> None:

@@ -159,7 +159,7 @@ class DiffScreen(Screen):
         self._jump(-1)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([("Diff", [(key_text(b), b.description) for b in self.BINDINGS])]))
+        self.app.push_screen(HelpScreen([("Diff", [(key_text(b), b.description) for b in self.BINDINGS if isinstance(b, Binding)])]))
 
     def action_close(self) -> None:
         if self.app.screen_stack and self.app.screen_stack[0] is self:

@@ -38,7 +38,8 @@ class EntryPickerScreen(ModalScreen[int | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(int(event.option.id))
+        if event.option.id is not None:  # every option has its entry number as id
+            self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -107,14 +107,14 @@ def detail_lines(session, ev, capture) -> tuple[list[tuple[str, str]], int, int]
 
 def show_event(app: Any, index: int) -> None:
     """Push the detail view of event ``index`` of ``app``'s stream (an ``InspectorApp``: its feed,
-    event log and ``focus_block_of``); ``b`` there closes it and focuses the event's block."""
+    event log and ``routing.focus_block_of``); ``b`` there closes it and focuses the event's block."""
     s = app.feed.session
     if not 0 <= index < len(s.events):
         return
 
     def done(to_block: bool | None) -> None:
         if to_block:
-            app.focus_block_of(index)
+            app.routing.focus_block_of(index)
 
     shown = app.query_one(EventLog).shown_event(index)  # masked as the log shows it
     app.push_screen(EventDetailScreen(s, shown, app.feed.recorded()), done)

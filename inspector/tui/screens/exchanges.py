@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -33,7 +33,9 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from inspector.model.jsondepth import loads
 from inspector.tui.app import InspectorApp
+from inspector.feeds.base import Feed
 from inspector.feeds.exchanges.feed import ExchangeFeed
+from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import end_word
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.feeds.exchanges.query import Query, QueryError, parse
@@ -75,6 +77,12 @@ def _headers_text(headers: dict) -> str:
         for one in v if isinstance(v, list) else [v]:
             out.append(f"{k}: {one}")
     return "\n".join(out)
+
+
+def _exchange(feed: Feed) -> Exchange | None:
+    """The exchange ``feed`` shows, None for the feed waiting for the first one
+    or a capture opened with ``o``."""
+    return feed.ex if isinstance(feed, ExchangeFeed) else None
 
 
 class ExchangeDetailScreen(ModalScreen[None]):
@@ -256,7 +264,7 @@ class ProxyApp(InspectorApp):
         if event == "begin":
             feed = ExchangeFeed(ex)
             self._by_n[ex.n] = feed
-            if len(self.feeds) == 1 and self.feeds[0].ex is None:
+            if len(self.feeds) == 1 and _exchange(self.feeds[0]) is None:
                 self.feeds[0] = feed
                 self._select(0, force=True)
             else:
@@ -264,9 +272,9 @@ class ProxyApp(InspectorApp):
                 if self.auto_follow:
                     self._select(len(self.feeds) - 1)
             return
-        feed = self._by_n.get(ex.n)
-        if feed is not None:
-            feed.poke()
+        shown = self._by_n.get(ex.n)
+        if shown is not None:
+            shown.poke()
 
     def _theme_changed(self, _theme) -> None:
         self.query_one(ExchangeList).restyle()
@@ -288,13 +296,13 @@ class ProxyApp(InspectorApp):
         if self.list_query or self.sort_index:
             self._update_list_title()
         self._keep_shown(table)
-        if self.auto_follow and self.feeds and self.feeds[0].ex is not None:
+        if self.auto_follow and self.feeds and _exchange(self.feeds[0]) is not None:
             self._show_row(self.feed_index)
 
     def _keep_shown(self, table: ExchangeList) -> None:
         """The inspector shows an exchange the list shows: when the filter hides the one shown,
         the newest shown one (or the first, when not following the newest) takes its place."""
-        ex = getattr(self.feed, "ex", None)
+        ex = _exchange(self.feed)
         if not self.list_query or ex is None or not table.shown_ns or ex.n in table.shown_ns:
             return
         index = self._index_of(table.shown_ns[-1 if self.auto_follow else 0])
@@ -315,7 +323,7 @@ class ProxyApp(InspectorApp):
 
     def _show_row(self, index: int) -> None:
         """Put the list's cursor on the row of feed ``index`` (when the filter shows it)."""
-        ex = getattr(self.feeds[index], "ex", None) if 0 <= index < len(self.feeds) else None
+        ex = _exchange(self.feeds[index]) if 0 <= index < len(self.feeds) else None
         table = self.query_one(ExchangeList)
         row = table.row_of(ex.n) if ex is not None else None
         if row is not None and row != table.cursor_row:
@@ -328,7 +336,7 @@ class ProxyApp(InspectorApp):
             return
         self.select_feed(index)
 
-    def _switch_source(self, step: int) -> None:
+    def switch_source(self, step: int) -> None:
         if len(self.feeds) < 2:
             return
         index = (self.feed_index + step) % len(self.feeds)
@@ -341,7 +349,7 @@ class ProxyApp(InspectorApp):
         index = self._index_of(event.n)
         if index is None:
             return
-        if self.feeds[0].ex is None or index == self.feed_index:
+        if _exchange(self.feeds[0]) is None or index == self.feed_index:
             return
         self.auto_follow = index == len(self.feeds) - 1
         self._select(index)
@@ -359,7 +367,7 @@ class ProxyApp(InspectorApp):
         self.query_one(ExchangeList).focus()
 
     def action_details(self) -> None:
-        ex = getattr(self.feed, "ex", None)
+        ex = _exchange(self.feed)
         if ex is None:
             self.notify(notice("no exchange yet: point a client at " + (self.listen_url or self.proxy.url)), timeout=3)
             return
@@ -367,7 +375,7 @@ class ProxyApp(InspectorApp):
 
     def action_toggle_auto(self) -> None:
         self.auto_follow = not self.auto_follow
-        if self.auto_follow and self.feeds[0].ex is not None:
+        if self.auto_follow and _exchange(self.feeds[0]) is not None:
             self._select(len(self.feeds) - 1)
             self._show_row(len(self.feeds) - 1)
         self.notify("following the newest exchange" if self.auto_follow else "staying on this exchange", timeout=1.5)
@@ -395,10 +403,12 @@ class ProxyApp(InspectorApp):
         self._update_list_title()
         self.query_one(ExchangeList).focus()
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.focused is self.query_one("#exchange-filter", Input):
             event.stop()
             self._close_filter()
+            return
+        super().on_key(event)  # the search and filter boxes of the inspector below
 
     def action_sort_exchanges(self) -> None:
         self.sort_index = (self.sort_index + 1) % len(SORTS)
@@ -417,7 +427,7 @@ class ProxyApp(InspectorApp):
         table.border_title = one_line(" · ".join(parts))
 
     def action_copy_curl(self) -> None:
-        ex = getattr(self.feed, "ex", None)
+        ex = _exchange(self.feed)
         if ex is None:
             self.notify("No exchange yet: nothing to copy.", title="curl", timeout=3)
             return
@@ -427,7 +437,7 @@ class ProxyApp(InspectorApp):
                            f"${key_variable(ex)})."), title="curl", timeout=4)
 
     def action_resend(self) -> None:
-        ex = getattr(self.feed, "ex", None)
+        ex = _exchange(self.feed)
         if ex is None or self.resender is None:
             self.notify("No exchange to re-send here." if ex is None else "Re-sending is not wired here.",
                         title="re-send", timeout=3)

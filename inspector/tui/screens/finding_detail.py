@@ -9,6 +9,7 @@ those who build streams, and the raw event that triggered the finding is shown l
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -60,7 +61,13 @@ def explanation(finding) -> MarkdownText:
     return "\n\n".join(parts)
 
 
-class DetailParagraph(Markdown.BLOCKS["paragraph_open"]):  # the paragraph class is private; BLOCKS is not
+if TYPE_CHECKING:
+    from textual.widgets._markdown import MarkdownBlock as _Paragraph
+else:
+    _Paragraph = Markdown.BLOCKS["paragraph_open"]  # the paragraph class is private; BLOCKS is not
+
+
+class DetailParagraph(_Paragraph):
     """A paragraph of the explanation (``.detail-text``: themed, and what tests read)."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -84,7 +91,7 @@ class Explanation(Markdown):
         self._markdown = self.text
         yield from self._build_from_source(self.text)
 
-    async def _on_mount(self, event) -> None:
+    async def _on_mount(self, event) -> None:  # type: ignore[override]  # async in Markdown, sync in Widget: Textual's own mismatch
         """Built in ``compose`` already: the base class would parse it again and mount an empty
         document meanwhile."""
         event.prevent_default()

@@ -129,11 +129,12 @@ class GatewayScreen(Screen):
         if p.diff is None:
             self.notify(notice(f"pair {p.n}: nothing to compare ({p.hop.reason or '; '.join(p.notes) or p.status})"))
             return
-        self.app.push_screen(DiffScreen(p.diff, title=f"pair {p.n}: A upstream (back #{p.hop.back.n}) · "
-                                                      f"B gateway (front #{p.hop.front.n})"))
+        back, front = p.hop.back, p.hop.front  # both there when a diff is
+        self.app.push_screen(DiffScreen(p.diff, title=f"pair {p.n}: A upstream (back #{back.n if back else '?'}) · "
+                                                      f"B gateway (front #{front.n if front else '?'})"))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([("Gateway", [(key_text(b), b.description) for b in self.BINDINGS])]))
+        self.app.push_screen(HelpScreen([("Gateway", [(key_text(b), b.description) for b in self.BINDINGS if isinstance(b, Binding)])]))
 
     def action_quit_app(self) -> None:
         self.app.exit(0)

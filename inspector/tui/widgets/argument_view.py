@@ -14,11 +14,20 @@ it is written, and the violations follow the text as notes, so the eye finds the
 the call itself; a violation about an object's keys (``required``, ``additionalProperties``…) marks
 the object's opening brace only. In raw view, control characters (including newlines inside tool arguments, which JSON forbids
 unescaped) are shown as visible control pictures so the broken character can be seen.
+
+Secrets are masked where they are written (``argview--secret``): each key the project's masking
+finds (``inspector.capture.redact.secret_spans``: key shapes, also in JSON ``\\u`` escapes, and
+remembered credentials) is drawn as ``sk-ant-[redacted]`` padded with ``*`` to the key's length, so
+line breaks, the newest fragment and every other offset stay where the text puts them. As text
+arrives only its last ``SECRET_TAIL`` characters are read again (a key the newest fragment
+completes began at most that far back); while the block is open, what may be the first part of a
+key at its very end is masked too (the next fragment may finish it).
 """
 from __future__ import annotations
 
 import json
 import time
+from bisect import bisect_left
 from typing import ClassVar
 
 from rich.cells import get_character_cell_size
@@ -29,6 +38,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inspector.capture.redact import REDACTED, masked_as, open_secret, secret_spans
 from inspector.model.jsondepth import depth_over
 from inspector.model.jsonlocate import value_span
 from inspector.tui.widgets.virtual_size import set_virtual_size
@@ -42,6 +52,27 @@ PRETTY_BIG = 20_000
 KEY_KEYWORDS = frozenset({"required", "additionalProperties", "unevaluatedProperties", "minProperties",
                           "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas"})
 """Keywords a violation of which is about an object's keys: its opening brace is marked, not all of it."""
+SECRET_TAIL = 512
+"""Characters before the old end read again for secrets when text arrives (longer than any key:
+a key a new fragment completes, or that straddles the old end, is read whole)."""
+
+
+def find_secrets(text: str, old: list[tuple[int, int, str]], old_len: int, open_end: bool) -> list[tuple[int, int, str]]:
+    """The secrets of ``text`` (``(begin, end, shown)``, sorted) given ``old``, those of its first
+    ``old_len`` characters: the spans ending before ``old_len - SECRET_TAIL`` are kept, the rest read
+    again from the beginning of the earliest one left (a key is read whole). ``open_end``: the text
+    is still arriving, so a key's first part ending it is masked from after its type prefix."""
+    start = max(0, old_len - SECRET_TAIL) if old_len <= len(text) else 0
+    keep = len(old) if start else 0
+    while keep and old[keep - 1][1] > start:
+        keep -= 1
+        start = min(start, old[keep][0])
+    found = old[:keep] + secret_spans(text, start) if keep else secret_spans(text, start)
+    if open_end:
+        cut = open_secret(text)
+        if cut is not None and cut < len(text) and (not found or found[-1][1] <= cut):
+            found.append((cut, len(text), REDACTED))
+    return found
 
 
 def violation_spans(text: str, violations) -> tuple[tuple[int, int], ...]:
@@ -156,6 +187,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         "argview--note",
         "argview--violation",
         "argview--marker",
+        "argview--secret",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -181,6 +213,10 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=512)
         self._pretty_at = 0.0
         self._pretty_len = -1
+        self._secrets: list[tuple[int, int, str]] = []
+        """Secrets in ``_text``: ``(begin, end, shown)``, sorted (``find_secrets``)."""
+        self._secrets_len = 0
+        """How much of ``_text`` (raw view) ``_secrets`` was found in."""
 
     # ------------------------------------------------------------ feeding
     def show(self, block, pretty: bool, violations=()) -> None:
@@ -218,6 +254,9 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         elif len(text) != len(self._text):
             last_start = self._spans[-1][0]
             self._spans[-1:] = wrap_lines(text, last_start, width, self._newlines)
+        self._secrets = find_secrets(text, [] if reset else self._secrets, 0 if reset else self._secrets_len,
+                                     not block.closed)
+        self._secrets_len = len(text)
         self._text = text
         frag = block.last_fragment
         n = len(text)
@@ -251,6 +290,8 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
             except (TypeError, ValueError):
                 pretty = repr(value)
         self._text = pretty
+        self._secrets = find_secrets(pretty, [], 0, False)  # rebuilt whole, as the text is (throttled above)
+        self._secrets_len = 0
         self._spans = wrap_lines(pretty, 0, width, True) if pretty else []
         self._cache.clear()
         self._frag = None
@@ -288,6 +329,7 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         self.block = None
         self._text = ""
         self._spans = [(0, 0)]
+        self._secrets, self._secrets_len = [], 0
         self._cache.clear()
 
     def _base_style(self) -> Style:
@@ -306,10 +348,10 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
             self.show(self.block, self.pretty, self._violations)
 
     # ------------------------------------------------------------ rendering
-    def _pieces(self, a: int, b: int, frag, trail, err, marks=()) -> list[tuple[str, Style | None]]:
+    def _pieces(self, a: int, b: int, frag, trail, err, marks=(), secrets=()) -> list[tuple[str, Style | None]]:
         """Characters ``a:b`` of the arguments cut where their style changes (the newest fragment,
-        trailing data, the first invalid character), each piece with its style: the road escapes
-        each piece, so an escape never shifts where a style starts."""
+        trailing data, the first invalid character, a secret: drawn masked), each piece with its
+        style: the road escapes each piece, so an escape never shifts where a style starts."""
         violated, marks = marks, []
         if frag is not None:
             marks.append((max(a, frag[0]), min(b, frag[1]), "argview--fragment"))
@@ -319,6 +361,8 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
             marks.append((err, err + 1, "argview--error"))
         for lo, hi in violated:
             marks.append((max(a, lo), min(b, hi), "argview--violation"))
+        for lo, hi, _ in secrets:
+            marks.append((max(a, lo), min(b, hi), "argview--secret"))
         cuts = sorted({a, b, *(x for lo, hi, _ in marks for x in (lo, hi) if a < x < b)})
         out = []
         for x, y in zip(cuts, cuts[1:]):
@@ -327,8 +371,20 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
                 if lo <= x and y <= hi:
                     s = self.get_component_rich_style(name)
                     style = s if style is None else style + s
-            out.append((self._text[x:y], style))
+            piece = self._text[x:y]
+            for lo, hi, shown in secrets:
+                if lo <= x and y <= hi:
+                    piece = masked_as(lo, hi, shown)[x - lo:y - lo]
+            out.append((piece, style))
         return out
+
+    def _secrets_in(self, a: int, b: int) -> tuple[tuple[int, int, str], ...]:
+        """The secrets that characters ``a:b`` hold part of."""
+        found = self._secrets
+        if not found:
+            return ()
+        i = bisect_left(found, (a,)) - 1  # the one before may reach into the line
+        return tuple(s for s in found[max(i, 0):bisect_left(found, (b,))] if s[1] > a)
 
     def hidden_lines(self) -> tuple[int, int]:
         """Lines hidden ``(above, below)`` the view, a line under a marker included."""
@@ -373,10 +429,12 @@ class ArgumentView(ScrollView, can_focus=True, inherit_bindings=False):
         err = self._error_at if self._error_at is not None and a <= self._error_at < b else None
         trail = self._trailing_at if self._trailing_at is not None and self._trailing_at < b else None
         marks = tuple(m for m in self._marks if m[0] < b and m[1] > a)
-        key = (a, b, frag, err, trail, self.pretty, marks)
+        secrets = self._secrets_in(a, b)
+        key = (a, b, frag, err, trail, self.pretty, marks, secrets)
         strip = self._cache.get(key)
         if strip is None:
-            text = line(self._pieces(a, b, frag, trail, err, marks), keep_newlines=self._newlines and not self.pretty)
+            pieces = self._pieces(a, b, frag, trail, err, marks, secrets)
+            text = line(pieces, keep_newlines=self._newlines and not self.pretty)
             text.stylize_before(base)
             strip = Strip(list(text.render(self.app.console)), text.cell_len)
             self._cache[key] = strip

@@ -12,6 +12,8 @@ event, search hit, finding jump) is highlighted; ``/`` search highlights matches
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
@@ -26,6 +28,7 @@ from inspector.model.events import EventLog as Events
 from inspector.capture.redact import EventMasks
 from inspector.model.display import display_text
 from inspector.providers import summarize
+from inspector.tui.frame import LogState
 from inspector.tui.widgets.virtual_size import set_virtual_size
 from inspector.tui.text import Text, line
 from inspector.model.severity import MARKS, severity_rank
@@ -116,6 +119,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self.dialect: str | None = None
         """The stream's dialect (which provider summarises the events)."""
         self._generation = -1
+        self._received: LogState | None = None
         self._findings_seen = 0
         self._cache: LRUCache[tuple, Strip] = LRUCache(maxsize=2000)
         self._max_width = 0
@@ -127,7 +131,13 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         stream of unnamed ``data`` events leaves the room to the payloads)."""
 
     # ------------------------------------------------------------ feeding
-    def sync(self, events: list, findings: list, generation: int, dialect: str | None = None) -> None:
+    def receive(self, state: LogState) -> None:
+        """Show ``state`` (``inspector.tui.frame``); nothing to do when it equals the last one."""
+        if state != self._received:
+            self._received = state
+            self.sync(state.events, state.findings, state.generation, state.dialect)
+
+    def sync(self, events: Events, findings: Sequence, generation: int, dialect: str | None = None) -> None:
         """Called once per frame with the session's lists; cheap when nothing changed.
         ``dialect`` picks the provider's event summaries."""
         if dialect != self.dialect:

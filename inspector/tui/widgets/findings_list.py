@@ -7,11 +7,15 @@ user selected (enter or click) so it can jump the event log and the block panels
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from inspector.model.findings import Finding
+from inspector.tui.frame import FindingsState
 from inspector.tui.widgets.hanging import Hanging
 from inspector.tui.text import assemble, shown
 from inspector.tui.themes import SEVERITY_STYLE
@@ -64,7 +68,7 @@ class FindingsList(OptionList):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.findings: list = []
+        self.findings: Sequence = ()
         self._counts: dict[int, int] = {}
         """``count`` of each finding when its prompt was built (repeats fold into one finding)."""
         self.min_severity = "info"
@@ -75,6 +79,7 @@ class FindingsList(OptionList):
         self._generation = -1
         self._open = None
         """The finding in progress shown last (``OPEN_ID``), if any."""
+        self._received: FindingsState | None = None
 
     # ------------------------------------------------------------ feeding
     def matches(self, f) -> bool:
@@ -85,7 +90,13 @@ class FindingsList(OptionList):
             return True
         return any(q in part.lower() for part in (f.code, f.name, f.severity, f.message))
 
-    def sync(self, findings: list, generation: int, in_progress=None) -> bool:
+    def receive(self, state: FindingsState) -> None:
+        """Show ``state`` (``inspector.tui.frame``); nothing to do when it equals the last one."""
+        if state != self._received:
+            self._received = state
+            self.sync(state.findings, state.generation, state.in_progress)
+
+    def sync(self, findings: Sequence, generation: int, in_progress=None) -> bool:
         """Append findings added since the last frame; True when the list changed.
 
         ``in_progress``: a finding still open (a stall while it lasts, ``Session.open_stall``),
@@ -121,7 +132,7 @@ class FindingsList(OptionList):
             self.highlighted = 0
         return changed
 
-    def _recount(self, findings: list) -> bool:
+    def _recount(self, findings: Sequence) -> bool:
         """Repeats of a cause fold into one finding (its ``count`` grows): refresh those prompts."""
         changed = False
         for i, f in enumerate(findings[: self._seen]):
@@ -159,7 +170,7 @@ class FindingsList(OptionList):
     def shown(self) -> int:
         return self.option_count
 
-    def current(self) -> tuple[object, int] | None:
+    def current(self) -> tuple[Finding, int] | None:
         """The highlighted finding and its position in the session's findings (-1: the one in progress)."""
         opt = self.highlighted_option
         if opt is None or opt.id is None:

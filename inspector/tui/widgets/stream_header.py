@@ -3,13 +3,15 @@
 Why this module exists: dialect, model, stop_reason, elapsed stream time, the time to the first
 byte and to the first content (TTFB, TTFC: request-timed captures only) and the finding counts by
 severity answer "is this stream OK?" before any panel is read. One line of styled text,
-repainted (never re-laid out) only when one of those values changes. When the line is wider than
+repainted (never re-laid out) only when one of those values changes; the app hands it a
+``HeaderState`` each frame (``inspector.tui.frame``). When the line is wider than
 the terminal (80 columns), what matters most stays: the counts, the model, the stop reason and
 the state, then TTFB / TTFC; the file name is shortened and the dialect and elapsed time go first.
 """
 from __future__ import annotations
 
 
+from inspector.tui.frame import HeaderState
 from inspector.tui.widgets.text_line import TextLine
 from inspector.tui.text import Content, assemble, shown
 from inspector.tui.themes import SEVERITY_STYLE
@@ -26,23 +28,21 @@ class StreamHeader(TextLine):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self._sig: tuple | None = None
+        self._sig: HeaderState | None = None
         self._compact = shown("")
         self._compact_timed = self._compact
         self._label = ""
 
-    def show(self, *, label: str, dialect: str | None, model: str | None, stop_reason: str | None,
-             elapsed: float | None, counts: dict[str, int], state: str, http_status: int | None = None,
-             ttfb: float | None = None, ttfc: float | None = None) -> None:
-        """``http_status``: an error status (400 and up) shown instead of the dialect and the stop
-        reason, which such a response does not have. ``ttfb`` / ``ttfc``: seconds from the request
-        to the first byte / the first content (``Session.ttfb_s`` / ``ttfc_s``), None when unknown
-        (a capture without request time): then not shown."""
-        sig = (label, dialect, model, stop_reason, None if elapsed is None else round(elapsed, 1),
-               tuple(sorted(counts.items())), state, http_status, ttfb, ttfc)
+    def receive(self, state: HeaderState) -> None:
+        """Draw ``state`` (``inspector.tui.frame``); an error ``http_status`` is shown instead of
+        the dialect and the stop reason, which such a response does not have; unknown TTFB / TTFC
+        (a capture without request time) are not shown. Repaints only when a shown value changed."""
+        label, dialect, model, stop_reason, elapsed, counts_, state_word, http_status, ttfb, ttfc = state
+        sig = state._replace(elapsed=None if elapsed is None else round(elapsed, 1))
         if sig == self._sig:
             return
         self._sig = sig
+        counts = dict(counts_)
         parts: list = [(label, "bold $primary"), ("  ", "")]
         tight: list = []
         for sev, mark, style in ((s, MARKS[s], SEVERITY_STYLE[s]) for s in WORST_FIRST):
@@ -70,8 +70,8 @@ class StreamHeader(TextLine):
                 timing += [TIGHT if timing else ("", ""), (f"{name} ", "$text-muted"), (f"{value:.2f} s", "")]
         if timing:
             parts += [SEP, *timing]
-        parts += [SEP, (state, "$text-muted")]
-        tight += [TIGHT, (state, "$text-muted")]
+        parts += [SEP, (state_word, "$text-muted")]
+        tight += [TIGHT, (state_word, "$text-muted")]
         self._label = label
         self._compact = assemble(*tight)
         self._compact_timed = assemble(*tight[:-2], TIGHT, *timing, *tight[-2:]) if timing else self._compact

@@ -59,7 +59,8 @@ class TimelineChart(Widget):
         buckets = bucket_row(times, self.start, self.end, columns)
         peak = max(buckets) if buckets else 0.0
         span = self.end - self.start
-        lo = hi = None
+        lo: int | None = None
+        hi: int | None = None
         if life is not None:
             a, b = life
             if a is not None:
@@ -70,16 +71,18 @@ class TimelineChart(Widget):
             ch = _shade(v, peak)
             if ch:
                 st = style
-            elif lo is not None and lo <= x <= hi:
+            elif lo is not None and hi is not None and lo <= x <= hi:
                 ch, st = "─", "$text-muted"
             else:
                 ch, st = " ", ""
-            if self.now is not None and x == self._now_col(columns) and ch == " ":
+            if x == self._now_col(columns) and ch == " ":
                 ch, st = "│", "$accent 50%"
             cells.append((ch, st))
         return assemble((self._label(label), "bold"), *styled_runs(cells))
 
-    def _now_col(self, columns: int) -> int:
+    def _now_col(self, columns: int) -> int | None:
+        if self.now is None:
+            return None
         span = self.end - self.start
         return min(columns - 1, max(0, int((self.now - self.start) / span * columns)))
 
