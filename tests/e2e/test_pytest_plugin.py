@@ -4,6 +4,10 @@ check the responses they made with the ``stream_inspector`` fixture."""
 from __future__ import annotations
 
 import pytest
+# Imported here, before pytester's in-process runs: each run restores ``sys.modules``, and a PyYAML
+# first imported inside one comes back as a second copy whose C parser still hands over the first
+# copy's node classes (every tag resolves to None: vcrpy "could not determine a constructor").
+import yaml  # noqa: F401
 
 from inspector.net.serve import ServerThread
 from tests.conftest import SHARED_CORPUS
