@@ -106,12 +106,15 @@ def test_a_client_that_stops_reading_holds_the_upstream_back(raw_server):
             return hose.sent == before
 
         wait_for(settled, "the upstream to be held back")
-        held = hose.sent
+        held_at_settle = hose.sent
         time.sleep(0.5)
-        assert hose.sent == held  # not read ahead without bound while the client reads nothing
+        # Not read ahead without bound while the client reads nothing: the hose writes megabytes a
+        # second when let; a late catch-up of deferred inspection may free room for a few KiB more.
+        assert hose.sent - held_at_settle < 64 * 1024
+        held = hose.sent
         got = bytearray()
         deadline = time.monotonic() + WAIT_S
-        while hose.sent == held and time.monotonic() < deadline:  # reading again lets it flow again
+        while (not got or hose.sent == held) and time.monotonic() < deadline:  # reading lets it flow again
             part = sock.recv(65536)
             if len(got) < 1_000_000:
                 got += part

@@ -14,7 +14,7 @@ from inspector.net.proxy.resend import resend_request
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
 from tests.conftest import SHARED_CORPUS
-from tests.e2e.conftest import WAIT_S
+from tests.e2e.conftest import WAIT_S, wait_for
 from tests.e2e.test_proxy_tui import until
 
 pytest.importorskip("textual")
@@ -98,6 +98,8 @@ def test_curl_names_the_key_never_its_value(headless):
                     json={"model": "claude-case", "stream": True, "messages": [{"role": "user", "content": SECRET}]})
         client.post(f"{proxy.url}/{BAD}/v1/chat/completions", headers={"authorization": f"Bearer {SECRET}"},
                     json={"model": "gpt-case", "stream": True, "messages": []})
+    # the log reads the relayed bytes after the relay (inspection yields to forwarding): wait for it
+    wait_for(lambda: all(n in proxy.log.by_n and proxy.log.by_n[n].done for n in (1, 2)), "both exchanges logged")
     ex1, ex2 = proxy.log.by_n[1], proxy.log.by_n[2]
     one, two = curl_command(ex1), curl_command(ex2)
     for text in (one, two):

@@ -172,6 +172,7 @@ async def test_the_findings_filter_box_works_in_the_proxy_as_in_the_inspector():
             from inspector.tui.widgets.findings_list import FindingsList
 
             box = app.query_one("#finding-filter", Input)
+            await until(pilot, lambda: isinstance(app.focused, ExchangeList), "the list's focus after mount")
             await pilot.press("x", "C", "0", "enter")
             await pilot.pause()
             assert box.has_class("-hidden") and isinstance(app.focused, FindingsList)
