@@ -72,3 +72,29 @@ def test_copy_with_gives_a_new_record_with_the_changes():
     assert moved == End(2.5, "close", "bye", 1000) and end.t == 1.0
     with pytest.raises(TypeError):
         end.copy_with(nothing=1)
+
+
+def _records(cls: type) -> list[type]:
+    return [c for s in cls.__subclasses__() for c in (s, *_records(s))]
+
+
+def test_every_record_names_its_fields_once_in_one_order():
+    """A ``Record`` writes its fields three times (``__slots__``, the annotations, ``__init__``'s
+    parameters), where a dataclass writes them once: a field added to one and not the others, or in
+    another order (``repr``, ``==`` and ``copy_with`` follow ``__slots__``), fails here."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import inspector
+    for m in pkgutil.walk_packages(inspector.__path__, "inspector."):
+        # the TUI is Textual's; integrations import their host (mitmproxy, pytest...) at the top
+        if not m.name.startswith(("inspector.tui", "inspector.integrations", "inspector.__main__")):
+            importlib.import_module(m.name)
+    ours = [c for c in _records(Record) if c.__module__.startswith("inspector.") and c.__module__ != Record.__module__]
+    assert len(ours) >= 15  # the capture, frame, block, finding... classes
+    for c in ours:
+        slots = list(c.__dict__.get("__slots__", ()))
+        annotated = list(c.__dict__.get("__annotations__", {}))
+        params = [p for p in inspect.signature(c.__init__).parameters if p != "self"]
+        assert slots == annotated == params, c.__qualname__
