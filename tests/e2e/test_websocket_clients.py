@@ -270,7 +270,9 @@ def test_serve_mutations_on_a_socket_stall_and_drop_the_terminal_message():
             while not types or types[-1] != "response.completed":
                 times.append(time.monotonic())
                 types.append(json.loads(c.recv(WAIT_S))["type"])
-        assert max(b - a for a, b in zip(times, times[1:])) >= 1.0
+        # times are taken when the client turns to wait, so a message read a little late after the one
+        # before shortens the measured gap below the 1 s held back; unheld gaps are milliseconds
+        assert max(b - a for a, b in zip(times, times[1:])) >= 0.9
         with connect("ws" + srv.url[len("http"):] + f"/{served[1].name}/v1/responses", open_timeout=WAIT_S) as c:
             c.send(json.dumps({"type": "response.create", "model": "gpt-5.1", "input": "hi"}))
             got = []
