@@ -21,7 +21,8 @@ pytest.importorskip("textual")
 
 from inspector.tui.app import make_app  # noqa: E402
 
-TOLERANCE_S = 0.010
+TOLERANCE_S = 0.030  # a tenth of the UI's 0.3 s busy spells (stamped there, errors would be that size);
+# 10 ms failed once in CI-like runs at 10.2 ms: the reader thread's own wake-up under xdist load
 GAP_S = 0.15
 N = 8
 
