@@ -83,9 +83,9 @@ class MatchProvider(MockProvider):
         dialect = api_of(path) or (found.closest.api if found.closest else None)
         headers, payload = error_answer(dialect, f"stream-inspector serve --match: {line}", MISS_STATUS)
         answer = Capture(chunks=[Chunk(0.0, payload)], response={"status": MISS_STATUS}, end=End(0.0, "eof"))
-        await self.respond(scope, Served("(no match)", "", answer, MISS_STATUS, headers), receive, send, start)
-        if self.log:
+        if self.log:  # logged before the 400 is sent: whoever reads the error can already find it in the log
             self.log(line)
+        await self.respond(scope, Served("(no match)", "", answer, MISS_STATUS, headers), receive, send, start)
 
     def answered(self, served: Served, outcome: str) -> None:
         """Counts recordings answered in full (a mutated one counts for its recording; a miss not at all)."""
