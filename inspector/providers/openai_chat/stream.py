@@ -50,6 +50,8 @@ DELTA_KEYS = frozenset({"role", "content", "refusal", "tool_calls", "function_ca
 """Delta fields the dialect reads or knowingly passes over (openai-python ``ChoiceDelta``; the
 ``reasoning`` variants of Ollama ``/v1``, DeepSeek, OpenRouter and LiteLLM; Gemini compat's
 ``extra_content``). Any other field is S008: shown, never silently dropped."""
+_CHANNELS = {"content": "text", "reasoning_content": "reasoning", "reasoning": "reasoning", "refusal": "refusal"}
+"""Delta keys whose string goes to a channel block of the choice (as ``_on_delta`` reads them)."""
 RESTATED_MIN = 8
 """C019: a repeated delta shorter than this (stripped) is a repeated token, not a restatement."""
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
@@ -182,6 +184,46 @@ class OpenAIChat(Dialect):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
+        """One chunk. The common continuation chunk goes a direct way: one choice already seen and
+        not finished, no ``finish_reason``, and a delta that is only one string for an open channel
+        (``content``, ``reasoning_content``/``reasoning``, ``refusal``) or only one ``tool_calls``
+        entry ``{index, function: {arguments}}`` for a call already opened at that index, on a chunk
+        with no error, no usage, no ``type`` and the response's ``id`` already known. That chunk
+        only adds its string; every other chunk goes through ``on_chunk``, which would do the same
+        with it (``tests/unit/test_chat_direct.py`` holds the two to the same report and event log)."""
+        p = ev.payload
+        if p.__class__ is dict and self.chunk_id is not None:
+            choices = p.get("choices")
+            if (choices.__class__ is list and len(choices) == 1 and not self.w.ended and "error" not in p
+                    and "type" not in p and p.get("usage") is None and ev.name != "error"
+                    and p.get("object") != LEGACY_OBJECT):
+                choice = choices[0]
+                if choice.__class__ is dict and choice.get("finish_reason") is None:
+                    idx, delta = choice.get("index"), choice.get("delta")
+                    ch = self.choices.get(idx) if idx.__class__ is int else None
+                    if ch is not None and ch.finish is None and delta.__class__ is dict and len(delta) == 1:
+                        entries = delta.get("tool_calls")
+                        if entries is None:
+                            for key, value in delta.items():
+                                kind = _CHANNELS.get(key)
+                                if kind is not None and value.__class__ is str:
+                                    self._add_channel(ch, kind, value)
+                                    return
+                        elif entries.__class__ is list and len(entries) == 1:
+                            entry = entries[0]
+                            if entry.__class__ is dict and len(entry) == 2:
+                                idx, fn = entry.get("index"), entry.get("function")
+                                call = ch.by_index.get(idx) if idx.__class__ is int else None
+                                if call is not None and fn.__class__ is dict and len(fn) == 1:
+                                    args = fn.get("arguments")
+                                    if args.__class__ is str:
+                                        ch.opening = False
+                                        self.w.add_arguments(call.block, args)
+                                        return
+        self.on_chunk(ev)
+
+    def on_chunk(self, ev: "EventRecord") -> None:
+        """Any event, every field read (``on_event``'s general way)."""
         p = ev.payload
         if p is NOT_JSON:
             return
@@ -397,14 +439,6 @@ class OpenAIChat(Dialect):
             self._on_tool_entry(ch, entry, pos, from_object=from_object)
 
     def _on_tool_entry(self, ch: _Choice, entry: dict, pos: int, *, from_object: bool = False) -> None:
-        if len(entry) == 2 and not from_object:  # the common continuation: {index, function: {arguments}}
-            call = ch.by_index.get(entry.get("index"))
-            fn = entry.get("function")
-            if call is not None and fn.__class__ is dict and len(fn) == 1:
-                args = fn.get("arguments")
-                if args.__class__ is str:
-                    self.w.add_arguments(call.block, args)
-                    return
         fn = entry.get("function")
         fn = fn if isinstance(fn, dict) else {}
         name = _nonempty(fn.get("name"))
