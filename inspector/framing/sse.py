@@ -42,8 +42,6 @@ class _Boundary:
 
 
 _JSON_START = frozenset("{[")
-_EVENT = re.compile(rb"(?:event:([^\n]*)\n)?data:([^\n]*)\n\n")
-"""An event of the fast path's shape: maybe one ``event:`` line, one ``data:`` line, a blank line."""
 
 _BODY = rb'[^"\\\n]*(?:\\.[^"\\\n]*)*'
 """A JSON string body on one line: no raw quote, backslash pairs kept whole (orjson checks the rest)."""
@@ -214,23 +212,26 @@ class SSEDecoder:
         names = self._names
         # ASCII bytes are their own characters: decoded once, each value is a slice of the text.
         ascii_text = data[:end].decode("ascii") if data.isascii() else None
-        event_at = _EVENT.match
+        starts, find = data.startswith, data.find
         while start < end:
-            m = event_at(data, start, end)
-            if m is None:
-                break
-            name = m.group(1)
-            vstart, stop = m.span(2)
-            if name is None:
-                name = b""
-                lines = 2
+            # An event of the fast path's shape: maybe one ``event:`` line, one ``data:`` line, a
+            # blank line (``end`` is past a blank line, so each ``find`` below finds an LF).
+            if starts(b"data:", start):
+                name, lines, v0 = b"", 2, start + 5
+            elif starts(b"event:", start):
+                k = find(b"\n", start + 6, end)
+                if not starts(b"data:", k + 1):
+                    break
+                name, lines, v0 = data[start + 6:k], 3, k + 6
             else:
-                lines = 3
+                break
+            stop = find(b"\n", v0, end)
+            if data[stop + 1] != 10:  # another line of the same event: the exact path
+                break
+            # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
+            vstart = v0 + 1 if data[v0] == 32 else v0
             try:
-                # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
                 text = data[vstart:stop].decode("utf-8") if ascii_text is None else ascii_text[vstart:stop]
-                if text[:1] == " ":
-                    text = text[1:]
                 event = names.get(name)
                 if event is None:
                     event = name.decode("utf-8")
@@ -249,7 +250,7 @@ class SSEDecoder:
             start = stop + 2
             markers = self.run_keys.get(event) if self.run_keys and start < end else None
             if markers:
-                run = self._run(data, begin, vstart, stop, end, event, lines, line, pos, t, markers)
+                run = self._run(data, begin, v0, stop, end, event, lines, line, pos, t, markers)
                 if run is not None:
                     out.append(run)
                     line += lines * len(run.raw)
