@@ -13,7 +13,8 @@ registry in ``inspector.providers`` lists them.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 if TYPE_CHECKING:
@@ -172,6 +173,12 @@ class Dialect:
     run_noise: ClassVar[tuple[str, ...]] = ()
     """Keys of a string after the varying one that may vary too and that the dialect never reads
     (OpenAI's ``obfuscation`` padding): a run may differ there as well."""
+
+    direct: "Mapping[str, Callable[[dict], None]]" = MappingProxyType({})
+    """Payload ``type`` -> the handler ``on_event`` would call for an event of that type, given the
+    payload (a dict), while this response has not ended: the session calls it in place of
+    ``on_event`` (dispatch resolved once per event type). The dialect keeps it to what is exact:
+    ``on_event`` for such an event must do nothing but call that handler. Empty: always ``on_event``."""
 
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer

@@ -315,10 +315,9 @@ class Session:
         """Start a block at the current event."""
         ev, response = self.current, self.current_response
         assert response is not None  # a dialect opens blocks only once its response began
-        b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
-                  empty_is_object=empty_is_object, attribution=attribution,
-                  opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks), response=response.index)
+        # Positional: a block opens once per call, and keywords cost twice as much here (short calls).
+        b = Block(kind, index, choice, id, name, tool, empty_is_object, ev.index if ev else None, ev.t if ev else None)
+        b.attribution, b.pos, b.response = attribution, len(self.blocks), response.index
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
@@ -517,11 +516,15 @@ class Session:
         if ev.t is not None or self._timing.pending_stall is not None:
             self._timing.on_event(ev)
         try:
-            kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
-            if kind is not None and kind.__class__ is not str:
-                raise TypeError(f"its type is {'an object' if isinstance(kind, dict) else 'a ' + type(kind).__name__}, "
-                                "not a string")
-            dialect.on_event(ev)
+            handler = dialect.direct.get(typ) if typ is not None and not response.ended else None
+            if handler is not None:  # what ``on_event`` would call (``Dialect.direct``): its ``type`` is a string
+                handler(payload)
+            else:
+                kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
+                if kind is not None and kind.__class__ is not str:
+                    raise TypeError(f"its type is {'an object' if isinstance(kind, dict) else 'a ' + type(kind).__name__}, "
+                                    "not a string")
+                dialect.on_event(ev)
         except (TypeError, AttributeError) as e:  # a list or an object where the dialect reads a scalar
             self._wrong_type(ev, e)
         self.current = None
