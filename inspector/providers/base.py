@@ -191,6 +191,15 @@ class Dialect:
         Exactness is the contract: answer None whenever unsure."""
         return None
 
+    def delta_of(self, payload: dict) -> "tuple[Block, str, str] | None":
+        """For an event whose parsed ``payload`` (a dict with a string ``type``) arrives while this
+        response is under way (not ended, its first event seen): when handling it would do nothing
+        but add one delta to an open block, that block, how (``"arguments"``: judged by the J rules;
+        ``"text"``) and the string added; None when it could do anything else (it is then handled
+        alone). Consecutive such events of one block are taken in one step
+        (``inspector.session.deltas``). Exactness is the contract: answer None whenever unsure."""
+        return None
+
     def judges_text(self, block: "Block", values: list) -> bool:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could
         report a finding (Chat's C019): the run is then taken event by event."""

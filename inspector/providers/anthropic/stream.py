@@ -136,21 +136,38 @@ class AnthropicMessages(Dialect):
     def run_target(self, p: dict, name: str, value: str) -> "tuple[Block, str] | None":
         """A run of ``content_block_delta`` events of an open block whose ``partial_json``,
         ``text`` or ``thinking`` string is the one that varies: ``_block_delta`` would only add it."""
-        if p.get("type") != "content_block_delta" or self.w.ended or not self.seen_first or "error" in p:
+        target = self.delta_of(p) if p.get("type") == "content_block_delta" else None
+        if target is None or target[2] != value:
+            return None
+        return target[0], target[1]
+
+    def delta_of(self, p: dict) -> "tuple[Block, str, str] | None":
+        """A ``content_block_delta`` that ``_block_delta`` would only add to its open block: an
+        ``input_json_delta`` of a tool block whose start carried no input (else A010), a
+        ``text_delta`` of a text block, a ``thinking_delta`` of a thinking block. None before the
+        first event and in a subclass that reads events its own way (``direct`` is empty then)."""
+        if p.get("type") != "content_block_delta" or not self.direct or self.w.ended or "error" in p:
             return None
         idx, delta = p.get("index"), p.get("delta")
         slot = self.slots.get(idx) if idx.__class__ is int else None
-        if slot is None or slot.block.closed or delta.__class__ is not dict:
+        if slot is None or delta.__class__ is not dict:
+            return None
+        block = slot.block
+        if block.closed:
             return None
         dtype = delta.get("type")
-        if not isinstance(dtype, str):
-            return None
-        key = _RUN_KEY.get(dtype)
-        if key is None or delta.get(key) != value or slot.block.kind not in DELTA_BLOCKS[dtype]:
-            return None
         if dtype == "input_json_delta":
-            return None if slot.start_input else (slot.block, "arguments")
-        return slot.block, "text"
+            if slot.start_input or block.kind not in TOOL_BLOCKS:
+                return None
+            how = "arguments"
+        elif dtype == "text_delta" or dtype == "thinking_delta":
+            if block.kind != ("text" if dtype == "text_delta" else "thinking"):
+                return None
+            how = "text"
+        else:
+            return None
+        value = delta.get(_RUN_KEY[dtype])
+        return block, how, value if value.__class__ is str else ""
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
