@@ -191,6 +191,9 @@ class Dialect:
         Exactness is the contract: answer None whenever unsure."""
         return None
 
+    delta_types: ClassVar[frozenset] = frozenset()
+    """The payload ``type`` values ``delta_of`` may answer for (empty: it is never asked)."""
+
     def delta_of(self, payload: dict) -> "tuple[Block, str, str] | None":
         """For an event whose parsed ``payload`` (a dict with a string ``type``) arrives while this
         response is under way (not ended, its first event seen): when handling it would do nothing

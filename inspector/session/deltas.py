@@ -63,6 +63,7 @@ def take(s: "Session", items: list, i: int) -> int:
     if response.ended or s.stall_pending:
         return 0
     n = len(items)
+    kinds = dialect.delta_types
     first = items[i]
     t = first.t
     block = None
@@ -78,7 +79,7 @@ def take(s: "Session", items: list, i: int) -> int:
         if p.__class__ is not dict:
             break
         typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
-        if typ.__class__ is not str or typ in dialect.starts_response:
+        if typ.__class__ is not str or typ not in kinds or typ in dialect.starts_response:
             break
         name = frame.event if frame.named else typ
         if name != typ or name in KEEPALIVE_TYPES:

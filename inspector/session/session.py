@@ -440,11 +440,17 @@ class Session:
 
     def _take(self, items: list) -> None:
         i, n = 0, len(items)
+        kinds: frozenset = frozenset()
         while i < n:
             item = items[i]
             i += 1
             if isinstance(item, Frame):
-                if self.dialect is not None and not self._pending:  # consecutive deltas of one block in one step
+                # Consecutive deltas of one block in one step (a named event that is no delta goes alone:
+                # a delta's name must be its type). Once the dialect is known it stays (a new response's
+                # instance is of the same class).
+                if not kinds and self.dialect is not None and not self._pending:
+                    kinds = self.dialect.delta_types
+                if kinds and (not item.named or item.event in kinds):
                     taken = deltas.take(self, items, i - 1)
                     if taken > 0:
                         i += taken - 1

@@ -67,6 +67,7 @@ class AnthropicMessages(Dialect):
     typed_events = True
     buffered_arguments_hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)."
     starts_response = frozenset({"message_start"})
+    delta_types = frozenset({"content_block_delta"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
     stop_reasons: ClassVar[frozenset] = STOP_REASONS

@@ -76,21 +76,26 @@ class ArgumentRules:
         prog = block.progress
         if prog is None or prog.top_kind == "number":
             return False
-        snap = prog.snapshot()
         length = prog.length
-        state = prog.feed("".join(fragments))
-        if state == INVALID or state == TRAILING or prog.top_kind == "number":
-            prog.restore(snap)
+        # Nothing fed yet (a fresh state): a new one is fed, kept only if nothing fires. Else a snapshot.
+        snap = prog.snapshot() if length else None
+        fed = prog if length else JsonProgress()
+        state = fed.feed("".join(fragments))
+        if state == INVALID or state == TRAILING or fed.top_kind == "number":
+            if snap is not None:
+                prog.restore(snap)
             return False
-        end = prog.complete_at if state == COMPLETE else None  # where the value ends, when it does
+        end = fed.complete_at if state == COMPLETE else None  # where the value ends, when it does
         if block.pos not in self._resent:
             for k, fragment in enumerate(fragments):
                 complete = end is not None and length >= end
                 if fragment and length and (len(fragment) >= length or complete) \
                         and _resends(fragment, block.content + "".join(fragments[:k]), length, complete):
-                    prog.restore(snap)
+                    if snap is not None:
+                        prog.restore(snap)
                     return False
                 length += len(fragment)
+        block.progress = fed
         return True
 
     def whole(self, block: "Block", text: str) -> None:
