@@ -85,7 +85,7 @@ def take(s: "Session", items: list, i: int) -> int:
         if name != typ or name in KEEPALIVE_TYPES:
             break
         target = dialect.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
-        if target is None or (block is not None and target[0] is not block):
+        if target is None or (block is not None and (target[0] is not block or target[1] != how)):
             break
         block, how = target[0], target[1]
         fragments.append(target[2])

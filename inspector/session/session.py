@@ -609,11 +609,6 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    @property
-    def reports(self) -> int:
-        """Findings reported so far, repeats included."""
-        return self._reports
-
     def record_deltas(self, frames: list, names: list, block: Block) -> None:
         """``frames`` (``names``: their event names), each adding a delta to ``block``, into the event
         log as ``take_frame`` records them, each seen by the timing rules (``inspector.session.deltas``)."""
