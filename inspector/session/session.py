@@ -530,7 +530,7 @@ class Session:
         try:
             handler = dialect.direct.get(typ) if typ is not None and not response.ended else None
             if handler is not None:  # what ``on_event`` would call (``Dialect.direct``): its ``type`` is a string
-                handler(payload)
+                handler(payload)  # type: ignore[arg-type]  # a string ``type``: the payload is a dict
             else:
                 kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
                 if kind is not None and kind.__class__ is not str:

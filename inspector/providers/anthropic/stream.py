@@ -265,12 +265,11 @@ class AnthropicMessages(Dialect):
             self.w.note_event_block(block)
             self.A005_delta_after_stop(block, "content_block_delta")
             return
-        fits = DELTA_BLOCKS.get(dtype)
-        if fits is None:
+        if dtype not in DELTA_BLOCKS:
             self.w.note_event_block(block)
             self.w.report("S008", f"unknown delta type {dtype!r}", index=idx, cause=dtype)
             return
-        if block.kind not in fits:
+        if block.kind not in DELTA_BLOCKS[dtype]:
             self.w.note_event_block(block)
             self.A002_delta_type_mismatch(slot, dtype)
             return
