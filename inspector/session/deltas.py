@@ -36,22 +36,15 @@ MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
 
 
-def parse(frame: Frame) -> object:
-    """``frame``'s payload: parsed JSON, ``DONE`` or ``NOT_JSON`` (kept on the frame, so the exact
-    path does not parse it again). A shallow object is parsed at once, a deep one by
-    ``parse_payload`` (bounded depth: S019)."""
-    payload = frame.payload
-    if payload is None:
-        data = frame.data
-        if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
-            try:
-                payload = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                payload = NOT_JSON
-        else:
-            payload = parse_payload(data)
-        frame.payload = payload
-    return payload
+def parse(data: str) -> object:
+    """An event's ``data`` parsed: JSON, ``DONE`` or ``NOT_JSON``. A shallow object is parsed at
+    once, a deep one by ``parse_payload`` (bounded depth: S019)."""
+    if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return NOT_JSON
+    return parse_payload(data)
 
 
 def take(s: "Session", items: list, i: int) -> int:
@@ -70,32 +63,41 @@ def take(s: "Session", items: list, i: int) -> int:
     how = ""
     fragments: list[str] = []
     names: list[str] = []
+    payloads: list[dict] = []
     j = i
     while j < n:
         frame = items[j]
-        if frame.__class__ is not Frame or frame.t != t:
+        if frame.__class__ is not Frame or frame.t != t or frame.named and frame.event not in kinds:
             break
-        p = parse(frame)
+        p = frame.payload
+        if p is None:
+            p = parse(frame.data)
         if p.__class__ is not dict:
+            frame.payload = p  # parsed once: the exact path takes it next
             break
         typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
-        if typ.__class__ is not str or typ not in kinds or typ in dialect.starts_response:
-            break
         name = frame.event if frame.named else typ
-        if name != typ or name in KEEPALIVE_TYPES:
-            break
-        target = dialect.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
+        target = None
+        if typ.__class__ is str and typ in kinds and typ not in dialect.starts_response and name == typ \
+                and name not in KEEPALIVE_TYPES:
+            target = dialect.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
         if target is None or (block is not None and (target[0] is not block or target[1] != how)):
+            frame.payload = p
             break
         block, how = target[0], target[1]
         fragments.append(target[2])
         names.append(name)
+        payloads.append(p)  # type: ignore[arg-type]  # a dict: checked above
         j += 1
     count = j - i
     if count < MIN or block is None:
+        if count:
+            items[i].payload = payloads[0]
         return 0
     if not (s.argument_rules.quiet(block, fragments) if how == "arguments" else not dialect.judges_text(block, fragments)):
+        for k in range(count):  # parsed once: the exact path takes them next
+            items[i + k].payload = payloads[k]
         return -count
-    s.record_deltas(items[i:j], names, block)
+    s.record_deltas(items[i:j], payloads, names, block)
     s.add_deltas(block, fragments, sum(map(len, fragments)), t)
     return count

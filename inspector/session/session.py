@@ -482,7 +482,9 @@ class Session:
         self._clean = False
         payload = frame.payload
         if payload is None:
-            payload = deltas.parse(frame)
+            payload = deltas.parse(frame.data)
+        else:
+            frame.payload = None  # the event holds it now, and gives it back once dispatched
         typ = payload.get("type") if payload.__class__ is dict else None
         if typ.__class__ is not str:
             typ = None
@@ -609,19 +611,20 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    def record_deltas(self, frames: list, names: list, block: Block) -> None:
-        """``frames`` (``names``: their event names), each adding a delta to ``block``, into the event
-        log as ``take_frame`` records them, each seen by the timing rules (``inspector.session.deltas``)."""
+    def record_deltas(self, frames: list, payloads: list, names: list, block: Block) -> None:
+        """``frames`` (``payloads``: their data parsed; ``names``: their event names), each adding a delta
+        to ``block``, into the event log as ``take_frame`` records them, each seen by the timing rules
+        (``inspector.session.deltas``)."""
         events, timing, response = self.events, self._timing, block.response
         reports = self._reports
-        for frame, name in zip(frames, names):
+        for frame, payload, name in zip(frames, payloads, names):
             line = frame.line
             if self._chunk_starts:
                 line = self._line(line, frame.offset)
             elif line is not None:
                 line += self.line_base
             t = frame.t
-            ev = EventRecord(len(events), name, frame.data, frame.payload, line, t, frame.named, False, block.pos,
+            ev = EventRecord(len(events), name, frame.data, payload, line, t, frame.named, False, block.pos,
                              response, frame.offset)
             events.append(ev)
             reports = self._reports
