@@ -62,7 +62,7 @@ def take(s: "Session", items: list, i: int) -> int:
     block = None
     how = ""
     fragments: list[str] = []
-    names: list[str] = []
+    names: list = []
     payloads: list[dict] = []
     j = i
     while j < n:
