@@ -18,9 +18,7 @@ import pytest
 
 from inspector.capture.load import load_path
 from inspector.capture.recorder import Recorder
-from inspector.net.proxy.endpoint import RECORD_PART
 from inspector.net.proxy.server import ProxyThread
-from inspector.net.servers import BackgroundServer
 from tests.e2e.conftest import ANTHROPIC_OPENING, LOOPBACK, WAIT_S, run_cli, sse_event, wait_for
 from tests.e2e.test_proxy_bounds import OPENING, Endless
 
@@ -89,37 +87,6 @@ def test_a_burst_is_relayed_in_fewer_writes_byte_for_byte_and_recorded_chunk_by_
     assert report["events"] == checked["events"] == N + len(ANTHROPIC_OPENING)
     assert report["findings"] and report["findings"] == checked["findings"]
     assert report["blocks"] == checked["blocks"]
-
-
-def test_with_a_recording_a_burst_is_recorded_and_sent_part_by_part(raw_server, tmp_path):
-    """Masking a batch's secrets before it is recorded takes time: the client gets the first part
-    while the next is recorded (``RECORD_PART`` bytes each), not the whole burst after all of it."""
-    sent = [OPENING, *deltas(N)]
-    assert sum(map(len, sent)) > 3 * RECORD_PART
-    up = raw_server(burst(sent))
-    px = ProxyThread(up.url, record_dir=tmp_path)
-    writes: list[tuple[int, bytes]] = []  # (body bytes recorded when the write was sent, the write)
-
-    async def watched(scope, receive, send):
-        async def send_watched(msg):
-            if msg["type"] == "http.response.body" and msg.get("body"):
-                writes.append((len(load_path(next(tmp_path.iterdir())).body), msg["body"]))
-            await send(msg)
-
-        await px.endpoint(scope, receive, send_watched)
-
-    with BackgroundServer(watched) as srv:
-        with httpx.stream("POST", srv.url + "/v1/messages", json={"stream": True}, timeout=WAIT_S,
-                          trust_env=False) as r:
-            assert b"".join(r.iter_raw()) == b"".join(sent)
-        px.wait_reports(1)
-    size = max(map(len, sent))
-    assert len(writes) > 3
-    assert all(len(body) <= max(RECORD_PART, size) for _, body in writes)  # parts, not the whole burst
-    forwarded = 0
-    for recorded, body in writes:
-        forwarded += len(body)
-        assert recorded == forwarded  # each part recorded before it is sent, the next one not yet
 
 
 def test_a_client_that_stops_reading_holds_the_upstream_back(raw_server):

@@ -4,9 +4,8 @@ Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads t
 method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
 sends the response head and the raw body (``Response.aiter_raw``: de-chunked, not decoded) to
 the client the moment it arrives: what arrived together (``pump.Pump``: the chunks h11 had from
-one socket read) goes in one write (with ``--record``, in parts of ``RECORD_PART`` bytes, each
-recorded then sent, so the client reads one part while the next is recorded), a chunk that
-arrives alone goes alone, at once. The chunks are first teed (``tap.Tee``: appended to the ``--record`` capture, one record per upstream chunk,
+one socket read) goes in one write, a chunk that arrives alone goes alone, at once. The chunks
+are first teed (``tap.Tee``: appended to the ``--record`` capture, one record per upstream chunk,
 in one unbuffered write, so a kill never loses a chunk the client already has; their decoded
 copies queued for inspection, chunk by chunk, which runs elsewhere and delays nothing); the
 client's bytes are never decoded or changed. Times are seconds since the request was sent
@@ -323,18 +322,15 @@ class ProxyEndpoint:
                 state.end = pump.end
                 return
             batch, received, state.end = self._within_max_bytes(batch, received)
-            for part in recording_parts(batch, tee.rec is not None):
-                # Recorded (one unbuffered write) before the client has it: a kill never loses a
-                # chunk the client got. Inspection is only queued, after the send: it delays nothing.
-                copies, limit = tee.record_all(part)
-                if limit is not None:  # a decompression bomb, or decoded past --max-bytes
-                    state.end = End(part[len(copies)][0], "cancelled", f"cut: {limit}")
-                if copies:
-                    # One write for what arrived together (what h11 had from one socket read).
-                    await send({"type": "http.response.body", "body": joined(part, len(copies)), "more_body": True})
-                    tee.inspect_all(copies)
-                if limit is not None:
-                    break
+            # Recorded (one unbuffered write) before the client has it: a kill never loses a
+            # chunk the client got. Inspection is only queued, after the send: it delays nothing.
+            copies, limit = tee.record_all(batch)
+            if limit is not None:  # a decompression bomb, or decoded past --max-bytes
+                state.end = End(batch[len(copies)][0], "cancelled", f"cut: {limit}")
+            if copies:
+                # One write for what arrived together (what h11 had from one socket read).
+                await send({"type": "http.response.body", "body": joined(batch, len(copies)), "more_body": True})
+                tee.inspect_all(copies)
             if state.end is not None:
                 return
             if sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
@@ -391,28 +387,6 @@ async def _watch_client(receive, state: _RelayState) -> None:
         if (await receive())["type"] == "http.disconnect":
             state.stop("client disconnected")
             return
-
-
-RECORD_PART = 8 * 1024
-"""Bytes of a batch recorded before they are sent, at most (a single chunk may be more): the
-recording (secrets masked, ``ChunkScrubber``) costs tens of µs per KB, and the client reads the
-first part while the next one is recorded, instead of waiting for the whole batch."""
-
-
-def recording_parts(batch: list[tuple[float, bytes]], recording: bool) -> list[list[tuple[float, bytes]]]:
-    """``batch`` in the parts that are recorded, then sent, one after the other: the whole batch
-    without a recording (one write), else runs of chunks of at most ``RECORD_PART`` bytes."""
-    if not recording or len(batch) == 1:
-        return [batch]
-    parts: list[list[tuple[float, bytes]]] = [[]]
-    size = 0
-    for item in batch:
-        if parts[-1] and size + len(item[1]) > RECORD_PART:
-            parts.append([])
-            size = 0
-        parts[-1].append(item)
-        size += len(item[1])
-    return parts
 
 
 def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:
