@@ -28,8 +28,9 @@ def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handl
 
 
 _BEFORE = _signal.getsignal(_signal.SIGINT)
-if (os.path.basename(sys.argv[0]).startswith("stream-inspector")
-        or sys.argv[0].endswith(os.path.join("inspector", "__main__.py"))):
+_AS_COMMAND = (os.path.basename(sys.argv[0]).startswith("stream-inspector")
+               or sys.argv[0].endswith(os.path.join("inspector", "__main__.py")))
+if _AS_COMMAND:
     # Started as the command (console script or ``python -m inspector``): the imports below count
     # too. Imported by a test or another program, its own handler stays until ``main`` runs.
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
@@ -51,6 +52,21 @@ WITHOUT_TERMINAL = {
     "gateway": "--format json or --format text prints one report per pair instead",
 }
 """What to do instead, per TUI command, when there is no terminal."""
+
+
+EXITS_AT_ONCE = frozenset({"check"})
+"""Commands whose process ends as soon as their output is flushed, when run as the command: the
+interpreter's teardown (a full collection that frees every session, then the modules) costs a fifth
+of a ``check`` of 25 000 events (0.2 s CPU), and nothing is left to do in it (no atexit work: the
+worker pool was joined, an ``--otlp`` sender closed, every report written)."""
+
+
+def _exit_at_once(code: int) -> None:
+    """Flush stdout and stderr and end the process with ``code``, without the teardown
+    (``os._exit``). A closed stdout raises ``BrokenPipeError`` as in ``_main``."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +91,10 @@ def _main(argv: list[str] | None) -> int:
     module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
-        return module.run(args) or EXIT_OK
+        code = module.run(args) or EXIT_OK
+        if argv is None and _AS_COMMAND and args.command in EXITS_AT_ONCE:
+            _exit_at_once(code)
+        return code
     except KeyboardInterrupt:
         print("stream-inspector: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -149,3 +150,37 @@ def test_terminal_escapes_and_keys_from_a_stream_are_not_printed(capsys, tmp_pat
     assert code in (0, 1, 2)
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert "Q" * 20 not in out + err
+
+
+@pytest.mark.parametrize("stdout_to", ["pipe", "file"])
+def test_check_as_the_command_ends_without_the_teardown_and_keeps_its_output(tmp_path, clean, warn, stdout_to):
+    """``check`` run as the command ends once its output is flushed (``EXITS_AT_ONCE``): an atexit
+    hook (installed by a ``sitecustomize`` here) never runs, and every report and the exit code are
+    what ``main`` gives in-process."""
+    site = tmp_path / "site"
+    site.mkdir()
+    marker = tmp_path / "teardown-ran"
+    (site / "sitecustomize.py").write_text(
+        f"import atexit\natexit.register(lambda: open({str(marker)!r}, 'w').close())\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    cmd = [sys.executable, "-m", "inspector", "check", "--jobs", "1", "--fail-on", "warning", "--format", "json", str(clean),
+                                                 str(warn)]
+    if stdout_to == "pipe":
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
+        out = proc.stdout
+    else:
+        target = tmp_path / "out.json"
+        with target.open("w") as f:
+            proc = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        out = target.read_text()
+    assert not marker.exists()
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["path"] for r in reports] == [str(clean), str(warn)]
+    assert proc.returncode == main(cmd[3:])
+    assert proc.returncode == 1
+
+
+def test_check_called_in_process_returns(capsys, clean):
+    """``main`` called by a program (not as the command) returns its code: no early exit."""
+    assert main(["check", str(clean)]) == 0
+    assert capsys.readouterr().out
