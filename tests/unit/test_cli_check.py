@@ -156,6 +156,26 @@ def test_terminal_escapes_and_keys_from_a_stream_are_not_printed(capsys, tmp_pat
     assert "Q" * 20 not in out + err
 
 
+def test_the_report_is_rendered_with_the_collector_paused(monkeypatch, clean):
+    """A report is acyclic dicts and strings: no collection runs while it is built, and the
+    collector is back on after."""
+    from inspector.cli import check
+    states = []
+    real = check._RENDERERS["json"]
+
+    class Watched:
+        @staticmethod
+        def render(name, s):
+            states.append(gc.isenabled())
+            return real.render(name, s)
+
+    monkeypatch.setitem(check._RENDERERS, "json", Watched)
+    opts = check.Options("json", None, None, 10.0, {}, None)
+    [result] = check.check_one(check.Input(str(clean), str(clean), True), opts)
+    assert json.loads(result.out)["path"] == str(clean)
+    assert states == [False] and gc.isenabled()
+
+
 def _env(site=None) -> dict:
     path = [str(ROOT)] if site is None else [str(site), str(ROOT)]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
