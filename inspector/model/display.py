@@ -10,7 +10,6 @@ JSON output escapes the same characters as ``\\u`` sequences (``json_safe``).
 """
 from __future__ import annotations
 
-import re
 
 from inspector.model.lazyre import lazy
 
@@ -37,8 +36,9 @@ def _ranges(codes: list[int]) -> str:
     return "".join(out)
 
 
-_UNSAFE = re.compile("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS, 0x0A})) + "\ud800-\udfff]")
-"""Any character ``display_text`` would change (searched first: most text has none)."""
+_UNSAFE = lazy("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS, 0x0A})) + "\ud800-\udfff]")
+"""Any character ``display_text`` would change (searched first: most text has none). Compiled on
+first use: ``check --format json`` never shows text (start-up)."""
 
 _TABLES: list[dict[int, str]] = []
 """``display_text``'s two tables, indexed by ``one_line`` (the second also writes LF as ``\\n``);
