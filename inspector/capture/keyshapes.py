@@ -20,8 +20,6 @@ key ids ``AKIA``/``ASIA`` + 16 upper-case letters and digits; GitHub ``ghp_``/``
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 
 from inspector.model.lazyre import lazy
@@ -128,6 +126,8 @@ def open_keep(head: str) -> int:
 
 def is_basic_credential(value: str) -> bool:
     """``value`` (after ``Basic``) is base64 of ``user:password`` (so ``Basic information`` is left alone)."""
+    import base64  # only for a ``Basic`` word in the text: every start-up would pay ~4 M instructions
+    import binascii
     try:
         return b":" in base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
