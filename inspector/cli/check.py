@@ -26,6 +26,7 @@ from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
+from inspector.report.lines import write_whole
 from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
 
@@ -251,7 +252,7 @@ def run(args) -> int:
     skipped = []
     for r in _results(inputs, opts, jobs, stdin):
         if r.out:
-            print(r.out, flush=True)
+            write_whole(sys.stdout, r.out + "\n")
         if r.problem:
             print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:

@@ -1,0 +1,128 @@
+"""Headless ``proxy --format json`` report lines reach a slow, pausing pipe reader whole.
+
+Each report here is larger than 128 KiB (twice a Linux pipe's 64 KiB buffer), so every write of a
+line blocks and is completed by partial writes; a no-op SIGUSR1 handler in the proxy, signalled
+all the while, interrupts those writes. A line lost, cut or spliced into the next one fails here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+
+from tests.conftest import ROOT
+from tests.e2e.conftest import ANTHROPIC_OPENING, WAIT_S, sse_event
+
+TOOLS = 600
+"""Tool-call content blocks per answer: each report line is then ~165 KB."""
+EXCHANGES = 6
+LINE_MIN = 128 * 1024
+
+# The CLI's own entry, with a handler that makes every SIGUSR1 interrupt a blocked write (EINTR).
+ENTRY = ("import signal, sys\n"
+         "signal.signal(signal.SIGUSR1, lambda signum, frame: None)\n"
+         "from inspector.cli import main\n"
+         "sys.exit(main(sys.argv[1:]))\n")
+
+
+def big_answer(tag: int) -> bytes:
+    events = [ANTHROPIC_OPENING[0]]
+    for i in range(TOOLS):
+        events += [{"type": "content_block_start", "index": i,
+                    "content_block": {"type": "tool_use", "id": f"toolu_{tag}_{i:04d}", "name": f"tool_{tag}_{i}",
+                                      "input": {}}},
+                   {"type": "content_block_delta", "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": json.dumps({"n": i, "tag": tag})}},
+                   {"type": "content_block_stop", "index": i}]
+    events += [{"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 1}}, {"type": "message_stop"}]
+    return b"".join(sse_event(e) for e in events)
+
+
+def behave_big(srv, conn, request) -> None:
+    tag = int(request.split(b" ", 2)[1].rsplit(b"/", 1)[1])
+    srv.head(conn)
+    srv.chunk(conn, big_answer(tag))
+    srv.finish(conn)
+
+
+class SlowReader(threading.Thread):
+    """Reads the proxy's stdout 4 KiB at a time with pauses (so the pipe stays full), keeps whole lines."""
+
+    def __init__(self, stream) -> None:
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.lines: list[bytes] = []
+        self.read_at: list[float] = []
+
+    def run(self) -> None:
+        buf = b""
+        n = 0
+        while True:
+            data = os.read(self.stream.fileno(), 4096)
+            if not data:
+                break
+            buf += data
+            *whole, buf = buf.split(b"\n")
+            self.lines.extend(whole)
+            n += 1
+            time.sleep(0.05 if n % 50 == 0 else 0.001)  # a slow reader that also pauses now and then
+        if buf:
+            self.lines.append(buf)
+
+
+def test_big_report_lines_arrive_whole_through_a_slow_reader_and_interrupted_writes(raw_server):
+    up = raw_server(behave_big)
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "proxy", "--upstream", up.url, "--port", "0",
+                             "--format", "json"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stop = threading.Event()
+
+    def interrupt() -> None:
+        while not stop.wait(0.0005):
+            proc.send_signal(signal.SIGUSR1)
+
+    try:
+        line = proc.stderr.readline().decode()
+        assert " on " in line, line
+        url = line.split(" on ", 1)[1].split(" ", 1)[0]
+        reader = SlowReader(proc.stdout)
+        reader.start()
+        signaller = threading.Thread(target=interrupt, daemon=True)
+        signaller.start()
+
+        def one(tag: int) -> None:
+            with httpx.Client(timeout=WAIT_S * 6, trust_env=False) as c:
+                r = c.post(f"{url}/v1/messages/{tag}", json={"model": "m", "max_tokens": 1, "messages": []})
+                assert r.status_code == 200
+
+        clients = [threading.Thread(target=one, args=(t,)) for t in range(EXCHANGES)]
+        for t in clients:
+            t.start()
+        for t in clients:
+            t.join(WAIT_S * 6)
+        deadline = time.monotonic() + WAIT_S * 3
+        while len(reader.lines) < EXCHANGES and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(WAIT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    reader.join(WAIT_S)
+    reports = [json.loads(raw) for raw in reader.lines]  # a cut or spliced line fails here
+    assert all(len(raw) > LINE_MIN for raw in reader.lines), [(len(raw), r["path"], len(r["blocks"])) for raw, r in zip(reader.lines, reports)]
+    tags = sorted(int(r["path"].rsplit("/", 1)[1]) for r in reports)
+    assert tags == list(range(EXCHANGES))
+    for r in reports:
+        tag = int(r["path"].rsplit("/", 1)[1])
+        assert [b["id"] for b in r["blocks"]] == [f"toolu_{tag}_{i:04d}" for i in range(TOOLS)]
