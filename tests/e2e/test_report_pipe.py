@@ -1,4 +1,4 @@
-"""Headless ``proxy --format json`` report lines reach a slow, pausing pipe reader whole.
+"""Report lines (headless ``proxy``, ``check``; ``--format json``) reach a slow, pausing pipe reader whole.
 
 Each report here is larger than 128 KiB (twice a Linux pipe's 64 KiB buffer), so every write of a
 line blocks and is completed by partial writes; a no-op SIGUSR1 handler in the proxy, signalled
@@ -6,6 +6,7 @@ all the while, interrupts those writes. A line lost, cut or spliced into the nex
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -27,8 +28,11 @@ LINE_MIN = 128 * 1024
 # The CLI's own entry, with a handler that makes every SIGUSR1 interrupt a blocked write (EINTR).
 ENTRY = ("import signal, sys\n"
          "signal.signal(signal.SIGUSR1, lambda signum, frame: None)\n"
+         "print('handler set', file=sys.stderr, flush=True)\n"
          "from inspector.cli import main\n"
-         "sys.exit(main(sys.argv[1:]))\n")
+         "code = main(sys.argv[1:])\n"
+         "signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # the exit must not meet the default action\n"
+         "sys.exit(code)\n")
 
 
 def big_answer(tag: int) -> bytes:
@@ -53,13 +57,12 @@ def behave_big(srv, conn, request) -> None:
 
 
 class SlowReader(threading.Thread):
-    """Reads the proxy's stdout 4 KiB at a time with pauses (so the pipe stays full), keeps whole lines."""
+    """Reads a pipe 4 KiB at a time with pauses (so the pipe stays full); keeps the lines it got."""
 
     def __init__(self, stream) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self.lines: list[bytes] = []
-        self.read_at: list[float] = []
 
     def run(self) -> None:
         buf = b""
@@ -77,52 +80,81 @@ class SlowReader(threading.Thread):
             self.lines.append(buf)
 
 
-def test_big_report_lines_arrive_whole_through_a_slow_reader_and_interrupted_writes(raw_server):
-    up = raw_server(behave_big)
+@contextlib.contextmanager
+def interrupted(argv: list[str]):
+    """The CLI with ``argv`` in a child whose stdout is read by a ``SlowReader`` while SIGUSR1 hits
+    it every 0.5 ms; yields ``(proc, reader)``; at the end SIGINT (or a kill after WAIT_S), then the
+    reader drains what is left."""
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "proxy", "--upstream", up.url, "--port", "0",
-                             "--format", "json"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *argv], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = SlowReader(proc.stdout)
     stop = threading.Event()
 
     def interrupt() -> None:
-        while not stop.wait(0.0005):
+        while not stop.wait(0.0005) and proc.poll() is None:
             proc.send_signal(signal.SIGUSR1)
 
     try:
-        line = proc.stderr.readline().decode()
-        assert " on " in line, line
-        url = line.split(" on ", 1)[1].split(" ", 1)[0]
-        reader = SlowReader(proc.stdout)
+        assert proc.stderr.readline() == b"handler set\n"  # no signal before the handler is in place
         reader.start()
-        signaller = threading.Thread(target=interrupt, daemon=True)
-        signaller.start()
+        threading.Thread(target=interrupt, daemon=True).start()
+        yield proc, reader
+    finally:
+        stop.set()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(WAIT_S * 3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        reader.join(WAIT_S)
+
+
+def assert_whole(lines: list[bytes], tags: list[int], tag_of) -> None:
+    reports = [json.loads(raw) for raw in lines]  # a cut or spliced line fails here
+    assert all(len(raw) > LINE_MIN for raw in lines), [len(raw) for raw in lines]
+    assert sorted(tag_of(r) for r in reports) == tags
+    for r in reports:
+        assert [b["id"] for b in r["blocks"]] == [f"toolu_{tag_of(r)}_{i:04d}" for i in range(TOOLS)]
+
+
+def test_proxy_report_lines_arrive_whole_through_a_slow_reader_and_interrupted_writes(raw_server):
+    up = raw_server(behave_big)
+    with interrupted(["proxy", "--upstream", up.url, "--port", "0", "--format", "json"]) as (proc, reader):
+        banner = proc.stderr.readline().decode()
+        assert " on " in banner, banner
+        url = banner.split(" on ", 1)[1].split(" ", 1)[0]
+        failures: list[BaseException] = []
 
         def one(tag: int) -> None:
-            with httpx.Client(timeout=WAIT_S * 6, trust_env=False) as c:
-                r = c.post(f"{url}/v1/messages/{tag}", json={"model": "m", "max_tokens": 1, "messages": []})
-                assert r.status_code == 200
+            try:
+                with httpx.Client(timeout=WAIT_S * 6, trust_env=False) as c:
+                    r = c.post(f"{url}/v1/messages/{tag}", json={"model": "m", "max_tokens": 1, "messages": []})
+                    assert r.status_code == 200
+            except BaseException as e:
+                failures.append(e)
 
         clients = [threading.Thread(target=one, args=(t,)) for t in range(EXCHANGES)]
         for t in clients:
             t.start()
         for t in clients:
             t.join(WAIT_S * 6)
+        assert not failures
         deadline = time.monotonic() + WAIT_S * 3
         while len(reader.lines) < EXCHANGES and time.monotonic() < deadline:
             time.sleep(0.05)
-    finally:
-        stop.set()
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(WAIT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    reader.join(WAIT_S)
-    reports = [json.loads(raw) for raw in reader.lines]  # a cut or spliced line fails here
-    assert all(len(raw) > LINE_MIN for raw in reader.lines), [(len(raw), r["path"], len(r["blocks"])) for raw, r in zip(reader.lines, reports)]
-    tags = sorted(int(r["path"].rsplit("/", 1)[1]) for r in reports)
-    assert tags == list(range(EXCHANGES))
-    for r in reports:
-        tag = int(r["path"].rsplit("/", 1)[1])
-        assert [b["id"] for b in r["blocks"]] == [f"toolu_{tag}_{i:04d}" for i in range(TOOLS)]
+    assert_whole(reader.lines, list(range(EXCHANGES)), lambda r: int(r["path"].rsplit("/", 1)[1]))
+
+
+def test_check_report_lines_arrive_whole_through_a_slow_reader_and_interrupted_writes(tmp_path):
+    files = []
+    for tag in range(EXCHANGES):
+        f = tmp_path / f"answer_{tag}.sse"
+        f.write_bytes(big_answer(tag))
+        files.append(str(f))
+    with interrupted(["check", "--format", "json", "--jobs", "1", *files]) as (proc, reader):
+        proc.wait(WAIT_S * 6)
+    assert proc.returncode in (0, 1)
+    assert_whole(reader.lines, list(range(EXCHANGES)), lambda r: int(r["path"].rsplit("_", 1)[1].split(".")[0]))
