@@ -26,7 +26,7 @@ from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
-from inspector.report.lines import write_whole
+from inspector.model.writes import write_whole
 from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
 

@@ -57,12 +57,13 @@ def behave_big(srv, conn, request) -> None:
 
 
 class SlowReader(threading.Thread):
-    """Reads a pipe 4 KiB at a time with pauses (so the pipe stays full); keeps the lines it got."""
+    """Reads a pipe 4 KiB at a time with pauses (so the pipe stays full); keeps the bytes and the lines."""
 
     def __init__(self, stream) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self.lines: list[bytes] = []
+        self.data = bytearray()
 
     def run(self) -> None:
         buf = b""
@@ -71,6 +72,7 @@ class SlowReader(threading.Thread):
             data = os.read(self.stream.fileno(), 4096)
             if not data:
                 break
+            self.data += data
             buf += data
             *whole, buf = buf.split(b"\n")
             self.lines.extend(whole)
@@ -158,3 +160,15 @@ def test_check_report_lines_arrive_whole_through_a_slow_reader_and_interrupted_w
         proc.wait(WAIT_S * 6)
     assert proc.returncode in (0, 1)
     assert_whole(reader.lines, list(range(EXCHANGES)), lambda r: int(r["path"].rsplit("_", 1)[1].split(".")[0]))
+
+
+def test_export_page_on_stdout_arrives_whole_through_a_slow_reader_and_interrupted_writes(tmp_path):
+    f = tmp_path / "answer_0.sse"
+    f.write_bytes(big_answer(0))
+    page = tmp_path / "page.html"
+    with interrupted(["export", "--to", "html", "--output", str(page), str(f)]) as (proc, _):
+        assert proc.wait(WAIT_S * 6) == 0
+    with interrupted(["export", "--to", "html", str(f)]) as (proc, reader):
+        assert proc.wait(WAIT_S * 6) == 0
+    assert len(page.read_bytes()) > LINE_MIN
+    assert bytes(reader.data) == page.read_bytes()

@@ -4,8 +4,8 @@ A report is the ``check`` report of the exchange's session plus what only the pr
 (exchange number, method, status, upstream URL, whether it was streamed, which exchange it
 continues, the body of an answer that was not linted, a decoding note, the capture file).
 
-Imports: ``exchange``; ``inspector.report`` (``lines.write_whole``: each report whole, whatever
-interrupts the write). Never the endpoint, the log or the TUI.
+Imports: ``exchange``; ``inspector.report``; ``model.writes.write_whole`` (each report whole,
+whatever interrupts the write). Never the endpoint, the log or the TUI.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import orjson
 from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import end_word, normal_end
 from inspector.report import text
-from inspector.report.lines import write_whole
+from inspector.model.writes import write_whole
 from inspector.report.json import report_dict
 from inspector.model.display import display_text, json_safe
 

@@ -1,4 +1,4 @@
-"""Write one report (a JSON line, a text block) to an output stream whole.
+"""Write one report (a JSON line, a text block, a page piece) to an output stream whole.
 
 Why not ``out.write(text); out.flush()``: CPython's ``BufferedWriter.write`` returns a short
 count when a signal interrupts a large blocking write to a pipe (``write(2)`` returns the part it

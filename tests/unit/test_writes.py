@@ -6,7 +6,7 @@ import os
 import threading
 import time
 
-from inspector.report.lines import write_whole
+from inspector.model.writes import write_whole
 
 
 def _slow_drain(fd: int, got: bytearray) -> None:
