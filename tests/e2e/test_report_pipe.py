@@ -1,8 +1,10 @@
-"""Report lines (headless ``proxy``, ``check``; ``--format json``) reach a slow, pausing pipe reader whole.
+"""Reports on stdout (headless ``proxy`` and ``check`` JSON lines, ``export``'s page) reach a slow,
+pausing pipe reader whole.
 
 Each report here is larger than 128 KiB (twice a Linux pipe's 64 KiB buffer), so every write of a
 line blocks and is completed by partial writes; a no-op SIGUSR1 handler in the proxy, signalled
-all the while, interrupts those writes. A line lost, cut or spliced into the next one fails here.
+all the while, interrupts those writes (py-spy's ptrace stops do the same). Before
+``inspector.model.writes`` every one of these tests failed: CPython dropped the rest of a line.
 """
 from __future__ import annotations
 
