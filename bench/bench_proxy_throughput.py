@@ -11,14 +11,19 @@ to its last byte).
 Per request: *relayed* events/s = events / (last body byte - request sent), as the client sees
 it; *inspected* events/s = events / (the proxy's report line for that exchange read from its
 stdout - request sent): every event inspected, the report printed. The modes run interleaved,
-``--runs`` requests each per round, ``--rounds`` rounds; the median over all requests is
-printed, with the ratio to the direct path, and the CPU time the proxy process used per event
+``--runs`` requests each per round, ``--rounds`` rounds, every other run in the reverse order; the
+median over all requests is printed, with the ratio to the direct path, and the CPU time the proxy process used per event
 (user + system, ``/proc``; for the direct path the upstream's), which the machine's load does not
 change as much as it changes the rates. Every body read through the proxy is compared with
 the direct one (byte for byte); a difference stops the bench.
 
 ``--proxy-root DIR`` runs another checkout's proxy; ``--compare DIR`` runs another checkout's
-proxy too, interleaved with this one's (before/after on a machine whose load changes).
+proxy too, interleaved with this one's (before/after on a machine whose load changes), and adds
+a paired table: per path, the median of this/other over the requests of the same run and how
+many this one won. Run it both ways (``--proxy-root DIR --compare .`` too) and read both: with the
+same code on both sides (A/A, 64 events per chunk, load 5.5-6.3) the proxy started first lost, 0.63
+(0 of 4), 0.86 (2 of 6) and 0.95 (9 of 30), and the medians of the two swung by up to 20 points of
+direct from run to run: a difference smaller than that is not one.
 
     uv run python bench/bench_proxy_throughput.py [--events 50000] [--per-chunk 1] [--runs 3] [--rounds 3] \
         [--no-record] [--compare DIR]
@@ -161,21 +166,21 @@ def main() -> None:
                 expected = expected or digest
                 if proxy is not None:
                     proxy.report()
-            for _ in range(args.rounds):
-                for _ in range(args.runs):
-                    for name, url, proxy in modes:
-                        pid = (proxy.proc if proxy is not None else up).pid
-                        c0 = cpu_s(pid)
-                        t0, t1, digest = one(client, url)
-                        if digest != expected:
-                            raise SystemExit(f"{name}: the body differs from the direct one")
-                        relayed.setdefault(name, []).append(args.events / (t1 - t0))
-                        if proxy is not None:
-                            t2, report = proxy.report()
-                            if report["events"] < args.events:
-                                raise SystemExit(f"{name}: the report counts fewer events than sent")
-                            inspected.setdefault(name, []).append(args.events / (t2 - t0))
-                        cpu.setdefault(name, []).append((cpu_s(pid) - c0) / args.events * 1e6)
+            for r in range(args.rounds * args.runs):
+                # Every other run in the reverse order: no path always follows the same one.
+                for name, url, proxy in (modes if r % 2 == 0 else modes[::-1]):
+                    pid = (proxy.proc if proxy is not None else up).pid
+                    c0 = cpu_s(pid)
+                    t0, t1, digest = one(client, url)
+                    if digest != expected:
+                        raise SystemExit(f"{name}: the body differs from the direct one")
+                    relayed.setdefault(name, []).append(args.events / (t1 - t0))
+                    if proxy is not None:
+                        t2, report = proxy.report()
+                        if report["events"] < args.events:
+                            raise SystemExit(f"{name}: the report counts fewer events than sent")
+                        inspected.setdefault(name, []).append(args.events / (t2 - t0))
+                    cpu.setdefault(name, []).append((cpu_s(pid) - c0) / args.events * 1e6)
     finally:
         stop_all(procs)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -196,6 +201,25 @@ def main() -> None:
         else:
             i = statistics.median(inspected[name])
             print(f"| {name} | {r:,.0f} | {r / direct:.0%} | {i:,.0f} | {i / direct:.0%} | {c:.1f} |")
+    if args.compare:
+        print()
+        print(paired(relayed, args.compare))
+
+
+def paired(relayed: dict[str, list[float]], other: str) -> str:
+    """Each path of this checkout against the same path of ``other``, request by request: the two
+    ran in the same run, one after the other (the order alternating), so the load both saw was about
+    the same. The median of the ratios and how many this checkout won tell a change from noise better
+    than the ratio of the medians on a shared machine."""
+    lines = ["| path | relayed, this / other: median ratio of paired requests | this faster in |", "|---|---:|---:|"]
+    for name, ours in relayed.items():
+        theirs = relayed.get(f"{name} ({other})")
+        if theirs is None:
+            continue
+        ratios = [a / b for a, b in zip(ours, theirs)]
+        wins = sum(x > 1 for x in ratios)
+        lines.append(f"| {name} | {statistics.median(ratios):.2f} | {wins} of {len(ratios)} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,8 @@ key ids ``AKIA``/``ASIA`` + 16 upper-case letters and digits; GitHub ``ghp_``/``
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import re
+from collections.abc import Callable, Iterator
 
 from inspector.model.lazyre import lazy
 
@@ -128,7 +127,35 @@ def open_keep(head: str) -> int:
 
 def is_basic_credential(value: str) -> bool:
     """``value`` (after ``Basic``) is base64 of ``user:password`` (so ``Basic information`` is left alone)."""
+    import base64  # only for a ``Basic`` word in the text: every start-up would pay ~4 M instructions
+    import binascii
     try:
         return b":" in base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
         return False
+
+
+def key_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+    """The matches of ``KEY`` in ``text`` from ``pos``, left to right, not overlapping.
+
+    A ``Basic`` word before something that is no ``user:password`` credential is no match, and the
+    search goes on from that something, which may be a key of its own (``Basic AIza…``): a plain
+    ``KEY.finditer``/``KEY.sub`` would have consumed it with the word and shown it unmasked.
+    """
+    search = KEY.search
+    while (m := search(text, pos)) is not None:
+        if m.group(4) and not is_basic_credential(m.group(5)):
+            pos = m.start(5)
+            continue
+        yield m
+        pos = m.end()
+
+
+def sub_keys(text: str, shown: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with each of ``key_matches`` replaced by ``shown(match)`` (``text`` itself when none)."""
+    parts: list[str] = []
+    last = 0
+    for m in key_matches(text):
+        parts += (text[last:m.start()], shown(m))
+        last = m.end()
+    return "".join(parts) + text[last:] if parts else text

@@ -26,8 +26,8 @@ from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
-from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, KEY, OPEN, TRAIL, is_basic_credential,
-                                        maybe_key, open_keep, readable)
+from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, OPEN, TRAIL, key_matches, maybe_key, open_keep,
+                                        readable, sub_keys)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -124,12 +124,12 @@ def _redact_url_places(url: str) -> str:
 
 def _masked(m: re.Match) -> str:
     """What a ``keyshapes.KEY`` match is shown as: its type prefix (or scheme word) then ``[redacted]``;
-    a ``Basic`` word followed by something that is not ``user:password`` in base64 stays as it was."""
+    ``m`` comes from ``key_matches``, so a ``Basic`` word is followed by a credential."""
     if m.group(1):
         return m.group(1)[:readable(m.group(1))] + REDACTED
     if m.group(2):
         return f"{m.group(2)} {REDACTED}"
-    return f"{m.group(4)} {REDACTED}" if is_basic_credential(m.group(5)) else m.group(0)
+    return f"{m.group(4)} {REDACTED}"
 
 
 _known: dict[str, str] = {}
@@ -153,7 +153,7 @@ def remember_secret(value: object) -> None:
         return
     with _known_lock:
         # A key-shaped value is shown as its shape would be (``sk-ant-[redacted]``), whichever rule masks it.
-        shaped = KEY.sub(lambda m: _masked(m) if m.group(1) else m.group(0), value)
+        shaped = sub_keys(value, lambda m: _masked(m) if m.group(1) else m.group(0))
         _known[value] = shaped if shaped != value else value[:4] + REDACTED if len(value) >= 16 else REDACTED
         _known_pattern = re.compile("|".join(re.escape(v) for v in sorted(_known, key=len, reverse=True)))
 
@@ -193,7 +193,7 @@ def scrub_secrets(text: str) -> str:
         return _scrub_escaped(text)
     if not maybe_key(text):
         return text
-    return KEY.sub(_masked, text)
+    return sub_keys(text, _masked)
 
 
 _ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
@@ -246,7 +246,7 @@ def escaped_key_spans(text: str, start: int = 0) -> list[tuple[int, int, str]] |
     if known is not None:
         found += [(m.start(), m.end(), _known[m.group()]) for m in known.finditer(decoded)]
     if maybe_key(decoded):
-        found += [(m.start(), m.end(), shown) for m in KEY.finditer(decoded) if (shown := _masked(m)) != m.group(0)]
+        found += [(m.start(), m.end(), shown) for m in key_matches(decoded) if (shown := _masked(m)) != m.group(0)]
     return _apart([(start + _raw_offset(at, raw, a), start + _raw_offset(at, raw, b, end=True), shown)
                    for a, b, shown in found])
 
@@ -317,7 +317,7 @@ def secret_spans(text: str, start: int = 0) -> list[tuple[int, int, str]]:
     if escaped is not None:
         found += escaped
     elif maybe_key(text[start:] if start else text):
-        found += [(m.start(), m.end(), shown) for m in KEY.finditer(text, start)
+        found += [(m.start(), m.end(), shown) for m in key_matches(text, start)
                   if (shown := _masked(m)) != m.group(0)]
     return _apart(found)
 
@@ -412,7 +412,7 @@ def _key_spans(text: str) -> list[tuple[int, int]]:
     escaped = escaped_key_spans(text)
     if escaped is not None:
         return [(a, b) for a, b, _ in escaped]
-    return [m.span() for m in KEY.finditer(text) if not m.group(4) or is_basic_credential(m.group(5))]
+    return [m.span() for m in key_matches(text)]
 
 
 def _value_end(text: str, start: int) -> int:

@@ -16,6 +16,7 @@ at once (it may land in the middle of an import, where a traceback is all Python
 then it is an ordinary ``KeyboardInterrupt`` the command may use to stop cleanly.
 """
 
+import gc
 import os
 import sys
 
@@ -28,8 +29,9 @@ def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handl
 
 
 _BEFORE = _signal.getsignal(_signal.SIGINT)
-if (os.path.basename(sys.argv[0]).startswith("stream-inspector")
-        or sys.argv[0].endswith(os.path.join("inspector", "__main__.py"))):
+_AS_COMMAND = (os.path.basename(sys.argv[0]).startswith("stream-inspector")
+               or sys.argv[0].endswith(os.path.join("inspector", "__main__.py")))
+if _AS_COMMAND:
     # Started as the command (console script or ``python -m inspector``): the imports below count
     # too. Imported by a test or another program, its own handler stays until ``main`` runs.
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
@@ -51,6 +53,24 @@ WITHOUT_TERMINAL = {
     "gateway": "--format json or --format text prints one report per pair instead",
 }
 """What to do instead, per TUI command, when there is no terminal."""
+
+
+FROZEN_AT_THE_END = frozenset({"check"})
+"""Commands whose objects are frozen (``gc.freeze``) when they return, run as the command: the
+interpreter's final collection then skips them. That collection traversed and freed every session
+of the run (cyclic: it waits for a full collection), 0.13 s CPU of a 25 000-event ``check``; the
+process frees the memory at once when it ends. Everything else of an ordinary exit stays: atexit
+hooks (a ``coverage run`` data save, logging's flush), a runner's code after the command (coverage
+saves after ``runpy``), threads joined, ``sys.exit``'s code. Skipped: ``__del__`` of the cyclic
+garbage left at that moment (``check`` leaves none: its files are closed by ``with``)."""
+
+
+def _freeze_at_the_end() -> None:
+    """Flush stdout and stderr (a closed stdout raises ``BrokenPipeError`` here, handled by
+    ``_main``), then move every object the collector tracks to its permanent generation."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +95,10 @@ def _main(argv: list[str] | None) -> int:
     module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
-        return module.run(args) or EXIT_OK
+        code = module.run(args) or EXIT_OK
+        if argv is None and _AS_COMMAND and args.command in FROZEN_AT_THE_END:
+            _freeze_at_the_end()
+        return code
     except KeyboardInterrupt:
         print("stream-inspector: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -22,6 +22,7 @@ from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
 from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.feeds.base import paused_gc
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
@@ -156,7 +157,9 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
         from inspector.report.spans import span_for  # only with --otlp (start-up)
         start = recorded_start(inp.path, cap)
         span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=name)
-    return Result(_RENDERERS[opts.fmt].render(name, s), None, outcome, span)
+    with paused_gc():  # the report's dicts and strings are acyclic: collections during it find nothing
+        out = _RENDERERS[opts.fmt].render(name, s)
+    return Result(out, None, outcome, span)
 
 
 def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:

@@ -36,7 +36,7 @@ class FragmentTimes:
         """Append one entry per size in ``sizes``, all arrived at ``t`` (a run of deltas)."""
         n = len(self._n)
         self._n.extend(sizes)
-        self._t.extend(array("d", (math.nan if t is None else t,)) * (len(self._n) - n))
+        self._t.fromlist([_NAN if t is None else t] * (len(self._n) - n))
 
     def set(self, pairs) -> None:
         """Replace every entry with ``pairs``."""

@@ -10,7 +10,8 @@ JSON output escapes the same characters as ``\\u`` sequences (``json_safe``).
 """
 from __future__ import annotations
 
-import re
+
+from inspector.model.lazyre import lazy
 
 _C0 = [c for c in range(0x00, 0x20) if c != 0x0A]
 _C1 = [0x7F, *range(0x80, 0xA0)]
@@ -35,8 +36,9 @@ def _ranges(codes: list[int]) -> str:
     return "".join(out)
 
 
-_UNSAFE = re.compile("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS, 0x0A})) + "\ud800-\udfff]")
-"""Any character ``display_text`` would change (searched first: most text has none)."""
+_UNSAFE = lazy("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS, 0x0A})) + "\ud800-\udfff]")
+"""Any character ``display_text`` would change (searched first: most text has none). Compiled on
+first use: ``check --format json`` never shows text (start-up)."""
 
 _TABLES: list[dict[int, str]] = []
 """``display_text``'s two tables, indexed by ``one_line`` (the second also writes LF as ``\\n``);
@@ -53,6 +55,8 @@ def _tables() -> list[dict[int, str]]:
 
 _JSON_TABLE = {c: f"\\u{c:04x}" for c in (*_C1, *BIDI, *_SEPARATORS)}
 """What JSON output must escape beyond what a JSON encoder does (orjson escapes C0 only)."""
+_JSON_UNSAFE = lazy("[" + _ranges(sorted(_JSON_TABLE)) + "]")
+"""Any character of ``_JSON_TABLE``: searched in non-ASCII JSON text before translating it."""
 
 
 def display_text(text: object, *, one_line: bool = False) -> str:
@@ -70,7 +74,11 @@ def json_safe(encoded: str) -> str:
     """JSON text (as ``orjson.dumps(...).decode()`` gives it) with C1 controls, DEL, bidi controls
     and U+2028/U+2029 escaped as ``\\u…`` (the same value to a JSON reader; nothing invisible or
     executable to a terminal that shows the JSON). These characters can only occur inside JSON
-    strings, so the whole text is translated."""
-    if _UNSAFE.search(encoded) is None:
-        return encoded
-    return encoded.translate(_JSON_TABLE)
+    strings, so the whole text is translated. Text without such characters comes back unchanged
+    (same object): ASCII text (the common report) is told from one flag of the string and one
+    search for DEL, not a character-class search of a megabyte report (~15 ms)."""
+    if encoded.isascii():
+        unsafe = "\x7f" in encoded
+    else:
+        unsafe = _JSON_UNSAFE.search(encoded) is not None
+    return encoded.translate(_JSON_TABLE) if unsafe else encoded

@@ -87,6 +87,7 @@ _N_EXP = 20       # in the exponent digits                 (a complete number)
 # terminal
 _M_TRAIL = 21
 _M_INVALID = 22
+_M_STR_STOP = -1  # in a string whose run was just scanned: text[i] ends it (only at the start of ``feed``)
 
 _NUMBER_MODES = frozenset(range(_N_MINUS, _N_EXP + 1))
 _NUMBER_COMPLETE_MODES = frozenset((_N_ZERO, _N_INT, _N_FRAC, _N_EXP))
@@ -287,6 +288,7 @@ class JsonProgress:
                 # nothing but the length changes, so none of the loop's set-up is paid.
                 self.length += n
                 return self.state
+            mode = _M_STR_STOP  # the run is scanned: the loop starts at the character that ended it
         elif mode == _M_VALUE and not self.length and fragment[-1:] in _CLOSERS \
                 and fragment[:1] == _OPENER[fragment[-1]] and self._whole(fragment):
             return COMPLETE
@@ -301,10 +303,11 @@ class JsonProgress:
         ws_run = _ws_run
         ws = _WS
         while i < n:
-            if mode == _M_STR:
-                i = str_run(text, i).end()
-                if i >= n:
-                    break
+            if mode == _M_STR or mode == _M_STR_STOP:
+                if mode == _M_STR:
+                    i = str_run(text, i).end()
+                    if i >= n:
+                        break
                 c = text[i]
                 if c == '"':
                     i += 1

@@ -13,7 +13,8 @@ registry in ``inspector.providers`` lists them.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 if TYPE_CHECKING:
@@ -173,6 +174,12 @@ class Dialect:
     """Keys of a string after the varying one that may vary too and that the dialect never reads
     (OpenAI's ``obfuscation`` padding): a run may differ there as well."""
 
+    direct: "Mapping[str, Callable[[dict], None]]" = MappingProxyType({})
+    """Payload ``type`` -> the handler ``on_event`` would call for an event of that type, given the
+    payload (a dict), while this response has not ended: the session calls it in place of
+    ``on_event`` (dispatch resolved once per event type). The dialect keeps it to what is exact:
+    ``on_event`` for such an event must do nothing but call that handler. Empty: always ``on_event``."""
+
     def __init__(self, writer: StreamWriter) -> None:
         self.w = writer
 
@@ -182,6 +189,18 @@ class Dialect:
         taking each event one by one would only add that string to, and how (``"arguments"`` or
         ``"text"``); None when taking one could do anything else (then each is taken alone).
         Exactness is the contract: answer None whenever unsure."""
+        return None
+
+    delta_types: ClassVar[frozenset] = frozenset()
+    """The payload ``type`` values ``delta_of`` may answer for (empty: it is never asked)."""
+
+    def delta_of(self, payload: dict) -> "tuple[Block, str, str] | None":
+        """For an event whose parsed ``payload`` (a dict with a string ``type``) arrives while this
+        response is under way (not ended, its first event seen): when handling it would do nothing
+        but add one delta to an open block, that block, how (``"arguments"``: judged by the J rules;
+        ``"text"``) and the string added; None when it could do anything else (it is then handled
+        alone). Consecutive such events of one block are taken in one step
+        (``inspector.session.deltas``). Exactness is the contract: answer None whenever unsure."""
         return None
 
     def judges_text(self, block: "Block", values: list) -> bool:

@@ -5,6 +5,7 @@ import orjson
 
 from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.model.display import json_safe
+from inspector.report.unmasked import clean_throughout, joined
 from inspector.session.session import Session
 
 
@@ -18,33 +19,41 @@ _UNIQUE = ("id", "text", "arguments")
 """Block fields from the wire that differ from block to block (``status`` is ours: never a key)."""
 
 
-def scrubbed_block(b, seen: dict[str, str] | None = None) -> dict:
+def scrubbed_block(b, seen: dict[str, str] | None = None, clean: bool = False) -> dict:
     """``b.to_dict()`` with every string from the wire scrubbed (what a stream echoes, a key in a
     tool result, stays masked): what ``scrub_value`` would make of it, walking the parsed ``input``
     only when it may hold what its text does not show. Each of its strings is the text of the block
     verbatim when the text has no backslash (no JSON escape), and a key shape or a remembered
     credential matches inside such a string exactly where it matches inside the text (the quotes
     around it are not key characters): a text that scrubbing leaves as it is leaves its input too.
-    ``seen``: ``kind``/``name`` values already scrubbed in this report, and what they became."""
+    ``seen``: ``kind``/``name`` values already scrubbed in this report, and what they became.
+    ``clean``: the report's wire strings, this block's among them, passed ``unmasked.clean_throughout``
+    (scrubbing would leave each as it is: not called)."""
     d = b.to_dict()
     content = d["arguments"] if b.tool else d["text"]
-    if seen is None:
-        seen = {}
-    for k in _REPEATED:
-        v = d[k]
-        if v.__class__ is str:
-            done = seen.get(v)
-            if done is None:
-                done = seen[v] = scrub_secrets(v)
-            d[k] = done
-    for k in _UNIQUE:
-        v = d[k]
-        if v.__class__ is str:
-            d[k] = scrub_secrets(v)
+    if not clean:
+        if seen is None:
+            seen = {}
+        for k in _REPEATED:
+            v = d[k]
+            if v.__class__ is str:
+                done = seen.get(v)
+                if done is None:
+                    done = seen[v] = scrub_secrets(v)
+                d[k] = done
+        for k in _UNIQUE:
+            v = d[k]
+            if v.__class__ is str:
+                d[k] = scrub_secrets(v)
     if d["input"] is not None and not (content is not None and "\\" not in content
                                        and d["arguments" if b.tool else "text"] == content):
         d["input"] = scrub_value(d["input"])
     return d
+
+
+def _wire_strings(blocks) -> list[str | None]:
+    """Every block's strings from the wire (``_REPEATED`` and ``_UNIQUE``: the text or arguments)."""
+    return [x for b in blocks for x in (b.kind, b.name, b.id, b.content)]
 
 
 def report_dict(path: str, s: Session) -> dict:
@@ -53,8 +62,9 @@ def report_dict(path: str, s: Session) -> dict:
     several = len(s.responses) > 1
     blocks = []
     seen: dict[str, str] = {}
+    clean = clean_throughout(joined(_wire_strings(s.blocks)))
     for b in s.blocks:
-        d = scrubbed_block(b, seen)
+        d = scrubbed_block(b, seen, clean)
         for k in ("first_delta_s", "last_delta_s", "max_gap_s"):
             d[k] = _r(d[k])
         if several:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from inspector.capture.redact import scrub_secrets
 from inspector.model.display import display_text
+from inspector.report.unmasked import clean_throughout, joined
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
 
@@ -37,8 +38,10 @@ def safe(text: object) -> str:
     return display_text(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
 
 
-def _short(text: str, n: int = 100) -> str:
-    text = safe(text)
+def _short(text: str, n: int = 100, as_is: bool = False) -> str:
+    """``safe(text)`` cut to ``n`` characters (``as_is``: ``text`` is known to be safe already)."""
+    if not as_is:
+        text = safe(text)
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -82,20 +85,26 @@ def render(path: str, s: Session) -> str:
     # The header first, so each file's findings read under its name when several files are checked.
     out = [head]
     out += [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
+    # Every string shown as it came when none of them needs masking or escaping (one test over
+    # all, ``inspector.report.unmasked``); else each through ``safe``, kinds and names once each.
+    wire = joined(x for b in s.blocks for x in (b.kind, b.name, b.id, b.content or b.empty_shown))
+    as_is = clean_throughout(wire) and display_text(wire, one_line=True) is wire  # (None: not all strings)
+    shown: dict[str, str] = {}
     for b in s.blocks:
-        label = f"  [{b.index if b.index is not None else '-'}] {safe(b.kind)}"
+        kind = b.kind if as_is else shown.get(b.kind) or shown.setdefault(b.kind, safe(b.kind))
+        label = f"  [{b.index if b.index is not None else '-'}] {kind}"
         if several:
             label = f"  r{b.response}" + label[1:]
         if b.choice not in (None, 0):
             label += f" (choice {b.choice})"
         if b.name:
-            label += f" {safe(b.name)}"
+            label += f" {b.name if as_is else shown.get(b.name) or shown.setdefault(b.name, safe(b.name))}"
         if b.id:
-            label += f" id={safe(b.id)}"
+            label += f" id={b.id if as_is else safe(b.id)}"
         if b.tool:
             label += f" status={b.status}"
         label += " closed" if b.closed else " OPEN"
-        out.append(f"{label}: {_short(b.content or b.empty_shown or '')}")
+        out.append(f"{label}: {_short(b.content or b.empty_shown or '', as_is=as_is)}")
     counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1

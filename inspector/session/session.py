@@ -21,15 +21,15 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
-from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, loads
+from inspector.model.jsondepth import TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
-from inspector.session import runs
+from inspector.session import deltas, runs
 from inspector.session.rules import arguments as argument_rules
 from inspector.session.rules import declared as declared_rules
 from inspector.session.rules import stream as stream_rules
@@ -315,10 +315,9 @@ class Session:
         """Start a block at the current event."""
         ev, response = self.current, self.current_response
         assert response is not None  # a dialect opens blocks only once its response began
-        b = Block(kind=kind, index=index, choice=choice, id=id, name=name, tool=tool,
-                  empty_is_object=empty_is_object, attribution=attribution,
-                  opened_event=ev.index if ev else None, opened_t=ev.t if ev else None,
-                  pos=len(self.blocks), response=response.index)
+        # Positional: a block opens once per call, and keywords cost twice as much here (short calls).
+        b = Block(kind, index, choice, id, name, tool, empty_is_object, ev.index if ev else None, ev.t if ev else None)
+        b.attribution, b.pos, b.response = attribution, len(self.blocks), response.index
         if tool:
             b.progress = JsonProgress()
         self.blocks.append(b)
@@ -439,9 +438,28 @@ class Session:
             return self._chunk_lines[max(i, 0)]
         return body_line + self.line_base if body_line is not None else None
 
-    def _take(self, items) -> None:
-        for item in items:
+    def _take(self, items: list) -> None:
+        i, n = 0, len(items)
+        kinds: frozenset = frozenset()
+        while i < n:
+            item = items[i]
+            i += 1
             if isinstance(item, Frame):
+                # Consecutive deltas of one block in one step (a named event that is no delta goes alone:
+                # a delta's name must be its type). Once the dialect is known it stays (a new response's
+                # instance is of the same class).
+                if not kinds and self.dialect is not None and not self._pending:
+                    kinds = self.dialect.delta_types
+                if kinds and (not item.named or item.event in kinds):
+                    taken = deltas.take(self, items, i - 1)
+                    if taken > 0:
+                        i += taken - 1
+                        continue
+                    if taken < 0:  # looked at, to be taken one by one
+                        for k in range(i - 1, i - 1 - taken):
+                            self.take_frame(items[k])
+                        i += -taken - 1
+                        continue
                 self.take_frame(item)
             elif item.__class__ is FrameRun:
                 runs.take(self, item)
@@ -462,16 +480,11 @@ class Session:
     def take_frame(self, frame: Frame) -> None:
         """Dispatch one frame: its event recorded, then judged by the dialect (hot: once per event)."""
         self._clean = False
-        data = frame.data
         payload = frame.payload
-        if payload is None:  # ``parse_payload`` without its layers: a shallow object is parsed at once
-            if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
-                try:
-                    payload = orjson.loads(data)
-                except orjson.JSONDecodeError:
-                    payload = NOT_JSON
-            else:
-                payload = parse_payload(data)
+        if payload is None:
+            payload = deltas.parse(frame.data)
+        else:
+            frame.payload = None  # the event holds it now, and gives it back once dispatched
         typ = payload.get("type") if payload.__class__ is dict else None
         if typ.__class__ is not str:
             typ = None
@@ -482,7 +495,7 @@ class Session:
             line = self._line(line, frame.offset)
         elif line is not None:  # None: a binary body (AWS event-stream) has no lines
             line += self.line_base
-        ev = EventRecord(len(self.events) + len(self._pending), name, data, payload, line, frame.t,
+        ev = EventRecord(len(self.events) + len(self._pending), name, frame.data, payload, line, frame.t,
                          named, name in KEEPALIVE_TYPES, None, 0, frame.offset)
         if self.dialect is None:
             detected = detect.from_event(ev)
@@ -517,11 +530,15 @@ class Session:
         if ev.t is not None or self._timing.pending_stall is not None:
             self._timing.on_event(ev)
         try:
-            kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
-            if kind is not None and kind.__class__ is not str:
-                raise TypeError(f"its type is {'an object' if isinstance(kind, dict) else 'a ' + type(kind).__name__}, "
-                                "not a string")
-            dialect.on_event(ev)
+            handler = dialect.direct.get(typ) if typ is not None and not response.ended else None
+            if handler is not None:  # what ``on_event`` would call (``Dialect.direct``): its ``type`` is a string
+                handler(payload)  # type: ignore[arg-type]  # a string ``type``: the payload is a dict
+            else:
+                kind = payload.get("type") if payload.__class__ is dict and dialect.typed_events else None
+                if kind is not None and kind.__class__ is not str:
+                    raise TypeError(f"its type is {'an object' if isinstance(kind, dict) else 'a ' + type(kind).__name__}, "
+                                    "not a string")
+                dialect.on_event(ev)
         except (TypeError, AttributeError) as e:  # a list or an object where the dialect reads a scalar
             self._wrong_type(ev, e)
         self.current = None
@@ -593,6 +610,28 @@ class Session:
     def arguments_resent(self, block: Block) -> bool:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
+
+    def record_deltas(self, frames: list, payloads: list, names: list, block: Block) -> None:
+        """``frames`` (``payloads``: their data parsed; ``names``: their event names), each adding a delta
+        to ``block``, into the event log as ``take_frame`` records them, each seen by the timing rules
+        (``inspector.session.deltas``)."""
+        events, timing, response = self.events, self._timing, block.response
+        reports = self._reports
+        for frame, payload, name in zip(frames, payloads, names):
+            line = frame.line
+            if self._chunk_starts:
+                line = self._line(line, frame.offset)
+            elif line is not None:
+                line += self.line_base
+            t = frame.t
+            ev = EventRecord(len(events), name, frame.data, payload, line, t, frame.named, False, block.pos,
+                             response, frame.offset)
+            events.append(ev)
+            reports = self._reports
+            if t is not None or timing.pending_stall is not None:
+                timing.on_event(ev)
+            ev.release()
+        self._clean = self._reports == reports
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
         """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""

@@ -3,6 +3,7 @@ flagged (S017) instead of giving nonsense durations, reads bounded (no FIFO, no 
 and no command answering a malformed header with a traceback."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -10,7 +11,7 @@ import sys
 
 import pytest
 
-from inspector.capture.load import CaptureError, load_bytes, load_path
+from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_bytes, load_path, read_limited
 from inspector.cli import main
 from inspector.feeds.run import run_capture
 from tests.conftest import ROOT
@@ -127,6 +128,68 @@ def test_size_cap_for_files_and_standard_input(tmp_path, capsys):
                           input=p.read_bytes(), capture_output=True)
     assert proc.returncode == 2 and b"more than 100 bytes, the size limit" in proc.stderr
 
+
+
+class _Reads:
+    """A binary file that records the size of each ``read`` asked of it."""
+
+    def __init__(self, path) -> None:
+        self.f = open(path, "rb")  # noqa: SIM115 - closed by the test
+        self.asked: list[int] = []
+
+    def fileno(self) -> int:
+        return self.f.fileno()
+
+    def read(self, n: int) -> bytes:
+        self.asked.append(n)
+        return self.f.read(n)
+
+
+@pytest.mark.parametrize("stale", [0, 1, 500])
+def test_a_file_is_read_with_a_buffer_of_its_size_not_of_the_limit(tmp_path, monkeypatch, stale):
+    """``read_limited`` asks for the file's size plus one byte (asking for the 1 GiB limit allocates
+    it first); a file that grew since its size was taken is read on to its end."""
+    p = tmp_path / "c.sse"
+    body = b"data: {}\n\n" * 100
+    p.write_bytes(body)
+    real = os.fstat  # reports ``stale`` bytes fewer than the file holds: it grew after its size was taken
+    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result((*real(fd)[:6], real(fd).st_size - stale, *real(fd)[7:])))
+    told = len(body) - stale
+    f = _Reads(p)
+    try:
+        assert read_limited(f, MAX_BYTES, name="c.sse") == body
+    finally:
+        f.f.close()
+    assert f.asked == ([told + 1] if not stale else [told + 1, MAX_BYTES - told])
+    g = _Reads(p)  # grown past the limit since its size was taken (or over it already): refused
+    try:
+        with pytest.raises(CaptureError, match="more than 999 bytes"):
+            read_limited(g, len(body) - 1, name="c.sse")
+    finally:
+        g.f.close()
+
+
+def test_loading_a_file_holds_it_once(tmp_path):
+    """``load_all`` of a 2 MB SSE file (blank lines at its end) allocates the file's bytes once and
+    little else: no whole-file copy after the read, no buffer of the 1 GiB limit before it."""
+    import tracemalloc
+    event = b'data: {"choices":[{"delta":{"content":"x"}}]}\n\n'
+    p = tmp_path / "big.sse"
+    p.write_bytes(event * (2_000_000 // len(event)) + b"\n\n\n")
+    tracemalloc.start()
+    try:
+        [(_, cap)], _ = load_all(p)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cap.source_format == "sse" and len(cap.chunks[0].data) == p.stat().st_size
+    assert peak < p.stat().st_size + 256 * 1024, peak
+
+
+def test_a_reader_without_a_file_descriptor_is_read_to_the_limit():
+    assert read_limited(io.BytesIO(b"data: {}\n\n"), 100, name="-") == b"data: {}\n\n"
+    with pytest.raises(CaptureError, match="more than 5 bytes"):
+        read_limited(io.BytesIO(b"data: {}\n\n"), 5, name="-")
 
 def test_findings_never_name_an_event_the_stream_does_not_have(tmp_path):
     """S010 on an unterminated last event and S004 on a trailing comment point at real events."""

@@ -1,7 +1,10 @@
-"""``check`` as users and scripts run it: formats, exit codes, and bad input never crashing."""
+"""``check`` as users and scripts run it: formats, exit codes, bad input never crashing, and how the
+process ends when run as the command (``inspector.cli.FROZEN_AT_THE_END``)."""
 from __future__ import annotations
 
+import gc
 import json
+import os
 import subprocess
 import sys
 
@@ -11,6 +14,8 @@ from inspector.cli import main
 from tests.conftest import ROOT
 from tests.helpers import sse
 from tests.unit.test_dialect_anthropic import CLEAN_TOOL, MSG_START, STOP, reason, start, stop
+
+MAIN = str(ROOT / "inspector" / "__main__.py")
 
 
 @pytest.fixture
@@ -149,3 +154,97 @@ def test_terminal_escapes_and_keys_from_a_stream_are_not_printed(capsys, tmp_pat
     assert code in (0, 1, 2)
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert "Q" * 20 not in out + err
+
+
+def test_the_report_is_rendered_with_the_collector_paused(monkeypatch, clean):
+    """A report is acyclic dicts and strings: no collection runs while it is built, and the
+    collector is back on after."""
+    from inspector.cli import check
+    states = []
+    real = check._RENDERERS["json"]
+
+    class Watched:
+        @staticmethod
+        def render(name, s):
+            states.append(gc.isenabled())
+            return real.render(name, s)
+
+    monkeypatch.setitem(check._RENDERERS, "json", Watched)
+    opts = check.Options("json", None, None, 10.0, {}, None)
+    [result] = check.check_one(check.Input(str(clean), str(clean), True), opts)
+    assert json.loads(result.out)["path"] == str(clean)
+    assert states == [False] and gc.isenabled()
+
+
+def _env(site=None) -> dict:
+    path = [str(ROOT)] if site is None else [str(site), str(ROOT)]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+
+
+@pytest.mark.parametrize("stdout_to", ["pipe", "file"])
+def test_atexit_hooks_run_and_the_output_and_code_are_kept(tmp_path, clean, warn, stdout_to):
+    """An atexit hook installed before the command (a ``sitecustomize``, as coverage's
+    ``process_startup`` is) runs, and finds the run's objects frozen; the reports and the exit
+    code (1 with ``--fail-on warning``) are what ``main`` gives in-process."""
+    site = tmp_path / "site"
+    site.mkdir()
+    marker = tmp_path / "atexit-ran"
+    (site / "sitecustomize.py").write_text(
+        "import atexit, gc\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').write(str(gc.get_freeze_count())))\n")
+    cmd = [sys.executable, "-m", "inspector", "check", "--jobs", "1", "--fail-on", "warning", "--format", "json",
+           str(clean), str(warn)]
+    if stdout_to == "pipe":
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=_env(site))
+        out = proc.stdout
+    else:
+        target = tmp_path / "out.json"
+        with target.open("w") as f:
+            proc = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env(site))
+        out = target.read_text()
+    assert int(marker.read_text()) > 1000  # the hook ran, after the freeze
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["path"] for r in reports] == [str(clean), str(warn)]
+    assert proc.returncode == main(cmd[3:]) == 1
+    assert proc.stderr == ""
+
+
+def test_a_runner_s_code_after_the_command_runs(tmp_path, warn):
+    """A runner that executes ``inspector/__main__.py`` as ``__main__`` and then does its own work
+    (``coverage run -m inspector`` saves its data after the module, the way ``runpy`` with
+    ``alter_sys`` does) gets control back, with the command's exit code in ``SystemExit``."""
+    after = tmp_path / "after"
+    runner = (
+        "import runpy, sys\n"
+        f"sys.argv = [{MAIN!r}, 'check', '--fail-on', 'warning', {str(warn)!r}]\n"
+        "try:\n"
+        f"    runpy.run_path({MAIN!r}, run_name='__main__')\n"
+        "except SystemExit as e:\n"
+        f"    open({str(after)!r}, 'w').write(str(e.code))\n"
+        "    raise\n")
+    proc = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, cwd=ROOT, env=_env())
+    assert after.read_text() == "1"
+    assert proc.returncode == 1
+    assert "warn.sse" in proc.stdout
+
+
+def test_a_closed_stdout_ends_quietly(clean):
+    """stdout closed before the report is written (``| head -c0``): exit 0 and nothing on stderr,
+    not Python's "Exception ignored ... BrokenPipeError" at exit."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "inspector", "check", str(clean)], stdout=write,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env())
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_check_called_in_process_returns_and_freezes_nothing(capsys, clean):
+    """``main`` called by a program (not as the command) returns its code and leaves the
+    collector as it was: frozen objects would never be freed in a long-lived host."""
+    frozen = gc.get_freeze_count()
+    assert main(["check", str(clean)]) == 0
+    assert capsys.readouterr().out
+    assert gc.get_freeze_count() == frozen

@@ -46,6 +46,27 @@ def test_json_output_escapes_c1_and_bidi_as_unicode_escapes():
     assert orjson.loads(out) == value
 
 
+JSON_ESCAPED = {*range(0x7F, 0xA0), *BIDI, 0x2028, 0x2029}
+"""What ``json_safe`` writes as ``\\u…``: DEL, C1, bidi controls and the two separators."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200) | st.text(st.characters(max_codepoint=0x7F), max_size=200))
+def test_json_safe_escapes_exactly_del_c1_bidi_and_separators(text):
+    """ASCII text (DEL is its one character to escape) and any other text alike: each character
+    of the set as its escape, every other character as it was, the same value to a reader."""
+    raw = orjson.dumps(text).decode()
+    out = json_safe(raw)
+    assert out == "".join(f"\\u{ord(c):04x}" if ord(c) in JSON_ESCAPED else c for c in raw)
+    assert orjson.loads(out) == text
+    if not any(ord(c) in JSON_ESCAPED for c in raw):
+        assert out is raw
+
+
+def test_json_safe_escapes_del_in_ascii_text():
+    assert json_safe('{"t":"a\x7fb"}') == '{"t":"a\\u007fb"}'
+
+
 # --------------------------------------------------------------------------- the TUI's one road
 
 _TEXT_ARGS = {"Label", "Static", "Button", "Markdown", "Explanation", "Option"}

@@ -41,7 +41,9 @@ the pytest plugin, only when a suite has it; the ``mcp`` and ``mitmproxy`` extra
 CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress it costs check's start-up",
                   "pathlib": "only a folder to walk (it imports urllib.parse and ipaddress)",
                   "textwrap": "only --help (a command's description is wrapped when shown)",
-                  "glob": "only a pattern among the inputs"}
+                  "glob": "only a pattern among the inputs",
+                  "base64": "only a ``Basic`` word in scrubbed text (is it base64 of user:password?)",
+                  "binascii": "with base64"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",

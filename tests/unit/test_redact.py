@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from inspector.capture.redact import (
     ChunkScrubber, redact_headers, redact_url, remember_headers, remember_query_secrets, remember_secret,
-    scrub_secrets, scrub_value,
+    scrub_secrets, scrub_value, secret_spans,
 )
 
 ALNUM = string.ascii_letters + string.digits
@@ -365,3 +365,17 @@ def test_what_may_begin_a_key_at_the_end_of_text_still_arriving_is_found_also_es
     assert open_secret('{"k": "sk-\\u00') == len('{"k": "sk-')
     assert open_secret('{"k": "a plain value') is None
     assert open_secret('{"k": "\\u00e9t\\u00e9"') is None
+
+
+def test_a_key_after_a_basic_word_that_is_no_credential_is_still_masked():
+    """``Basic`` before a key (not ``user:password`` in base64) once swallowed the key with the word,
+    so every sink built on the key scan showed it whole."""
+    google = "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p_6Q7"
+    plain = f"Authorization: Basic {google}"
+    assert scrub_secrets(plain) == "Authorization: Basic AIza[redacted]"
+    assert [shown for *_, shown in secret_spans(plain)] == ["AIza[redacted]"]
+    escaped = '{"h": "Basic ' + google[:5] + f"\\u00{ord(google[5]):02x}" + google[6:] + '"}'  # a letter escaped
+    assert google[8:] not in scrub_secrets(escaped)
+    assert google[8:] not in str(scrub_value({"headers": plain}))
+    credential = "dXNlcjpodW50ZXIy"  # base64 of user:hunter2: still masked as a whole credential
+    assert scrub_secrets(f"Basic {credential} and Basic {google}") == "Basic [redacted] and Basic AIza[redacted]"

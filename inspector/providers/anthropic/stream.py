@@ -8,7 +8,6 @@ Each A rule of RULES.md is one method below named after its code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 import orjson
@@ -49,16 +48,18 @@ REFUSAL = "refusal"
 TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
-@dataclass(eq=False, slots=True)
 class _Slot:
     """The dialect's bookkeeping for one started block (the block itself is the session's)."""
 
-    block: Block
-    start_input: object = None
-    """``content_block.input`` of the start event (tool blocks)."""
-    a002: set = field(default_factory=set)
-    """Delta types already reported as not fitting this block."""
-    a010: bool = False
+    __slots__ = ("block", "start_input", "a002", "a010")
+
+    def __init__(self, block: Block, start_input: object = None) -> None:
+        self.block = block
+        self.start_input = start_input
+        """``content_block.input`` of the start event (tool blocks)."""
+        self.a002: set | None = None
+        """Delta types already reported as not fitting this block (None: none yet)."""
+        self.a010 = False
 
 
 class AnthropicMessages(Dialect):
@@ -66,6 +67,7 @@ class AnthropicMessages(Dialect):
     typed_events = True
     buffered_arguments_hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)."
     starts_response = frozenset({"message_start"})
+    delta_types = frozenset({"content_block_delta"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
     stop_reasons: ClassVar[frozenset] = STOP_REASONS
@@ -135,21 +137,38 @@ class AnthropicMessages(Dialect):
     def run_target(self, p: dict, name: str, value: str) -> "tuple[Block, str] | None":
         """A run of ``content_block_delta`` events of an open block whose ``partial_json``,
         ``text`` or ``thinking`` string is the one that varies: ``_block_delta`` would only add it."""
-        if p.get("type") != "content_block_delta" or self.w.ended or not self.seen_first or "error" in p:
+        target = self.delta_of(p) if p.get("type") == "content_block_delta" else None
+        if target is None or target[2] != value:
+            return None
+        return target[0], target[1]
+
+    def delta_of(self, p: dict) -> "tuple[Block, str, str] | None":
+        """A ``content_block_delta`` that ``_block_delta`` would only add to its open block: an
+        ``input_json_delta`` of a tool block whose start carried no input (else A010), a
+        ``text_delta`` of a text block, a ``thinking_delta`` of a thinking block. None before the
+        first event and in a subclass that reads events its own way (``direct`` is empty then)."""
+        if p.get("type") != "content_block_delta" or not self.direct or self.w.ended or "error" in p:
             return None
         idx, delta = p.get("index"), p.get("delta")
         slot = self.slots.get(idx) if idx.__class__ is int else None
-        if slot is None or slot.block.closed or delta.__class__ is not dict:
+        if slot is None or delta.__class__ is not dict:
+            return None
+        block = slot.block
+        if block.closed:
             return None
         dtype = delta.get("type")
-        if not isinstance(dtype, str):
-            return None
-        key = _RUN_KEY.get(dtype)
-        if key is None or delta.get(key) != value or slot.block.kind not in DELTA_BLOCKS[dtype]:
-            return None
         if dtype == "input_json_delta":
-            return None if slot.start_input else (slot.block, "arguments")
-        return slot.block, "text"
+            if slot.start_input or block.kind not in TOOL_BLOCKS:
+                return None
+            how = "arguments"
+        elif dtype == "text_delta" or dtype == "thinking_delta":
+            if block.kind != ("text" if dtype == "text_delta" else "thinking"):
+                return None
+            how = "text"
+        else:
+            return None
+        value = delta.get(_RUN_KEY[dtype])
+        return block, how, value if value.__class__ is str else ""
 
     def _message_start(self, p: dict) -> None:
         self.message_started = True
@@ -195,8 +214,12 @@ class AnthropicMessages(Dialect):
 
     def _block_start(self, p: dict) -> None:
         idx = p.get("index")
-        cb = object_member(p, "content_block")
-        kind = string_member(cb, "type", "unknown")
+        cb = p.get("content_block")
+        if cb.__class__ is not dict:
+            cb = {}
+        kind = cb.get("type")
+        if kind.__class__ is not str:
+            kind = "unknown"
         if not isinstance(idx, int):
             self.w.report("S008", "content_block_start without an integer index")
             return
@@ -209,14 +232,14 @@ class AnthropicMessages(Dialect):
         self.A006_overlapping_blocks(idx)
         self.open_slots.add(idx)
         tool = kind in TOOL_BLOCKS
-        block = self.w.open_block(kind, index=idx, id=string_member(cb, "id"),
-                                  name=string_member(cb, "name"),
+        tid, name = cb.get("id"), cb.get("name")
+        block = self.w.open_block(kind, index=idx, id=tid if tid.__class__ is str else None,
+                                  name=name if name.__class__ is str else None,
                                   tool=tool, empty_is_object=tool)
-        slot = self.slots[idx] = _Slot(block)
+        slot = self.slots[idx] = _Slot(block, cb.get("input") if tool else None)
         if kind == "tool_use":
             self.tool_use_started = True
         if tool:
-            slot.start_input = cb.get("input")
             if slot.start_input:  # shown: a pre-filled input is the block's whole input, or doubled (A010)
                 self.w.note(block, "start_input", slot.start_input)
             self.A011_invalid_tool_identity(block, cb)
@@ -253,7 +276,8 @@ class AnthropicMessages(Dialect):
         if dtype == "input_json_delta":  # the add_* calls link the event to the block
             if slot.start_input:
                 self.A010_start_input_not_empty(slot)
-            self.w.add_arguments(block, _str(delta.get("partial_json")))
+            fragment = delta.get("partial_json")
+            self.w.add_arguments(block, fragment if fragment.__class__ is str else "")
         elif dtype == "text_delta":
             self.w.add_text(block, _str(delta.get("text")))
         elif dtype == "thinking_delta":
@@ -332,6 +356,8 @@ class AnthropicMessages(Dialect):
         block = slot.block
         if block.kind in DELTA_BLOCKS[dtype]:
             return True
+        if slot.a002 is None:
+            slot.a002 = set()
         if dtype not in slot.a002:
             slot.a002.add(dtype)
             self.w.report("A002", f"{dtype} sent to a {block.kind!r} block (belongs to "
@@ -423,6 +449,8 @@ class AnthropicMessages(Dialect):
         if self.seen_first:
             return
         self.seen_first = True
+        if type(self).on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
+            self.direct = self._handlers  # from now on, on_event of a handled type only calls its handler
         if typ != "message_start":
             self.w.report("A012", f"first event is {typ!r}, not message_start "
                           f"({says('A012-missing-message-start')})")

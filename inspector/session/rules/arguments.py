@@ -61,6 +61,43 @@ class ArgumentRules:
             self.s.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
                           f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
 
+    def quiet(self, block: "Block", fragments: list) -> bool:
+        """Judge many argument deltas of ``block`` at once (``fragments``: their strings, in order)
+        where taking them one by one through :meth:`fragment` would report nothing: True, and the
+        JSON state is fed their text; False, nothing changed (take them one by one).
+
+        Nothing fires when the state after all of them is neither INVALID nor TRAILING (both are for
+        good once reached, so J001/J003 cannot have fired on the way) and no fragment is a J006
+        candidate: J006 looks at a fragment at least as long as the text before it, or one that
+        follows a complete value; a value other than a number, once complete, stays complete
+        (only whitespace may follow), so the text before a fragment was complete exactly when it
+        reached the end of the value (a top-level number can grow back into a prefix: refused).
+        """
+        prog = block.progress
+        if prog is None or prog.top_kind == "number":
+            return False
+        length = prog.length
+        # Nothing fed yet (a fresh state): a new one is fed, kept only if nothing fires. Else a snapshot.
+        snap = prog.snapshot() if length else None
+        fed = prog if length else JsonProgress()
+        state = fed.feed("".join(fragments))
+        if state == INVALID or state == TRAILING or fed.top_kind == "number":
+            if snap is not None:
+                prog.restore(snap)
+            return False
+        end = fed.complete_at if state == COMPLETE else None  # where the value ends, when it does
+        if block.pos not in self._resent:
+            for k, fragment in enumerate(fragments):
+                complete = end is not None and length >= end
+                if fragment and length and (len(fragment) >= length or complete) \
+                        and _resends(fragment, block.content + "".join(fragments[:k]), length, complete):
+                    if snap is not None:
+                        prog.restore(snap)
+                    return False
+                length += len(fragment)
+        block.progress = fed
+        return True
+
     def whole(self, block: "Block", text: str) -> None:
         """Arguments that arrived whole: judged afresh (J001, J003)."""
         block.progress = JsonProgress()
@@ -103,13 +140,18 @@ class ArgumentRules:
 
     @staticmethod
     def _is_resend(block: "Block", prog: JsonProgress, fragment: str) -> bool:
-        """J006: F starts with A, or A is complete and F is a complete value equal to it
-        (``prog``: the block's JSON progress so far)."""
-        if len(fragment) >= prog.length and fragment.startswith(block.content):
-            return True
-        if prog.state == COMPLETE:
-            try:
-                return orjson.loads(fragment) == orjson.loads(block.content)
-            except orjson.JSONDecodeError:
-                return False
-        return False
+        """J006 for ``fragment`` after the block's text so far (``prog``: its JSON progress)."""
+        return _resends(fragment, block.content, prog.length, prog.state == COMPLETE)
+
+
+def _resends(fragment: str, text: str, length: int, complete: bool) -> bool:
+    """J006: the fragment F, at least ``length`` long (the characters judged before it), starts with
+    the text A before it, or A is a ``complete`` JSON value and F is a complete value equal to it."""
+    if len(fragment) >= length and fragment.startswith(text):
+        return True
+    if complete:
+        try:
+            return orjson.loads(fragment) == orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return False
+    return False

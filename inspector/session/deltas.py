@@ -1,0 +1,103 @@
+"""Consecutive deltas of one block taken in one step, with the outcome of taking each event alone.
+
+Where runs of deltas cannot form (``inspector.session.runs``: events that differ in one string
+only), the framing still hands the session many events at once: every event a chunk completed.
+A short tool call is a start, a few deltas and a stop; its deltas usually sit side by side in one
+such list. Here the session takes consecutive events that the dialect says would each only add a
+delta to the same open block (``Dialect.delta_of``) in one step, when it can prove that taking
+them one by one would report nothing but what it reports here:
+
+- each is a JSON object with a string ``type`` that agrees with its SSE event name, not a
+  keep-alive, of a response under way (not ended, no new one starting), all arrived at one time
+  and no stall awaiting its first event (T001 would be reported there);
+- argument deltas: the J rules would judge nothing along the way (``ArgumentRules.quiet``);
+  text deltas: the dialect judges none of them (``Dialect.judges_text``).
+
+The timing rules still see every event (T002 is reported at the event as before); nothing else
+can report on the way, so the findings, their order and the event log are those of the exact
+path. Otherwise every event looked at goes through the exact path, one by one.
+``tests/unit/test_deltas.py`` holds both ways to the same report and event log on generated
+streams.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import orjson
+
+from inspector.model.events import KEEPALIVE_TYPES, NOT_JSON, parse_payload
+from inspector.model.frames import Frame
+from inspector.model.jsondepth import MAX_DEPTH
+
+if TYPE_CHECKING:
+    from inspector.session.session import Session
+
+MIN = 2
+"""Fewest events taken in one step (one alone costs no more through the exact path)."""
+
+
+def parse(data: str) -> object:
+    """An event's ``data`` parsed: JSON, ``DONE`` or ``NOT_JSON``. A shallow object is parsed at
+    once, a deep one by ``parse_payload`` (bounded depth: S019)."""
+    if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return NOT_JSON
+    return parse_payload(data)
+
+
+def take(s: "Session", items: list, i: int) -> int:
+    """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step.
+    Returns how many items were taken (0: ``items[i]`` goes alone); a negative ``-k``: the ``k``
+    frames from ``i`` were looked at and must go one by one (the caller takes them so)."""
+    dialect, response = s.dialect, s.current_response
+    assert dialect is not None and response is not None  # called once the dialect is known
+    if response.ended or s.stall_pending:
+        return 0
+    n = len(items)
+    kinds = dialect.delta_types
+    first = items[i]
+    t = first.t
+    block = None
+    how = ""
+    fragments: list[str] = []
+    names: list = []
+    payloads: list[dict] = []
+    j = i
+    while j < n:
+        frame = items[j]
+        if frame.__class__ is not Frame or frame.t != t or frame.named and frame.event not in kinds:
+            break
+        p = frame.payload
+        if p is None:
+            p = parse(frame.data)
+        if p.__class__ is not dict:
+            frame.payload = p  # parsed once: the exact path takes it next
+            break
+        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        name = frame.event if frame.named else typ
+        target = None
+        if typ.__class__ is str and typ in kinds and typ not in dialect.starts_response and name == typ \
+                and name not in KEEPALIVE_TYPES:
+            target = dialect.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
+        if target is None or (block is not None and (target[0] is not block or target[1] != how)):
+            frame.payload = p
+            break
+        block, how = target[0], target[1]
+        fragments.append(target[2])
+        names.append(name)
+        payloads.append(p)  # type: ignore[arg-type]  # a dict: checked above
+        j += 1
+    count = j - i
+    if count < MIN or block is None:
+        if count:
+            items[i].payload = payloads[0]
+        return 0
+    if not (s.argument_rules.quiet(block, fragments) if how == "arguments" else not dialect.judges_text(block, fragments)):
+        for k in range(count):  # parsed once: the exact path takes them next
+            items[i + k].payload = payloads[k]
+        return -count
+    s.record_deltas(items[i:j], payloads, names, block)
+    s.add_deltas(block, fragments, sum(map(len, fragments)), t)
+    return count

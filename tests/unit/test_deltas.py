@@ -1,0 +1,249 @@
+"""The short-call path gives exactly what the plain per-event path gives.
+
+Two fast paths sit beside the exact one: consecutive deltas of one block taken in one step
+(``inspector.session.deltas``) and the handler resolved once per event type (``Dialect.direct``).
+Every generated stream is read twice: as it comes, and on the exact path (no delta groups, the
+dialect's ``on_event`` for every event, no runs of deltas). The JSON report, every block's content,
+fragment times and timing, and the whole event log must be equal. The streams are hostile: indexes
+interleaved, deltas before their start or after their stop, duplicate starts, missing stops, delta
+types that do not fit the block, unknown event types, in-band errors, SSE names that disagree with
+the type, data that is not JSON, arguments that turn invalid or complete in the middle of a call,
+fragments that re-send the text (J006), top-level numbers, empty fragments, escapes and non-ASCII
+text cut anywhere, a key-shaped string in the arguments, a retry spliced in, events after the end,
+timed and untimed chunks cut anywhere, native captures with file lines.
+"""
+from __future__ import annotations
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from inspector.feeds.run import run_capture
+from inspector.framing.sse import SSEDecoder
+from inspector.model.capture import Capture, Chunk, End
+from inspector.providers.anthropic.stream import AnthropicMessages
+from inspector.session import deltas, detect
+from tests.unit.test_runs import _fingerprint
+
+KEY = "sk-ant-api03-" + "A" * 40
+FRAGMENT = st.one_of(
+    st.sampled_from(['{"path":"src/mod', 'ule_1.py","li', 'ne":1}', '{"a": ', '"x\\"y"', "1", ", ", "]", "}", "{",
+                     "[", "", " ", "\\n", "é", '"', "\\u00e9", "\\ud83d", "\\ude00", "tru", "e", "12", ".5", "zz",
+                     '{"a": 1}', '{"key": "' + KEY + '"}', KEY, "\t", '"\\', "\u2028"]),
+    st.text(alphabet='ab"{}[]:,\\ é0-', max_size=5))
+INDEX = st.sampled_from([0, 1, 2, 0, 1, "x", None, True])
+
+
+def _start(index, kind, ident, extra):
+    block = {"type": kind, "id": ident, "name": "read_file"}
+    if kind in ("tool_use", "server_tool_use"):
+        block["input"] = extra
+    elif kind in ("text", "thinking"):
+        block[kind] = ""
+    return {"type": "content_block_start", "index": index, "content_block": block}
+
+
+def _delta(index, dtype, value):
+    key = {"input_json_delta": "partial_json", "text_delta": "text", "thinking_delta": "thinking",
+           "signature_delta": "signature"}.get(dtype, "value")
+    return {"type": "content_block_delta", "index": index, "delta": {"type": dtype, key: value}}
+
+
+START = st.builds(_start, INDEX, st.sampled_from(["tool_use", "tool_use", "text", "thinking", "server_tool_use",
+                                                  "bogus"]),
+                  st.sampled_from(["toolu_1", "toolu_2", "bad id!", 7]), st.sampled_from([{}, {}, {"a": 1}]))
+DELTA = st.builds(_delta, INDEX, st.sampled_from(["input_json_delta"] * 6 + ["text_delta", "thinking_delta",
+                                                                              "signature_delta", "bogus_delta"]),
+                  st.one_of(FRAGMENT, FRAGMENT, st.just(None)))
+OTHER = st.sampled_from([
+    {"type": "content_block_stop", "index": 0}, {"type": "content_block_stop", "index": 1},
+    {"type": "content_block_stop", "index": 2}, {"type": "ping"}, {"type": "brand_new_event", "x": 1},
+    {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}},
+    {"type": "message_delta", "delta": {"stop_reason": "tool_use"}}, {"type": "message_stop"},
+    {"type": "message_start", "message": {"id": "msg_2", "type": "message", "content": []}},
+    {"type": ["not", "a", "string"]}, "not json"])
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text("ab\"\\é\n\u2028😀") | st.just(KEY),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("ab\"é", max_size=3), inner,
+                                                                                max_size=3), max_leaves=8)
+
+
+@st.composite
+def _split(draw) -> list:
+    """A JSON value's text cut anywhere (escapes and characters split across fragments), with now
+    and then whitespace or an empty fragment; an object most of the time, as tool arguments are."""
+    value = draw(st.dictionaries(st.text("ab_", max_size=4), JSON, max_size=3) | JSON)
+    text = orjson.dumps(value).decode() + draw(st.sampled_from(["", "", " ", "\n"]))
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=6)))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+
+
+KIND = st.sampled_from(["tool_use", "tool_use", "tool_use", "text", "thinking", "server_tool_use", "bogus"])
+
+
+@st.composite
+def _call(draw) -> list:
+    """A block as models send it, or nearly: its start, deltas (now and then one of another index or
+    type, or another event in between) and, usually, its stop."""
+    index = draw(INDEX)
+    kind = draw(KIND)
+    dtype = {"text": "text_delta", "thinking": "thinking_delta"}.get(kind, "input_json_delta")
+    events = [_start(index, kind, draw(st.sampled_from(["toolu_1", "toolu_1", "bad id!"])),
+                     draw(st.sampled_from([{}, {}, {}, {"a": 1}])))]
+    for fragment in draw(_split() | _split() | st.lists(FRAGMENT, max_size=7)):
+        odd = draw(st.sampled_from(["no"] * 8 + ["index", "type", "event"]))
+        if odd == "event":
+            events.append(draw(OTHER))
+        events.append(_delta(draw(INDEX) if odd == "index" else index,
+                             "signature_delta" if odd == "type" else dtype, fragment))
+    if draw(st.booleans()) or draw(st.booleans()):
+        events.append({"type": "content_block_stop", "index": index})
+    return events
+
+
+EVENTS = st.lists(st.one_of(_call(), _call(), st.builds(lambda e: [e], st.one_of(DELTA, START, OTHER))),
+                  max_size=8).map(lambda groups: [e for g in groups for e in g])
+NAME = st.sampled_from(["same"] * 8 + ["none", "other"])
+
+
+def _sse(events: list, names: list) -> bytes:
+    out = []
+    for k, payload in enumerate(events):
+        how = names[k % len(names)]
+        data = payload if isinstance(payload, str) else orjson.dumps(payload).decode()
+        typ = payload.get("type") if isinstance(payload, dict) else None
+        name = {"same": typ if isinstance(typ, str) else None, "none": None, "other": "content_block_delta"}[how]
+        out.append((f"event: {name}\n" if name else "") + f"data: {data}\n\n")
+    return "".join(out).encode()
+
+
+def _stream(events: list, names: list) -> bytes:
+    start = {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+                                                  "model": "m", "content": []}}
+    return _sse([start, *events], ["same", *names])
+
+
+def _capture(body: bytes, cuts: list[int], timed: float, native: bool) -> Capture:
+    """``body`` cut at ``cuts``, chunk ``k`` arriving at ``timed * k`` seconds (0: untimed; 4 and 12
+    make keep-alive-only spells and stalls, T002 and T001, with the 10 s threshold)."""
+    edges = sorted({0, len(body), *(c % (len(body) + 1) for c in cuts)})
+    chunks = [Chunk(timed * k if timed else None, body[a:b], line=10 + k if native else None)
+              for k, (a, b) in enumerate(zip(edges, edges[1:]))]
+    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"))
+
+
+class _OnEventAlways(AnthropicMessages):
+    """The Anthropic dialect reading every event through ``on_event`` (its ``direct`` stays empty)."""
+
+    def on_event(self, ev):
+        super().on_event(ev)
+
+
+def _exact_make(name, writer):
+    return _OnEventAlways(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+
+def _both(cap: Capture, runs: bool = True) -> tuple[str, str, int]:
+    """Fingerprints as it comes and on the exact path, and how many delta groups were taken in one step
+    (``runs``: False, the framing hands no runs of deltas over on either path)."""
+    taken = []
+    take = deltas.take
+
+    def counting(s, items, i):
+        k = take(s, items, i)
+        taken.append(k)
+        return k
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(deltas, "take", counting)
+        if not runs:
+            m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
+        fast = _fingerprint(run_capture(cap))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(deltas, "take", lambda s, items, i: 0)
+        m.setattr(detect, "make", _exact_make)
+        m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)  # no runs of deltas either
+        exact = _fingerprint(run_capture(cap))
+    return fast, exact, sum(1 for k in taken if k > 0)
+
+
+TIMED = st.sampled_from([0, 0.1, 4.0, 12.0])
+PROPERTY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
+@given(events=EVENTS, names=st.lists(NAME, min_size=1, max_size=60),
+       cuts=st.lists(st.integers(0, 10_000), max_size=4), timed=TIMED, native=st.booleans())
+def test_hostile_streams_read_the_same_on_both_paths(events, names, cuts, timed, native):
+    fast, exact, _ = _both(_capture(_stream(events, names), cuts, timed, native))
+    assert fast == exact
+
+
+def _calls(parts: list[list[str]], text: list[str] = ()) -> list:
+    events: list = []
+    for i, frags in enumerate(parts):
+        events.append(_start(i, "tool_use", f"toolu_{i}", {}))
+        events += [_delta(i, "input_json_delta", f) for f in frags]
+        events.append({"type": "content_block_stop", "index": i})
+    if text:
+        n = len(parts)
+        events.append(_start(n, "text", "x", None))
+        events += [_delta(n, "text_delta", f) for f in text]
+        events.append({"type": "content_block_stop", "index": n})
+    return events + [{"type": "message_delta", "delta": {"stop_reason": "tool_use"}}, {"type": "message_stop"}]
+
+
+@PROPERTY
+@given(parts=st.lists(st.lists(FRAGMENT, max_size=6), min_size=1, max_size=12),
+       text=st.lists(FRAGMENT, max_size=6), cuts=st.lists(st.integers(0, 10_000), max_size=4),
+       timed=TIMED, native=st.booleans())
+def test_well_formed_short_calls_read_the_same_on_both_paths(parts, text, cuts, timed, native):
+    """Short calls as models send them, with any argument text: what the one-step path takes."""
+    events = _calls(parts, text)
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), cuts, timed, native))
+    assert fast == exact
+
+
+def test_short_calls_are_taken_in_one_step_and_report_what_the_exact_path_reports():
+    """The path is taken (a group per call), and the findings it must leave to the exact path are
+    there: J001 at the invalid fragment, J003, J006 at the re-sent fragment, J002 at the stop."""
+    parts = [['{"path":"src/mod', f'ule_{i}.py","li', f'ne":{i}}}'] for i in range(30)]
+    parts += [['{"a":', ' 1}', "x"], ['{"a":', " 1} ", '{"b": 2}'], ["[1", "[1, 2]"], ['{"a', '": [1'],
+              ["10.0", "10"]]  # a top-level number: complete, and a shorter fragment of the same value follows
+    events = _calls(parts, ["Hel", "lo"])
+    fast, exact, groups = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    assert fast == exact
+    assert groups >= 30
+    for code in ("J001", "J003", "J006", "J002", "J004"):
+        assert f'"{code}"' in fast
+    assert fast.count('"J006"') == 2  # the whole array sent again, and 10 after 10.0
+
+
+def test_a_subclass_that_reads_events_its_own_way_gets_no_direct_handler():
+    """Bedrock unwraps each event before the Anthropic rules read it: neither fast path may skip that."""
+    from inspector.providers.bedrock_anthropic.stream import BedrockAnthropic
+    from inspector.session.session import Session
+
+    s = Session(dialect_name="bedrock-anthropic")
+    dialect = s.dialect
+    assert isinstance(dialect, BedrockAnthropic)
+    dialect.A012_missing_message_start("message_start")
+    assert not dialect.direct
+    assert dialect.delta_of(_delta(0, "input_json_delta", "{")) is None
+
+
+def test_the_timing_rules_see_every_event_of_a_group():
+    """Keep-alives only for 12 s while a block is open, then its deltas in one chunk: T002 at the first
+    of them; the next keep-alive-only spell is timed from the group's events (t=12), not from before.
+    No gap between chunks reaches the 10 s stall (T001 pending would keep the group on the exact path)."""
+    head = _stream([_start(0, "tool_use", "toolu_1", {})], ["same"])
+    ping = _sse([{"type": "ping"}], ["same"])
+    group = _sse([_delta(0, "input_json_delta", f) for f in ('{"a', '": ', "1}")], ["same"] * 3)
+    tail = _sse([{"type": "content_block_stop", "index": 0}, {"type": "message_delta",
+                                                               "delta": {"stop_reason": "tool_use"}},
+                 {"type": "message_stop"}], ["same"] * 3)
+    chunks = [Chunk(t, data) for t, data in ((0.0, head), (6.0, ping), (12.0, group), (18.0, ping), (26.0, tail))]
+    fast, exact, groups = _both(Capture(chunks=chunks, end=End(26.0, "eof")), runs=False)
+    assert groups == 1 and fast == exact
+    assert fast.count("only keepalives") == 2 and "t=12.0 \\u2192 26.0 s" in fast  # JSON-escaped arrow
