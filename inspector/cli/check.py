@@ -272,7 +272,7 @@ def run(args) -> int:
         print(f"stream-inspector: {no_capture_line(args.captures, len(skipped))}", file=sys.stderr, flush=True)
         worst = EXIT_USAGE
     elif args.format == "text" and len(outcomes) > 1:
-        print(summary.render(outcomes), flush=True)
+        write_whole(sys.stdout, summary.render(outcomes) + "\n")
     if sender is not None:
         sender.close()
     return worst
