@@ -27,6 +27,7 @@ from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
 from inspector.report import github, json as json_report, summary, text
+from inspector.model.writes import write_whole
 from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
 
@@ -254,7 +255,7 @@ def run(args) -> int:
     skipped = []
     for r in _results(inputs, opts, jobs, stdin):
         if r.out:
-            print(r.out, flush=True)
+            write_whole(sys.stdout, r.out + "\n")
         if r.problem:
             print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
@@ -271,7 +272,7 @@ def run(args) -> int:
         print(f"stream-inspector: {no_capture_line(args.captures, len(skipped))}", file=sys.stderr, flush=True)
         worst = EXIT_USAGE
     elif args.format == "text" and len(outcomes) > 1:
-        print(summary.render(outcomes), flush=True)
+        write_whole(sys.stdout, summary.render(outcomes) + "\n")
     if sender is not None:
         sender.close()
     return worst

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError, load_path
 from inspector.cli.parser import EXIT_OK, EXIT_USAGE
 from inspector.compare import Comparison, compare_captures, render_json, render_text
@@ -40,10 +41,10 @@ def run(args) -> int:
 def show(cmp, a_cap, b_cap, fmt: str, *, theme=None, dialect=None, stall_s: float = 10.0) -> int:
     """Print the comparison as JSON or text, or open it in the TUI (``fmt`` ``tui``); the exit code."""
     if fmt == "json":
-        print(render_json(cmp), flush=True)
+        write_whole(sys.stdout, render_json(cmp) + "\n")
         return EXIT_OK
     if fmt == "text":
-        print(display_text(render_text(cmp)), flush=True)
+        write_whole(sys.stdout, display_text(render_text(cmp)) + "\n")
         return EXIT_OK
     return run_tui(cmp, a_cap, b_cap, theme=theme, dialect=dialect, stall_s=stall_s)
 

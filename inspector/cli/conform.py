@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError
 from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.feeds.base import Settings
@@ -112,11 +113,11 @@ def _render(fmt: str, results: list[CaseResult], provider: str, title: str, inte
         print(report.cases_summary(results) + (" (interrupted: the cases above ran)" if interrupted else ""),
               flush=True)
     elif fmt == "json":
-        print(report.cases_json(results), flush=True)
+        write_whole(sys.stdout, report.cases_json(results) + "\n")
     elif fmt == "junit":
-        print(report.cases_junit(results, suite), flush=True)
+        write_whole(sys.stdout, report.cases_junit(results, suite) + "\n")
     else:
-        print(report.cases_github(results, provider), flush=True)
+        write_whole(sys.stdout, report.cases_github(results, provider) + "\n")
     if fmt != "text":
         print(report.cases_summary(results), file=sys.stderr, flush=True)
 
@@ -161,11 +162,11 @@ def _run_client(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
     if args.format == "json":
-        print(report.verdicts_json(verdicts), flush=True)
+        write_whole(sys.stdout, report.verdicts_json(verdicts) + "\n")
     elif args.format == "junit":
-        print(report.verdicts_junit(verdicts, f"stream-inspector.client.{args.provider}"), flush=True)
+        write_whole(sys.stdout, report.verdicts_junit(verdicts, f"stream-inspector.client.{args.provider}") + "\n")
     else:
-        print(report.summary(verdicts) + (" (interrupted)" if interrupted else ""), flush=True)
+        write_whole(sys.stdout, report.summary(verdicts) + (" (interrupted)" if interrupted else "") + "\n")
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OK if all(v.outcome == "survived" for v in verdicts) else EXIT_FINDINGS

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from inspector.model.writes import write_whole
 from inspector.cli.parser import EXIT_USAGE
 from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
 from inspector.tui.screens.diff import make_diff_app
@@ -25,10 +26,10 @@ def run(args) -> int:
     except DiffInputError as e:
         return _err(str(e))
     if args.format == "json":
-        print(render_json(d), flush=True)
+        write_whole(sys.stdout, render_json(d) + "\n")
         return d.exit_code
     if args.format == "text":
-        print(render_text(d), flush=True)
+        write_whole(sys.stdout, render_text(d) + "\n")
         return d.exit_code
     try:
         app = make_diff_app(d, theme=args.theme)

@@ -23,6 +23,7 @@ from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.report.export import written_whole
 from inspector.model.display import display_text
+from inspector.model.writes import write_whole
 
 
 def _when(name: str, cap: Capture) -> datetime | None:
@@ -67,8 +68,7 @@ def run(args) -> int:
         pieces = iter([har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])])
     if args.output in (None, "-"):
         for piece in pieces:
-            sys.stdout.write(piece)
-        sys.stdout.flush()
+            write_whole(sys.stdout, piece)
         return EXIT_OK
     try:
         with written_whole(args.output) as f:

@@ -22,6 +22,7 @@ from inspector.compare.diff import to_json
 from inspector.feeds.exchanges.record import Exchange
 from inspector.compare.hops.pairs import GatewayPair, streamed
 from inspector.model.display import display_text, json_safe
+from inspector.model.writes import write_whole
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -96,7 +97,6 @@ class PairReports:
         if self.out is None:
             return
         if self.fmt == "json":
-            self.out.write(json_safe(orjson.dumps(pair_json(p), default=str).decode()) + "\n")
+            write_whole(self.out, json_safe(orjson.dumps(pair_json(p), default=str).decode()) + "\n")
         else:
-            self.out.write(display_text(pair_text(p)) + "\n\n")
-        self.out.flush()
+            write_whole(self.out, display_text(pair_text(p)) + "\n\n")

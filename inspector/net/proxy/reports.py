@@ -4,7 +4,8 @@ A report is the ``check`` report of the exchange's session plus what only the pr
 (exchange number, method, status, upstream URL, whether it was streamed, which exchange it
 continues, the body of an answer that was not linted, a decoding note, the capture file).
 
-Imports: ``exchange``; ``inspector.report`` lazily. Never the endpoint, the log or the TUI.
+Imports: ``exchange``; ``inspector.report``; ``model.writes.write_whole`` (each report whole,
+whatever interrupts the write). Never the endpoint, the log or the TUI.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import orjson
 from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import end_word, normal_end
 from inspector.report import text
+from inspector.model.writes import write_whole
 from inspector.report.json import report_dict
 from inspector.model.display import display_text, json_safe
 
@@ -45,10 +47,9 @@ class Reports:
         if self.out is None:
             return
         if self.fmt == "json":
-            self.out.write(json_safe(orjson.dumps(d).decode()) + "\n")
+            write_whole(self.out, json_safe(orjson.dumps(d).decode()) + "\n")
         else:
-            self.out.write(display_text(text_for(ex)) + "\n\n")
-        self.out.flush()
+            write_whole(self.out, display_text(text_for(ex)) + "\n\n")
 
 
 class EndLines:
