@@ -29,7 +29,7 @@ def joined(strings: Iterable[object]) -> str | None:
     """The strings in one text, apart by ``SEPARATOR`` (None left out); None when one is anything
     else (not a ``str``: the test cannot vouch for what shows it)."""
     try:
-        return SEPARATOR.join([s for s in strings if s is not None])  # type: ignore[misc]
+        return SEPARATOR.join([s for s in strings if s is not None])  # type: ignore[misc]  # anything not a str raises TypeError, the answer below
     except TypeError:
         return None
 
