@@ -151,6 +151,34 @@ def test_client_leaving_mid_stream_ends_the_exchange_as_cancelled(raw_server):
     assert "(cancelled): client disconnected" in one(report, "S012")["message"]
 
 
+def test_a_client_closing_right_after_the_last_event_leaves_a_whole_recording(raw_server, tmp_path):
+    """The openai SDK closes its response once it has read ``data: [DONE]``, before the body's closing
+    chunk: a proxy that cut the exchange there recorded a cancelled answer, which ``serve --match``
+    then replayed as a broken one. Within the grace the upstream's own end is awaited."""
+    chunks = [{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+              for delta, finish in (({"role": "assistant", "content": "hi"}, None), ({}, "stop"))]
+
+    def behave(srv, conn, request):
+        srv.head(conn)
+        for c in chunks:
+            srv.chunk(conn, b"data: " + json.dumps(c).encode() + b"\n\n")
+        srv.chunk(conn, b"data: [DONE]\n\n")
+        srv.hold(0.1)  # the closing chunk comes later than the client's close, within the grace
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url, record_dir=tmp_path) as px:
+        client = openai.OpenAI(api_key="sk-test", base_url=px.url + "/v1", max_retries=0)
+        text = "".join(c.choices[0].delta.content or "" for c in client.chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "hi"}], stream=True))
+        [report] = px.wait_reports(1)
+    assert text == "hi"
+    assert "S012" not in codes(report)
+    [recording] = tmp_path.iterdir()
+    assert load_path(recording).end.kind == "eof"
+
+
 # ------------------------------------------------------------------ what goes through
 def test_request_goes_upstream_unchanged(raw_server):
     payload = b'{"model":"m","stream":true,"messages":[{"role":"user","content":"caf\xc3\xa9"}]}'

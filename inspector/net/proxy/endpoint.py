@@ -280,8 +280,9 @@ class ProxyEndpoint:
                 state.task.uncancel()  # we cancelled ourselves (client gone, time limit); the task goes on normally
         finally:
             watcher.cancel()
-            if timer is not None:
-                timer.cancel()
+            for alarm in (timer, state.timer):
+                if alarm is not None:
+                    alarm.cancel()
             await pump.aclose()
             await self._close(tee, state.end or End(now(), "cancelled", "proxy stopped"), record_path, resp)
 
@@ -365,6 +366,15 @@ class ProxyEndpoint:
             self.log(f"{method} {path} -> {what}")
 
 
+CLIENT_GONE_GRACE_S = 0.25
+"""How long the relay goes on reading the upstream after its client left. A client may close as
+soon as it has read the stream's last event: the openai SDK closes the response after ``data:
+[DONE]``, before the body's closing chunk (``openai/_streaming.py``), so the proxy often hears the
+client leave just before the upstream's own end. Within the grace that end still comes and the
+exchange and its recording end as the upstream ended them (``serve --match`` then replays a whole
+answer, not a cut one); a client that left mid-stream is cut off as before, this much later."""
+
+
 class _RelayState:
     """One relay so far: how its body ended (``end``, once known) and why it is being stopped from
     outside the read loop (``cut``: client gone, ``--max-duration``); ``stop`` cancels ``task`` once."""
@@ -373,6 +383,12 @@ class _RelayState:
         self.task = task
         self.end: End | None = None
         self.cut: str | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+    def client_gone(self) -> None:
+        """The client disconnected: stop after ``CLIENT_GONE_GRACE_S`` unless the upstream ends first."""
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(CLIENT_GONE_GRACE_S, self.stop, "client disconnected")
 
     def stop(self, why: str) -> None:
         if self.cut is None:
@@ -382,10 +398,10 @@ class _RelayState:
 
 
 async def _watch_client(receive, state: _RelayState) -> None:
-    """Stop the relay when the client disconnects (the ASGI ``receive`` says so)."""
+    """Stop the relay when the client disconnects (the ASGI ``receive`` says so), after the grace."""
     while True:
         if (await receive())["type"] == "http.disconnect":
-            state.stop("client disconnected")
+            state.client_gone()
             return
 
 
