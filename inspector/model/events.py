@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import orjson
 
-from inspector.model.jsondepth import loads
+from inspector.model.jsondepth import MAX_DEPTH, loads
 
 class _Sentinel:
     """A marker payload with one instance: copies and pickles give back the module's own
@@ -42,11 +42,13 @@ points at (the event that set ``stop_reason``) must still parse their payload.""
 
 
 def parse_payload(data: str) -> object:
-    """An event's payload: parsed JSON, ``DONE`` for ``[DONE]``, or ``NOT_JSON``."""
-    if data == "[DONE]":
-        return DONE
+    """An event's payload: parsed JSON, ``DONE`` for ``[DONE]``, or ``NOT_JSON`` (hot: once per event).
+    Depth is bounded (S019 beyond ``MAX_DEPTH``); data too short or with too few brackets to go that
+    deep is parsed at once, without ``jsondepth.loads``'s layers."""
     try:
-        return loads(data)  # bounded depth: S019 beyond it
+        if len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH:
+            return DONE if data == "[DONE]" else orjson.loads(data)
+        return loads(data)
     except orjson.JSONDecodeError:
         return NOT_JSON
 

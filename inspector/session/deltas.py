@@ -23,28 +23,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import orjson
-
-from inspector.model.events import KEEPALIVE_TYPES, NOT_JSON, parse_payload
+from inspector.model.events import KEEPALIVE_TYPES, parse_payload
 from inspector.model.frames import Frame
-from inspector.model.jsondepth import MAX_DEPTH
 
 if TYPE_CHECKING:
     from inspector.session.session import Session
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
-
-
-def parse(data: str) -> object:
-    """An event's ``data`` parsed: JSON, ``DONE`` or ``NOT_JSON``. A shallow object is parsed at
-    once, a deep one by ``parse_payload`` (bounded depth: S019)."""
-    if (len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH) and data != "[DONE]":
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return NOT_JSON
-    return parse_payload(data)
 
 
 def take(s: "Session", items: list, i: int) -> int:
@@ -71,7 +57,7 @@ def take(s: "Session", items: list, i: int) -> int:
             break
         p = frame.payload
         if p is None:
-            p = parse(frame.data)
+            p = parse_payload(frame.data)
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break

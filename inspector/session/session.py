@@ -21,7 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
@@ -482,7 +482,7 @@ class Session:
         self._clean = False
         payload = frame.payload
         if payload is None:
-            payload = deltas.parse(frame.data)
+            payload = parse_payload(frame.data)
         else:
             frame.payload = None  # the event holds it now, and gives it back once dispatched
         typ = payload.get("type") if payload.__class__ is dict else None
