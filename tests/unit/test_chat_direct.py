@@ -1,8 +1,10 @@
-"""The Chat dialect's direct way for the common continuation chunk (``OpenAIChat.on_event``) gives
-exactly what its general way (``OpenAIChat.on_chunk``) gives, on hostile streams.
+"""The Chat dialect's direct ways for the common chunks (``OpenAIChat.on_event``: a call's opening and
+its continuations; ``OpenAIChat.delta_of``: consecutive continuations taken as one group by
+``inspector.session.deltas``) give exactly what its general way (``OpenAIChat.on_chunk``) gives, on
+hostile streams.
 
-Every generated stream is run twice: as it comes, and with ``on_event`` replaced by ``on_chunk``
-(every chunk through every field). The JSON and text reports, every block's content, fragment
+Every generated stream is run twice: as it comes, and with ``on_event`` replaced by ``on_chunk`` and
+no groups (every chunk alone, through every field). The JSON and text reports, every block's content, fragment
 times and status, and the whole event log must be equal. The streams mix the common shape with
 what could make a shortcut differ: tool-call entries without ``index`` or with a negative, boolean,
 float or string one, index jumps, ids and names repeated (or changed) on later fragments, several
@@ -25,6 +27,7 @@ from hypothesis import strategies as st
 from inspector.feeds.run import run_capture
 from inspector.framing.sse import SSEDecoder
 from inspector.model.capture import Capture, Chunk, End
+from inspector.providers.base import Dialect
 from inspector.providers.openai_chat.stream import OpenAIChat
 from inspector.report.json import report_dict
 from inspector.report.text import render as render_text
@@ -211,6 +214,7 @@ def _both(cap: Capture, runs: bool) -> tuple[str, str]:
             m.setattr(SSEDecoder, "set_run_keys", lambda self, keys, noise=(): None)
         direct = _fingerprint(run_capture(cap))
         m.setattr(OpenAIChat, "on_event", OpenAIChat.on_chunk)
+        m.setattr(OpenAIChat, "delta_of", Dialect.delta_of)
         general = _fingerprint(run_capture(cap))
     return direct, general
 
@@ -228,8 +232,10 @@ def test_the_direct_way_matches_the_general_way(chunks, cuts, timed, runs):
 
 
 def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
-    """Not vacuous: the continuation chunks of an ordinary stream do go the direct way (``on_chunk`` is
-    not called for them), and a bad fragment on that way is still judged at its chunk (J003, J006)."""
+    """Not vacuous: on an ordinary stream only the head, the first text, the finish and ``[DONE]`` reach
+    ``on_chunk``; each call's opening goes the direct way (``on_event``, not ``on_chunk``); a call's
+    argument chunks are taken as one group (they never reach ``on_event``) unless one of them is judged,
+    and then each goes alone and is judged at its chunk (J003, J006)."""
     chunks = [*HEAD]
     for i in range(3):
         chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
@@ -241,14 +247,17 @@ def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
     chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": None}]})
     chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
     cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False)
-    general_calls = []
+    general_calls, event_calls = [], []
     with pytest.MonkeyPatch.context() as m:
-        on_chunk = OpenAIChat.on_chunk
+        on_chunk, on_event = OpenAIChat.on_chunk, OpenAIChat.on_event
         m.setattr(SSEDecoder, "set_run_keys", lambda self, keys, noise=(): None)
         m.setattr(OpenAIChat, "on_chunk", lambda self, ev: (general_calls.append(ev.index), on_chunk(self, ev))[1])
+        m.setattr(OpenAIChat, "on_event", lambda self, ev: (event_calls.append(ev.index), on_event(self, ev))[1])
         s = run_capture(cap)
-    assert general_calls == [0, 1, 4, 8, 12, 13]  # the head, each call's opening, the finish, [DONE]
+    assert general_calls == [0, 11, 12, 13]  # the head, the text's opening, the finish, [DONE]
+    assert event_calls == [0, 1, 4, 5, 6, 7, 8, 11, 12, 13]  # calls 0 and 2: their arguments as a group
     assert [(f.code, f.event) for f in s.findings] == [("J003", 6), ("J006", 7)]
+    assert [e.block for e in s.events] == [None, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 0, None]
     direct, general = _both(cap, runs=False)
     assert direct == general
 

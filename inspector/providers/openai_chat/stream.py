@@ -162,6 +162,8 @@ class OpenAIChat(Dialect):
     accepts_done = True
     run_keys = {"": ("arguments", "content", "reasoning_content")}
     run_noise = ("obfuscation",)
+    delta_types = frozenset({"message"})
+    untyped = "message"
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -184,43 +186,103 @@ class OpenAIChat(Dialect):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: "EventRecord") -> None:
-        """One chunk. The common continuation chunk goes a direct way: one choice already seen and
-        not finished, no ``finish_reason``, and a delta that is only one string for an open channel
-        (``content``, ``reasoning_content``/``reasoning``, ``refusal``) or only one ``tool_calls``
-        entry ``{index, function: {arguments}}`` for a call already opened at that index, on a chunk
-        with no error, no usage, no ``type`` and the response's ``id`` already known. That chunk
-        only adds its string; every other chunk goes through ``on_chunk``, which would do the same
-        with it (``tests/unit/test_chat_direct.py`` holds the two to the same report and event log)."""
+        """One chunk. The two common chunks of a plain stream go their own direct way: the continuation
+        (``delta_of``) only adds its string, the opening of a call (``_opens``) only opens it; every other
+        chunk goes through ``on_chunk``, which would do the same with them
+        (``tests/unit/test_chat_direct.py`` holds the ways to the same report and event log)."""
         p = ev.payload
-        if p.__class__ is dict and self.chunk_id is not None:
-            choices = p.get("choices")
-            if (choices.__class__ is list and len(choices) == 1 and not self.w.ended and "error" not in p
-                    and "type" not in p and p.get("usage") is None and ev.name != "error"
-                    and p.get("object") != LEGACY_OBJECT):
-                choice = choices[0]
-                if choice.__class__ is dict and choice.get("finish_reason") is None:
-                    idx, delta = choice.get("index"), choice.get("delta")
-                    ch = self.choices.get(idx) if idx.__class__ is int else None
-                    if ch is not None and ch.finish is None and delta.__class__ is dict and len(delta) == 1:
-                        entries = delta.get("tool_calls")
-                        if entries is None:
-                            for key, value in delta.items():
-                                kind = _CHANNELS.get(key)
-                                if kind is not None and value.__class__ is str:
-                                    self._add_channel(ch, kind, value)
-                                    return
-                        elif entries.__class__ is list and len(entries) == 1:
-                            entry = entries[0]
-                            if entry.__class__ is dict and len(entry) == 2:
-                                idx, fn = entry.get("index"), entry.get("function")
-                                call = ch.by_index.get(idx) if idx.__class__ is int else None
-                                if call is not None and fn.__class__ is dict and len(fn) == 1:
-                                    args = fn.get("arguments")
-                                    if args.__class__ is str:
-                                        ch.opening = False
-                                        self.w.add_arguments(call.block, args)
-                                        return
+        if p.__class__ is dict and ev.name != "error":
+            target = self.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
+            if target is not None:
+                block, how, value = target
+                if how == "arguments":
+                    self.w.add_arguments(block, value)
+                    return
+                if block.kind == "text" and len(value) >= RESTATED_MIN:  # as ``_add_channel`` judges it
+                    ch = self.choices[block.choice]
+                    if not ch.c019:
+                        self.c019_content_restated(ch, block, value)
+                self.w.add_text(block, value)
+                return
+            one = self._plain(p)  # type: ignore[arg-type]  # a dict: checked above
+            if one is not None and self._opens(*one):
+                return
         self.on_chunk(ev)
+
+    def _plain(self, p: dict) -> "tuple[_Choice, dict] | None":
+        """The choice and the delta of a plain chunk: one choice already seen and not finished, no
+        ``finish_reason``, a delta that is an object of one key, on a chunk with no error, no usage, no
+        ``type``, not legacy, the response's ``id`` already known, before the end marker; else None."""
+        if self.chunk_id is None:
+            return None
+        choices = p.get("choices")
+        if (choices.__class__ is not list or len(choices) != 1 or self.w.ended or "error" in p
+                or "type" in p or p.get("usage") is not None or p.get("object") == LEGACY_OBJECT):
+            return None
+        choice = choices[0]  # type: ignore[index]  # a list: checked above
+        if choice.__class__ is not dict or choice.get("finish_reason") is not None:
+            return None
+        idx, delta = choice.get("index"), choice.get("delta")
+        ch = self.choices.get(idx) if idx.__class__ is int else None
+        if ch is None or ch.finish is not None or delta.__class__ is not dict or len(delta) != 1:
+            return None
+        return ch, delta
+
+    def delta_of(self, p: dict) -> "tuple[Block, str, str] | None":
+        """What a plain chunk (``_plain``) adds when its delta is only one string for an open channel
+        block (``content``, ``reasoning_content``/``reasoning``, ``refusal``; C019 is the caller's to
+        judge) or only one ``tool_calls`` entry ``{index, function: {arguments}}`` for a call already
+        opened at that index: its block, ``"arguments"`` or ``"text"``, and the string; None for any
+        other chunk. An arguments delta ends the batch of calls being opened (``_on_tool_calls``)."""
+        one = self._plain(p)
+        if one is None:
+            return None
+        ch, delta = one
+        entries = delta.get("tool_calls")
+        if entries is None:
+            for key, value in delta.items():
+                kind = _CHANNELS.get(key)
+                if kind is not None and value.__class__ is str:
+                    block = getattr(ch, kind)
+                    return (block, "text", value) if block is not None else None  # None: a block to open
+            return None
+        if entries.__class__ is not list or len(entries) != 1:
+            return None
+        entry = entries[0]
+        if entry.__class__ is not dict or len(entry) != 2:
+            return None
+        idx, fn = entry.get("index"), entry.get("function")
+        call = ch.by_index.get(idx) if idx.__class__ is int else None
+        if call is None or fn.__class__ is not dict or len(fn) != 1:
+            return None
+        args = fn.get("arguments")
+        if args.__class__ is not str:
+            return None
+        ch.opening = False
+        return call.block, "arguments", args
+
+    def _opens(self, ch: _Choice, delta: dict) -> bool:
+        """A plain chunk's delta (``_plain``) that is only the first fragment of a new call, whole: one
+        ``tool_calls`` entry with exactly a new ``index`` (an int, not negative), a non-empty ``id`` and
+        ``type``, and a ``function`` of exactly a non-empty ``name`` and string ``arguments``. Opens it
+        as ``_on_tool_entry`` would (C013, C020 judged in ``_open_call``) and returns True; False for
+        any other delta (nothing done)."""
+        entries = delta.get("tool_calls")
+        if entries.__class__ is not list or len(entries) != 1:
+            return False
+        entry = entries[0]
+        if entry.__class__ is not dict or len(entry) != 4:
+            return False
+        idx, fn = entry.get("index"), entry.get("function")
+        if idx.__class__ is not int or idx < 0 or idx in ch.by_index or fn.__class__ is not dict or len(fn) != 2:
+            return False
+        eid, typ, name, args = entry.get("id"), entry.get("type"), fn.get("name"), fn.get("arguments")
+        if not (eid.__class__ is str and eid and typ.__class__ is str and typ and name.__class__ is str and name
+                and args.__class__ is str):
+            return False
+        ch.opening = False  # a new tool_calls delta: a new batch (``_on_tool_calls``)
+        self.w.add_arguments(self._open_call(ch, entry, fn, wire_index=idx).block, args)
+        return True
 
     def on_chunk(self, ev: "EventRecord") -> None:
         """Any event, every field read (``on_event``'s general way)."""
