@@ -60,6 +60,10 @@ add ``.``/``:`` and 128 characters)."""
 TEMPLATE_TOKENS = re.compile(r"<\|[^|<>]*\|>|</?tool_call>|\[TOOL_CALLS\]")
 """C020: chat-template control tokens a tool parser can leak into a name (Harmony ``<|channel|>``,
 Hermes ``<tool_call>``, Mistral ``[TOOL_CALLS]``)."""
+GOOD_NAMES_KEPT = 1024
+_GOOD_NAMES: set[str] = set()
+"""Names C020 already found valid (an agent calls the same few tools over and over; at most
+``GOOD_NAMES_KEPT`` are kept, so a stream of made-up names costs the two searches each)."""
 
 
 def _nonempty(value: object) -> str | None:
@@ -280,8 +284,21 @@ class OpenAIChat(Dialect):
         if not (eid.__class__ is str and eid and typ.__class__ is str and typ and name.__class__ is str and name
                 and args.__class__ is str):
             return False
-        ch.opening = False  # a new tool_calls delta: a new batch (``_on_tool_calls``)
-        self.w.add_arguments(self._open_call(ch, entry, fn, wire_index=idx).block, args)
+        if ch.pending_signature is not None:
+            ch.opening = False  # a new tool_calls delta: a new batch (``_on_tool_calls``)
+            self.w.add_arguments(self._open_call(ch, entry, fn, wire_index=idx).block, args)
+            return True
+        # ``_open_call`` for this entry: nothing to attribute, no C002/C011 (a name, an id, a type).
+        block = self.w.open_block("tool_call", index=idx, choice=ch.index, id=eid, name=name, tool=True)
+        call = _Call(block, idx)
+        self.c013_index_gap(ch, idx)
+        ch.calls.append(call)
+        ch.opening, ch.batch = True, [call]
+        ch.by_index[idx] = call
+        ch.by_id.setdefault(eid, call)
+        if name not in _GOOD_NAMES:
+            self.c020_invalid_tool_name(call, name)
+        self.w.add_arguments(block, args)
         return True
 
     def on_chunk(self, ev: "EventRecord") -> None:
@@ -947,10 +964,12 @@ class OpenAIChat(Dialect):
         tool name: outside `^[A-Za-z0-9_.:-]{1,128}$`, or holding chat-template control tokens
         (`<|…|>`, `<tool_call>`, `[TOOL_CALLS]`): the agent looks up a tool that does not exist".
         Once per call."""
-        if name is None or call.c020:
+        if name is None or call.c020 or name in _GOOD_NAMES:
             return
         token = TEMPLATE_TOKENS.search(name)
         if token is None and TOOL_NAME.fullmatch(name):
+            if len(_GOOD_NAMES) < GOOD_NAMES_KEPT:
+                _GOOD_NAMES.add(name)
             return
         call.c020 = True
         why = (f"holds the chat-template token {token.group()!r} (the server's tool parser leaked it)"
