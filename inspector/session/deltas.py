@@ -7,7 +7,8 @@ such list. Here the session takes consecutive events that the dialect says would
 delta to the same open block (``Dialect.delta_of``) in one step, when it can prove that taking
 them one by one would report nothing but what it reports here:
 
-- each is a JSON object with a string ``type`` that agrees with its SSE event name, not a
+- each is a JSON object with a string ``type`` (none at all in a dialect whose deltas have none,
+  ``Dialect.untyped``: OpenAI Chat) that agrees with its SSE event name, not a
   keep-alive, of a response under way (not ended, no new one starting), all arrived at one time
   and no stall awaiting its first event (T001 would be reported there);
 - argument deltas: the J rules would judge nothing along the way (``ArgumentRules.quiet``);
@@ -61,7 +62,7 @@ def take(s: "Session", items: list, i: int) -> int:
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break
-        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        typ = p.get("type", dialect.untyped)  # type: ignore[union-attr]  # a dict: checked above
         name = frame.event if frame.named else typ
         target = None
         if typ.__class__ is str and typ in kinds and typ not in dialect.starts_response and name == typ \
