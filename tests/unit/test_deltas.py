@@ -23,7 +23,7 @@ from inspector.feeds.run import run_capture
 from inspector.framing.sse import SSEDecoder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.providers.anthropic.stream import AnthropicMessages
-from inspector.session import deltas, detect
+from inspector.session import deltas, detect, groups
 from tests.unit.test_runs import _fingerprint
 
 KEY = "sk-ant-api03-" + "A" * 40
@@ -150,8 +150,8 @@ def _both(cap: Capture, runs: bool = True) -> tuple[str, str, int]:
     taken = []
     take = deltas.take
 
-    def counting(s, items, i):
-        k = take(s, items, i)
+    def counting(s, items, i, least=deltas.MIN):
+        k = take(s, items, i, least)
         taken.append(k)
         return k
 
@@ -161,7 +161,8 @@ def _both(cap: Capture, runs: bool = True) -> tuple[str, str, int]:
             m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
         fast = _fingerprint(run_capture(cap))
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(deltas, "take", lambda s, items, i: 0)
+        m.setattr(deltas, "take", lambda s, items, i, least=2: 0)
+        m.setattr(groups, "take", lambda s, items, i: 0)
         m.setattr(detect, "make", _exact_make)
         m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)  # no runs of deltas either
         exact = _fingerprint(run_capture(cap))
