@@ -200,7 +200,8 @@ class Dialect:
     group_starts: ClassVar[frozenset] = frozenset()
     """Payload ``type`` values of events that open a block whose deltas (``delta_of``) and stop
     (``group_stops``) may follow in the same list of frames: the session takes such a group in one
-    pass (``inspector.session.groups``), each start and stop through its ``direct`` handler."""
+    pass (``inspector.session.groups``), each start and stop through its ``direct`` handler. Never a
+    keep-alive type, nor one of ``starts_response``."""
     group_stops: ClassVar[frozenset] = frozenset()
     """Payload ``type`` values of events that close a block opened by one of ``group_starts``."""
 

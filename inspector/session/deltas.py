@@ -34,6 +34,11 @@ MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
 
 
+_TYPED: dict[tuple[frozenset, frozenset], frozenset] = {}
+"""A dialect's ``delta_types`` and ``starts_response`` -> what a delta's type must be: one ``delta_of``
+answers for, no keep-alive, opening no response."""
+
+
 def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
     """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step
     (``least`` of them at the fewest: ``inspector.session.groups`` takes one alone too). Returns
@@ -46,8 +51,9 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
     n = len(items)
     kinds = dialect.delta_types
     untyped, delta_of = dialect.untyped, dialect.delta_of
-    # What a delta's type must be: one ``delta_of`` answers for, no keep-alive, opening no response.
-    typed = kinds.difference(dialect.starts_response, KEEPALIVE_TYPES)
+    typed = _TYPED.get((kinds, dialect.starts_response))
+    if typed is None:
+        typed = _TYPED[kinds, dialect.starts_response] = kinds.difference(dialect.starts_response, KEEPALIVE_TYPES)
     first = items[i]
     t = first.t
     block = None

@@ -14,8 +14,9 @@ the session takes such a group in one pass over its frames:
   reported on the way, else one by one).
 
 What lets the general checks go is asked once per event and is cheap: a JSON object whose string
-``type`` agrees with its SSE name, is no keep-alive and opens no response, while the response is
-under way and no stall awaits its first event (T001). Any other event ends the group where it is,
+``type`` (one of those two sets: never a keep-alive, never one that opens a response) agrees with
+its SSE name, while the response is under way. The timing rules see each event as in
+``take_frame`` (a stall pending reports T001 at it). Any other event ends the group where it is,
 and the session takes it (and what follows) the usual way. ``tests/unit/test_deltas.py`` holds both
 ways to the same report and event log on generated streams.
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import KEEPALIVE_TYPES, parse_payload
+from inspector.model.events import parse_payload
 from inspector.model.frames import Frame
 from inspector.session import deltas
 
@@ -35,7 +36,9 @@ def take(s: "Session", items: list, i: int) -> int:
     """Take ``items[i]`` (a frame whose event may open a block) and, after it, the block's deltas and
     its stop. Returns how many items were taken (0: ``items[i]`` goes the usual way, its payload
     parsed on it)."""
-    if not _one(s, items[i], s.dialect.group_starts):  # type: ignore[union-attr]  # the dialect is known
+    dialect, response = s.dialect, s.current_response
+    assert dialect is not None and response is not None  # called once the dialect is known
+    if response.ended or not _one(s, items[i], dialect.group_starts):
         return 0
     j, n = i + 1, len(items)
     if j < n:
@@ -45,31 +48,28 @@ def take(s: "Session", items: list, i: int) -> int:
                 s.take_frame(items[m])
             k = -k
         j += k
-        if j < n and _one(s, items[j], s.dialect.group_stops):  # type: ignore[union-attr]
+        if j < n and _one(s, items[j], dialect.group_stops):  # the deltas cannot end the response
             j += 1
     return j - i
 
 
 def _one(s: "Session", frame: object, types: frozenset) -> bool:
     """Take ``frame`` when it is an event of one of ``types`` that the dialect's direct handler takes
-    and nothing of ``take_frame``'s general checks applies; False (its payload kept on it) otherwise."""
+    and nothing of ``take_frame``'s general checks applies (the response under way: the caller's
+    check); False (its payload kept on it) otherwise."""
     if frame.__class__ is not Frame:
         return False
     named = frame.named  # type: ignore[attr-defined]  # a Frame: checked above
     if named and frame.event not in types:  # type: ignore[attr-defined]
         return False
-    dialect, response = s.dialect, s.current_response
-    assert dialect is not None and response is not None  # called once the dialect is known
-    if response.ended or s.stall_pending:
-        return False
     p = frame.payload  # type: ignore[attr-defined]
     if p is None:
         p = parse_payload(frame.data)  # type: ignore[attr-defined]
     if p.__class__ is dict:
+        dialect = s.dialect
         typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
-        handler = dialect.direct.get(typ) if typ.__class__ is str and typ in types else None
-        if handler is not None and (not named or frame.event == typ) and typ not in KEEPALIVE_TYPES \
-                and typ not in dialect.starts_response:  # type: ignore[attr-defined]
+        handler = dialect.direct.get(typ) if typ.__class__ is str and typ in types else None  # type: ignore[union-attr]
+        if handler is not None and (not named or frame.event == typ):  # type: ignore[attr-defined]
             frame.payload = None  # type: ignore[attr-defined]
             s.take_direct(frame, p, typ, handler)  # type: ignore[arg-type]  # a dict with a string type
             return True

@@ -659,7 +659,7 @@ class Session:
                 line += base
             t = frame.t
             reports = self._reports
-            if t is None and timing.pending_stall is None:  # the timing rules have nothing to see: released at once
+            if t is None:  # untimed, no stall pending (none is, or no group is taken): released at once
                 append(EventRecord(index, name, frame.data, RELEASED, line, None, frame.named, False, pos, response,
                                    frame.offset))
             else:
