@@ -227,11 +227,15 @@ class AnthropicMessages(Dialect):
             return
         if kind not in BLOCK_TYPES:
             self.w.report("S008", f"unknown content block type {kind!r}", index=idx)
-        replaced = self.A003_duplicate_start(idx)
-        if not replaced:
-            self.A004_index_out_of_order(idx)
+        # The rules' own checks first, inline: a short call's start reaches none of them (hot: once per block).
+        if idx in self.slots:
+            self.A003_duplicate_start(idx)
+        else:
+            if idx != len(self.started_order):
+                self.A004_index_out_of_order(idx)
             self.started_order.append(idx)
-        self.A006_overlapping_blocks(idx)
+        if self.open_slots:
+            self.A006_overlapping_blocks(idx)
         self.open_slots.add(idx)
         tool = kind in TOOL_BLOCKS
         tid, name = cb.get("id"), cb.get("name")
