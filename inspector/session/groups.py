@@ -67,7 +67,7 @@ def _one(s: "Session", frame: object, types: frozenset) -> bool:
         p = parse_payload(frame.data)  # type: ignore[attr-defined]
     if p.__class__ is dict:
         dialect = s.dialect
-        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        typ = p.get("type", dialect.untyped)  # type: ignore[union-attr]  # a dict: checked above
         handler = dialect.direct.get(typ) if typ.__class__ is str and typ in types else None  # type: ignore[union-attr]
         if handler is not None and (not named or frame.event == typ):  # type: ignore[attr-defined]
             frame.payload = None  # type: ignore[attr-defined]

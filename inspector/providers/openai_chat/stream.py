@@ -168,6 +168,7 @@ class OpenAIChat(Dialect):
     run_noise = ("obfuscation",)
     delta_types = frozenset({"message"})
     untyped = "message"
+    group_starts = frozenset({"message"})
 
     def __init__(self, writer) -> None:
         super().__init__(writer)
@@ -177,6 +178,9 @@ class OpenAIChat(Dialect):
         self.chunk_id: str | None = None
         """The ``id`` every chunk of this response carries (a new one after ``[DONE]``: a new response)."""
         self.legacy_said = False
+        self.direct = {"message": self._on_message}
+        """Every chunk's handler is ``on_event`` (``message``: a chunk without ``type``, or with that one):
+        the session takes a chunk and the deltas after it in one pass (``Dialect.group_starts``)."""
 
     # ------------------------------------------------------------------ detection
 
@@ -203,7 +207,7 @@ class OpenAIChat(Dialect):
                     self.w.add_arguments(block, value)
                     return
                 if block.kind == "text" and len(value) >= RESTATED_MIN:  # as ``_add_channel`` judges it
-                    ch = self.choices[block.choice]
+                    ch = self.choices[block.choice]  # type: ignore[index]  # a channel block has its choice
                     if not ch.c019:
                         self.c019_content_restated(ch, block, value)
                 self.w.add_text(block, value)
@@ -212,6 +216,11 @@ class OpenAIChat(Dialect):
             if one is not None and self._opens(*one):
                 return
         self.on_chunk(ev)
+
+    def _on_message(self, p: dict) -> None:
+        """``on_event`` for the event being dispatched (``direct`` hands its payload, ``p``; the event
+        is the writer's current one)."""
+        self.on_event(self.w.current)  # type: ignore[arg-type]  # a handler runs while its event is current
 
     def _plain(self, p: dict) -> "tuple[_Choice, dict] | None":
         """The choice and the delta of a plain chunk: one choice already seen and not finished, no
