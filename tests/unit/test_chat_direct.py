@@ -203,7 +203,8 @@ def _fingerprint(s) -> str:
                b.status, b.closed, b.closed_event, b.stop_info, b.attribution, b.signature, b.extra) for b in s.blocks]
     events = [(e.index, e.name, e.data, e.line, e.t, e.named, e.keepalive, e.block, e.response, e.offset)
               for e in s.events]
-    return json.dumps([report_dict("x", s), render_text("x", s), blocks, events, s.first_content_t],
+    responses = [(r.index, r.ended, r.stop_reason, r.model, r.usage) for r in s.responses]
+    return json.dumps([report_dict("x", s), render_text("x", s), blocks, events, s.first_content_t, responses],
                       sort_keys=True, default=repr)
 
 
