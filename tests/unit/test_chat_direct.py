@@ -277,3 +277,34 @@ def test_a_boolean_index_on_a_bare_fragment_is_no_index():
     s = run_capture(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False))
     c001 = [f for f in s.findings if f.code == "C001"]
     assert [f.event for f in c001] == [3] and "non-integer index True" in c001[0].message
+
+
+def _enumerated() -> list:
+    """Every change of ``PERTURB`` with each value ``VALUES`` lists for it (the changes whose values are
+    generated chunks, two entries or two choices, are left to the generated streams above)."""
+    out = []
+    for what, strategy in sorted(VALUES.items()):
+        values = getattr(strategy, "elements", None) or getattr(getattr(strategy, "wrapped_strategy", None),
+                                                                  "elements", None)
+        for value in values or ([None] if what == "no index" else []):
+            out.append((what, value))
+    return out
+
+
+@pytest.mark.parametrize(("what", "value"), _enumerated())
+@pytest.mark.parametrize("timed", [False, True])
+def test_each_change_to_an_open_calls_continuation_matches(what, value, timed):
+    """Every change of the common continuation chunk, on a call that is open (so the shortcut is on
+    the table), between two plain continuations: the direct ways give what the general way gives."""
+    opening = {"index": 0, "id": "call_0", "type": "function", "function": {"name": "f", "arguments": ""}}
+
+    def plain(args: str) -> dict:
+        return {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": args}}]}, "finish_reason": None}]}
+    changed = plain('"a": ')
+    PERTURB[what](changed, value)
+    chunks = [*HEAD, {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [opening]}, "finish_reason": None}]},
+              plain("{"), changed, plain("1}"), {**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed)
+    direct, general = _both(cap, runs=False)
+    assert direct == general
