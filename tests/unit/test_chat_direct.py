@@ -308,3 +308,22 @@ def test_each_change_to_an_open_calls_continuation_matches(what, value, timed):
     cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed)
     direct, general = _both(cap, runs=False)
     assert direct == general
+
+
+def test_a_continuation_that_brings_the_first_id_goes_the_general_way():
+    """The response's ``id`` comes from the first chunk that has one (it tells a new response after
+    ``[DONE]``, S004): until then no chunk takes a shortcut, so a continuation that carries the first id
+    sets it, and the chunk with another id after ``[DONE]`` starts a response of its own."""
+    def chunk(delta, finish=None, **top):
+        c = {**{k: v for k, v in HEAD[0].items() if k != "id"}, **top}
+        c["choices"] = [{"index": 0, "delta": delta, "finish_reason": finish}]
+        return c
+    opening = {"index": 0, "id": "call_0", "type": "function", "function": {"name": "f", "arguments": ""}}
+    chunks = [chunk({"role": "assistant"}), chunk({"tool_calls": [opening]}),
+              chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]}),
+              chunk({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]}, id="c1"),
+              chunk({}, "tool_calls"), "[DONE]", chunk({"content": "again"}, id="c2"), chunk({}, "stop", id="c2")]
+    cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False)
+    direct, general = _both(cap, runs=False)
+    assert direct == general
+    assert len(run_capture(cap).responses) == 2
