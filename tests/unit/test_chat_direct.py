@@ -327,3 +327,18 @@ def test_a_continuation_that_brings_the_first_id_goes_the_general_way():
     direct, general = _both(cap, runs=False)
     assert direct == general
     assert len(run_capture(cap).responses) == 2
+
+
+@pytest.mark.parametrize("name", ["error", "message", "chunk"])
+def test_a_named_continuation_of_an_open_call_matches(name):
+    """A plain continuation sent as a named SSE event (``error`` is an error event whatever it holds)."""
+    opening = {"index": 0, "id": "call_0", "type": "function", "function": {"name": "f", "arguments": ""}}
+
+    def plain(args: str) -> dict:
+        return {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": args}}]}, "finish_reason": None}]}
+    chunks = [*HEAD, {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [opening]}, "finish_reason": None}]},
+              plain("{"), (name, plain('"a": 1')), plain("}"),
+              {**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False), runs=False)
+    assert direct == general
