@@ -440,7 +440,7 @@ class Session:
 
     def _take(self, items: list) -> None:
         i, n = 0, len(items)
-        kinds: frozenset = frozenset()
+        kinds: frozenset | None = None
         starts: frozenset = frozenset()
         while i < n:
             item = items[i]
@@ -449,7 +449,7 @@ class Session:
                 # A block's start, deltas and stop in one pass; consecutive deltas of one block in one
                 # step (a named event that is neither goes alone: its name must be its type). Once the
                 # dialect is known it stays (a new response's instance is of the same class).
-                if not kinds and self.dialect is not None and not self._pending:
+                if kinds is None and self.dialect is not None and not self._pending:
                     kinds, starts = self.dialect.delta_types, self.dialect.group_starts
                 if starts and (not item.named or item.event in starts):
                     taken = groups.take(self, items, i - 1)
