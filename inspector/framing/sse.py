@@ -46,6 +46,8 @@ _JSON_START = frozenset("{[")
 _BODY = rb'[^"\\\n]*(?:\\.[^"\\\n]*)*'
 """A JSON string body on one line: no raw quote, backslash pairs kept whole (orjson checks the rest)."""
 _BODY_END = re.compile(_BODY + b'"')
+_NAMED = re.compile(rb"event:([^\n]*)\ndata:([^\n]*)\n\n")
+"""A named event of the fast path's shape: an ``event:`` line, one ``data:`` line, a blank line."""
 _TEMPLATES = 64
 """Run templates (see ``SSEDecoder.run_keys``) remembered per decoder."""
 _COMPILE_AFTER = 2000
@@ -212,22 +214,24 @@ class SSEDecoder:
         names = self._names
         # ASCII bytes are their own characters: decoded once, each value is a slice of the text.
         ascii_text = data[:end].decode("ascii") if data.isascii() else None
-        starts, find = data.startswith, data.find
+        starts, find, named_event = data.startswith, data.find, _NAMED.match
         while start < end:
             # An event of the fast path's shape: maybe one ``event:`` line, one ``data:`` line, a
             # blank line (``end`` is past a blank line, so each ``find`` below finds an LF).
-            if starts(b"data:", start):
-                name, lines, v0 = b"", 2, start + 5
-            elif starts(b"event:", start):
-                k = find(b"\n", start + 6, end)
-                if not starts(b"data:", k + 1):
+            if data[start] == 100:  # "d": a ``data:`` line alone (two calls, the value's end found by memchr)
+                if not starts(b"data:", start):
                     break
-                name, lines, v0 = data[start + 6:k], 3, k + 6
-            else:
-                break
-            stop = find(b"\n", v0, end)
-            if data[stop + 1] != 10:  # another line of the same event: the exact path
-                break
+                name, lines, v0 = b"", 2, start + 5
+                stop = find(b"\n", v0, end)
+                if data[stop + 1] != 10:  # another line of the same event: the exact path
+                    break
+            else:  # an ``event:`` line first: one match for the three lines (not five calls)
+                m = named_event(data, start, end)
+                if m is None:
+                    break
+                name, lines = m.group(1), 3
+                stop = m.end() - 2
+                v0 = m.start(2)
             # NOTE: "If value starts with a U+0020 SPACE character, remove it from value."
             vstart = v0 + 1 if data[v0] == 32 else v0
             try:

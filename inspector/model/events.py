@@ -39,6 +39,8 @@ _RELEASED = _Sentinel("_RELEASED", "RELEASED")
 """Stands for a parsed payload given back after dispatch (it is parsed again from ``data`` on
 demand). A sentinel copies keep: a checkpoint deep-copies a session, and the records its dialect
 points at (the event that set ``stop_reason``) must still parse their payload."""
+RELEASED = _RELEASED
+"""The same, for a record made already released (an event no rule reads once it is recorded)."""
 
 
 def parse_payload(data: str) -> object:

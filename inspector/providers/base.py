@@ -193,10 +193,21 @@ class Dialect:
 
     delta_types: ClassVar[frozenset] = frozenset()
     """The payload ``type`` values ``delta_of`` may answer for (empty: it is never asked)."""
+    untyped: ClassVar[str | None] = None
+    """The ``type`` a payload without that key counts as for ``delta_types`` (Chat: ``message``, the
+    name the session gives such an event); None: a payload without ``type`` is never a delta."""
+
+    group_starts: ClassVar[frozenset] = frozenset()
+    """Payload ``type`` values of events that open a block whose deltas (``delta_of``) and stop
+    (``group_stops``) may follow in the same list of frames: the session takes such a group in one
+    pass (``inspector.session.groups``), each start and stop through its ``direct`` handler. Never a
+    keep-alive type, nor one of ``starts_response``."""
+    group_stops: ClassVar[frozenset] = frozenset()
+    """Payload ``type`` values of events that close a block opened by one of ``group_starts``."""
 
     def delta_of(self, payload: dict) -> "tuple[Block, str, str] | None":
-        """For an event whose parsed ``payload`` (a dict with a string ``type``) arrives while this
-        response is under way (not ended, its first event seen): when handling it would do nothing
+        """For an event whose parsed ``payload`` (a dict with a string ``type``, or none when ``untyped``)
+        arrives while this response is under way (not ended, its first event seen): when handling it would do nothing
         but add one delta to an open block, that block, how (``"arguments"``: judged by the J rules;
         ``"text"``) and the string added; None when it could do anything else (it is then handled
         alone). Consecutive such events of one block are taken in one step

@@ -7,7 +7,8 @@ such list. Here the session takes consecutive events that the dialect says would
 delta to the same open block (``Dialect.delta_of``) in one step, when it can prove that taking
 them one by one would report nothing but what it reports here:
 
-- each is a JSON object with a string ``type`` that agrees with its SSE event name, not a
+- each is a JSON object with a string ``type`` (none at all in a dialect whose deltas have none,
+  ``Dialect.untyped``: OpenAI Chat) that agrees with its SSE event name, not a
   keep-alive, of a response under way (not ended, no new one starting), all arrived at one time
   and no stall awaiting its first event (T001 would be reported there);
 - argument deltas: the J rules would judge nothing along the way (``ArgumentRules.quiet``);
@@ -33,16 +34,26 @@ MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
 
 
-def take(s: "Session", items: list, i: int) -> int:
-    """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step.
-    Returns how many items were taken (0: ``items[i]`` goes alone); a negative ``-k``: the ``k``
-    frames from ``i`` were looked at and must go one by one (the caller takes them so)."""
+_TYPED: dict[tuple[frozenset, frozenset], frozenset] = {}
+"""A dialect's ``delta_types`` and ``starts_response`` -> what a delta's type must be: one ``delta_of``
+answers for, no keep-alive, opening no response."""
+
+
+def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
+    """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step
+    (``least`` of them at the fewest: ``inspector.session.groups`` takes one alone too). Returns
+    how many items were taken (0: ``items[i]`` goes alone); a negative ``-k``: the ``k`` frames
+    from ``i`` were looked at and must go one by one (the caller takes them so)."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
     if response.ended or s.stall_pending:
         return 0
     n = len(items)
     kinds = dialect.delta_types
+    untyped, delta_of = dialect.untyped, dialect.delta_of
+    typed = _TYPED.get((kinds, dialect.starts_response))
+    if typed is None:
+        typed = _TYPED[kinds, dialect.starts_response] = kinds.difference(dialect.starts_response, KEEPALIVE_TYPES)
     first = items[i]
     t = first.t
     block = None
@@ -53,7 +64,10 @@ def take(s: "Session", items: list, i: int) -> int:
     j = i
     while j < n:
         frame = items[j]
-        if frame.__class__ is not Frame or frame.t != t or frame.named and frame.event not in kinds:
+        if frame.__class__ is not Frame or frame.t != t:
+            break
+        named = frame.named
+        if named and frame.event not in kinds:
             break
         p = frame.payload
         if p is None:
@@ -61,22 +75,19 @@ def take(s: "Session", items: list, i: int) -> int:
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break
-        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
-        name = frame.event if frame.named else typ
-        target = None
-        if typ.__class__ is str and typ in kinds and typ not in dialect.starts_response and name == typ \
-                and name not in KEEPALIVE_TYPES:
-            target = dialect.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
+        typ = p.get("type", untyped)  # type: ignore[union-attr]  # a dict: checked above
+        target = delta_of(p) if typ.__class__ is str and typ in typed and (not named or frame.event == typ) \
+            else None  # type: ignore[arg-type]  # a dict: checked above
         if target is None or (block is not None and (target[0] is not block or target[1] != how)):
             frame.payload = p
             break
         block, how = target[0], target[1]
         fragments.append(target[2])
-        names.append(name)
+        names.append(typ)
         payloads.append(p)  # type: ignore[arg-type]  # a dict: checked above
         j += 1
     count = j - i
-    if count < MIN or block is None:
+    if count < least or block is None:
         if count:
             items[i].payload = payloads[0]
         return 0

@@ -21,7 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, EventLog, EventRecord, EventRun, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
@@ -29,7 +29,7 @@ from inspector.model.jsondepth import TOO_DEEP, loads
 from inspector.model.jsonprogress import JsonProgress
 from inspector.providers.base import Dialect
 from inspector.session import detect
-from inspector.session import deltas, runs
+from inspector.session import deltas, groups, runs
 from inspector.session.rules import arguments as argument_rules
 from inspector.session.rules import declared as declared_rules
 from inspector.session.rules import stream as stream_rules
@@ -440,16 +440,22 @@ class Session:
 
     def _take(self, items: list) -> None:
         i, n = 0, len(items)
-        kinds: frozenset = frozenset()
+        kinds: frozenset | None = None
+        starts: frozenset = frozenset()
         while i < n:
             item = items[i]
             i += 1
             if isinstance(item, Frame):
-                # Consecutive deltas of one block in one step (a named event that is no delta goes alone:
-                # a delta's name must be its type). Once the dialect is known it stays (a new response's
-                # instance is of the same class).
-                if not kinds and self.dialect is not None and not self._pending:
-                    kinds = self.dialect.delta_types
+                # A block's start, deltas and stop in one pass; consecutive deltas of one block in one
+                # step (a named event that is neither goes alone: its name must be its type). Once the
+                # dialect is known it stays (a new response's instance is of the same class).
+                if kinds is None and self.dialect is not None and not self._pending:
+                    kinds, starts = self.dialect.delta_types, self.dialect.group_starts
+                if starts and (not item.named or item.event in starts):
+                    taken = groups.take(self, items, i - 1)
+                    if taken:
+                        i += taken - 1
+                        continue
                 if kinds and (not item.named or item.event in kinds):
                     taken = deltas.take(self, items, i - 1)
                     if taken > 0:
@@ -505,6 +511,33 @@ class Session:
             self._set_dialect(detected)
         reports = self._reports
         self._dispatch(ev, payload, typ)
+        self._clean = self._reports == reports
+
+    def take_direct(self, frame: Frame, payload: dict, typ: str, handler) -> None:
+        """``take_frame`` for a frame whose parsed ``payload`` has the string ``type`` ``typ`` that
+        its SSE name (if any) agrees with, no keep-alive, opening no response, while the dialect is
+        known, nothing pending, the response under way: recorded, seen by the timing rules and
+        handed to ``handler``, the dialect's direct handler for it (``inspector.session.groups``)."""
+        response = self.current_response
+        assert response is not None  # called once the dialect is known
+        line = frame.line
+        if self._chunk_starts:
+            line = self._line(line, frame.offset)
+        elif line is not None:
+            line += self.line_base
+        ev = EventRecord(len(self.events), typ, frame.data, payload, line, frame.t, frame.named, False, None,
+                         response.index, frame.offset)
+        self.events.append(ev)
+        self.current = ev
+        reports = self._reports
+        if ev.t is not None or self._timing.pending_stall is not None:
+            self._timing.on_event(ev)
+        try:
+            handler(payload)
+        except (TypeError, AttributeError) as e:  # a list or an object where the dialect reads a scalar
+            self._wrong_type(ev, e)
+        self.current = None
+        ev.release()
         self._clean = self._reports == reports
 
     def _dispatch(self, ev: EventRecord, payload: object, typ: str | None = None) -> None:
@@ -615,22 +648,27 @@ class Session:
         """``frames`` (``payloads``: their data parsed; ``names``: their event names), each adding a delta
         to ``block``, into the event log as ``take_frame`` records them, each seen by the timing rules
         (``inspector.session.deltas``)."""
-        events, timing, response = self.events, self._timing, block.response
+        events, timing, response, pos = self.events, self._timing, block.response, block.pos
+        append, index, native, base = events.append, len(events), bool(self._chunk_starts), self.line_base
         reports = self._reports
         for frame, payload, name in zip(frames, payloads, names):
             line = frame.line
-            if self._chunk_starts:
+            if native:
                 line = self._line(line, frame.offset)
             elif line is not None:
-                line += self.line_base
+                line += base
             t = frame.t
-            ev = EventRecord(len(events), name, frame.data, payload, line, t, frame.named, False, block.pos,
-                             response, frame.offset)
-            events.append(ev)
             reports = self._reports
-            if t is not None or timing.pending_stall is not None:
+            if t is None:  # untimed, no stall pending (none is, or no group is taken): released at once
+                append(EventRecord(index, name, frame.data, RELEASED, line, None, frame.named, False, pos, response,
+                                   frame.offset))
+            else:
+                ev = EventRecord(index, name, frame.data, payload, line, t, frame.named, False, pos, response,
+                                 frame.offset)
+                append(ev)
                 timing.on_event(ev)
-            ev.release()
+                ev.release()
+            index += 1
         self._clean = self._reports == reports
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:

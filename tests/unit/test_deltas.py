@@ -1,7 +1,8 @@
 """The short-call path gives exactly what the plain per-event path gives.
 
-Two fast paths sit beside the exact one: consecutive deltas of one block taken in one step
-(``inspector.session.deltas``) and the handler resolved once per event type (``Dialect.direct``).
+Three fast paths sit beside the exact one: consecutive deltas of one block taken in one step
+(``inspector.session.deltas``), a block's start, deltas and stop taken in one pass
+(``inspector.session.groups``) and the handler resolved once per event type (``Dialect.direct``).
 Every generated stream is read twice: as it comes, and on the exact path (no delta groups, the
 dialect's ``on_event`` for every event, no runs of deltas). The JSON report, every block's content,
 fragment times and timing, and the whole event log must be equal. The streams are hostile: indexes
@@ -23,7 +24,7 @@ from inspector.feeds.run import run_capture
 from inspector.framing.sse import SSEDecoder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.providers.anthropic.stream import AnthropicMessages
-from inspector.session import deltas, detect
+from inspector.session import deltas, detect, groups
 from tests.unit.test_runs import _fingerprint
 
 KEY = "sk-ant-api03-" + "A" * 40
@@ -144,24 +145,33 @@ def _exact_make(name, writer):
     return _OnEventAlways(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
 
 
-def _both(cap: Capture, runs: bool = True) -> tuple[str, str, int]:
+def _both(cap: Capture, runs: bool = True, whole: list | None = None) -> tuple[str, str, int]:
     """Fingerprints as it comes and on the exact path, and how many delta groups were taken in one step
-    (``runs``: False, the framing hands no runs of deltas over on either path)."""
+    (``runs``: False, the framing hands no runs of deltas over on either path; ``whole``: gets how many
+    frames each block group took, ``inspector.session.groups``)."""
     taken = []
-    take = deltas.take
+    take, take_group = deltas.take, groups.take
 
-    def counting(s, items, i):
-        k = take(s, items, i)
+    def counting(s, items, i, least=deltas.MIN):
+        k = take(s, items, i, least)
         taken.append(k)
+        return k
+
+    def counting_groups(s, items, i):
+        k = take_group(s, items, i)
+        if whole is not None:
+            whole.append(k)
         return k
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(deltas, "take", counting)
+        m.setattr(groups, "take", counting_groups)
         if not runs:
             m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
         fast = _fingerprint(run_capture(cap))
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(deltas, "take", lambda s, items, i: 0)
+        m.setattr(deltas, "take", lambda s, items, i, least=2: 0)
+        m.setattr(groups, "take", lambda s, items, i: 0)
         m.setattr(detect, "make", _exact_make)
         m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)  # no runs of deltas either
         exact = _fingerprint(run_capture(cap))
@@ -212,9 +222,11 @@ def test_short_calls_are_taken_in_one_step_and_report_what_the_exact_path_report
     parts += [['{"a":', ' 1}', "x"], ['{"a":', " 1} ", '{"b": 2}'], ["[1", "[1, 2]"], ['{"a', '": [1'],
               ["10.0", "10"]]  # a top-level number: complete, and a shorter fragment of the same value follows
     events = _calls(parts, ["Hel", "lo"])
-    fast, exact, groups = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    whole: list[int] = []
+    fast, exact, taken = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False), whole=whole)
     assert fast == exact
-    assert groups >= 30
+    assert taken >= 30
+    assert whole.count(5) >= 30  # start, 3 deltas and stop of each bench-like call in one pass
     for code in ("J001", "J003", "J006", "J002", "J004"):
         assert f'"{code}"' in fast
     assert fast.count('"J006"') == 2  # the whole array sent again, and 10 after 10.0
@@ -244,6 +256,20 @@ def test_the_timing_rules_see_every_event_of_a_group():
                                                                "delta": {"stop_reason": "tool_use"}},
                  {"type": "message_stop"}], ["same"] * 3)
     chunks = [Chunk(t, data) for t, data in ((0.0, head), (6.0, ping), (12.0, group), (18.0, ping), (26.0, tail))]
-    fast, exact, groups = _both(Capture(chunks=chunks, end=End(26.0, "eof")), runs=False)
-    assert groups == 1 and fast == exact
+    fast, exact, taken = _both(Capture(chunks=chunks, end=End(26.0, "eof")), runs=False)
+    assert taken == 1 and fast == exact
     assert fast.count("only keepalives") == 2 and "t=12.0 \\u2192 26.0 s" in fast  # JSON-escaped arrow
+
+
+def test_a_stall_before_a_whole_block_is_reported_at_its_start():
+    """A block's start, deltas and stop arrive in one chunk 15 s after the message began: T001 (the
+    silence) is reported at the start event, which the one-pass path takes with the stall pending."""
+    head = _stream([], [])
+    call = _sse([_start(0, "tool_use", "toolu_1", {}), *(_delta(0, "input_json_delta", f) for f in ('{"a', '": 1}')),
+                 {"type": "content_block_stop", "index": 0}, {"type": "message_delta", "delta": {"stop_reason": "tool_use"}},
+                 {"type": "message_stop"}], ["same"] * 6)
+    whole: list[int] = []
+    fast, exact, _ = _both(Capture(chunks=[Chunk(0.0, head), Chunk(15.0, call)], end=End(15.0, "eof")), runs=False,
+                           whole=whole)
+    assert 4 in whole and fast == exact
+    assert '"T001"' in fast and '"event": 1' in fast

@@ -134,6 +134,18 @@ def test_A011_tool_identity(ident, fires):
     assert ("A011" in codes(s)) is fires
 
 
+@pytest.mark.parametrize("tid", ["toolu_1", "_x", "if", "A", "1abc", "a-b", "-", "", "toolu_1\n", "toolu\n1", "é",
+                                 "toolu_é", "ab c", "a\u0660", "\uff21", "x\t"])
+def test_A011_id_check_is_the_pattern_s(tid):
+    """The id check skips the regex for ASCII identifiers: A011 fires exactly when ^[a-zA-Z0-9_-]+$
+    does not match (``$`` also before a final newline), for identifiers, digits first, dashes,
+    non-ASCII letters and digits, whitespace."""
+    from inspector.providers.anthropic.stream import TOOL_ID
+
+    s = run(MSG_START, start(0, "tool_use", id=tid), args(0, "{}"), stop(0), reason("tool_use"), STOP)
+    assert ("A011" in codes(s)) is (TOOL_ID.match(tid) is None)
+
+
 def test_A012_first_event_not_message_start_but_pings_are_fine():
     assert codes(run(start(0), text(0, "x"), stop(0), reason("end_turn"), STOP))[0] == "A012"
     assert codes(run({"type": "ping"}, MSG_START, start(0), text(0, "x"), stop(0), reason("end_turn"), STOP)) == []

@@ -68,6 +68,8 @@ class AnthropicMessages(Dialect):
     buffered_arguments_hint = " Set eager_input_streaming: true on the tool to stream it as generated (see `compare`)."
     starts_response = frozenset({"message_start"})
     delta_types = frozenset({"content_block_delta"})
+    group_starts = frozenset({"content_block_start"})
+    group_stops = frozenset({"content_block_stop"})
     run_keys = {"content_block_delta": ("partial_json", "text", "thinking"),
                 "": ("partial_json", "text", "thinking")}
     stop_reasons: ClassVar[frozenset] = STOP_REASONS
@@ -225,11 +227,15 @@ class AnthropicMessages(Dialect):
             return
         if kind not in BLOCK_TYPES:
             self.w.report("S008", f"unknown content block type {kind!r}", index=idx)
-        replaced = self.A003_duplicate_start(idx)
-        if not replaced:
-            self.A004_index_out_of_order(idx)
+        # The rules' own checks first, inline: a short call's start reaches none of them (hot: once per block).
+        if idx in self.slots:
+            self.A003_duplicate_start(idx)
+        else:
+            if idx != len(self.started_order):
+                self.A004_index_out_of_order(idx)
             self.started_order.append(idx)
-        self.A006_overlapping_blocks(idx)
+        if self.open_slots:
+            self.A006_overlapping_blocks(idx)
         self.open_slots.add(idx)
         tool = kind in TOOL_BLOCKS
         tid, name = cb.get("id"), cb.get("name")
@@ -439,7 +445,8 @@ class AnthropicMessages(Dialect):
     def A011_invalid_tool_identity(self, block: Block, cb: dict) -> None:
         """A011: tool id not matching ``^[a-zA-Z0-9_-]+$``, or name not 1–200 characters."""
         tid, name = cb.get("id"), cb.get("name")
-        if not isinstance(tid, str) or not TOOL_ID.match(tid):
+        # An ASCII identifier ([A-Za-z_][A-Za-z0-9_]*) matches TOOL_ID: the regex only for other ids.
+        if not isinstance(tid, str) or not (tid.isascii() and tid.isidentifier() or TOOL_ID.match(tid)):
             self.w.report("A011", f"tool id {tid!r} does not match ^[a-zA-Z0-9_-]+$", index=block.index)
         if not isinstance(name, str) or not 1 <= len(name) <= 200:
             self.w.report("A011", f"tool name {name!r} is not 1–200 characters", index=block.index)

@@ -77,25 +77,22 @@ class ArgumentRules:
         if prog is None or prog.top_kind == "number":
             return False
         length = prog.length
-        # Nothing fed yet (a fresh state): a new one is fed, kept only if nothing fires. Else a snapshot.
+        # Nothing fed yet (a fresh state): it is fed, and a fresh one takes its place if anything fires.
+        # Else a snapshot to go back to.
         snap = prog.snapshot() if length else None
-        fed = prog if length else JsonProgress()
-        state = fed.feed("".join(fragments))
-        if state == INVALID or state == TRAILING or fed.top_kind == "number":
-            if snap is not None:
-                prog.restore(snap)
+        state = prog.feed("".join(fragments))
+        if state == INVALID or state == TRAILING or prog.top_kind == "number":
+            _undo(block, prog, snap)
             return False
-        end = fed.complete_at if state == COMPLETE else None  # where the value ends, when it does
+        end = prog.complete_at if state == COMPLETE else None  # where the value ends, when it does
         if block.pos not in self._resent:
             for k, fragment in enumerate(fragments):
                 complete = end is not None and length >= end
                 if fragment and length and (len(fragment) >= length or complete) \
                         and _resends(fragment, block.content + "".join(fragments[:k]), length, complete):
-                    if snap is not None:
-                        prog.restore(snap)
+                    _undo(block, prog, snap)
                     return False
                 length += len(fragment)
-        block.progress = fed
         return True
 
     def whole(self, block: "Block", text: str) -> None:
@@ -142,6 +139,14 @@ class ArgumentRules:
     def _is_resend(block: "Block", prog: JsonProgress, fragment: str) -> bool:
         """J006 for ``fragment`` after the block's text so far (``prog``: its JSON progress)."""
         return _resends(fragment, block.content, prog.length, prog.state == COMPLETE)
+
+
+def _undo(block: "Block", prog: JsonProgress, snap: tuple | None) -> None:
+    """Put back the JSON state ``prog`` had before a feed: ``snap``, or a fresh state (None: nothing was fed)."""
+    if snap is not None:
+        prog.restore(snap)
+    else:
+        block.progress = JsonProgress()
 
 
 def _resends(fragment: str, text: str, length: int, complete: bool) -> bool:

@@ -1,0 +1,77 @@
+"""A block's whole life (its start, its deltas, its stop) taken in one step, each event as the exact path takes it.
+
+A short tool call is a start event, a few deltas and a stop event, and the framing hands the
+session many such events at once. Taking each through ``Session.take_frame`` pays the general
+checks of every event (a new response? an end marker seen? JSON? a name that disagrees with the
+type? the dialect detected yet?) and four calls of dispatch before the dialect's handler runs. Here
+the session takes such a group in one pass over its frames:
+
+- the start (a type in ``Dialect.group_starts``) and the stop (``Dialect.group_stops``): each
+  recorded in the event log as ``take_frame`` records it, seen by the timing rules, and handed to
+  the handler ``on_event`` would call for it (``Dialect.direct``), so everything they report is
+  reported at the same event, in the same order;
+- the deltas in between: ``inspector.session.deltas`` (taken together when nothing could be
+  reported on the way, else one by one).
+
+What lets the general checks go is asked once per event and is cheap: a JSON object whose string
+``type`` (one of those two sets: never a keep-alive, never one that opens a response) agrees with
+its SSE name, while the response is under way. The timing rules see each event as in
+``take_frame`` (a stall pending reports T001 at it). Any other event ends the group where it is,
+and the session takes it (and what follows) the usual way. ``tests/unit/test_deltas.py`` holds both
+ways to the same report and event log on generated streams.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.model.events import parse_payload
+from inspector.model.frames import Frame
+from inspector.session import deltas
+
+if TYPE_CHECKING:
+    from inspector.session.session import Session
+
+
+def take(s: "Session", items: list, i: int) -> int:
+    """Take ``items[i]`` (a frame whose event may open a block) and, after it, the block's deltas and
+    its stop. Returns how many items were taken (0: ``items[i]`` goes the usual way, its payload
+    parsed on it)."""
+    dialect, response = s.dialect, s.current_response
+    assert dialect is not None and response is not None  # called once the dialect is known
+    if response.ended or not _one(s, items[i], dialect.group_starts):
+        return 0
+    j, n = i + 1, len(items)
+    if j < n:
+        k = deltas.take(s, items, j, 1)
+        if k < 0:  # looked at, to be taken one by one
+            for m in range(j, j - k):
+                s.take_frame(items[m])
+            k = -k
+        j += k
+        if j < n and _one(s, items[j], dialect.group_stops):  # the deltas cannot end the response
+            j += 1
+    return j - i
+
+
+def _one(s: "Session", frame: object, types: frozenset) -> bool:
+    """Take ``frame`` when it is an event of one of ``types`` that the dialect's direct handler takes
+    and nothing of ``take_frame``'s general checks applies (the response under way: the caller's
+    check); False (its payload kept on it) otherwise."""
+    if frame.__class__ is not Frame:
+        return False
+    named = frame.named  # type: ignore[attr-defined]  # a Frame: checked above
+    if named and frame.event not in types:  # type: ignore[attr-defined]
+        return False
+    p = frame.payload  # type: ignore[attr-defined]
+    if p is None:
+        p = parse_payload(frame.data)  # type: ignore[attr-defined]
+    if p.__class__ is dict:
+        dialect = s.dialect
+        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        handler = dialect.direct.get(typ) if typ.__class__ is str and typ in types else None  # type: ignore[union-attr]
+        if handler is not None and (not named or frame.event == typ):  # type: ignore[attr-defined]
+            frame.payload = None  # type: ignore[attr-defined]
+            s.take_direct(frame, p, typ, handler)  # type: ignore[arg-type]  # a dict with a string type
+            return True
+    frame.payload = p  # type: ignore[attr-defined]  # parsed once: the usual path takes it next
+    return False
