@@ -16,12 +16,15 @@ Each provider folder keeps the rows about its own SDK in its ``clients`` module 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+
+from inspector.model.record import FrozenRecord
 
 
-@dataclass(frozen=True, slots=True)
-class ClientBehaviour:
-    """What one SDK entry point does on one kind of broken (or unusual) stream, as measured."""
+class ClientBehaviour(FrozenRecord):
+    """What one SDK entry point does on one kind of broken (or unusual) stream, as measured
+    (a ``FrozenRecord``, not a frozen dataclass: ``check`` of an Anthropic stream imports it)."""
+
+    __slots__ = ("client", "entry", "raises", "effect")
 
     client: str
     """The SDK as people name it: ``openai-python``, ``anthropic-python``."""
@@ -29,8 +32,14 @@ class ClientBehaviour:
     """The entry point measured, e.g. ``chat.completions.stream()``."""
     raises: str | None
     """The exception class it raises on the stream (None: it reads the stream without an error)."""
-    effect: str | None = None
+    effect: str | None
     """What it does instead of raising, one of :data:`EFFECTS` (each is measured too)."""
+
+    def __init__(self, client: str, entry: str, raises: str | None, effect: str | None = None) -> None:
+        object.__setattr__(self, "client", client)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "raises", raises)
+        object.__setattr__(self, "effect", effect)
 
     @property
     def sentence(self) -> str:

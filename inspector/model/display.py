@@ -65,7 +65,10 @@ def display_text(text: object, *, one_line: bool = False) -> str:
     ``\\x9b``; bidi controls, U+2028/U+2029 and lone surrogates as ``\\u202e``. LF is kept unless
     ``one_line`` (then ``\\n``). Text without such characters comes back unchanged (same object)."""
     text = text if isinstance(text, str) else str(text)
-    if _UNSAFE.search(text) is None:
+    if text.isascii():  # the common case, without compiling ``_UNSAFE`` (start-up) or a class search
+        if text.isprintable():  # ASCII's unprintable characters are exactly C0 (LF among them) and DEL
+            return text
+    elif _UNSAFE.search(text) is None:
         return text
     return text.translate(_tables()[one_line])
 

@@ -7,12 +7,16 @@ terminal the report is read in."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 
 from inspector.capture.redact import scrub_secrets
 from inspector.model.display import display_text
 from inspector.report.unmasked import clean_throughout, joined
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
+
+
+_KIND, _NAME, _ID = (attrgetter(k) for k in ("kind", "name", "id"))
 
 
 def _place(path: str, f, several: bool) -> str:
@@ -87,24 +91,23 @@ def render(path: str, s: Session) -> str:
     out += [f"{_place(safe(path), f, several)} {f.code} {f.name} ({f.severity}) {safe(f.message)}" for f in s.findings]
     # Every string shown as it came when none of them needs masking or escaping (one test over
     # all, ``inspector.report.unmasked``); else each through ``safe``, kinds and names once each.
-    wire = joined(x for b in s.blocks for x in (b.kind, b.name, b.id, b.content or b.empty_shown))
+    blocks = s.blocks
+    shown_content = [b.content or b.empty_shown for b in blocks]
+    wire = joined([*map(_KIND, blocks), *map(_NAME, blocks), *map(_ID, blocks), *shown_content])
     as_is = clean_throughout(wire) and display_text(wire, one_line=True) is wire  # (None: not all strings)
     shown: dict[str, str] = {}
-    for b in s.blocks:
-        kind = b.kind if as_is else shown.get(b.kind) or shown.setdefault(b.kind, safe(b.kind))
-        label = f"  [{b.index if b.index is not None else '-'}] {kind}"
-        if several:
-            label = f"  r{b.response}" + label[1:]
-        if b.choice not in (None, 0):
-            label += f" (choice {b.choice})"
-        if b.name:
-            label += f" {b.name if as_is else shown.get(b.name) or shown.setdefault(b.name, safe(b.name))}"
-        if b.id:
-            label += f" id={b.id if as_is else safe(b.id)}"
-        if b.tool:
-            label += f" status={b.status}"
-        label += " closed" if b.closed else " OPEN"
-        out.append(f"{label}: {_short(b.content or b.empty_shown or '', as_is=as_is)}")
+    for b, content in zip(blocks, shown_content):
+        kind, name, id_ = b.kind, b.name, b.id
+        if not as_is:
+            kind = shown.get(kind) or shown.setdefault(kind, safe(kind))
+            name = name and (shown.get(name) or shown.setdefault(name, safe(name)))
+            id_ = id_ and safe(id_)
+        index = b.index
+        choice = b.choice
+        out.append(f"  {f'r{b.response} ' if several else ''}[{index if index is not None else '-'}] {kind}"
+                   f"{'' if choice is None or choice == 0 else f' (choice {choice})'}{f' {name}' if name else ''}"
+                   f"{f' id={id_}' if id_ else ''}{f' status={b.status}' if b.tool else ''}"
+                   f"{' closed' if b.closed else ' OPEN'}: {_short(content or '', as_is=as_is)}")
     counts: dict[str, int] = {}
     for f in s.findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1

@@ -26,6 +26,40 @@ def test_display_text_leaves_no_control_no_bidi_and_no_surrogate(text):
         out.encode("utf-8")  # nothing a terminal's encoder refuses
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200) | st.text(st.characters(max_codepoint=0x7F), max_size=200))
+def test_display_text_changes_exactly_the_unsafe_characters(text):
+    """ASCII text (judged without the character class) and any other text alike: C0, DEL and C1
+    as ``\\xNN``, bidi controls, the separators and lone surrogates as ``\\uNNNN``, LF as ``\\n``
+    on one line; every other character as it was, and text with none of them as the same object."""
+    for one in (True, False):
+        def shown(c: str) -> str:
+            if c == "\n":
+                return "\\n" if one else c
+            if ord(c) in UNSAFE:
+                return f"\\x{ord(c):02x}" if ord(c) < 0xA0 else f"\\u{ord(c):04x}"
+            return f"\\u{ord(c):04x}" if 0xD800 <= ord(c) < 0xE000 else c
+        out = display_text(text, one_line=one)
+        assert out == "".join(map(shown, text))
+        if not any(shown(c) != c or c == "\n" for c in text):  # (text with LF is copied, even unchanged)
+            assert out is text
+
+
+def test_ascii_text_is_judged_without_compiling_the_character_class():
+    """Start-up: ``check --format text`` of an ASCII capture compiles no ``_UNSAFE`` (a class with
+    2 048 surrogates: ms of ``re``'s compiler); text with other characters still uses it."""
+    import subprocess
+    import sys
+    code = ("from inspector.model import display\n"
+            "assert display.display_text('a\\x1bb c') == 'a\\\\x1bb c'\n"
+            "assert display.display_text('plain') == 'plain'\n"
+            "print('_compiled' in display._UNSAFE.__dict__)\n"
+            "display.display_text('\\u00e9')\n"
+            "print('_compiled' in display._UNSAFE.__dict__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert out.split() == ["False", "True"]
+
+
 def test_display_text_writes_controls_out_visibly():
     assert display_text("\x1b]52;c;aGk=\x07") == "\\x1b]52;c;aGk=\\x07"
     assert display_text("a\x9b2Jb\u202eevil\u2066") == "a\\x9b2Jb\\u202eevil\\u2066"
