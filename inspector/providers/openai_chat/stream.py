@@ -66,6 +66,14 @@ _GOOD_NAMES: set[str] = set()
 ``GOOD_NAMES_KEPT`` are kept, so a stream of made-up names costs the two searches each)."""
 
 
+def _sole_entry(entries: object, size: int) -> dict | None:
+    """The one entry of a ``tool_calls`` list of one entry, when it is an object of ``size`` keys; else None."""
+    if entries.__class__ is not list or len(entries) != 1:  # type: ignore[arg-type]  # a list: checked first
+        return None
+    entry = entries[0]  # type: ignore[index]  # a list: checked above
+    return entry if entry.__class__ is dict and len(entry) == size else None
+
+
 def _nonempty(value: object) -> str | None:
     """A non-empty string, else None (PROTOCOLS.md L2: empty-string ids/names are ignored)."""
     return value if isinstance(value, str) and value != "" else None
@@ -259,10 +267,8 @@ class OpenAIChat(Dialect):
                     block = getattr(ch, kind)
                     return (block, "text", value) if block is not None else None  # None: a block to open
             return None
-        if entries.__class__ is not list or len(entries) != 1:
-            return None
-        entry = entries[0]
-        if entry.__class__ is not dict or len(entry) != 2:
+        entry = _sole_entry(entries, 2)
+        if entry is None:
             return None
         idx, fn = entry.get("index"), entry.get("function")
         call = ch.by_index.get(idx) if idx.__class__ is int else None
@@ -280,11 +286,8 @@ class OpenAIChat(Dialect):
         ``type``, and a ``function`` of exactly a non-empty ``name`` and string ``arguments``. Opens it
         as ``_on_tool_entry`` would (C013, C020 judged in ``_open_call``) and returns True; False for
         any other delta (nothing done)."""
-        entries = delta.get("tool_calls")
-        if entries.__class__ is not list or len(entries) != 1:
-            return False
-        entry = entries[0]
-        if entry.__class__ is not dict or len(entry) != 4:
+        entry = _sole_entry(delta.get("tool_calls"), 4)
+        if entry is None:
             return False
         idx, fn = entry.get("index"), entry.get("function")
         if idx.__class__ is not int or idx < 0 or idx in ch.by_index or fn.__class__ is not dict or len(fn) != 2:
