@@ -53,25 +53,28 @@ def take(s: "Session", items: list, i: int) -> int:
     return j - i
 
 
-def _one(s: "Session", frame: object, types: frozenset) -> bool:
-    """Take ``frame`` when it is an event of one of ``types`` that the dialect's direct handler takes
-    and nothing of ``take_frame``'s general checks applies (the response under way: the caller's
-    check); False (its payload kept on it) otherwise."""
+def _one(s: "Session", frame: Frame, types: frozenset) -> bool:
+    """Take ``frame`` (any item the decoder gave: only a ``Frame`` qualifies) when it is an event of
+    one of ``types`` that the dialect's direct handler takes and nothing of ``take_frame``'s general
+    checks applies (the response under way: the caller's check); False (its payload kept on it)
+    otherwise."""
     if frame.__class__ is not Frame:
         return False
-    named = frame.named  # type: ignore[attr-defined]  # a Frame: checked above
-    if named and frame.event not in types:  # type: ignore[attr-defined]
+    named = frame.named
+    if named and frame.event not in types:
         return False
-    p = frame.payload  # type: ignore[attr-defined]
+    p = frame.payload
     if p is None:
-        p = parse_payload(frame.data)  # type: ignore[attr-defined]
-    if p.__class__ is dict:
+        p = parse_payload(frame.data)
+    if type(p) is dict:  # exactly a dict, as ``take_frame`` judges it
         dialect = s.dialect
-        typ = p.get("type", dialect.untyped)  # type: ignore[union-attr]  # a dict: checked above
-        handler = dialect.direct.get(typ) if typ.__class__ is str and typ in types else None  # type: ignore[union-attr]
-        if handler is not None and (not named or frame.event == typ):  # type: ignore[attr-defined]
-            frame.payload = None  # type: ignore[attr-defined]
-            s.take_direct(frame, p, typ, handler)  # type: ignore[arg-type]  # a dict with a string type
-            return True
-    frame.payload = p  # type: ignore[attr-defined]  # parsed once: the usual path takes it next
+        assert dialect is not None  # called once the dialect is known
+        typ = p.get("type", dialect.untyped)
+        if type(typ) is str and typ in types and (not named or frame.event == typ):
+            handler = dialect.direct.get(typ)
+            if handler is not None:
+                frame.payload = None
+                s.take_direct(frame, p, typ, handler)
+                return True
+    frame.payload = p  # parsed once: the usual path takes it next
     return False
