@@ -80,10 +80,7 @@ def report_dict(path: str, s: Session) -> dict:
     seen: dict[str, str] = {}
     clean = clean_throughout(joined(_wire_strings(s.blocks, dicts)))
     for b, d in zip(s.blocks, dicts):
-        if not clean:
-            scrubbed_block(b, seen, False, d)
-        elif d["input"] is not None and "\\" in d["arguments"]:  # (``scrubbed_block``'s clean case, inline)
-            d["input"] = scrub_value(d["input"])
+        scrubbed_block(b, seen, clean, d)
         if b.first_delta_s is not None or b.max_gap_s is not None or b.last_delta_s is not None:
             for k in _TIMES:
                 d[k] = _r(d[k])
