@@ -67,7 +67,8 @@ def test_nothing_is_decided_while_a_side_is_still_open_or_within_the_grace():
     assert settle(f, b, now=11.1) == []  # its upstream exchange has not ended
     assert settle([f[0]], [], now=11.1) == []  # within the grace
     b[0].end = End(t=0.9, kind="eof")
-    assert [p.status for p in settle(f, b, now=11.1)] == ["paired"]
+    assert settle(f, b, now=11.1) == []  # matched, but within the grace: a retry may still be logged
+    assert [p.status for p in settle(f, b, now=11.6)] == ["paired"]
     late = ex(3, None, 12.0, 0.1)
     assert settle([], [late], now=12.2) == []  # grace
     assert [p.status for p in settle([ex(9, chat("still streaming here"), 11.9, None)], [late], now=20.0)] == []
@@ -78,3 +79,15 @@ def test_requests_without_comparable_strings_pair_by_time_only_and_say_so():
     b = [ex(1, {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}, 10.1, 0.5)]
     (p,) = settle(f, b, now=20.0)
     assert p.status == "paired" and p.score is None and p.matched_by.startswith("time only")
+
+
+def test_a_retry_logged_after_its_front_ended_is_still_kept_with_its_pair():
+    # A tap hands exchanges to its log through its inspection queue: the gateway's second attempt can
+    # appear in the back log after the front exchange it answered has ended, while the first is done.
+    f = [ex(1, chat("And Braga, if you would?"), 10.0, 1.0), ex(2, chat("Anything for Coimbra?"), 11.2, 0.05, 401)]
+    first = ex(1, anthropic("And Braga, if you would?"), 10.05, 0.3)
+    assert settle(f, [first], now=11.3) == []  # the retry not logged yet: within the grace, nothing decided
+    second = ex(2, anthropic("And Braga, if you would?"), 10.4, 0.55)
+    pairs = settle(f, [first, second], now=12.0)
+    assert [(p.status, p.front.n, p.back and p.back.n, [r.n for r in p.retries]) for p in pairs] == [
+        ("paired", 1, 2, [1]), ("front only", 2, None, [])]

@@ -123,7 +123,10 @@ def settle(fronts: Sequence[Exchange], backs: Sequence[Exchange], now: float, *,
             open_since.append(f.started_wall)
             continue
         waiting = [b for b, _ in matching if not b.done]
-        if (waiting or (not matching and now - f_end < grace)) and now - f_end < GIVE_UP_S:
+        # The grace also for a front already matched: a tap hands its exchanges to the log through
+        # its inspection queue, so a retry the gateway sent may appear in the back log after the
+        # front one ended; decided at once, the pair would miss it and leave it to the next front.
+        if (waiting or now - f_end < grace) and now - f_end < GIVE_UP_S:
             open_since.append(f.started_wall)
             continue
         if not matching:
