@@ -478,6 +478,8 @@ class ChunkScrubber:
         that hold no key prefix, ``\\u00`` escape, remembered credential or opening of a streamed field."""
         self._between_for: re.Pattern | None = None
         """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
+        self._sep: tuple[str, str] | None = None
+        """``"`` + the text between values that recurs + the opening, and that text (``_cut``)."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
@@ -510,51 +512,36 @@ class ChunkScrubber:
     def _run(self, joined: str, n: int, text: str) -> bool:
         """True, with ``_inside`` set as ``scrub`` would set it, when ``text`` (``joined[n:]``) is
         provably a piece ``scrub`` returns unchanged: a run of values of one streamed field
-        (``"text":"…"``) between texts already seen clean (``_between``), no key prefix, escape or
-        remembered credential anywhere, no value beginning a key. False (nothing changed): ``scrub``
-        reads the piece in full. The common piece of a fast stream (64 deltas: a few C passes, no
-        regex over the whole text, no Python per value but a slice).
+        (``"text":"…"``), no key prefix, escape or remembered credential anywhere, no opening of
+        another streamed value, no value beginning a key. False (nothing changed): ``scrub`` reads
+        the piece in full. The common piece of a fast stream (64 deltas: a few C passes, no regex
+        over the whole text, no Python per value).
 
-        Why it is the same: ``text.split(opening)`` cuts ``joined`` into the head (the previous
-        piece's tail and what comes before the first opening), then per value its body up to its
-        closing quote (escapes read as ``_VALUE`` reads them) and the text after it. Every cut is
-        next to a raw ``"``, which no key prefix, ``\\u00`` or remembered credential (checked)
-        holds, so ``maybe_key(joined)`` and the rest are their union over the parts; the bodies of
-        one name read as one text are what ``_settle`` reads. ``_VALUE.finditer`` over ``joined``
-        finds exactly these values when no opening of a streamed field starts in a text between
+        Why it is the same: the piece is cut (``_cut``) into the head (what comes before the
+        first opening; with the previous piece's tail), each value's body up to its closing quote
+        (escapes read as ``_VALUE`` reads them) and the text after it. Every cut is next to a raw
+        ``"``, which no key prefix, ``\\u00`` or remembered credential (checked) holds, so
+        ``maybe_key(joined)`` and the rest are their union over the parts; the bodies of one name
+        read as one text are what ``_settle`` reads. ``_VALUE.finditer`` over ``joined`` finds
+        exactly these values when no opening of a streamed field starts in a text between
         (checked on each with a ``"`` after it: an opening ends at the latest at the quote that
         begins the next one), and its own scan of the head reaches the first of them."""
-        opening = self._opening
-        parts = text.split(opening) if opening is not None else ()
-        if len(parts) < 2:
-            m = _STREAMED_VALUE.search(text)
-            if m is None:
-                return False
-            opening = self._opening = m.group()
-            parts = text.split(opening)
         known = _known_pattern
         if known is not self._between_for:
-            if known is not None and (any('"' in v for v in list(_known)) or known.search(opening) is not None):
+            if known is not None and any('"' in v for v in list(_known)):
                 return False
-            self._between, self._between_for = set(), known
-        head = joined[:n + len(parts[0])]
+            self._between, self._between_for, self._opening, self._sep = set(), known, None, None
+        cut = self._cut(text)
+        if cut is None:
+            return False
+        start, bodies, new, closed = cut
+        head = joined[:n + start]
         if maybe_key(head) or "\\u00" in head or (known is not None and known.search(head) is not None):
             return False
-        cut = list(map(str.partition, parts[1:], repeat('"')))
-        bodies = list(map(_BODY_PART, cut))
-        after = list(map(_AFTER_PART, cut))
-        if "" in map(_QUOTE_PART, cut[:-1]):
-            return False  # a value that does not close before the next opening (``"text":"a"text":"``)
-        closed = cut[-1][1]
-        if "\\" in text:
-            closed = _unescaped_ends(parts, bodies, after, closed)
-            if closed is None:
-                return False
         values = "".join(bodies)
         if (maybe_key(values) or "\\u00" in values or "\\\n" in values
                 or (known is not None and known.search(values) is not None)):
             return False
-        new = set(after).difference(self._between)
         if new:
             seen = '"'.join(new) + '"'
             if (maybe_key(seen) or "\\u00" in seen or _STREAMED_VALUE.search(seen) is not None
@@ -566,18 +553,55 @@ class ChunkScrubber:
             return False
         # The head: ``_VALUE``'s own scan from where ``_streamed_values`` starts reaches the first value
         # (the previous piece's last value, whose body began before ``n``, dropped as it drops it).
-        first = n + len(parts[0])
+        first = n + start
         m = _VALUE.search(joined, n - 32 if n > 32 else 0)
         if m is not None and m.start() < first and m.start(2) < n:
             m = _VALUE.search(joined, m.end())
         if m is None or m.start() != first:
             return False
-        if new:
+        if new and len(new) <= 8:  # a text between that every event changes is not worth keeping
             if len(self._between) + len(new) > self.BETWEEN_KEPT:
                 self._between = set()
             self._between |= new
         self._inside = None if closed else (m.group(1), values[-self.KEEP:])
         return True
+
+    def _cut(self, text: str) -> tuple[int, list[str], set[str], str] | None:
+        """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
+        of that field, the texts after them not yet in ``_between``, and whether the last value
+        closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the opening
+        (``"text":"``) and, once one text between values recurs, the whole separator
+        ``"`` + that text + opening, which one ``split`` finds with no Python per value."""
+        opening, sep = self._opening, self._sep
+        if sep is not None and sep[1] in self._between:
+            pieces = text.split(sep[0])
+            if len(pieces) > 2:
+                cut = _cut_at_separator(pieces, opening)
+                if cut is not None:
+                    start, bodies, last, closed = cut
+                    return start, bodies, {last} - self._between if last else set(), closed
+        parts = text.split(opening) if opening is not None else ()
+        if len(parts) < 2:
+            m = _STREAMED_VALUE.search(text)
+            if m is None:
+                return None
+            opening, self._opening, self._sep = m.group(), m.group(), None
+            if _known_pattern is not None and _known_pattern.search(opening) is not None:
+                return None
+            parts = text.split(opening)
+        cut = _cut_at_openings(parts)
+        if cut is None:
+            return None
+        bodies, after, closed = cut
+        between = self._between
+        y = after[0]
+        if len(after) > 2 and y in between and after.count(y) >= len(after) - 1:
+            new = {after[-1]} - between
+        else:
+            new = set(after) - between
+            if len(after) > 2 and after.count(y) >= len(after) - 1:
+                self._sep = ('"' + y + opening, y)
+        return len(parts[0]), bodies, new, closed
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
                        found: list[tuple[str, str, str]] | None = None) -> None:
@@ -706,6 +730,48 @@ class ChunkScrubber:
         if len(self._last) >= self.NAMES:
             self._last.pop(next(iter(self._last)))
         self._last[name] = text[-self.KEEP:]
+
+
+def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | None:
+    """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it: each value's
+    body, the text after it, and the last value's closing quote (``""``: open); None when a value
+    other than the last does not close within its part (an opening inside a value)."""
+    cut = list(map(str.partition, parts[1:], repeat('"')))
+    if "" in map(_QUOTE_PART, cut[:-1]):
+        return None  # a value that does not close before the next opening (``"text":"a"text":"``)
+    bodies = list(map(_BODY_PART, cut))
+    after = list(map(_AFTER_PART, cut))
+    closed = cut[-1][1]
+    if any(map(str.endswith, bodies, repeat("\\"))):
+        closed = _unescaped_ends(parts, bodies, after, closed)
+        if closed is None:
+            return None
+    return bodies, after, closed
+
+
+def _cut_at_separator(pieces: list[str], opening: str) -> tuple[int, list[str], str, str] | None:
+    """``text.split(sep)`` (``pieces``; ``sep``: ``"``, a text between values already seen clean,
+    the opening) read as ``ChunkScrubber._cut`` reads it: where the first opening starts, each
+    value's body, the text after the last value and its closing quote (``""``: open); None when a
+    body before a separator holds a quote it does not escape or escapes that separator's quote."""
+    first = pieces[0]
+    at = first.rfind(opening)
+    if at < 0:
+        return None
+    bodies = pieces[1:-1]
+    bodies.insert(0, first[at + len(opening):])
+    closing = _cut_at_openings(["", pieces[-1]])
+    if closing is None:
+        return None
+    (last,), (after,), closed = closing
+    joined = "".join(bodies)
+    if "\\" in joined or '"' in joined:  # each body must end where its separator begins
+        for body in bodies:
+            if ('"' in body or body.endswith("\\")) and _value_end(body + '"', 0) != len(body):
+                return None
+    bodies.append(last)
+    return at, bodies, after, closed
+
 
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:

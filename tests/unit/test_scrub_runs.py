@@ -82,6 +82,17 @@ HOSTILE = [
 raw newline, spaced and non-breaking openings, two names in one object, a key begun after ``\\\\``."""
 
 
+RAW_BODIES = ['a", "content":"s', "x\\", "y\\\\", 'q\\", "content":"gh', 'b"text":"', 'c", "text": "e']
+"""Bodies written into an event as they are (not JSON-escaped): a quote that ends the value early,
+then the opening of another field's value; a backslash that escapes the closing quote."""
+
+
+def _raw(body: str) -> str:
+    """``_anthropic("text")``'s event with ``body`` written between its quotes as it is."""
+    return ('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"'
+            'text_delta","text":"' + body + '"}}\n\n')
+
+
 def _pieces(events: list[str], rng: random.Random) -> list[str]:
     """The stream cut into chunks: at event boundaries (1 to 64 events each, as the proxy reads them)
     or anywhere."""
@@ -107,6 +118,11 @@ def _streams(rng: random.Random):
             yield [text]
             yield prose + [text]
             yield [text] + prose
+    for body in RAW_BODIES:  # inside a long run of one field, where ``_cut`` splits at its whole separator
+        for _ in range(6):
+            prose = [_raw(rng.choice(["ome", "word ", "ok"])) for _ in range(rng.randint(20, 60))]
+            at = rng.randint(5, len(prose) - 5)
+            yield prose[:at] + [_raw(body)] + prose[at:]
     for key in KEYS:
         for cut in range(1, len(key)):
             event = SHAPES[rng.choice(list(SHAPES))]
@@ -188,7 +204,8 @@ def test_a_long_run_of_one_field_is_taken_whole_and_a_key_in_it_is_still_masked(
     event = _anthropic("text")
     run = "".join(event(f"word{k} ") for k in range(64))
     s = ChunkScrubber()
-    assert s.scrub(run) is run and s.scrub(run) is run and s._opening == '"text":"'
+    assert s.scrub(run) is run and s._opening == '"text":"' and s._sep is not None  # learned
+    assert s.scrub(run) is run  # now cut at the whole separator
     key = SHAPED[0][0]
     split = "".join(event(f"word{k} ") for k in range(30)) + event("key " + key[:5]) + event(key[5:]) + event("!")
     out = s.scrub(split)
@@ -197,14 +214,15 @@ def test_a_long_run_of_one_field_is_taken_whole_and_a_key_in_it_is_still_masked(
     assert key[8:20] not in s.scrub(scaffold)
 
 
-BROKEN = {  # a proof of ``_run`` left out: the text it is replaced with
-    "no check of the values": ("if (maybe_key(values) or", "if (False and maybe_key(values) or"),
-    "no check between values": ("_STREAMED_VALUE.search(seen) is not None", "False"),
-    "no scan of the head": ("if m is None or m.start() != first:\n        return False",
+BROKEN = {  # a proof of ``_run`` left out: where, the text taken out and what replaces it
+    "no check of the values": ("ChunkScrubber._run", "if (maybe_key(values) or", "if (False and maybe_key(values) or"),
+    "no check between values": ("ChunkScrubber._run", "_STREAMED_VALUE.search(seen) is not None", "False"),
+    "no scan of the head": ("ChunkScrubber._run", "if m is None or m.start() != first:\n        return False",
                             "m = _VALUE.search(joined, first)"),
-    "no escapes read": ('if "\\\\" in text:', "if False:"),
-    "no closing quote asked": ('if "" in map(_QUOTE_PART, cut[:-1]):', "if False:"),
-    "no key begun at the end": ("if closed and _key_begun(", "if False and _key_begun("),
+    "no key begun at the end": ("ChunkScrubber._run", "if closed and _key_begun(", "if False and _key_begun("),
+    "no escapes read": ("_cut_at_openings", 'if any(map(str.endswith, bodies, repeat("\\\\"))):', "if False:"),
+    "no closing quote asked": ("_cut_at_openings", 'if "" in map(_QUOTE_PART, cut[:-1]):', "if False:"),
+    "no body before a separator read": ("_cut_at_separator", "_value_end(body + '\"', 0) != len(body)", "False"),
 }
 
 
@@ -212,11 +230,13 @@ BROKEN = {  # a proof of ``_run`` left out: the text it is replaced with
 def test_a_broken_shortcut_is_caught(monkeypatch, broken):
     """The comparison above fails on a ``_run`` that skips any one of its proofs (its source with
     that proof taken out)."""
-    source = textwrap.dedent(inspect.getsource(ChunkScrubber._run))
-    old, new = BROKEN[broken]
+    where, old, new = BROKEN[broken]
+    owner, _, name = where.rpartition(".")
+    target = ChunkScrubber if owner else redact
+    source = textwrap.dedent(inspect.getsource(getattr(target, name)))
     assert old in source, old
     space: dict = {}
     exec(compile(source.replace(old, new), redact.__file__, "exec"), vars(redact), space)
-    monkeypatch.setattr(ChunkScrubber, "_run", space["_run"])
+    monkeypatch.setattr(target, name, space[name])
     found, _, _ = disagreements(random.Random(34), limit=1)
     assert found
