@@ -478,8 +478,9 @@ class ChunkScrubber:
         that hold no key prefix, ``\\u00`` escape, remembered credential or opening of a streamed field."""
         self._between_for: re.Pattern | None = None
         """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
-        self._sep: tuple[str, str] | None = None
-        """``"`` + the text between values that recurs + the opening, and that text (``_cut``)."""
+        self._sep: tuple[str, str, str] | None = None
+        """``"`` + the text between values that recurs + the opening, cut in two (its last
+        ``SPLIT_AT`` characters, the rest), and that text (``_cut``)."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
@@ -505,6 +506,10 @@ class ChunkScrubber:
             spans.append((cut, len(joined)))
         self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
+
+    SPLIT_AT = 99
+    """Longest separator ``_cut`` splits at: CPython searches a needle of 100 characters or more
+    in a long text with the two-way algorithm, whose set-up ``split`` pays again at every cut."""
 
     BETWEEN_KEPT = 256
     """Most texts kept in ``_between`` (a stream whose events all differ cannot grow it)."""
@@ -573,10 +578,10 @@ class ChunkScrubber:
         (``"text":"``) and, once one text between values recurs, the whole separator
         ``"`` + that text + opening, which one ``split`` finds with no Python per value."""
         opening, sep = self._opening, self._sep
-        if sep is not None and sep[1] in self._between:
+        if sep is not None and sep[2] in self._between:
             pieces = text.split(sep[0])
             if len(pieces) > 2:
-                cut = _cut_at_separator(pieces, opening)
+                cut = _cut_at_separator(pieces, opening, sep[0], sep[1])
                 if cut is not None:
                     start, bodies, last, closed = cut
                     return start, bodies, {last} - self._between if last else set(), closed
@@ -600,7 +605,8 @@ class ChunkScrubber:
         else:
             new = set(after) - between
             if len(after) > 2 and after.count(y) >= len(after) - 1:
-                self._sep = ('"' + y + opening, y)
+                whole = '"' + y + opening
+                self._sep = (whole[-self.SPLIT_AT:], whole[:-self.SPLIT_AT], y)
         return len(parts[0]), bodies, new, closed
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
@@ -749,11 +755,19 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     return bodies, after, closed
 
 
-def _cut_at_separator(pieces: list[str], opening: str) -> tuple[int, list[str], str, str] | None:
-    """``text.split(sep)`` (``pieces``; ``sep``: ``"``, a text between values already seen clean,
-    the opening) read as ``ChunkScrubber._cut`` reads it: where the first opening starts, each
-    value's body, the text after the last value and its closing quote (``""``: open); None when a
-    body before a separator holds a quote it does not escape or escapes that separator's quote."""
+def _cut_at_separator(pieces: list[str], opening: str, sep: str, head: str) -> tuple[int, list[str], str, str] | None:
+    """``text.split(sep)`` (``pieces``; ``head + sep``: ``"``, a text between values already seen
+    clean, the opening) read as ``ChunkScrubber._cut`` reads it: where the first opening starts,
+    each value's body, the text after the last value and its closing quote (``""``: open); None
+    when a piece before a separator does not end in ``head``, or a body holds a quote it does not
+    escape or escapes its separator's quote."""
+    if head:
+        if not pieces[0].endswith(head):  # the first cut is the first value's own opening: no separator
+            pieces = [pieces[0] + sep + pieces[1], *pieces[2:]]
+        if not all(map(str.endswith, pieces[:-1], repeat(head))):
+            return None
+        k = len(head)
+        pieces = [p[:-k] for p in pieces[:-1]] + pieces[-1:]
     first = pieces[0]
     at = first.rfind(opening)
     if at < 0:
