@@ -478,9 +478,8 @@ class ChunkScrubber:
         that hold no key prefix, ``\\u00`` escape, remembered credential or opening of a streamed field."""
         self._between_for: re.Pattern | None = None
         """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
-        self._sep: tuple[str, str, str] | None = None
-        """``"`` + the text between values that recurs + the opening, cut in two (its last
-        ``SPLIT_AT`` characters, the rest), and that text (``_cut``)."""
+        self._after: str | None = None
+        """The text between one value and the next that recurs in the last run (``_cut``)."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
@@ -507,10 +506,6 @@ class ChunkScrubber:
         self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
 
-    SPLIT_AT = 99
-    """Longest separator ``_cut`` splits at: CPython searches a needle of 100 characters or more
-    in a long text with the two-way algorithm, whose set-up ``split`` pays again at every cut."""
-
     BETWEEN_KEPT = 256
     """Most texts kept in ``_between`` (a stream whose events all differ cannot grow it)."""
 
@@ -535,7 +530,7 @@ class ChunkScrubber:
         if known is not self._between_for:
             if known is not None and any('"' in v for v in list(_known)):
                 return False
-            self._between, self._between_for, self._opening, self._sep = set(), known, None, None
+            self._between, self._between_for, self._opening, self._after = set(), known, None, None
         cut = self._cut(text)
         if cut is None:
             return False
@@ -575,38 +570,32 @@ class ChunkScrubber:
         """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
         of that field, the texts after them not yet in ``_between``, and whether the last value
         closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the opening
-        (``"text":"``) and, once one text between values recurs, the whole separator
-        ``"`` + that text + opening, which one ``split`` finds with no Python per value."""
-        opening, sep = self._opening, self._sep
-        if sep is not None and sep[2] in self._between:
-            pieces = text.split(sep[0])
-            if len(pieces) > 2:
-                cut = _cut_at_separator(pieces, opening, sep[0], sep[1])
-                if cut is not None:
-                    start, bodies, last, closed = cut
-                    return start, bodies, {last} - self._between if last else set(), closed
-        parts = text.split(opening) if opening is not None else ()
-        if len(parts) < 2:
+        (``"text":"``) and the text between values once it recurs, after which each value's
+        body is its part less that text's length (no tuple, set or hash per value)."""
+        opening, after_text = self._opening, self._after
+        parts = text.split(opening) if opening is not None else []
+        if opening is None or len(parts) < 2:
             m = _STREAMED_VALUE.search(text)
             if m is None:
                 return None
-            opening, self._opening, self._sep = m.group(), m.group(), None
+            opening, self._opening, self._after = m.group(), m.group(), None
             if _known_pattern is not None and _known_pattern.search(opening) is not None:
                 return None
             parts = text.split(opening)
+        between = self._between
+        if after_text is not None and len(parts) > 3 and after_text in between:
+            recurring = _cut_at_recurring(parts, '"' + after_text)
+            if recurring is not None:
+                bodies, last, closed = recurring
+                return len(parts[0]), bodies, {last} - between if last else set(), closed
         cut = _cut_at_openings(parts)
         if cut is None:
             return None
         bodies, after, closed = cut
-        between = self._between
         y = after[0]
-        if len(after) > 2 and y in between and after.count(y) >= len(after) - 1:
-            new = {after[-1]} - between
-        else:
-            new = set(after) - between
-            if len(after) > 2 and after.count(y) >= len(after) - 1:
-                whole = '"' + y + opening
-                self._sep = (whole[-self.SPLIT_AT:], whole[:-self.SPLIT_AT], y)
+        new = set(after) - between
+        if len(after) > 2 and after.count(y) >= len(after) - 1:
+            self._after = y
         return len(parts[0]), bodies, new, closed
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
@@ -747,46 +736,34 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
         return None  # a value that does not close before the next opening (``"text":"a"text":"``)
     bodies = list(map(_BODY_PART, cut))
     after = list(map(_AFTER_PART, cut))
-    closed = cut[-1][1]
-    if any(map(str.endswith, bodies, repeat("\\"))):
-        closed = _unescaped_ends(parts, bodies, after, closed)
-        if closed is None:
-            return None
-    return bodies, after, closed
+    if not any(map(str.endswith, bodies, repeat("\\"))):
+        return bodies, after, cut[-1][1]
+    closed = _unescaped_ends(parts, bodies, after, cut[-1][1])
+    return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_separator(pieces: list[str], opening: str, sep: str, head: str) -> tuple[int, list[str], str, str] | None:
-    """``text.split(sep)`` (``pieces``; ``head + sep``: ``"``, a text between values already seen
-    clean, the opening) read as ``ChunkScrubber._cut`` reads it: where the first opening starts,
-    each value's body, the text after the last value and its closing quote (``""``: open); None
-    when a piece before a separator does not end in ``head``, or a body holds a quote it does not
-    escape or escapes its separator's quote."""
-    if head:
-        if not pieces[0].endswith(head):  # the first cut is the first value's own opening: no separator
-            pieces = [pieces[0] + sep + pieces[1], *pieces[2:]]
-        if not all(map(str.endswith, pieces[:-1], repeat(head))):
-            return None
-        k = len(head)
-        pieces = [p[:-k] for p in pieces[:-1]] + pieces[-1:]
-    first = pieces[0]
-    at = first.rfind(opening)
-    if at < 0:
+def _cut_at_recurring(parts: list[str], closing: str) -> tuple[list[str], str, str] | None:
+    """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
+    but the last is followed by the same text (``closing``: ``"`` and that text): each value's
+    body, the text after the last value and its closing quote (``""``: open); None when a part
+    does not end in ``closing``, or a body holds a quote it does not escape or escapes its
+    closing quote."""
+    middle = parts[1:-1]
+    if not all(map(str.endswith, middle, repeat(closing))):
         return None
-    bodies = pieces[1:-1]
-    bodies.insert(0, first[at + len(opening):])
-    closing = _cut_at_openings(["", pieces[-1]])
-    if closing is None:
-        return None
-    (last,), (after,), closed = closing
+    k = len(closing)
+    bodies = [p[:-k] for p in middle]
     joined = "".join(bodies)
-    if "\\" in joined or '"' in joined:  # each body must end where its separator begins
+    if "\\" in joined or '"' in joined:  # each body must end where its closing quote is
         for body in bodies:
             if ('"' in body or body.endswith("\\")) and _value_end(body + '"', 0) != len(body):
                 return None
+    end = _cut_at_openings(["", parts[-1]])
+    if end is None:
+        return None
+    (last,), (after,), closed = end
     bodies.append(last)
-    return at, bodies, after, closed
-
-
+    return bodies, after, closed
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
     """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own

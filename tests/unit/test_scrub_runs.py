@@ -118,7 +118,7 @@ def _streams(rng: random.Random):
             yield [text]
             yield prose + [text]
             yield [text] + prose
-    for body in RAW_BODIES:  # inside a long run of one field, where ``_cut`` splits at its whole separator
+    for body in RAW_BODIES:  # inside a long run of one field, where ``_cut`` reads each body as its part less the recurring text
         for _ in range(6):
             prose = [_raw(rng.choice(["ome", "word ", "ok"])) for _ in range(rng.randint(20, 60))]
             at = rng.randint(5, len(prose) - 5)
@@ -204,8 +204,8 @@ def test_a_long_run_of_one_field_is_taken_whole_and_a_key_in_it_is_still_masked(
     event = _anthropic("text")
     run = "".join(event(f"word{k} ") for k in range(64))
     s = ChunkScrubber()
-    assert s.scrub(run) is run and s._opening == '"text":"' and s._sep is not None  # learned
-    assert s.scrub(run) is run  # now cut at the whole separator
+    assert s.scrub(run) is run and s._opening == '"text":"' and s._after is not None  # learned
+    assert s.scrub(run) is run  # now cut by the recurring text between values
     key = SHAPED[0][0]
     split = "".join(event(f"word{k} ") for k in range(30)) + event("key " + key[:5]) + event(key[5:]) + event("!")
     out = s.scrub(split)
@@ -220,9 +220,9 @@ BROKEN = {  # a proof of ``_run`` left out: where, the text taken out and what r
     "no scan of the head": ("ChunkScrubber._run", "if m is None or m.start() != first:\n        return False",
                             "m = _VALUE.search(joined, first)"),
     "no key begun at the end": ("ChunkScrubber._run", "if closed and _key_begun(", "if False and _key_begun("),
-    "no escapes read": ("_cut_at_openings", 'if any(map(str.endswith, bodies, repeat("\\\\"))):', "if False:"),
+    "no escapes read": ("_cut_at_openings", 'if not any(map(str.endswith, bodies, repeat("\\\\"))):', "if True:"),
     "no closing quote asked": ("_cut_at_openings", 'if "" in map(_QUOTE_PART, cut[:-1]):', "if False:"),
-    "no body before a separator read": ("_cut_at_separator", "_value_end(body + '\"', 0) != len(body)", "False"),
+    "no body before a recurring text read": ("_cut_at_recurring", "_value_end(body + '\"', 0) != len(body)", "False"),
 }
 
 
