@@ -22,7 +22,7 @@ import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
 from itertools import repeat
-from operator import itemgetter
+from operator import getitem, itemgetter
 from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
@@ -584,7 +584,7 @@ class ChunkScrubber:
             parts = text.split(opening)
         between = self._between
         if after_text is not None and len(parts) > 3 and after_text in between:
-            recurring = _cut_at_recurring(parts, '"' + after_text)
+            recurring = _cut_at_recurring(parts, opening, '"' + after_text)
             if recurring is not None:
                 bodies, last, closed = recurring
                 return len(parts[0]), bodies, {last} - between if last else set(), closed
@@ -742,17 +742,16 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_recurring(parts: list[str], closing: str) -> tuple[list[str], str, str] | None:
+def _cut_at_recurring(parts: list[str], opening: str, closing: str) -> tuple[list[str], str, str] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
     but the last is followed by the same text (``closing``: ``"`` and that text): each value's
     body, the text after the last value and its closing quote (``""``: open); None when a part
     does not end in ``closing``, or a body holds a quote it does not escape or escapes its
     closing quote."""
     middle = parts[1:-1]
-    if not all(map(str.endswith, middle, repeat(closing))):
-        return None
-    k = len(closing)
-    bodies = [p[:-k] for p in middle]
+    bodies = list(map(getitem, middle, repeat(slice(0, -len(closing)))))
+    if (closing + opening).join(bodies) + closing != opening.join(middle):
+        return None  # some part does not end in ``closing``
     joined = "".join(bodies)
     if "\\" in joined or '"' in joined:  # each body must end where its closing quote is
         for body in bodies:
