@@ -484,7 +484,7 @@ class ChunkScrubber:
     def scrub(self, text: str) -> str:
         joined = self._tail + text
         n = len(self._tail)
-        if self._inside is None and not self._last and self._run(joined, n, text):
+        if len(text) >= self.RUN_MIN and self._inside is None and not self._last and self._run(joined, n, text):
             self._tail = joined[-self.KEEP:]
             return text
         self._tail = joined[-self.KEEP:]
@@ -505,6 +505,10 @@ class ChunkScrubber:
             spans.append((cut, len(joined)))
         self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
+
+    RUN_MIN = 1024
+    """Shortest piece ``_run`` is tried on: a piece of one or two events (a few hundred bytes) is
+    settled cheaper by ``_plain`` (``bench/bench_scrub.py``)."""
 
     BETWEEN_KEPT = 256
     """Most texts kept in ``_between`` (a stream whose events all differ cannot grow it)."""
