@@ -23,7 +23,7 @@ from _thread import allocate_lock  # ``threading.Lock`` itself, without importin
 from bisect import bisect_right
 from itertools import repeat
 from operator import getitem, itemgetter
-from typing import TypeVar, overload
+from typing import TypeVar, cast, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
@@ -480,11 +480,15 @@ class ChunkScrubber:
         """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
         self._after: str | None = None
         """The text between one value and the next that recurs in the last run (``_cut``)."""
+        self._skip = 0
+        """Pieces still to leave to the full reading (``SKIP_VARYING``)."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
         n = len(self._tail)
-        if len(text) >= self.RUN_MIN and self._inside is None and not self._last and self._run(joined, n, text):
+        if self._skip:
+            self._skip -= 1
+        elif len(text) >= self.RUN_MIN and self._inside is None and not self._last and self._run(joined, n, text):
             self._tail = joined[-self.KEEP:]
             return text
         self._tail = joined[-self.KEEP:]
@@ -509,6 +513,11 @@ class ChunkScrubber:
     RUN_MIN = 1024
     """Shortest piece ``_run`` is tried on: a piece of one or two events (a few hundred bytes) is
     settled cheaper by ``_plain`` (``bench/bench_scrub.py``)."""
+
+    SKIP_VARYING = 16
+    """Pieces left to the full reading after a run whose texts between values all differed (a
+    per-event ``obfuscation`` or ``sequence_number``): checking each is the value regex again, so
+    ``_run`` would only add its own passes (``bench/bench_scrub.py``)."""
 
     BETWEEN_KEPT = 256
     """Most texts kept in ``_between`` (a stream whose events all differ cannot grow it)."""
@@ -563,7 +572,9 @@ class ChunkScrubber:
             m = _VALUE.search(joined, m.end())
         if m is None or m.start() != first:
             return False
-        if new and len(new) <= 8:  # a text between that every event changes is not worth keeping
+        if len(new) > 8:  # texts between values that every event changes: not worth keeping, nor ``_run``
+            self._skip = self.SKIP_VARYING
+        elif new:
             if len(self._between) + len(new) > self.BETWEEN_KEPT:
                 self._between = set()
             self._between |= new
@@ -753,7 +764,7 @@ def _cut_at_recurring(parts: list[str], opening: str, closing: str) -> tuple[lis
     does not end in ``closing``, or a body holds a quote it does not escape or escapes its
     closing quote."""
     middle = parts[1:-1]
-    bodies = list(map(getitem, middle, repeat(slice(0, -len(closing)))))
+    bodies = cast(list[str], list(map(getitem, middle, repeat(slice(0, -len(closing))))))  # each part less ``closing``
     if (closing + opening).join(bodies) + closing != opening.join(middle):
         return None  # some part does not end in ``closing``
     joined = "".join(bodies)
