@@ -140,13 +140,15 @@ class EventRun:
 class EventLog:
     """The session's events in stream order: a sequence of ``EventRecord`` (index, slice, iterate,
     ``len``) that stores a run of deltas as one ``EventRun`` repeated at its positions (a C-level
-    ``extend``), making each of its records only when asked. ``append`` is ``list.append``."""
+    ``extend``), making each of its records only when asked. ``append`` and ``extend`` (records) are
+    ``list``'s."""
 
-    __slots__ = ("_items", "append")
+    __slots__ = ("_items", "append", "extend")
 
     def __init__(self, items: list | None = None) -> None:
         self._items = [] if items is None else items
         self.append = self._items.append
+        self.extend = self._items.extend
 
     def add_run(self, run: EventRun) -> None:
         """Record the ``run.count`` events of ``run`` (its first at ``len(self)``)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import KEEPALIVE_TYPES, parse_payload
+from inspector.model.events import RELEASED, EventRecord, parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
-
-
-_TYPED: dict[tuple[frozenset, frozenset], frozenset] = {}
-"""A dialect's ``delta_types`` and ``starts_response`` -> what a delta's type must be: one ``delta_of``
-answers for, no keep-alive, opening no response."""
 
 
 def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
@@ -50,17 +45,17 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         return 0
     n = len(items)
     kinds = dialect.delta_types
-    untyped, delta_of = dialect.untyped, dialect.delta_of
-    typed = _TYPED.get((kinds, dialect.starts_response))
-    if typed is None:
-        typed = _TYPED[kinds, dialect.starts_response] = kinds.difference(dialect.starts_response, KEEPALIVE_TYPES)
+    untyped, delta_of, typed = dialect.untyped, dialect.delta_of, dialect.typed_deltas
     first = items[i]
     t = first.t
     block = None
     how = ""
     fragments: list[str] = []
-    names: list = []
-    payloads: list[dict] = []
+    payloads: list = []
+    records: list[EventRecord] = []
+    # Each event's record is made as it is looked at (kept only when the step is taken): its line
+    # as ``take_frame`` gives it, released at once when untimed (no rule reads it afterwards).
+    index, native, line_base = len(s.events), bool(s._chunk_starts), s.line_base
     j = i
     while j < n:
         frame = items[j]
@@ -83,18 +78,25 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
             break
         block, how = target[0], target[1]
         fragments.append(target[2])
-        names.append(typ)
-        payloads.append(p)  # type: ignore[arg-type]  # a dict: checked above
+        payloads.append(p)
+        line = frame.line
+        if native:
+            line = s._line(line, frame.offset)
+        elif line is not None:
+            line += line_base
+        records.append(EventRecord(index, typ, frame.data, RELEASED if t is None else p, line, t,  # type: ignore[arg-type]
+                                   named, False, block.pos, block.response, frame.offset))
+        index += 1
         j += 1
     count = j - i
     if count < least or block is None:
         if count:
-            items[i].payload = payloads[0]
+            first.payload = payloads[0]
         return 0
     if not (s.argument_rules.quiet(block, fragments) if how == "arguments" else not dialect.judges_text(block, fragments)):
         for k in range(count):  # parsed once: the exact path takes them next
             items[i + k].payload = payloads[k]
         return -count
-    s.record_deltas(items[i:j], payloads, names, block)
+    s.record_deltas(records, t)
     s.add_deltas(block, fragments, sum(map(len, fragments)), t)
     return count

@@ -644,31 +644,21 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    def record_deltas(self, frames: list, payloads: list, names: list, block: Block) -> None:
-        """``frames`` (``payloads``: their data parsed; ``names``: their event names), each adding a delta
-        to ``block``, into the event log as ``take_frame`` records them, each seen by the timing rules
-        (``inspector.session.deltas``)."""
-        events, timing, response, pos = self.events, self._timing, block.response, block.pos
-        append, index, native, base = events.append, len(events), bool(self._chunk_starts), self.line_base
+    def record_deltas(self, records: list, t: float | None) -> None:
+        """``records`` (each adding a delta to one block, all arrived at ``t``, made as ``take_frame``
+        makes them: released already when untimed) into the event log, each seen by the timing rules
+        when timed (``inspector.session.deltas``; no stall is pending there)."""
+        if t is None:
+            self.events.extend(records)
+            self._clean = True
+            return
+        append, timing = self.events.append, self._timing
         reports = self._reports
-        for frame, payload, name in zip(frames, payloads, names):
-            line = frame.line
-            if native:
-                line = self._line(line, frame.offset)
-            elif line is not None:
-                line += base
-            t = frame.t
+        for ev in records:
             reports = self._reports
-            if t is None:  # untimed, no stall pending (none is, or no group is taken): released at once
-                append(EventRecord(index, name, frame.data, RELEASED, line, None, frame.named, False, pos, response,
-                                   frame.offset))
-            else:
-                ev = EventRecord(index, name, frame.data, payload, line, t, frame.named, False, pos, response,
-                                 frame.offset)
-                append(ev)
-                timing.on_event(ev)
-                ev.release()
-            index += 1
+            append(ev)
+            timing.on_event(ev)
+            ev.release()
         self._clean = self._reports == reports
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
