@@ -93,10 +93,12 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if count:
             first.payload = payloads[0]
         return 0
-    if not (s.argument_rules.quiet(block, fragments) if how == "arguments" else not dialect.judges_text(block, fragments)):
+    text = "".join(fragments)
+    if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
+            else not dialect.judges_text(block, fragments)):
         for k in range(count):  # parsed once: the exact path takes them next
             items[i + k].payload = payloads[k]
         return -count
     s.record_deltas(records, t)
-    s.add_deltas(block, fragments, sum(map(len, fragments)), t)
+    s.add_joined(block, fragments, text, t)
     return count

@@ -711,6 +711,21 @@ class Session:
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
             block.delta_at(t)
 
+    def add_joined(self, block: Block, fragments: list, text: str, t: float | None) -> None:
+        """``add_deltas`` for ``fragments`` whose joined ``text`` is at hand: the content gets it as one
+        part (the same text), the fragment times one entry per fragment."""
+        block.deltas += len(fragments)
+        block.last_fragment = fragments[-1]
+        if text:
+            block.append(text)
+            if self.first_content_t is None:
+                self.first_content_t = t
+        block.fragment_times.extend(t, map(len, fragments if text.isascii() else map(str.encode, fragments)))
+        if t is None:
+            return
+        for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
+            block.delta_at(t)
+
     def add_delta(self, block: Block, fragment: str) -> None:
         """One delta of ``block`` at the current event: content, counts, timing (hot: once per delta)."""
         ev = self.current
