@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import RELEASED, EventRecord, parse_payload
+from inspector.model.events import parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
@@ -49,13 +49,10 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
     first = items[i]
     t = first.t
     block = None
-    how = ""
+    how = name = ""
     fragments: list[str] = []
     payloads: list = []
-    records: list[EventRecord] = []
-    # Each event's record is made as it is looked at (kept only when the step is taken): its line
-    # as ``take_frame`` gives it, released at once when untimed (no rule reads it afterwards).
-    index, native, line_base = len(s.events), bool(s._chunk_starts), s.line_base
+    frames: list = []
     j = i
     while j < n:
         frame = items[j]
@@ -73,20 +70,13 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         typ = p.get("type", untyped)  # type: ignore[union-attr]  # a dict: checked above
         target = delta_of(p) if typ.__class__ is str and typ in typed and (not named or frame.event == typ) \
             else None  # type: ignore[arg-type]  # a dict: checked above
-        if target is None or (block is not None and (target[0] is not block or target[1] != how)):
+        if target is None or (block is not None and (target[0] is not block or target[1] != how or typ != name)):
             frame.payload = p
             break
-        block, how = target[0], target[1]
+        block, how, name = target[0], target[1], typ
         fragments.append(target[2])
         payloads.append(p)
-        line = frame.line
-        if native:
-            line = s._line(line, frame.offset)
-        elif line is not None:
-            line += line_base
-        records.append(EventRecord(index, typ, frame.data, RELEASED if t is None else p, line, t,  # type: ignore[arg-type]
-                                   named, False, block.pos, block.response, frame.offset))
-        index += 1
+        frames.append(frame)
         j += 1
     count = j - i
     if count < least or block is None:
@@ -99,6 +89,6 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         for k in range(count):  # parsed once: the exact path takes them next
             items[i + k].payload = payloads[k]
         return -count
-    s.record_deltas(records, t)
+    s.record_deltas(frames, payloads, name, block, t)
     s.add_joined(block, fragments, text, t)
     return count

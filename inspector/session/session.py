@@ -21,7 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, EventSpan, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
@@ -644,21 +644,35 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    def record_deltas(self, records: list, t: float | None) -> None:
-        """``records`` (each adding a delta to one block, all arrived at ``t``, made as ``take_frame``
-        makes them: released already when untimed) into the event log, each seen by the timing rules
-        when timed (``inspector.session.deltas``; no stall is pending there)."""
-        if t is None:
-            self.events.extend(records)
+    def record_deltas(self, frames: list, payloads: list, name: str, block: Block, t: float | None) -> None:
+        """``frames`` (``payloads``: their data parsed), each an event named ``name`` adding a delta
+        to ``block``, all arrived at ``t``, into the event log as ``take_frame`` records them, each
+        seen by the timing rules when timed (``inspector.session.deltas``; no stall is pending there).
+        Untimed in a body with lines of its own: one ``EventSpan`` (the records made when asked)."""
+        events, pos, response = self.events, block.pos, block.response
+        index = len(events)
+        if t is None and not self._chunk_starts:
+            for frame in frames:
+                frame.payload = None  # the span keeps the frame: its text, not the parsed value
+            events.add_run(EventSpan(index, frames, name, self.line_base, pos, response))
             self._clean = True
             return
-        append, timing = self.events.append, self._timing
+        append, timing, native, base = events.append, self._timing, bool(self._chunk_starts), self.line_base
         reports = self._reports
-        for ev in records:
+        for frame, payload in zip(frames, payloads):
+            line = frame.line
+            if native:
+                line = self._line(line, frame.offset)
+            elif line is not None:
+                line += base
             reports = self._reports
+            ev = EventRecord(index, name, frame.data, RELEASED if t is None else payload, line, t, frame.named, False,
+                             pos, response, frame.offset)
             append(ev)
-            timing.on_event(ev)
-            ev.release()
+            if t is not None:
+                timing.on_event(ev)
+                ev.release()
+            index += 1
         self._clean = self._reports == reports
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
