@@ -378,7 +378,8 @@ class Session:
             ev.block = block.pos
         if block.tool:
             self.argument_rules.at_close(block)
-            timing_rules.check_buffered(self, block, block.closed_t)
+            if block.opened_t is not None and block.closed_t is not None:  # T003 needs both (hot: untimed calls)
+                timing_rules.check_buffered(self, block, block.closed_t)
             self.declared.at_close(block)
 
     def replace_block(self, block: Block) -> None:
