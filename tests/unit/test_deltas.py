@@ -284,6 +284,12 @@ def test_an_event_log_with_groups_of_deltas_reads_as_its_records():
 
     parts = [['{"path":"src/mod', f'ule_{i}.py","li', f'ne":{i}}}'] for i in range(4)]
     events = _calls(parts)
+    # Two blocks open at once: a group of block 4 ends at block 5's delta, parsed there; block 5's two
+    # deltas then make a group of their own (the span must not keep that parsed value).
+    events[-2:-2] = [_start(4, "tool_use", "toolu_4", {}), _start(5, "tool_use", "toolu_5", {}),
+                     _delta(4, "input_json_delta", "{}"), _delta(5, "input_json_delta", '{"a":'),
+                     _delta(5, "input_json_delta", "1}"), {"type": "content_block_stop", "index": 4},
+                     {"type": "content_block_stop", "index": 5}]
     names = ["same", "same", "none", "same", "none", "same"]
     s = run_capture(_capture(_stream(events, names * len(events)), [], 0, False))
     log = s.events
