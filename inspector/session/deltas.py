@@ -73,7 +73,7 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if target is None or (block is not None and (target[0] is not block or target[1] != how or typ != name)):
             frame.payload = p
             break
-        block, how, name = target[0], target[1], typ
+        block, how, name = target[0], target[1], typ  # type: ignore[assignment]  # a string: checked above
         fragments.append(target[2])
         payloads.append(p)
         frames.append(frame)
