@@ -526,8 +526,8 @@ class ChunkScrubber:
         """True, with ``_inside`` set as ``scrub`` would set it, when ``text`` (``joined[n:]``) is
         provably a piece ``scrub`` returns unchanged: a run of values of one streamed field
         (``"text":"…"``), no key prefix, escape or remembered credential anywhere, no opening of
-        another streamed value, no value beginning a key. False (nothing changed): ``scrub`` reads
-        the piece in full. The common piece of a fast stream (64 deltas: a few C passes, no regex
+        another streamed value, no value beginning a key. False (``_tail``, ``_last`` and ``_inside``
+        untouched; only what ``_run`` learns may change): ``scrub`` reads the piece in full. The common piece of a fast stream (64 deltas: a few C passes, no regex
         over the whole text, no Python per value).
 
         Why it is the same: the piece is cut (``_cut``) into the head (what comes before the
