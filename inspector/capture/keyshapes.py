@@ -42,8 +42,9 @@ SHAPES: tuple[tuple[str, str, int], ...] = (
 
 PREFIXES: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
                              "glpat-", "xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "hf_", "eyJ", "earer",
-                             "EARER", "Basic ")
-"""Substrings one of which every shape (and every ``Bearer``/``Basic`` credential) contains."""
+                             "Basic ")
+"""Substrings one of which every shape (and every ``Bearer``/``Basic`` credential) contains; ``earer``
+in the text lowered (``Bearer`` is matched in any case)."""
 
 KEY = lazy(
     r"(?<![A-Za-z0-9_-])(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
@@ -84,20 +85,25 @@ _GITHUB = re.compile(r"gh[pousr]_")
 def maybe_key(text: str) -> bool:
     """False when ``text`` holds none of ``PREFIXES`` (the cheap test before any regex).
 
-    Exactly ``any(p in text for p in PREFIXES)``, in fewer passes over the text: this runs on every
-    chunk the proxy records. A substring search costs ~15x a search for one character (``memchr``),
+    Exactly ``any(p in text for p in PREFIXES)`` (``earer`` looked for in ``text.lower()``), in
+    fewer passes over the text: this runs on every chunk the proxy records. A substring search costs ~15x a search for one character (``memchr``),
     so each prefix is looked for only when the text holds a character it needs that stream text
     rarely holds (``-``, ``A``, ``J``, ``R``, ``B``); the prefixes sharing one (``-``, ``A``) by one
     regex that starts with it. Only ``earer`` and the ``_`` family (JSON names are full of ``_``) are
-    always searched (``bench/bench_scrub.py``)."""
+    always searched (``bench/bench_scrub.py``); a ``Bearer`` in another case (``KEY`` matches the
+    word case-insensitively) in text lowered only when it holds an upper-case ``E``, ``A`` or ``R``."""
     if "-" in text and _DASHED.search(text) is not None:
         return True
     if "A" in text and _AWS_GOOGLE.search(text) is not None:
         return True
     if "_" in text and ("github_pat_" in text or "hf_" in text or ("gh" in text and _GITHUB.search(text) is not None)):
         return True
-    return ("earer" in text or ("J" in text and "eyJ" in text) or ("R" in text and "EARER" in text)
-            or ("B" in text and "Basic " in text))
+    if "earer" in text or ("J" in text and "eyJ" in text) or ("B" in text and "Basic " in text):
+        return True
+    # ``KEY`` takes the scheme word in any case (RFC 9110 §11.1: ``bEaReR``). Its last five letters
+    # hold an upper-case ``E``, ``A`` or ``R`` unless they are ``earer`` (looked for above): only
+    # then is the text lowered, one more pass.
+    return ("E" in text or "A" in text or "R" in text) and "earer" in text.lower()
 
 
 def readable(key: str) -> int:

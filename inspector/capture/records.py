@@ -11,8 +11,9 @@ The recorder writes them one per line; the HAR export keeps the same records in 
 from __future__ import annotations
 
 import base64
+from zlib import crc32
 
-from inspector.capture.redact import ChunkScrubber, scrub_secrets
+from inspector.capture.redact import ChunkScrubber, mask_in_place, scrub_secrets
 from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.model.websocket import DIRECTIONS, WsMessage
 
@@ -23,26 +24,124 @@ def round_t(t: float | None) -> float | None:
 
 
 def chunk_record(t: float | None, data: bytes, scrubber: ChunkScrubber | None = None) -> dict:
-    """One chunk record: ``data`` when the chunk is valid UTF-8 on its own, else ``b64``.
+    """One chunk record: ``data`` when the chunk (masked) is valid UTF-8 on its own, else ``b64``.
 
-    Anything shaped like an API key inside the text, and every credential this process sent or
+    Anything shaped like an API key inside the chunk, and every credential this process sent or
     forwarded, is masked: some servers quote the key back in a 401 body, and a record is written
     to be shared. ``scrubber`` (one per stream) also masks a key that a chunk boundary cuts in two.
+    A chunk that is not valid UTF-8 (a character cut by a read boundary, a binary frame) is masked
+    too (``masked_bytes``); an AWS event-stream body keeps its framing (``EventStreamCrc``).
     """
+    if scrubber is not None and _frames(scrubber, data):
+        data = masked_bytes(data, scrubber)
+        try:
+            return {"t": round_t(t), "data": data.decode("utf-8")}
+        except UnicodeDecodeError:
+            return {"t": round_t(t), "b64": base64.b64encode(data).decode("ascii")}
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return {"t": round_t(t), "b64": base64.b64encode(data).decode("ascii")}
+        return {"t": round_t(t), "b64": base64.b64encode(masked_bytes(data, scrubber)).decode("ascii")}
     return {"t": round_t(t), "data": scrubber.scrub(text) if scrubber is not None else scrub_secrets(text)}
+
+
+def _frames(scrubber: ChunkScrubber, data: bytes) -> EventStreamCrc | None:
+    """The stream's ``EventStreamCrc`` when it is an AWS event-stream body (decided on its first
+    chunk: a message starts with byte 0 or 1, which no text format does), else None."""
+    if scrubber.frames is None:
+        scrubber.frames = EventStreamCrc() if data[:1] in (b"\x00", b"\x01") else False
+    return scrubber.frames or None  # type: ignore[return-value]
+
+
+def masked_bytes(data: bytes, scrubber: ChunkScrubber | None = None, keep_length: bool = False) -> bytes:
+    """``data`` (bytes of any kind) with its secrets masked: read as UTF-8 with every byte that is
+    not kept as it is (``surrogateescape``), so the key characters around a cut multibyte character
+    or inside a binary frame are masked as in text and every other byte comes back unchanged.
+    ``scrubber``: the stream's, which also follows a key across chunks. ``keep_length`` (always for
+    an event-stream body): the same number of bytes (``redact.masked_as``), for framing that counts
+    them; an event-stream message the masking changed gets its CRC written anew (``EventStreamCrc``)."""
+    text = data.decode("utf-8", "surrogateescape")
+    frames = _frames(scrubber, data) if scrubber is not None else None
+    keep_length = keep_length or frames is not None
+    if scrubber is not None:
+        out = scrubber.scrub(text, keep_length)
+    else:
+        out = mask_in_place(text) if keep_length else scrub_secrets(text)
+    masked = data if out == text else out.encode("utf-8", "surrogateescape")
+    return frames.fix(data, masked) if frames is not None else masked
+
+
+class EventStreamCrc:
+    """Keeps an AWS event-stream body's framing valid when masking changed bytes inside a message.
+
+    The masking keeps lengths (``masked_bytes``), so each prelude (total and headers length, its
+    CRC) stays right; only a message's trailing CRC32 (of all its bytes before it) changes. It is
+    rewritten as it passes, chunk by chunk, without holding anything back: ``original trailer XOR
+    CRC(original) XOR CRC(masked)``, byte for byte, so a message that was intact stays intact and
+    one that was corrupt stays corrupt (the decoder's S015 finding as before). The framing facts:
+    ``inspector.framing.eventstream`` (botocore ``eventstream.py``). A total length no message can
+    have stops the rewriting (the body is not event-stream after all: bytes stay masked).
+    """
+
+    MAX_MESSAGE = 24 * 1024 * 1024 + 128 * 1024 + 16
+    """botocore's payload and headers limits and the 16 framing bytes."""
+
+    def __init__(self) -> None:
+        self._pos = 0
+        """Bytes of the current message seen so far."""
+        self._head = b""
+        self._total = 0
+        self._crc = self._crc_masked = 0
+        self._off = False
+
+    def fix(self, orig: bytes, masked: bytes) -> bytes:
+        """``masked`` (``orig`` masked, the same length: the body's next chunk) with the trailing
+        CRC of each message the masking changed rewritten."""
+        if self._off:
+            return masked
+        out: bytearray | None = None
+        i, n = 0, len(orig)
+        while i < n:
+            pos = self._pos
+            if pos < 4:
+                take = min(4 - pos, n - i)
+                self._head += orig[i:i + take]
+            elif pos < self._total - 4:
+                take = min(self._total - 4 - pos, n - i)
+            else:  # the trailer: its bytes XOR the difference of the two CRCs
+                k = pos - (self._total - 4)
+                take = min(4 - k, n - i)
+                if self._crc != self._crc_masked:
+                    delta = (self._crc ^ self._crc_masked).to_bytes(4, "big")[k:k + take]
+                    if out is None:
+                        out = bytearray(masked)
+                    out[i:i + take] = bytes(a ^ b for a, b in zip(orig[i:i + take], delta))
+                i += take
+                self._pos += take
+                if self._pos == self._total:
+                    self._pos, self._head, self._crc, self._crc_masked = 0, b"", 0, 0
+                continue
+            self._crc = crc32(orig[i:i + take], self._crc)
+            self._crc_masked = crc32(masked[i:i + take], self._crc_masked)
+            i += take
+            self._pos += take
+            if self._pos == 4:
+                self._total = int.from_bytes(self._head, "big")
+                if not 16 <= self._total <= self.MAX_MESSAGE:
+                    self._off = True
+                    break
+        return masked if out is None else bytes(out)
 
 
 def ws_record(t: float | None, direction: str, data: bytes, binary: bool = False,
               scrubber: ChunkScrubber | None = None) -> dict:
     """One WebSocket message record: ``{"t", "ws": direction, "data": text}`` for a text message,
     ``b64`` for a binary one (or a text message that is not UTF-8), secrets masked as in
-    :func:`chunk_record`. ``direction`` is ``"send"`` or ``"recv"``."""
+    :func:`chunk_record`; in a binary message in the same number of bytes (``masked_bytes``: a
+    binary format may count them). ``direction`` is ``"send"`` or ``"recv"``."""
     if binary:
-        return {"t": round_t(t), "ws": direction, "b64": base64.b64encode(data).decode("ascii")}
+        masked = masked_bytes(data, scrubber, keep_length=True)
+        return {"t": round_t(t), "ws": direction, "b64": base64.b64encode(masked).decode("ascii")}
     rec = chunk_record(t, data, scrubber)
     return {"t": rec.pop("t"), "ws": direction, **rec}
 

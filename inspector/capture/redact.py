@@ -482,8 +482,14 @@ class ChunkScrubber:
         """The text between one value and the next that recurs in the last run (``_cut``)."""
         self._skip = 0
         """Pieces still to leave to the full reading (``SKIP_VARYING``)."""
+        self.frames: object = None
+        """Set by ``records.chunk_record`` on the stream's first piece: False for a text body, else
+        (an AWS event-stream body) what re-frames its masked messages (``records.EventStreamCrc``)."""
 
-    def scrub(self, text: str) -> str:
+    def scrub(self, text: str, keep_length: bool = False) -> str:
+        """``text`` (the stream's next piece) with its secrets masked (class docstring).
+        ``keep_length``: each masked part is written as ``masked_as`` gives it, the same number of
+        characters (a binary body, whose framing counts bytes: the piece's key characters are ASCII)."""
         joined = self._tail + text
         n = len(self._tail)
         if self._skip:
@@ -508,7 +514,7 @@ class ChunkScrubber:
         if cut is not None:
             spans.append((cut, len(joined)))
         self._across_values(joined, n, spans, hot, found)
-        return _render(joined, n, text, spans)
+        return _render(joined, n, text, spans, keep_length)
 
     RUN_MIN = 1024
     """Shortest piece ``_run`` is tried on: a piece of one or two events (a few hundred bytes) is
@@ -832,8 +838,8 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     if hi <= lo:
         return None
     last = text[hi - 1]
-    if last == " ":
-        return hi if text.endswith(_SCHEMES, max(lo, hi - 8), hi) else None
+    if last in _SPACES:  # ``Bearer`` in any case (``KEY``: RFC 9110 §11.1), its token still to come
+        return hi if text[max(lo, hi - 32):hi].rstrip(_SPACES).lower().endswith("bearer") else None
     if last not in _KEY_CHARS:
         return None
     if not hot:
@@ -854,13 +860,14 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     return m.start(1) if m is not None else None
 
 
-_SCHEMES = ("Bearer ", "bearer ", "BEARER ")
+_SPACES = " \t\n\r\f\v"
 _LONGEST_START = max(map(len, HEAD_STARTS))
 
 
-def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str:
+def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]], keep_length: bool = False) -> str:
     """``text`` (``joined[n:]``) with the parts of ``spans`` past ``n`` masked: a whole key as its
-    type prefix and ``[redacted]``, any other part (a key's continuation or open end) as ``[redacted]``."""
+    type prefix and ``[redacted]``, any other part (a key's continuation or open end) as ``[redacted]``;
+    ``keep_length``: each part as ``masked_as`` writes that in its own length."""
     spans = sorted(span for span in spans if span[1] > n)
     if not spans:
         return text
@@ -876,7 +883,8 @@ def _render(joined: str, n: int, text: str, spans: list[tuple[int, int]]) -> str
         out.append(joined[pos:start])
         piece = joined[start:b]
         masked = scrub_secrets(piece) if a >= n else piece
-        out.append(masked if masked != piece else REDACTED)
+        shown = masked if masked != piece else REDACTED
+        out.append(masked_as(start, b, shown) if keep_length else shown)
         pos = b
     out.append(joined[pos:])
     return "".join(out)

@@ -31,7 +31,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.har_websocket import chrome_messages
 from inspector.capture.recorder import redact_request, redact_response
-from inspector.capture.records import chunk_record, end_record
+from inspector.capture.records import chunk_record, end_record, masked_bytes
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
 
@@ -79,11 +79,15 @@ def _request(request: dict | None) -> dict:
 
 def _content(body: bytes, mime: str) -> dict:
     content: dict = {"size": len(body), "mimeType": mime}
-    try:
-        content["text"] = ChunkScrubber().scrub(body.decode("utf-8"))  # also a key split across events
-    except UnicodeDecodeError:
-        content["text"] = base64.b64encode(body).decode("ascii")
-        content["encoding"] = "base64"
+    if body[:1] not in (b"\x00", b"\x01"):  # not an AWS event-stream body (``records._frames``)
+        try:
+            content["text"] = ChunkScrubber().scrub(body.decode("utf-8"))  # also a key split across events
+            return content
+        except UnicodeDecodeError:
+            pass
+    # Bytes masked in place (an event-stream body keeps its framing: ``records.masked_bytes``).
+    content["text"] = base64.b64encode(masked_bytes(body, ChunkScrubber())).decode("ascii")
+    content["encoding"] = "base64"
     return content
 
 
