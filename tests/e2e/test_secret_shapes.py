@@ -147,3 +147,36 @@ def test_proxy_masks_key_headers_it_does_not_know_by_name_and_a_token_parameter(
     assert HEADER_KEYS["x-portkey-api-key"].encode() in up.requests[0] and QUERY_TOKEN.encode() in up.requests[0]
     assert_masked(json.dumps(report), "the proxy's report")
     assert_masked(next(tmp_path.iterdir()).read_text(), "the proxy's recording")
+
+
+def test_proxy_record_masks_a_key_in_chunks_cut_inside_a_multibyte_character(raw_server, tmp_path):
+    """An upstream whose ``é`` is cut across two writes (each chunk alone is not UTF-8), a key in
+    each chunk and a mixed-case ``Bearer`` credential: the recording holds none of them."""
+    import time
+
+    bearer = "Zq9Xw8Vu7Ts6Rq5Po4Nm3Lk2"
+    text = f"café {SPLIT} and bEaReR {bearer} or é {AWS}"
+    raw = f"event: content_block_delta\ndata: {json.dumps(delta(text), ensure_ascii=False)}\n\n".encode()
+    cut = raw.index("é".encode()) + 1
+    last = raw.rindex("é".encode()) + 1
+    events = [sse_event(e) for e in EVENTS[:2]]
+
+    def behave(srv, conn, request) -> None:
+        srv.head(conn)
+        for body in (b"".join(events) + raw[:cut], raw[cut:last], raw[last:], *(sse_event(e) for e in EVENTS[6:])):
+            srv.chunk(conn, body)
+            time.sleep(0.1)  # one read each: the proxy records each write as one chunk
+        srv.finish(conn)
+
+    up = raw_server(behave)
+    with ProxyThread(up.url, record_dir=tmp_path) as px:
+        r = httpx.post(f"{px.url}/v1/messages", timeout=WAIT_S, trust_env=False,
+                       json={"model": "m-test", "stream": True, "messages": []})
+        px.wait_reports(1)
+    assert r.status_code == 200 and SPLIT.encode() in r.content  # the client gets its bytes untouched
+    [path] = list(tmp_path.iterdir())
+    records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert any("b64" in rec for rec in records)  # the cut chunks were recorded as bytes
+    written = path.read_bytes() + b"".join(c.data for c in load_path(path).chunks)
+    leaked = [s for s in (SPLIT[7:], AWS[4:], bearer) if s.encode() in written]
+    assert not leaked, f"the recording holds {leaked}"
