@@ -93,7 +93,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
                                         sock_read=timeouts.get("read"))
         # The target exactly as httpx encoded it (yarl would requote it otherwise).
         url = yarl.URL(str(request.url), encoded=True)
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
+        headers = _fields(request.headers.raw)
         body = await request.aread()
         try:
             resp = await self._session_now().request(
@@ -114,6 +114,18 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         session, self._session = self._session, None
         if session is not None:
             await session.close()
+
+
+def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
+    """The request's header fields for aiohttp, in order, repeated names kept: a name spelled in
+    another case than its first occurrence takes the first spelling (aiohttp 3.14 keeps only the
+    last of ``X-A`` and ``x-a``: its merge of repeated names is case-sensitive)."""
+    spelling: dict[str, str] = {}
+    out = []
+    for k, v in raw:
+        name = k.decode("latin-1")
+        out.append((spelling.setdefault(name.lower(), name), v.decode("latin-1")))
+    return out
 
 
 class _Body(httpx.AsyncByteStream):
