@@ -35,6 +35,7 @@ Imports: ``exchange``, ``headers``, ``pump``, ``routes``, ``sink``, ``tap``, ``u
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import sys
@@ -411,12 +412,24 @@ def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:
     return batch[0][1] if n == 1 else b"".join(data for _, data in batch[:n])
 
 
+def _closing(endpoint: ProxyEndpoint):
+    """The app's lifespan: the endpoint's upstream clients closed when the server stops (their pooled
+    connections; aiohttp warns on stderr about a session left open)."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await endpoint.aclose()
+    return lifespan
+
+
 def make_asgi_app(endpoint: ProxyEndpoint, websocket=None):
     """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``;
-    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given."""
+    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given.
+    Run with the ASGI lifespan (``servers.uvicorn_server(lifespan=True)``), stopping it closes the
+    endpoint's upstream clients."""
     routes: list = [Route("/{path:path}", endpoint=endpoint)]
     if websocket is not None:
         routes.append(WebSocketRoute("/{path:path}", endpoint=websocket))
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=_closing(endpoint))
     app.state.endpoint = endpoint
     return app
