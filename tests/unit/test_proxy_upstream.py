@@ -142,6 +142,15 @@ async def test_the_request_goes_out_as_given_nothing_added_and_the_target_not_re
     assert body == b'{"a":1}'
 
 
+async def test_a_request_expecting_100_continue_sends_its_body_at_once(transport):
+    """As httpx did: an upstream that never answers ``100 Continue`` still gets the body (aiohttp waits)."""
+    async with Upstream(answer(b"ok")) as up:
+        _, items = await asyncio.wait_for(
+            fetch(transport, up.url, headers=[("Expect", "100-continue")], content=b'{"a":1}'), 3)
+    assert items == [b"ok"]
+    assert up.requests[0].endswith(b"\r\n\r\n" + b'{"a":1}') and b"Expect: 100-continue" in up.requests[0]
+
+
 async def test_a_long_header_field_is_accepted(transport):
     async def behave(reader, writer, request):
         writer.write(HEAD.replace(b"\r\n\r\n", b"\r\nx-long: " + b"a" * 12_000 + b"\r\n\r\n") + chunk(b"ok") + b"0\r\n\r\n")

@@ -23,6 +23,10 @@ What the relay relies on, kept as httpx's transport had it:
   field aiohttp refuses to write, such as one holding CR or LF).
 - TLS verified as httpx does it (``httpx.create_ssl_context``: certifi, or ``SSL_CERT_FILE`` /
   ``SSL_CERT_DIR`` when the environment is trusted).
+- A request with ``Expect`` (``100-continue``: curl sends it with a large body) goes through
+  httpx's own transport, which sends the body at once as before: aiohttp would hold the body back
+  until the upstream answers ``100 Continue``, and an upstream that never does would hang it (the
+  proxy has the whole body already; its own client was answered ``100`` by uvicorn).
 
 ``upstream_client`` keeps httpx's own transport where this one would do less: an upstream an
 environment proxy (``HTTP(S)_PROXY``, ``ALL_PROXY``, ``NO_PROXY``) may apply to is reached through
@@ -75,6 +79,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         self._ssl = httpx.create_ssl_context(trust_env=trust_env)
         self._limits = limits
         self._session: aiohttp.ClientSession | None = None
+        self._httpx = httpx.AsyncHTTPTransport(limits=limits, trust_env=trust_env)
+        """For what aiohttp would send otherwise (``Expect``: module docstring)."""
 
     def _session_now(self) -> aiohttp.ClientSession:
         if self._session is None:
@@ -87,6 +93,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         return self._session
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if "expect" in request.headers:
+            return await self._httpx.handle_async_request(request)
         timeouts = request.extensions.get("timeout", {})
         connect = timeouts.get("connect")
         timeout = aiohttp.ClientTimeout(total=None, connect=connect, sock_connect=connect,
@@ -114,6 +122,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         session, self._session = self._session, None
         if session is not None:
             await session.close()
+        await self._httpx.aclose()
 
 
 def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
