@@ -130,6 +130,15 @@ class EventRun:
         self.block = block
         self.response = response
 
+    @property
+    def t(self) -> float | None:
+        """Every event of a run arrived at one time."""
+        return self.frames.t
+
+    def pairs(self, a: int, b: int) -> set:
+        """The distinct ``(name, named)`` of this run's events ``a``..``b - 1``: one pair."""
+        return {(self.name, self.frames.named)}
+
     def record(self, i: int) -> EventRecord:
         run, k = self.frames, self.skip + i
         return EventRecord(self.first + i, self.name, run.data(k), _RELEASED,
@@ -137,23 +146,59 @@ class EventRun:
                            run.t, run.named, False, self.block, self.response, run.offset_of(k))
 
 
+class EventSpan:
+    """Consecutive untimed events of one block's deltas taken in one step (``inspector.session.deltas``),
+    as the session recorded them: one object for all of them; ``record(i)`` makes the
+    ``EventRecord`` of the ``i``-th on demand (never cached) from its frame, as ``take_frame``
+    would have made it, released. Written once, never changed."""
+
+    __slots__ = ("first", "frames", "count", "name", "line_base", "block", "response")
+
+    t = None
+    """Every event of a span is untimed."""
+
+    def __init__(self, first: int, frames: list, name: str, line_base: int, block: int | None, response: int) -> None:
+        self.first = first
+        """Index in the stream of the first event."""
+        self.frames = frames
+        """The ``Frame`` of each event (their ``payload`` None: the log keeps text, not parsed values)."""
+        self.count = len(frames)
+        self.name = name
+        self.line_base = line_base
+        """Added to each frame's body line (a pasted capture's skipped prose)."""
+        self.block = block
+        self.response = response
+
+    def record(self, i: int) -> EventRecord:
+        f = self.frames[i]
+        line = f.line
+        return EventRecord(self.first + i, self.name, f.data, _RELEASED, None if line is None else line + self.line_base,
+                           None, f.named, False, self.block, self.response, f.offset)
+
+    def pairs(self, a: int, b: int) -> set:
+        """The distinct ``(name, named)`` of this span's events ``a``..``b - 1`` (0-based in the span)."""
+        return {(self.name, f.named) for f in self.frames[a:b]}
+
+
 class EventLog:
     """The session's events in stream order: a sequence of ``EventRecord`` (index, slice, iterate,
-    ``len``) that stores a run of deltas as one ``EventRun`` repeated at its positions (a C-level
-    ``extend``), making each of its records only when asked. ``append`` is ``list.append``."""
+    ``len``) that stores a run of deltas as one ``EventRun`` (an untimed group of deltas as one
+    ``EventSpan``) repeated at its positions (a C-level ``extend``), making each of its records only
+    when asked. ``append`` and ``extend`` (records) are ``list``'s."""
 
-    __slots__ = ("_items", "append")
+    __slots__ = ("_items", "append", "extend")
 
     def __init__(self, items: list | None = None) -> None:
         self._items = [] if items is None else items
         self.append = self._items.append
+        self.extend = self._items.extend
 
-    def add_run(self, run: EventRun) -> None:
+    def add_run(self, run: "EventRun | EventSpan") -> None:
         """Record the ``run.count`` events of ``run`` (its first at ``len(self)``)."""
         self._items += [run] * run.count
 
     def _at(self, i: int, item) -> EventRecord:
-        return item.record(i - item.first) if item.__class__ is EventRun else item
+        return item if item.__class__ is EventRecord else item.record(i - item.first)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -166,13 +211,13 @@ class EventLog:
         if isinstance(i, slice):
             return [self._at(k, items[k]) for k in range(*i.indices(len(items)))]
         item = items[i]
-        if item.__class__ is EventRun:
+        if item.__class__ is not EventRecord:
             return item.record((i if i >= 0 else i + len(items)) - item.first)
         return item
 
     def __iter__(self):
         for k, item in enumerate(self._items):
-            yield item.record(k - item.first) if item.__class__ is EventRun else item
+            yield item if item.__class__ is EventRecord else item.record(k - item.first)
 
     def __eq__(self, other) -> bool:
         """Equal to a log holding the same records and runs, or to a list of equal records."""
@@ -182,7 +227,7 @@ class EventLog:
 
     def times(self) -> list:
         """Each event's arrival time (seconds or None), without building records."""
-        return [x.frames.t if x.__class__ is EventRun else x.t for x in self._items]
+        return [x.t for x in self._items]
 
     def names(self, start: int = 0, stop: int | None = None) -> set:
         """The distinct ``(name, named)`` of events ``start``..``stop - 1``, without building records
@@ -193,9 +238,10 @@ class EventLog:
         k = start
         while k < stop:
             x = items[k]
-            if x.__class__ is EventRun:
-                out.add((x.name, x.frames.named))
-                k = x.first + x.count
+            if x.__class__ is not EventRecord:
+                end = min(x.first + x.count, stop)
+                out |= x.pairs(k - x.first, end - x.first)
+                k = end
             else:
                 out.add((x.name, x.named))
                 k += 1

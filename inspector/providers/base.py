@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from inspector.model.events import KEEPALIVE_TYPES
+
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.model.capture import End
@@ -193,6 +195,13 @@ class Dialect:
 
     delta_types: ClassVar[frozenset] = frozenset()
     """The payload ``type`` values ``delta_of`` may answer for (empty: it is never asked)."""
+    typed_deltas: ClassVar[frozenset] = frozenset()
+    """``delta_types`` less keep-alive types and ``starts_response``: what a delta's ``type`` must be
+    for the session to ask ``delta_of`` (set for each subclass from those two)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.typed_deltas = cls.delta_types.difference(cls.starts_response, KEEPALIVE_TYPES)
     untyped: ClassVar[str | None] = None
     """The ``type`` a payload without that key counts as for ``delta_types`` (Chat: ``message``, the
     name the session gives such an event); None: a payload without ``type`` is never a delta."""

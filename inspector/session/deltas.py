@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import KEEPALIVE_TYPES, parse_payload
+from inspector.model.events import parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
-
-
-_TYPED: dict[tuple[frozenset, frozenset], frozenset] = {}
-"""A dialect's ``delta_types`` and ``starts_response`` -> what a delta's type must be: one ``delta_of``
-answers for, no keep-alive, opening no response."""
 
 
 def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
@@ -50,17 +45,14 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         return 0
     n = len(items)
     kinds = dialect.delta_types
-    untyped, delta_of = dialect.untyped, dialect.delta_of
-    typed = _TYPED.get((kinds, dialect.starts_response))
-    if typed is None:
-        typed = _TYPED[kinds, dialect.starts_response] = kinds.difference(dialect.starts_response, KEEPALIVE_TYPES)
+    untyped, delta_of, typed = dialect.untyped, dialect.delta_of, dialect.typed_deltas
     first = items[i]
     t = first.t
     block = None
-    how = ""
+    how = name = ""
     fragments: list[str] = []
-    names: list = []
-    payloads: list[dict] = []
+    payloads: list = []
+    frames: list = []
     j = i
     while j < n:
         frame = items[j]
@@ -78,23 +70,25 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         typ = p.get("type", untyped)  # type: ignore[union-attr]  # a dict: checked above
         target = delta_of(p) if typ.__class__ is str and typ in typed and (not named or frame.event == typ) \
             else None  # type: ignore[arg-type]  # a dict: checked above
-        if target is None or (block is not None and (target[0] is not block or target[1] != how)):
+        if target is None or (block is not None and (target[0] is not block or target[1] != how or typ != name)):
             frame.payload = p
             break
-        block, how = target[0], target[1]
+        block, how, name = target[0], target[1], typ  # type: ignore[assignment]  # a string: checked above
         fragments.append(target[2])
-        names.append(typ)
-        payloads.append(p)  # type: ignore[arg-type]  # a dict: checked above
+        payloads.append(p)
+        frames.append(frame)
         j += 1
     count = j - i
     if count < least or block is None:
         if count:
-            items[i].payload = payloads[0]
+            first.payload = payloads[0]
         return 0
-    if not (s.argument_rules.quiet(block, fragments) if how == "arguments" else not dialect.judges_text(block, fragments)):
+    text = "".join(fragments)
+    if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
+            else not dialect.judges_text(block, fragments)):
         for k in range(count):  # parsed once: the exact path takes them next
             items[i + k].payload = payloads[k]
         return -count
-    s.record_deltas(items[i:j], payloads, names, block)
-    s.add_deltas(block, fragments, sum(map(len, fragments)), t)
+    s.record_deltas(frames, payloads, name, block, t)
+    s.add_joined(block, fragments, text, t)
     return count

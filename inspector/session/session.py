@@ -21,7 +21,7 @@ from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block
 from inspector.model.capture import Chunk, End
-from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, parse_payload
+from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, EventSpan, parse_payload
 from inspector.model.findings import Finding
 from inspector.model.severity import Severity
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue
@@ -378,7 +378,8 @@ class Session:
             ev.block = block.pos
         if block.tool:
             self.argument_rules.at_close(block)
-            timing_rules.check_buffered(self, block, block.closed_t)
+            if block.opened_t is not None and block.closed_t is not None:  # T003 needs both (hot: untimed calls)
+                timing_rules.check_buffered(self, block, block.closed_t)
             self.declared.at_close(block)
 
     def replace_block(self, block: Block) -> None:
@@ -644,28 +645,32 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    def record_deltas(self, frames: list, payloads: list, names: list, block: Block) -> None:
-        """``frames`` (``payloads``: their data parsed; ``names``: their event names), each adding a delta
-        to ``block``, into the event log as ``take_frame`` records them, each seen by the timing rules
-        (``inspector.session.deltas``)."""
-        events, timing, response, pos = self.events, self._timing, block.response, block.pos
-        append, index, native, base = events.append, len(events), bool(self._chunk_starts), self.line_base
+    def record_deltas(self, frames: list, payloads: list, name: str, block: Block, t: float | None) -> None:
+        """``frames`` (``payloads``: their data parsed), each an event named ``name`` adding a delta
+        to ``block``, all arrived at ``t``, into the event log as ``take_frame`` records them, each
+        seen by the timing rules when timed (``inspector.session.deltas``; no stall is pending there).
+        Untimed in a body with lines of its own: one ``EventSpan`` (the records made when asked)."""
+        events, pos, response = self.events, block.pos, block.response
+        index = len(events)
+        if t is None and not self._chunk_starts:
+            for frame in frames:
+                frame.payload = None  # the span keeps the frame: its text, not the parsed value
+            events.add_run(EventSpan(index, frames, name, self.line_base, pos, response))
+            self._clean = True
+            return
+        append, timing, native, base = events.append, self._timing, bool(self._chunk_starts), self.line_base
         reports = self._reports
-        for frame, payload, name in zip(frames, payloads, names):
+        for frame, payload in zip(frames, payloads):
             line = frame.line
             if native:
                 line = self._line(line, frame.offset)
             elif line is not None:
                 line += base
-            t = frame.t
             reports = self._reports
-            if t is None:  # untimed, no stall pending (none is, or no group is taken): released at once
-                append(EventRecord(index, name, frame.data, RELEASED, line, None, frame.named, False, pos, response,
-                                   frame.offset))
-            else:
-                ev = EventRecord(index, name, frame.data, payload, line, t, frame.named, False, pos, response,
-                                 frame.offset)
-                append(ev)
+            ev = EventRecord(index, name, frame.data, RELEASED if t is None else payload, line, t, frame.named, False,
+                             pos, response, frame.offset)
+            append(ev)
+            if t is not None:
                 timing.on_event(ev)
                 ev.release()
             index += 1
@@ -716,6 +721,21 @@ class Session:
                 self.first_content_t = t
         text_ascii = length == 0 or all(map(str.isascii, fragments))
         block.fragment_times.extend(t, map(len, fragments if text_ascii else map(str.encode, fragments)))
+        if t is None:
+            return
+        for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
+            block.delta_at(t)
+
+    def add_joined(self, block: Block, fragments: list, text: str, t: float | None) -> None:
+        """``add_deltas`` for ``fragments`` whose joined ``text`` is at hand: the content gets it as one
+        part (the same text), the fragment times one entry per fragment."""
+        block.deltas += len(fragments)
+        block.last_fragment = fragments[-1]
+        if text:
+            block.append(text)
+            if self.first_content_t is None:
+                self.first_content_t = t
+        block.fragment_times.extend(t, map(len, fragments if text.isascii() else map(str.encode, fragments)))
         if t is None:
             return
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0

@@ -131,7 +131,8 @@ def _capture(body: bytes, cuts: list[int], timed: float, native: bool) -> Captur
     edges = sorted({0, len(body), *(c % (len(body) + 1) for c in cuts)})
     chunks = [Chunk(timed * k if timed else None, body[a:b], line=10 + k if native else None)
               for k, (a, b) in enumerate(zip(edges, edges[1:]))]
-    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"))
+    # A pasted capture's skipped prose (``line_base``) when the chunks have no file lines of their own.
+    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"), line_base=0 if native else 3)
 
 
 class _OnEventAlways(AnthropicMessages):
@@ -273,3 +274,40 @@ def test_a_stall_before_a_whole_block_is_reported_at_its_start():
                            whole=whole)
     assert 4 in whole and fast == exact
     assert '"T001"' in fast and '"event": 1' in fast
+
+
+def test_an_event_log_with_groups_of_deltas_reads_as_its_records():
+    """Untimed groups of deltas are kept as ``EventSpan`` in the log (each record made when asked): every
+    way of reading the log (index, negative index, slice, iteration, ``times``, ``names`` over any
+    range) gives what the records themselves say, with named and unnamed deltas mixed in one group."""
+    from inspector.model.events import EventSpan
+
+    parts = [['{"path":"src/mod', f'ule_{i}.py","li', f'ne":{i}}}'] for i in range(4)]
+    events = _calls(parts)
+    # Two blocks open at once: a group of block 4 ends at block 5's delta, parsed there; block 5's two
+    # deltas then make a group of their own (the span must not keep that parsed value).
+    events[-2:-2] = [_start(4, "tool_use", "toolu_4", {}), _start(5, "tool_use", "toolu_5", {}),
+                     _delta(4, "input_json_delta", "{}"), _delta(5, "input_json_delta", '{"a":'),
+                     _delta(5, "input_json_delta", "1}"), {"type": "content_block_stop", "index": 4},
+                     {"type": "content_block_stop", "index": 5}]
+    names = ["same", "same", "none", "same", "none", "same"]
+    s = run_capture(_capture(_stream(events, names * len(events)), [], 0, False))
+    log = s.events
+    spans = [x for x in log._items if x.__class__ is EventSpan]
+    assert spans and all(f.payload is None for x in spans for f in x.frames)  # the log keeps text, not parsed values
+    records = list(log)
+    n = len(records)
+    assert [e.index for e in records] == list(range(n))
+    assert {(e.name, e.named) for e in records if e.name == "content_block_delta"} == {
+        ("content_block_delta", True), ("content_block_delta", False)}
+    for k in range(n):
+        for got in (log[k], log[k - n]):
+            assert (got.index, got.name, got.data, got.line, got.t, got.named, got.block, got.response, got.offset) == (
+                records[k].index, records[k].name, records[k].data, records[k].line, records[k].t, records[k].named,
+                records[k].block, records[k].response, records[k].offset)
+        assert got.payload == orjson.loads(got.data)
+    assert log.times() == [e.t for e in records]
+    for a in range(n + 1):
+        for b in range(a, n + 1):
+            assert log.names(a, b) == {(e.name, e.named) for e in records[a:b]}, (a, b)
+            assert [e.index for e in log[a:b]] == list(range(a, b))

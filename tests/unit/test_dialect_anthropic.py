@@ -128,7 +128,9 @@ def test_A010_start_input_and_deltas():
 
 
 @pytest.mark.parametrize("ident,fires", [({"id": "toolu 1"}, True), ({"name": ""}, True),
-                                         ({"name": "x" * 201}, True), ({"id": "toolu_A-1"}, False)])
+                                         ({"name": "x" * 201}, True), ({"id": "toolu_A-1"}, False),
+                                         ({"name": "x" * 200}, False), ({"name": "x"}, False), ({"name": 7}, True),
+                                         ({"name": ["read"]}, True), ({"id": 7}, True), ({"id": None}, True)])
 def test_A011_tool_identity(ident, fires):
     s = run(MSG_START, start(0, "tool_use", **ident), args(0, "{}"), stop(0), reason("tool_use"), STOP)
     assert ("A011" in codes(s)) is fires

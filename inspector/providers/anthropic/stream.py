@@ -248,7 +248,10 @@ class AnthropicMessages(Dialect):
         if tool:
             if slot.start_input:  # shown: a pre-filled input is the block's whole input, or doubled (A010)
                 self.w.note(block, "start_input", slot.start_input)
-            self.A011_invalid_tool_identity(block, cb)
+            # A011 asked only when its checks could fire (an ASCII identifier id, a name of 1-200 characters pass).
+            if not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
+                    and name.__class__ is str and 0 < len(name) <= 200):
+                self.A011_invalid_tool_identity(block, cb)
         elif kind == "text" and isinstance(cb.get("text"), str) and cb["text"]:
             self.w.add_text(block, cb["text"])
         elif kind == "thinking" and isinstance(cb.get("thinking"), str) and cb["thinking"]:
@@ -311,9 +314,10 @@ class AnthropicMessages(Dialect):
         if block.tool and block.deltas == 0 and slot.start_input:
             # The whole input came in the start event (no deltas): that is the block's input.
             self.w.set_arguments(block, orjson.dumps(slot.start_input).decode(), t=block.opened_t)
-        self.w.close_block(block, stop_info="content_block_stop")
+        self.w.close_block(block, "content_block_stop")
         self.open_slots.discard(idx)
-        self._after_close(block)
+        if block.kind in _AFTER_CLOSE:  # what ``_after_close`` judges (A009's empty text, A015)
+            self._after_close(block)
 
     def _after_close(self, block: Block) -> None:
         if block.kind == "text" and not block.length:
@@ -493,6 +497,10 @@ class AnthropicMessages(Dialect):
         self.w.report("A017", "a second message_start before message_stop: a retry was spliced into the "
                       "stream (clients that keep the first message lose the retry; the rest is judged as "
                       "a response of its own)")
+
+
+_AFTER_CLOSE = frozenset({"text", "thinking"})
+"""The block kinds ``_after_close`` looks at."""
 
 
 def _str(v) -> str:

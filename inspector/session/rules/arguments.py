@@ -61,10 +61,11 @@ class ArgumentRules:
             self.s.report("J003", f"a complete JSON value ends at character {prog.complete_at} and more text "
                           f"follows at {prog.trailing_offset} (two values glued together?)", index=block.index)
 
-    def quiet(self, block: "Block", fragments: list) -> bool:
-        """Judge many argument deltas of ``block`` at once (``fragments``: their strings, in order)
-        where taking them one by one through :meth:`fragment` would report nothing: True, and the
-        JSON state is fed their text; False, nothing changed (take them one by one).
+    def quiet(self, block: "Block", fragments: list, text: str) -> bool:
+        """Judge many argument deltas of ``block`` at once (``fragments``: their strings, in order;
+        ``text``: them joined) where taking them one by one through :meth:`fragment` would report
+        nothing: True, and the JSON state is fed their text; False, nothing changed (take them one
+        by one).
 
         Nothing fires when the state after all of them is neither INVALID nor TRAILING (both are for
         good once reached, so J001/J003 cannot have fired on the way) and no fragment is a J006
@@ -80,18 +81,21 @@ class ArgumentRules:
         # Nothing fed yet (a fresh state): it is fed, and a fresh one takes its place if anything fires.
         # Else a snapshot to go back to.
         snap = prog.snapshot() if length else None
-        state = prog.feed("".join(fragments))
+        state = prog.feed(text)
         if state == INVALID or state == TRAILING or prog.top_kind == "number":
             _undo(block, prog, snap)
             return False
         end = prog.complete_at if state == COMPLETE else None  # where the value ends, when it does
         if block.pos not in self._resent:
+            before = None  # the text before the fragment at hand, made only for a J006 candidate
             for k, fragment in enumerate(fragments):
                 complete = end is not None and length >= end
-                if fragment and length and (len(fragment) >= length or complete) \
-                        and _resends(fragment, block.content + "".join(fragments[:k]), length, complete):
-                    _undo(block, prog, snap)
-                    return False
+                if fragment and length and (len(fragment) >= length or complete):
+                    if before is None:
+                        before = block.content
+                    if _resends(fragment, before + "".join(fragments[:k]), length, complete):
+                        _undo(block, prog, snap)
+                        return False
                 length += len(fragment)
         return True
 
