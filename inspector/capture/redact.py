@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
-from operator import itemgetter
-from typing import TypeVar, overload
+from itertools import repeat
+from operator import getitem, itemgetter
+from typing import TypeVar, cast, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
@@ -383,6 +384,9 @@ _VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
 _BODY = itemgetter(1)
+_BODY_PART = itemgetter(0)
+_QUOTE_PART = itemgetter(1)
+_AFTER_PART = itemgetter(2)
 
 
 def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, str]]:
@@ -467,10 +471,26 @@ class ChunkScrubber:
         """Value name -> the end of its last value, when that ended in a key character."""
         self._inside: tuple[str, str] | None = None
         """The value the previous piece ended inside: its name and its content so far."""
+        self._opening: str | None = None
+        """The opening (``"text":"``) of the streamed field the last pieces were runs of (``_run``)."""
+        self._between: set[str] = set()
+        """Texts seen between one value of that field and the next (``"}}\n\nevent: …"type":"text_delta",``)
+        that hold no key prefix, ``\\u00`` escape, remembered credential or opening of a streamed field."""
+        self._between_for: re.Pattern | None = None
+        """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
+        self._after: str | None = None
+        """The text between one value and the next that recurs in the last run (``_cut``)."""
+        self._skip = 0
+        """Pieces still to leave to the full reading (``SKIP_VARYING``)."""
 
     def scrub(self, text: str) -> str:
         joined = self._tail + text
         n = len(self._tail)
+        if self._skip:
+            self._skip -= 1
+        elif len(text) >= self.RUN_MIN and self._inside is None and not self._last and self._run(joined, n, text):
+            self._tail = joined[-self.KEEP:]
+            return text
         self._tail = joined[-self.KEEP:]
         hot = maybe_key(joined)
         known = _known_pattern
@@ -489,6 +509,109 @@ class ChunkScrubber:
             spans.append((cut, len(joined)))
         self._across_values(joined, n, spans, hot, found)
         return _render(joined, n, text, spans)
+
+    RUN_MIN = 1024
+    """Shortest piece ``_run`` is tried on: a piece of one or two events (a few hundred bytes) is
+    settled cheaper by ``_plain`` (``bench/bench_scrub.py``)."""
+
+    SKIP_VARYING = 16
+    """Pieces left to the full reading after a run whose texts between values all differed (a
+    per-event ``obfuscation`` or ``sequence_number``): checking each is the value regex again, so
+    ``_run`` would only add its own passes (``bench/bench_scrub.py``)."""
+
+    BETWEEN_KEPT = 256
+    """Most texts kept in ``_between`` (a stream whose events all differ cannot grow it)."""
+
+    def _run(self, joined: str, n: int, text: str) -> bool:
+        """True, with ``_inside`` set as ``scrub`` would set it, when ``text`` (``joined[n:]``) is
+        provably a piece ``scrub`` returns unchanged: a run of values of one streamed field
+        (``"text":"…"``), no key prefix, escape or remembered credential anywhere, no opening of
+        another streamed value, no value beginning a key. False (``_tail``, ``_last`` and ``_inside``
+        untouched; only what ``_run`` learns may change): ``scrub`` reads the piece in full. The common piece of a fast stream (64 deltas: a few C passes, no regex
+        over the whole text, no Python per value).
+
+        Why it is the same: the piece is cut (``_cut``) into the head (what comes before the
+        first opening; with the previous piece's tail), each value's body up to its closing quote
+        (escapes read as ``_VALUE`` reads them) and the text after it. Every cut is next to a raw
+        ``"``, which no key prefix, ``\\u00`` or remembered credential (checked) holds, so
+        ``maybe_key(joined)`` and the rest are their union over the parts; the bodies of one name
+        read as one text are what ``_settle`` reads. ``_VALUE.finditer`` over ``joined`` finds
+        exactly these values when no opening of a streamed field starts in a text between
+        (checked on each with a ``"`` after it: an opening ends at the latest at the quote that
+        begins the next one), and its own scan of the head reaches the first of them."""
+        known = _known_pattern
+        if known is not self._between_for:
+            if known is not None and any('"' in v for v in list(_known)):
+                return False
+            self._between, self._between_for, self._opening, self._after = set(), known, None, None
+        cut = self._cut(text)
+        if cut is None:
+            return False
+        start, bodies, new, closed = cut
+        head = joined[:n + start]
+        if maybe_key(head) or "\\u00" in head or (known is not None and known.search(head) is not None):
+            return False
+        values = "".join(bodies)
+        if (maybe_key(values) or "\\u00" in values or "\\\n" in values
+                or (known is not None and known.search(values) is not None)):
+            return False
+        if new:
+            seen = '"'.join(new) + '"'
+            if (maybe_key(seen) or "\\u00" in seen or _STREAMED_VALUE.search(seen) is not None
+                    or (known is not None and known.search(seen) is not None)):
+                return False
+        if _known and _open_secret(joined, n, False) is not None:
+            return False
+        if closed and _key_begun(values, 0, len(values), False) is not None:
+            return False
+        # The head: ``_VALUE``'s own scan from where ``_streamed_values`` starts reaches the first value
+        # (the previous piece's last value, whose body began before ``n``, dropped as it drops it).
+        first = n + start
+        m = _VALUE.search(joined, n - 32 if n > 32 else 0)
+        if m is not None and m.start() < first and m.start(2) < n:
+            m = _VALUE.search(joined, m.end())
+        if m is None or m.start() != first:
+            return False
+        if len(new) > 8:  # texts between values that every event changes: not worth keeping, nor ``_run``
+            self._skip = self.SKIP_VARYING
+        elif new:
+            if len(self._between) + len(new) > self.BETWEEN_KEPT:
+                self._between = set()
+            self._between |= new
+        self._inside = None if closed else (m.group(1), values[-self.KEEP:])
+        return True
+
+    def _cut(self, text: str) -> tuple[int, list[str], set[str], str] | None:
+        """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
+        of that field, the texts after them not yet in ``_between``, and whether the last value
+        closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the opening
+        (``"text":"``) and the text between values once it recurs, after which each value's
+        body is its part less that text's length (no tuple, set or hash per value)."""
+        opening, after_text = self._opening, self._after
+        parts = text.split(opening) if opening is not None else []
+        if opening is None or len(parts) < 2:
+            m = _STREAMED_VALUE.search(text)
+            if m is None:
+                return None
+            opening, self._opening, self._after = m.group(), m.group(), None
+            if _known_pattern is not None and _known_pattern.search(opening) is not None:
+                return None
+            parts = text.split(opening)
+        between = self._between
+        if after_text is not None and len(parts) > 3 and after_text in between:
+            recurring = _cut_at_recurring(parts, opening, '"' + after_text)
+            if recurring is not None:
+                bodies, last, closed = recurring
+                return len(parts[0]), bodies, {last} - between if last else set(), closed
+        cut = _cut_at_openings(parts)
+        if cut is None:
+            return None
+        bodies, after, closed = cut
+        y = after[0]
+        new = set(after) - between
+        if len(after) > 2 and after.count(y) >= len(after) - 1:
+            self._after = y
+        return len(parts[0]), bodies, new, closed
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
                        found: list[tuple[str, str, str]] | None = None) -> None:
@@ -617,6 +740,61 @@ class ChunkScrubber:
         if len(self._last) >= self.NAMES:
             self._last.pop(next(iter(self._last)))
         self._last[name] = text[-self.KEEP:]
+
+
+def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | None:
+    """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it: each value's
+    body, the text after it, and the last value's closing quote (``""``: open); None when a value
+    other than the last does not close within its part (an opening inside a value)."""
+    cut = list(map(str.partition, parts[1:], repeat('"')))
+    if "" in map(_QUOTE_PART, cut[:-1]):
+        return None  # a value that does not close before the next opening (``"text":"a"text":"``)
+    bodies = list(map(_BODY_PART, cut))
+    after = list(map(_AFTER_PART, cut))
+    if not any(map(str.endswith, bodies, repeat("\\"))):
+        return bodies, after, cut[-1][1]
+    closed = _unescaped_ends(parts, bodies, after, cut[-1][1])
+    return None if closed is None else (bodies, after, closed)
+
+
+def _cut_at_recurring(parts: list[str], opening: str, closing: str) -> tuple[list[str], str, str] | None:
+    """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
+    but the last is followed by the same text (``closing``: ``"`` and that text): each value's
+    body, the text after the last value and its closing quote (``""``: open); None when a part
+    does not end in ``closing``, or a body holds a quote it does not escape or escapes its
+    closing quote."""
+    middle = parts[1:-1]
+    bodies = cast(list[str], list(map(getitem, middle, repeat(slice(0, -len(closing))))))  # each part less ``closing``
+    if (closing + opening).join(bodies) + closing != opening.join(middle):
+        return None  # some part does not end in ``closing``
+    joined = "".join(bodies)
+    if "\\" in joined or '"' in joined:  # each body must end where its closing quote is
+        for body in bodies:
+            if ('"' in body or body.endswith("\\")) and _value_end(body + '"', 0) != len(body):
+                return None
+    end = _cut_at_openings(["", parts[-1]])
+    if end is None:
+        return None
+    (last,), (after,), closed = end
+    bodies.append(last)
+    return bodies, after, closed
+
+def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
+    """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own
+    backslashes escape (``a\\"b``), in place: the last body's closing quote (``""``: open), or None
+    when a body other than the last does not close within its part (an opening inside a value)."""
+    last = len(bodies) - 1
+    for i, body in enumerate(bodies):
+        if body.endswith("\\") and (len(body) - len(body.rstrip("\\"))) % 2:
+            part = parts[i + 1]
+            q = _value_end(part, 0)
+            if q >= 0:
+                bodies[i], after[i] = part[:q], part[q + 1:]
+            elif i != last:
+                return None
+            else:
+                bodies[i], after[i], closed = part, "", ""
+    return closed
 
 
 def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
