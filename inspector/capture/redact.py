@@ -197,6 +197,14 @@ def scrub_secrets(text: str) -> str:
     return sub_keys(text, _masked)
 
 
+def scrub_remembered(text: str) -> str:
+    """``text`` with every remembered credential masked, and nothing else: the first of
+    ``scrub_secrets``'s steps alone (the same object when none occurs). For a caller that has
+    ruled the other steps out already (``report.unmasked``: no ``\\u00``, no ``maybe_key`` substring)."""
+    known = _known_pattern
+    return text if known is None else known.sub(lambda m: _known[m.group()], text)
+
+
 _ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
 """A JSON ``\\uXXXX`` escape of a printable ASCII character (key characters are all such), at any
 depth of nesting: ``\\u0061`` in a tool call's arguments is ``\\\\u0061`` in the event that streams them.

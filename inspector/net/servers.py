@@ -232,12 +232,13 @@ class _WebSocketProtocol(WebSocketsSansIOProtocol):
 
 
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None,
-                   requests: RequestLimits | None = None, websockets: bool = False):
+                   requests: RequestLimits | None = None, websockets: bool = False, lifespan: bool = False):
     """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
     each request (``requests``, default ``RequestLimits()``: module docstring). ``websockets``: accept
     WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body; no
     per-message compression: on loopback it costs time and saves nothing), else an upgrade request is an
-    ordinary HTTP request."""
+    ordinary HTTP request. ``lifespan``: run the app's ASGI lifespan (its shutdown after the last
+    connection closed: the proxy closes its upstream connections there)."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
@@ -251,7 +252,7 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, http=http,
                             loop="asyncio", ws=_WebSocketProtocol if websockets else "none",
                             ws_max_size=requests.max_bytes or 2**31 - 1, ws_per_message_deflate=False,
-                            lifespan="off", server_header=False,
+                            lifespan="on" if lifespan else "off", server_header=False,
                             date_header=date_header,
                             timeout_graceful_shutdown=graceful)  # type: ignore[arg-type]  # uvicorn types it int; a float works
     return uvicorn.Server(config)
@@ -270,6 +271,8 @@ class BackgroundServer:
     log_filter: logging.Filter | None = QUIET_ABORTS
     websockets = False
     """Accept WebSocket upgrades (``uvicorn_server``)."""
+    lifespan = False
+    """Run the app's ASGI lifespan (``uvicorn_server``)."""
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
                  requests: RequestLimits | None = None) -> None:
@@ -288,7 +291,7 @@ class BackgroundServer:
             self.url = url_for(self._sock)
         self._server = uvicorn_server(self.app, graceful=0.5, date_header=self.date_header,
                                       log_filter=self.log_filter, requests=self.requests_limits,
-                                      websockets=self.websockets)
+                                      websockets=self.websockets, lifespan=self.lifespan)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
                                         name=f"{self.label} {self.url}", daemon=True)
         self._thread.start()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from inspector.capture.keyshapes import maybe_key
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import scrub_remembered
 
 SEPARATOR = " "
 """Between the joined strings: a character neither scrub nor ``display_text`` changes."""
@@ -41,4 +41,5 @@ def clean_throughout(text: str | None) -> bool:
     remembered credentials one search for them."""
     if text is None:
         return False
-    return "\\u00" not in text and not maybe_key(text) and scrub_secrets(text) == text
+    # With neither of those, ``scrub_secrets`` changes a text only by its remembered credentials.
+    return "\\u00" not in text and not maybe_key(text) and scrub_remembered(text) == text

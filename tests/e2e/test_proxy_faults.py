@@ -24,7 +24,7 @@ import pytest
 
 from inspector.capture.load import load_path
 from inspector.net.proxy.server import ProxyThread
-from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, run_cli, spawn, sse_event,
+from tests.e2e.conftest import (ANTHROPIC_OPENING, LOOPBACK, WAIT_S, answering, run_cli, spawn, sse_event,
                                 wait_for)
 
 OPENING = b"".join(sse_event(e) for e in ANTHROPIC_OPENING)
@@ -215,6 +215,21 @@ def test_request_goes_upstream_unchanged(raw_server):
     assert report["path"] == "/v1/messages?beta=true&key=[redacted]"
 
 
+def test_a_bare_request_goes_upstream_with_nothing_added(raw_server):
+    """A client that sends no Accept, Accept-Encoding, User-Agent or Content-Type gets none added on its
+    way up (an added Accept-Encoding would get it a body coded in a way it never asked for)."""
+    up = raw_server(answering(b"event: ping\ndata: {}\n\n"))
+    with ProxyThread(up.url) as px:
+        port = int(px.url.rsplit(":", 1)[1])
+        with socket.create_connection((LOOPBACK, port), timeout=WAIT_S) as s:
+            s.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+            while s.recv(65536):
+                pass
+        px.wait_reports(1)
+    head = up.requests[0].partition(b"\r\n\r\n")[0].split(b"\r\n")
+    assert sorted(line.partition(b":")[0].lower() for line in head[1:]) == [b"content-length", b"host"], head
+
+
 def test_json_answer_is_shown_not_linted(raw_server):
     body = b'{"data":[{"id":"m1","type":"model"}]}'
 
@@ -359,7 +374,8 @@ def test_cli_json_prints_one_line_per_exchange_and_exits_1_on_errors(raw_server)
     assert [d["exchange"] for d in lines] == [1, 2]
     assert all("J005" in codes(d) and d["dialect"] == "anthropic-messages" for d in lines)
     assert code == 1
-    assert "Traceback" not in err
+    # Nothing else on stderr: no traceback, and no warning about an upstream client left open at exit.
+    assert err.strip().splitlines() == ["stream-inspector proxy stopped"], err
 
 
 def test_cli_text_prints_a_report_per_exchange(raw_server):

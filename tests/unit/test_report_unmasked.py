@@ -53,6 +53,36 @@ def test_any_string_with_a_secret_fails_the_test(secret):
     assert not clean_throughout(joined(["plain", f"id {secret} here", "{\"path\":\"a.py\"}"]))
 
 
+def test_the_joined_text_is_searched_for_key_shapes_once(monkeypatch):
+    """``clean_throughout`` asks ``maybe_key`` once: after it and the escape test, only remembered
+    credentials can change the text (``scrub_remembered``), so ``scrub_secrets``'s own look is not
+    paid a second time over the whole report."""
+    import inspector.capture.redact as redact
+    import inspector.report.unmasked as unmasked
+
+    asked, maybe_key = [], redact.maybe_key
+    monkeypatch.setattr(unmasked, "maybe_key", lambda t: asked.append(t) or maybe_key(t))
+    monkeypatch.setattr(redact, "maybe_key", lambda t: pytest.fail("key shapes searched again"))
+    text = joined(["plain", "toolu_01", "{\"path\":\"a.py\"}"])
+    assert clean_throughout(text) and asked == [text]
+    assert not clean_throughout(joined(["plain", "x" + REMEMBERED]))
+
+
+@pytest.mark.parametrize("text", ["", "plain", "a " + REMEMBERED + " b " + REMEMBERED, REMEMBERED[:-1],
+                                  "sk-ant-api03-Q7w8E9r0T1y2U3i4O5p6"])
+def test_scrub_remembered_is_the_remembered_step_of_scrub_secrets(text):
+    """Masks each remembered credential as ``scrub_secrets`` does, and touches nothing else (a key
+    shape stays: that is the other steps' work); unchanged text is the same object."""
+    from inspector.capture.redact import scrub_remembered
+
+    out = scrub_remembered(text)
+    assert REMEMBERED not in out
+    if REMEMBERED in text:
+        assert out == text.replace(REMEMBERED, scrub_secrets(REMEMBERED))
+    else:
+        assert out is text
+
+
 def test_a_string_the_test_cannot_vouch_for_fails_it():
     assert joined(["a", None, "b"]) == "a b"
     assert joined(["a", 7]) is None and not clean_throughout(None)

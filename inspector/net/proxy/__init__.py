@@ -8,6 +8,7 @@ same ``Session`` as ``check`` and ``live`` (DESIGN.md, "One direction of flow").
 One job per module; the forwarding path (endpoint → tap → sink) never waits for inspection:
 
 - ``endpoint``: the ASGI app relaying one exchange (bytes untouched, timing, upstream faults);
+- ``upstream``: the HTTP client for the upstreams (httpx's API over aiohttp: its C parser);
 - ``pump``: the upstream body read ahead of the relay, so that what arrived together is relayed,
   recorded and queued as one batch (fewer writes and loop iterations on a fast stream);
 - ``routes``: which upstream a path goes to (one for all, or one per prefix: ``run``);

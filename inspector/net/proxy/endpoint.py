@@ -1,15 +1,16 @@
 """The ASGI endpoint that relays each exchange to the upstream, byte for byte, as it arrives.
 
 Per request (Starlette + uvicorn, like ``serve``) :class:`ProxyEndpoint` reads the body, forwards
-method, path, query, headers (``headers.forward_request_headers``) and body with httpx, then
+method, path, query, headers (``headers.forward_request_headers``) and body with httpx (over aiohttp:
+``upstream``), then
 sends the response head and the raw body (``Response.aiter_raw``: de-chunked, not decoded) to
-the client the moment it arrives: what arrived together (``pump.Pump``: the chunks h11 had from
+the client the moment it arrives: what arrived together (``pump.Pump``: the chunks the parser had from
 one socket read) goes in one write, a chunk that arrives alone goes alone, at once. The chunks
 are first teed (``tap.Tee``: appended to the ``--record`` capture, one record per upstream chunk,
 in one unbuffered write, so a kill never loses a chunk the client already has; their decoded
 copies queued for inspection, chunk by chunk, which runs elsewhere and delays nothing); the
 client's bytes are never decoded or changed. Times are seconds since the request was sent
-upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of h11.
+upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of the parser.
 
 Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
 ``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the
@@ -28,12 +29,13 @@ terminated); a 4xx/5xx is passed through. Each is a finding on the exchange (S00
 S012 for the transport). A client that goes away ends the upstream request too (its connection
 is closed; S012 ``cancelled``, one log line).
 
-Imports: ``exchange``, ``headers``, ``pump``, ``routes``, ``sink``, ``tap``, ``inspector.capture``,
+Imports: ``exchange``, ``headers``, ``pump``, ``routes``, ``sink``, ``tap``, ``upstream``, ``inspector.capture``,
 ``inspector.net.servers``, ``inspector.net.sigv4``; ``inspector.net.live`` lazily. Never the log, reports or the TUI.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import sys
@@ -56,6 +58,7 @@ from inspector.net.proxy.routes import Routes
 from inspector.net.proxy.sink import BACKLOG_LIMIT, LoopSink
 from inspector.net.limits import StreamLimits
 from inspector.net.proxy.pump import Pump
+from inspector.net.proxy.upstream import upstream_client
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, record_no_response, safe_name
 from inspector.net.servers import is_loopback
 from inspector.net import sigv4
@@ -113,10 +116,9 @@ class ProxyEndpoint:
         client = self._clients.get(trust_env)
         if client is None:
             # No default headers: the request goes out with the client's headers only.
-            client = self._clients[trust_env] = httpx.AsyncClient(
+            client = self._clients[trust_env] = upstream_client(
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 30.0)),
-                limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
-                trust_env=trust_env, follow_redirects=False)
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=32), trust_env=trust_env)
         return client
 
     def next_number(self) -> int:
@@ -329,7 +331,7 @@ class ProxyEndpoint:
             if limit is not None:  # a decompression bomb, or decoded past --max-bytes
                 state.end = End(batch[len(copies)][0], "cancelled", f"cut: {limit}")
             if copies:
-                # One write for what arrived together (what h11 had from one socket read).
+                # One write for what arrived together (what the parser had from one socket read).
                 await send({"type": "http.response.body", "body": joined(batch, len(copies)), "more_body": True})
                 tee.inspect_all(copies)
             if state.end is not None:
@@ -410,12 +412,24 @@ def joined(batch: list[tuple[float, bytes]], n: int) -> bytes:
     return batch[0][1] if n == 1 else b"".join(data for _, data in batch[:n])
 
 
+def _closing(endpoint: ProxyEndpoint):
+    """The app's lifespan: the endpoint's upstream clients closed when the server stops (their pooled
+    connections; aiohttp warns on stderr about a session left open)."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await endpoint.aclose()
+    return lifespan
+
+
 def make_asgi_app(endpoint: ProxyEndpoint, websocket=None):
     """The Starlette app: one catch-all route (every method, every path) handled by ``endpoint``;
-    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given."""
+    WebSocket upgrades on any path by ``websocket`` (an ASGI app: ``wsrelay.WebSocketRelay``), if given.
+    Run with the ASGI lifespan (``servers.uvicorn_server(lifespan=True)``), stopping it closes the
+    endpoint's upstream clients."""
     routes: list = [Route("/{path:path}", endpoint=endpoint)]
     if websocket is not None:
         routes.append(WebSocketRoute("/{path:path}", endpoint=websocket))
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=_closing(endpoint))
     app.state.endpoint = endpoint
     return app

@@ -1,7 +1,7 @@
 """The upstream side of a relay: reads one response body ahead of the relay, in batches.
 
 Why (issue 32 item 4): one socket read holds many chunks of a fast stream (an SSE event per
-chunk, 64 KiB per read), and h11 hands them over one by one without waiting. Relayed one at a
+chunk, 64 KiB per read), and the HTTP parser hands them over one by one without waiting. Relayed one at a
 time, each cost a write to the client's socket, a trip through the ASGI send chain and a loop
 iteration: the proxy passed on a quarter of what the client could read directly. The
 :class:`Pump` runs the read loop in a task of its own and keeps what has arrived; the relay
@@ -14,7 +14,7 @@ Backpressure: the pump stops reading once ``read_ahead`` bytes wait for the rela
 client holds the relay in ``send``), so at most that much more than before is held per exchange.
 
 Times are the caller's clock (``now()``, seconds since the request was sent), taken as each
-chunk comes out of h11, as before. How the body ended is an ``End`` (``eof``, ``timeout``,
+chunk comes out of the parser (``upstream``: one per HTTP chunk), as before. How the body ended is an ``End`` (``eof``, ``timeout``,
 ``reset``); any other exception of the read loop is raised by ``batch``.
 
 Imports: ``httpx``, ``inspector.model.capture``, ``inspector.net.live`` (error wording). Nothing else of the proxy.

@@ -57,7 +57,7 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     collector = IdleCollector(lambda: log.running)
     log.listeners.append(collector)
     server = uvicorn_server(make_asgi_app(endpoint, websocket_relay(endpoint)), graceful=2.0, date_header=False,
-                            log_filter=QUIET_ABORTS, requests=requests, websockets=True)
+                            log_filter=QUIET_ABORTS, requests=requests, websockets=True, lifespan=True)
     collector.start()
     try:
         server.run(sockets=[sock])
@@ -84,6 +84,7 @@ class ProxyThread(BackgroundServer):
     label = "proxy"
     date_header = False  # pass the upstream's head through; add nothing of our own
     websockets = True
+    lifespan = True  # the endpoint's upstream connections are closed when the server stops
 
     def __init__(self, upstream: str | Routes, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,
