@@ -5,7 +5,7 @@ forwarding path, once per network chunk, before the chunk is sent (a recording m
 key), so it has to cost microseconds on text that holds no secret. The scanners (detect-secrets,
 and the gitleaks rules it would take to port) run dozens of per-line regexes plus entropy checks
 and are built for files, not for a stream cut at arbitrary bytes. Here: one prefilter of plain
-substring tests (``maybe_key``: the 22 prefixes, each looked for only when the text holds a
+substring tests (``maybe_key``: the 21 prefixes, each looked for only when the text holds a
 rare character it needs, a family of them by one regex) and one compiled alternation run only on text that passes it.
 
 Each shape: a name, the regular expression of the whole secret, and how many characters of its
