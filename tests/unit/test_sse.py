@@ -446,3 +446,63 @@ def test_fast_path_and_line_path_agree_on_mixed_line_endings():
     for cut in range(1, len(body)):
         assert untimed(decode(body[:cut], body[cut:])) == untimed(whole), cut
     assert codes(whole) == ["S011"]
+
+
+# -- the data-only bulk path (``_data_only``) against the line path -------------------------
+
+def _line_path(*chunks: bytes) -> list:
+    """``decode`` with the fast path off: every line through the WHATWG line machinery."""
+    dec = SSEDecoder()
+    dec._fast = lambda data, t, out: data  # type: ignore[method-assign]  # the oracle: no fast path
+    out: list = []
+    for i, chunk in enumerate(chunks):
+        out += dec.feed(chunk, float(i))
+    return out + dec.close()
+
+
+_DATA_ONLY = [b'data: {"a":1}\n\n', b"data:x\n\n", b"data: \n\n", b"data:\n\n", b"data:  two spaces\n\n",
+              b'data: {"choices":[]}\n\n', b"data: [DONE]\n\n"]
+"""Events of the bulk path's shape, and the near misses below (each must go the exact way)."""
+_NEAR = [b"\n", b"\n\n", b"data", b"data\n\n", b"Data: x\n\n", b"data : x\n\n", b": c\n\n", b"event: e\n",
+         b"id: 1\n", b"retry: 5\n", b"data: a\ndata: b\n\n", b"data: x\n", b"\r", b"\r\n", "é".encode(), b"\xff",
+         b"\x00", b"{}\n\n", b"\xef\xbb\xbf", b"x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_DATA_ONLY), st.sampled_from(_NEAR)), max_size=30),
+       st.lists(st.integers(0, 600), max_size=6))
+def test_data_only_events_in_one_pass_match_the_line_path(tokens: list[bytes], points: list[int]):
+    body = b"".join(tokens)
+    chunks = split(body, points)
+    assert decode(*chunks) == _line_path(*chunks)  # every field, the times too
+    assert decode(body) == _line_path(body)
+
+
+@pytest.mark.parametrize("body", [
+    b"data: a\ndata: b\n\ndata: c\n\n",  # a second data line: one event "a\nb", not two
+    b"x\n\ndata: a\n\n",  # the first line no ``data:`` line (an unknown field, ignored)
+    b"data: a\n\n: c\n\ndata: b\n\n",  # a comment between
+    b"data: a\n\n\n\ndata: b\n\n",  # a stray blank line
+    b"data: a\n\nevent: e\ndata: b\n\n",  # a named event
+    b'data: a\n\n{"error": {"code": 1}}\n\ndata: b\n\n',  # bare JSON (an error body without ``data:``)
+])
+def test_near_misses_of_the_data_only_shape_go_the_exact_way(body: bytes):
+    assert decode(body) == _line_path(body)
+
+
+def test_data_only_chunks_take_the_one_pass_path(monkeypatch):
+    import inspector.framing.sse as sse
+
+    taken: list[int] = []
+    real = sse._data_only
+
+    def counting(*args):
+        got = real(*args)
+        taken.append(-1 if got is None else len(got))
+        return got
+
+    monkeypatch.setattr(sse, "_data_only", counting)
+    body = b"".join(b'data: {"i":%d}\n\n' % i for i in range(50))
+    chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
+    assert decode(*chunks) == _line_path(*chunks)
+    assert sum(n for n in taken if n > 0) >= 45  # all but the events cut by a chunk's end
