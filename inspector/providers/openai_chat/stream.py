@@ -207,8 +207,9 @@ class OpenAIChat(Dialect):
         chunk goes through ``on_chunk``, which would do the same with them
         (``tests/unit/test_chat_direct.py`` holds the ways to the same report and event log)."""
         p = ev.payload
-        if p.__class__ is dict and ev.name != "error":
-            target = self.delta_of(p)  # type: ignore[arg-type]  # a dict: checked above
+        one = self._plain(p) if p.__class__ is dict and ev.name != "error" else None  # type: ignore[arg-type]  # a dict
+        if one is not None:
+            target = self._continuation(*one)
             if target is not None:
                 block, how, value = target
                 if how == "arguments":
@@ -220,8 +221,7 @@ class OpenAIChat(Dialect):
                         self.c019_content_restated(ch, block, value)
                 self.w.add_text(block, value)
                 return
-            one = self._plain(p)  # type: ignore[arg-type]  # a dict: checked above
-            if one is not None and self._opens(*one):
+            if self._opens(*one):
                 return
         self.on_chunk(ev)
 
@@ -256,9 +256,10 @@ class OpenAIChat(Dialect):
         opened at that index: its block, ``"arguments"`` or ``"text"``, and the string; None for any
         other chunk. An arguments delta ends the batch of calls being opened (``_on_tool_calls``)."""
         one = self._plain(p)
-        if one is None:
-            return None
-        ch, delta = one
+        return self._continuation(*one) if one is not None else None
+
+    def _continuation(self, ch: _Choice, delta: dict) -> "tuple[Block, str, str] | None":
+        """``delta_of`` for the choice and delta of a plain chunk (``_plain``)."""
         entries = delta.get("tool_calls")
         if entries is None:
             for key, value in delta.items():
