@@ -35,13 +35,6 @@ if _AS_COMMAND:
     # Started as the command (console script or ``python -m inspector``): the imports below count
     # too. Imported by a test or another program, its own handler stays until ``main`` runs.
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
-    # Start-up makes only long-lived objects (modules, classes, functions) and little cyclic
-    # garbage, yet each few hundred of them started a collection that walked them all again: ~5 %
-    # of a one-event ``check``'s instructions. Collection resumes once the command's module is
-    # imported (``_collect_again``), with what the imports made frozen: never walked again.
-    gc.disable()
-_PAUSED = _AS_COMMAND
-"""The collector is off for start-up (until ``_collect_again``)."""
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
@@ -80,16 +73,6 @@ def _freeze_at_the_end() -> None:
     gc.freeze()
 
 
-def _collect_again() -> None:
-    """End start-up's pause of the cyclic collector (started as the command): what the imports
-    made moves to the permanent generation (``gc.freeze``), then collection resumes."""
-    global _PAUSED
-    if _PAUSED:
-        _PAUSED = False
-        gc.freeze()
-        gc.enable()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code.
 
@@ -110,7 +93,6 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
-    _collect_again()
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         code = module.run(args) or EXIT_OK

@@ -248,25 +248,3 @@ def test_check_called_in_process_returns_and_freezes_nothing(capsys, clean):
     assert main(["check", str(clean)]) == 0
     assert capsys.readouterr().out
     assert gc.get_freeze_count() == frozen
-
-
-def test_start_up_runs_no_collection_and_the_command_runs_with_the_collector_on(tmp_path, warn):
-    """Run as the command, the imports start no cyclic collection (they make long-lived objects:
-    each collection walked them all again), and the command itself runs with the collector on and
-    the imports' objects frozen (``inspector.cli._collect_again``)."""
-    probe = (
-        "import gc, runpy, sys\n"
-        "starts, during = [], []\n"
-        "gc.collect()\n"
-        "gc.callbacks.append(lambda phase, info: phase == 'start'"
-        " and starts.append('inspector.cli.check' in sys.modules))\n"
-        f"sys.argv = [{MAIN!r}, 'check', '--fail-on', 'warning', {str(warn)!r}]\n"
-        "import inspector.cli, inspector.feeds.run as run\n"  # as the command (``sys.argv[0]``)
-        "take = run.run_capture\n"  # the command's own work, looked at from inside it
-        "run.run_capture = lambda *a, **k: during.append((gc.isenabled(), gc.get_freeze_count())) or take(*a, **k)\n"
-        "try:\n"
-        f"    runpy.run_path({MAIN!r}, run_name='__main__')\n"
-        "except SystemExit as e:\n"
-        "    print(starts.count(False), during[0][0], during[0][1] > 1000, gc.isenabled(), e.code, file=sys.stderr)\n")
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=_env())
-    assert proc.stderr.split() == ["0", "True", "True", "True", "1"]
