@@ -104,9 +104,11 @@ def _data_only(text: str, line: int, pos: int, ident: str, t: float | None) -> l
     part is one line; ``"\n\ndata:"`` can then only occur at a separator, so counting it checks that
     every part after the first is a ``data:`` line. Each part is then what the line path dispatches:
     field ``data``, the value after one optional space (WHATWG HTML 9.2.6)."""
+    if not text.startswith("data:"):  # first: a stream of named events leaves here, before any scan
+        return None
     parts = text.split("\n\n")
     n = len(parts) - 1  # the text ends in a blank line: the last part is empty
-    if text.count("\n") != 2 * n or not text.startswith("data:") or text.count("\n\ndata:") != n - 1:
+    if text.count("\n") != 2 * n or text.count("\n\ndata:") != n - 1:
         return None
     del parts[n]
     offsets = accumulate([len(p) + 2 for p in parts], initial=pos)
