@@ -50,7 +50,7 @@ def _frames(scrubber: ChunkScrubber, data: bytes) -> EventStreamCrc | None:
     chunk: a message starts with byte 0 or 1, which no text format does), else None."""
     if scrubber.frames is None:
         scrubber.frames = EventStreamCrc() if data[:1] in (b"\x00", b"\x01") else False
-    return scrubber.frames or None  # type: ignore[return-value]
+    return scrubber.frames if isinstance(scrubber.frames, EventStreamCrc) else None
 
 
 def masked_bytes(data: bytes, scrubber: ChunkScrubber | None = None, keep_length: bool = False) -> bytes:
