@@ -22,19 +22,8 @@ import sys
 
 import _signal  # the C module: ``signal`` imports enum first, a window where Ctrl+C shows a traceback
 
-
-def _interrupted_at_start(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    os.write(2, b"stream-inspector: interrupted\n")
-    os._exit(130)
-
-
-_BEFORE = _signal.getsignal(_signal.SIGINT)
-_AS_COMMAND = (os.path.basename(sys.argv[0]).startswith("stream-inspector")
-               or sys.argv[0].endswith(os.path.join("inspector", "__main__.py")))
-if _AS_COMMAND:
-    # Started as the command (console script or ``python -m inspector``): the imports below count
-    # too. Imported by a test or another program, its own handler stays until ``main`` runs.
-    _signal.signal(_signal.SIGINT, _interrupted_at_start)
+# The start-up handler is installed by ``inspector/__init__.py``, the first code of ours that runs.
+from inspector import _AS_COMMAND, _BEFORE, _interrupted_at_start
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
