@@ -90,5 +90,5 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
             items[i + k].payload = payloads[k]
         return -count
     s.record_deltas(frames, payloads, name, block, t)
-    s.add_joined(block, fragments, text, t)
+    s.add_deltas(block, fragments, len(text), t, text)
     return count

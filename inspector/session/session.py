@@ -710,32 +710,21 @@ class Session:
         self.declared.at_response_end(response)
         self.current = current
 
-    def add_deltas(self, block: Block, fragments: list, length: int, t: float | None) -> None:
+    def add_deltas(self, block: Block, fragments: list, length: int, t: float | None, text: str | None = None) -> None:
         """Many deltas of ``block`` at once, all arrived at ``t`` (``length``: their characters
-        together): the outcome of ``add_delta`` once per fragment, each at its own event."""
+        together): the outcome of ``add_delta`` once per fragment, each at its own event. ``text``:
+        their joined text when the caller has it (the content gets it as one part: the same text)."""
         block.deltas += len(fragments)
         block.last_fragment = fragments[-1]
         if length:
-            block.extend(fragments, length)
+            if text is None:
+                block.extend(fragments, length)
+            else:
+                block.append(text)
             if self.first_content_t is None:
                 self.first_content_t = t
-        text_ascii = length == 0 or all(map(str.isascii, fragments))
+        text_ascii = length == 0 or (text.isascii() if text is not None else all(map(str.isascii, fragments)))
         block.fragment_times.extend(t, map(len, fragments if text_ascii else map(str.encode, fragments)))
-        if t is None:
-            return
-        for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
-            block.delta_at(t)
-
-    def add_joined(self, block: Block, fragments: list, text: str, t: float | None) -> None:
-        """``add_deltas`` for ``fragments`` whose joined ``text`` is at hand: the content gets it as one
-        part (the same text), the fragment times one entry per fragment."""
-        block.deltas += len(fragments)
-        block.last_fragment = fragments[-1]
-        if text:
-            block.append(text)
-            if self.first_content_t is None:
-                self.first_content_t = t
-        block.fragment_times.extend(t, map(len, fragments if text.isascii() else map(str.encode, fragments)))
         if t is None:
             return
         for _ in range(min(len(fragments), 2)):  # from the third on, nothing changes: each gap is 0
