@@ -37,6 +37,7 @@ Imports: ``aiohttp``, ``httpx``, ``yarl``. Nothing of the project.
 from __future__ import annotations
 
 import asyncio
+import ssl
 import typing
 from urllib.request import getproxies
 
@@ -76,15 +77,31 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
     (``keepalive_expiry``, seconds). ``trust_env``: ``SSL_CERT_FILE``/``SSL_CERT_DIR`` apply."""
 
     def __init__(self, *, limits: httpx.Limits, trust_env: bool) -> None:
-        self._ssl = httpx.create_ssl_context(trust_env=trust_env)
+        self._trust_env = trust_env
         self._limits = limits
         self._session: aiohttp.ClientSession | None = None
-        self._httpx = httpx.AsyncHTTPTransport(limits=limits, trust_env=trust_env)
-        """For what aiohttp would send otherwise (``Expect``: module docstring)."""
+        self._tls: ssl.SSLContext | None = None
+        """Made on the first ``https`` request (``tls``)."""
+        self._fallback: httpx.AsyncHTTPTransport | None = None
+        """httpx's own transport, made on the first request aiohttp would send otherwise (``Expect``:
+        module docstring)."""
+
+    def tls(self) -> ssl.SSLContext:
+        """The TLS context of every ``https`` request, made when first asked: loading the CA roots
+        takes ~60 ms, which an ``http`` upstream (loopback, a local gateway) never needs."""
+        if self._tls is None:
+            self._tls = httpx.create_ssl_context(trust_env=self._trust_env)
+        return self._tls
+
+    def _httpx(self) -> httpx.AsyncHTTPTransport:
+        if self._fallback is None:
+            self._fallback = httpx.AsyncHTTPTransport(limits=self._limits, trust_env=self._trust_env)
+        return self._fallback
 
     def _session_now(self) -> aiohttp.ClientSession:
         if self._session is None:
-            connector = aiohttp.TCPConnector(ssl=self._ssl, limit=self._limits.max_connections or 0,
+            # ssl: per request (``tls``); none is made for a plain-HTTP upstream.
+            connector = aiohttp.TCPConnector(limit=self._limits.max_connections or 0,
                                              keepalive_timeout=self._limits.keepalive_expiry)
             self._session = aiohttp.ClientSession(
                 connector=connector, auto_decompress=False, skip_auto_headers=_SKIP_AUTO_HEADERS,
@@ -94,7 +111,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if "expect" in request.headers:
-            return await self._httpx.handle_async_request(request)
+            return await self._httpx().handle_async_request(request)
         timeouts = request.extensions.get("timeout", {})
         connect = timeouts.get("connect")
         timeout = aiohttp.ClientTimeout(total=None, connect=connect, sock_connect=connect,
@@ -106,7 +123,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         try:
             resp = await self._session_now().request(
                 request.method, url, headers=headers, data=body or None, allow_redirects=False,
-                timeout=timeout, server_hostname=request.extensions.get("sni_hostname"))
+                timeout=timeout, ssl=self.tls() if url.scheme == "https" else True,
+                server_hostname=request.extensions.get("sni_hostname"))
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
             error = _httpx_error(e)
         except ValueError as e:  # a header field aiohttp will not write (CR, LF)
@@ -122,7 +140,9 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         session, self._session = self._session, None
         if session is not None:
             await session.close()
-        await self._httpx.aclose()
+        fallback, self._fallback = self._fallback, None
+        if fallback is not None:
+            await fallback.aclose()
 
 
 def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
