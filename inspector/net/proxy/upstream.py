@@ -131,8 +131,9 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             error = httpx.LocalProtocolError(str(e))
         else:
             version = b"HTTP/%d.%d" % (resp.version.major, resp.version.minor) if resp.version else b"HTTP/1.1"
-            return httpx.Response(resp.status, headers=list(resp.raw_headers), stream=_Body(resp), request=request,
-                                  extensions={"http_version": version,
+            stream = _Body(resp)
+            return httpx.Response(resp.status, headers=list(resp.raw_headers), stream=stream, request=request,
+                                  extensions={"http_version": version, BODY: stream,
                                               "reason_phrase": (resp.reason or "").encode("latin-1", "replace")})
         raise error  # outside the handler: the chain is the cause _httpx_error chose, not aiohttp's wrapper
 
@@ -143,6 +144,18 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         fallback, self._fallback = self._fallback, None
         if fallback is not None:
             await fallback.aclose()
+
+
+BODY = "stream_inspector.body"
+"""The ``httpx.Response.extensions`` key of a body read through aiohttp (``body_reader``)."""
+
+
+def body_reader(resp: httpx.Response) -> typing.Callable[[], typing.Awaitable[bytes]] | None:
+    """``resp``'s body one item at a time straight from aiohttp (``_Body.next``: what ``aiter_raw``
+    gives, without httpx's three generator layers per item), or None when httpx's own transport read
+    it. Close the response as usual (``aclose``) when done."""
+    body = resp.extensions.get(BODY)
+    return body.next if isinstance(body, _Body) else None
 
 
 def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
@@ -187,18 +200,29 @@ class _Body(httpx.AsyncByteStream):
             self._closed = None
 
     async def __aiter__(self) -> typing.AsyncIterator[bytes]:
+        while data := await self.next():
+            yield data
+
+    async def next(self) -> bytes:
+        """The next item of the body (an HTTP chunk, or a socket read's worth when not chunked), ``b""``
+        at its end. Raises ``httpx.TransportError`` (module docstring)."""
         error: httpx.TransportError
         try:
-            async for data, _ in self._resp.content.iter_chunks():
+            readchunk = self._resp.content.readchunk
+            while True:
+                data, end_of_chunk = await readchunk()
                 if data:
-                    yield data
-            return
+                    return data
+                if not end_of_chunk:  # (b"", False): the end of the body (aiohttp's ``iter_chunks``)
+                    break
         except aiohttp.ClientPayloadError as e:
             error = _cut_short(e, self._protocol)
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
             error = _httpx_error(e)
-        finally:
+        else:
             self._unguard()
+            return b""
+        self._unguard()
         raise error
 
     async def aclose(self) -> None:
