@@ -54,6 +54,12 @@ MAX_FIELD_SIZE = 16 * 1024
 aiohttp 8 190 bytes per field by default, so a head httpx read is not refused here."""
 
 
+READ_BUFFER = 128 * 1024
+"""aiohttp's read buffer per response (``read_bufsize``): it stops reading the socket once twice this
+waits unread and starts again below it. At its default (64 KiB) a relay behind a fast stream paused
+and resumed the socket at every batch (``pump.READ_AHEAD``)."""
+
+
 def upstream_client(*, timeout: httpx.Timeout, limits: httpx.Limits, trust_env: bool) -> httpx.AsyncClient:
     """The client the proxy sends upstream requests with: aiohttp's transport, or httpx's own when
     ``trust_env`` and the environment names a proxy (which httpx applies per URL, ``NO_PROXY`` too).
@@ -106,7 +112,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             self._session = aiohttp.ClientSession(
                 connector=connector, auto_decompress=False, skip_auto_headers=_SKIP_AUTO_HEADERS,
                 cookie_jar=aiohttp.DummyCookieJar(), trust_env=False, timeout=aiohttp.ClientTimeout(total=None),
-                max_line_size=MAX_FIELD_SIZE, max_field_size=MAX_FIELD_SIZE)
+                max_line_size=MAX_FIELD_SIZE, max_field_size=MAX_FIELD_SIZE, read_bufsize=READ_BUFFER)
         return self._session
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
