@@ -226,7 +226,7 @@ class LoopSink:
             self._queue.appendleft((self._inspect_batch, (n, items, i, end, first)))
         elif i + 1 < len(items):
             self._queue.appendleft((self._inspect_batch, (n, items, i + 1, 0, None)))
-        if at == 0:
+        if first is None or piece is first:
             self._chunk(n, piece)
         else:
             self._piece(n, piece, first)
