@@ -19,6 +19,7 @@ import socket
 import sys
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 import h11
@@ -125,8 +126,9 @@ class _FastHttp(_HeadDeadline, HttpToolsProtocol):
 
     What a client sees differs from h11 only where HTTP leaves it open: the response head's field
     names in lower case (h11 kept the upstream's case), a ``400``'s body sent with ``content-length``
-    (h11 chunked it), and an absolute-form target's path is its path (h11 passed the whole URL on,
-    which no route matched: ``404``)."""
+    (h11 chunked it), and llhttp refuses (``400``) what h11 let through: ``Content-Length`` beside
+    ``Transfer-Encoding`` (RFC 9112 §6.1 allows either), a folded header line (§5.2), an HTTP
+    version other than 1.x."""
 
     _head_bytes = -1
     """Bytes of the request head read so far (target, names, values); -1 between heads."""
@@ -151,6 +153,13 @@ class _FastHttp(_HeadDeadline, HttpToolsProtocol):
         self._head_bytes = -1
         self._disarm()  # the headers are in: the app takes it from here
         super().on_headers_complete()
+        if self.url[:1] != b"/" and "raw_path" in self.scope:
+            # Not origin-form (``http://host/path``: a request meant for a forward proxy): the
+            # path is the whole target, as h11 gave it, which the proxy's routes do not match
+            # (404); httptools would pass on the URL's path alone. The app has not run yet.
+            raw_path = self.url.partition(b"?")[0]
+            self.scope["raw_path"] = raw_path
+            self.scope["path"] = urllib.parse.unquote(raw_path.decode("latin-1"))
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

@@ -130,11 +130,11 @@ def test_the_options_reach_the_real_commands(raw_server, tmp_path, command):
 
 
 def _raw_exchange(url: str, request: bytes) -> bytes:
-    """Send ``request`` as it is on a new connection; everything the server sends until it closes."""
+    """Send ``request`` as it is on a new connection; everything the server sends until it closes
+    (the request should say ``Connection: close``, or be one the server refuses)."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=WAIT_S) as s:
         s.sendall(request)
-        s.shutdown(socket.SHUT_WR)
         return _read_all(s)
 
 
@@ -235,3 +235,27 @@ def test_the_proxy_reads_requests_with_httptools_and_serve_with_h11(server):
 
     protocol = server._server.config.http
     assert issubclass(protocol, HttpToolsProtocol if server.upstream is not None else H11Protocol)
+
+
+def test_the_proxy_relays_origin_form_targets_only(raw_server):
+    """``GET http://host/path`` is for a forward proxy: not relayed (404, as under h11, whose path was
+    the whole URL), where httptools alone would pass on the URL's path to the upstream."""
+    up = raw_server(answering(OPENING))
+    with ProxyThread(up.url, requests=LIMITS) as px:
+        answer = _raw_exchange(px.url, b"GET http://example.invalid/v1/models HTTP/1.1\r\nHost: example.invalid\r\n"
+                                       b"Connection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 404 "), answer[:200]
+        answer = _raw_exchange(px.url, b"GET /v1/models?x=%2F HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 ")
+    assert [r.split(b"\r\n", 1)[0] for r in up.requests] == [b"GET /v1/models?x=%2F HTTP/1.1"]
+
+
+def test_the_proxy_refuses_a_body_framed_two_ways(raw_server):
+    """``Content-Length`` beside ``Transfer-Encoding`` (request smuggling's shape): llhttp answers 400
+    and nothing is forwarded (h11 went by the chunked framing; RFC 9112 §6.1 allows either)."""
+    up = raw_server(answering(OPENING))
+    with ProxyThread(up.url, requests=LIMITS) as px:
+        answer = _raw_exchange(px.url, b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                                       b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert up.requests == []
