@@ -1,7 +1,9 @@
 """What the local servers (``serve``, ``proxy``) share: a listening socket, a quiet uvicorn, a thread.
 
 Both are ASGI apps run by uvicorn on a socket bound before the server starts, so the printed URL
-accepts connections at once; tests, ``demo`` and the TUI run them in a background thread.
+accepts connections at once; tests, ``demo`` and the TUI run them in a background thread. ``serve``
+reads and writes HTTP with h11 (its fault injection was written against h11's bytes on the wire), the
+proxy with httptools (``_FastHttp``: its relay writes every chunk through it).
 
 Both take requests from clients they do not control, so both bound a request (``RequestLimits``,
 issue 24 item 8: a 100 MB body peaked the proxy at 559 MB; 150 clients sending their headers a
