@@ -561,11 +561,10 @@ class ChunkScrubber:
         cut = self._cut(text)
         if cut is None:
             return False
-        start, bodies, new, closed = cut
+        start, values, new, closed = cut
         head = joined[:n + start]
         if maybe_key(head) or "\\u00" in head or (known is not None and known.search(head) is not None):
             return False
-        values = "".join(bodies)
         if (maybe_key(values) or "\\u00" in values or "\\\n" in values
                 or (known is not None and known.search(values) is not None)):
             return False
@@ -595,12 +594,12 @@ class ChunkScrubber:
         self._inside = None if closed else (m.group(1), values[-self.KEEP:])
         return True
 
-    def _cut(self, text: str) -> tuple[int, list[str], set[str], str] | None:
+    def _cut(self, text: str) -> tuple[int, str, set[str], str] | None:
         """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
-        of that field, the texts after them not yet in ``_between``, and whether the last value
-        closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the opening
-        (``"text":"``) and the text between values once it recurs, after which each value's
-        body is its part less that text's length (no tuple, set or hash per value)."""
+        of that field as one text, the texts after them not yet in ``_between``, and whether the
+        last value closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the
+        opening (``"text":"``) and the text between values once it recurs, after which each value's
+        body is its part less that text (``_cut_at_recurring``: no tuple, set or hash per value)."""
         opening, after_text = self._opening, self._after
         parts = text.split(opening) if opening is not None else []
         if opening is None or len(parts) < 2:
@@ -613,10 +612,10 @@ class ChunkScrubber:
             parts = text.split(opening)
         between = self._between
         if after_text is not None and len(parts) > 3 and after_text in between:
-            recurring = _cut_at_recurring(parts, opening, '"' + after_text)
+            recurring = _cut_at_recurring(text, parts, opening, '"' + after_text)
             if recurring is not None:
-                bodies, last, closed = recurring
-                return len(parts[0]), bodies, {last} - between if last else set(), closed
+                values, last, closed = recurring
+                return len(parts[0]), values, {last} - between if last else set(), closed
         cut = _cut_at_openings(parts)
         if cut is None:
             return None
@@ -625,7 +624,7 @@ class ChunkScrubber:
         new = set(after) - between
         if len(after) > 2 and after.count(y) >= len(after) - 1:
             self._after = y
-        return len(parts[0]), bodies, new, closed
+        return len(parts[0]), "".join(bodies), new, closed
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
                        found: list[tuple[str, str, str]] | None = None) -> None:
@@ -771,27 +770,39 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_recurring(parts: list[str], opening: str, closing: str) -> tuple[list[str], str, str] | None:
+def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, str, str] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
-    but the last is followed by the same text (``closing``: ``"`` and that text): each value's
-    body, the text after the last value and its closing quote (``""``: open); None when a part
-    does not end in ``closing``, or a body holds a quote it does not escape or escapes its
-    closing quote."""
+    but the last is followed by the same text (``closing``: ``"`` and that text): the values'
+    bodies as one text, the text after the last value and its closing quote (``""``: open); None
+    when a part does not end in ``closing``, or a body holds a quote it does not escape or ends
+    in a backslash (which may escape its closing quote).
+
+    The proofs are whole-text passes in C, none per value: each part less ``closing``
+    (``str.removesuffix``) is exactly ``len(closing)`` shorter only when it ends in ``closing``, so
+    the bodies' total length tells whether every part did (the parts' own total is what ``split``
+    took out of ``text``); no body ends in ``\\`` when ``\\`` and the start of ``closing`` never
+    meet in ``text`` (every body is followed by ``closing``); and with escaped backslashes
+    (``\\\\``) taken out, a body's quote is escaped exactly when a backslash comes right before it,
+    pairs read from the left as JSON reads them (no body ends in a backslash: no pair spans two)."""
     middle = parts[1:-1]
-    bodies = cast(list[str], list(map(getitem, middle, repeat(slice(0, -len(closing))))))  # each part less ``closing``
-    if (closing + opening).join(bodies) + closing != opening.join(middle):
+    size = len(text) - len(parts[0]) - len(parts[-1]) - (len(parts) - 1) * len(opening)  # of the middle parts
+    joined = "".join(map(str.removesuffix, middle, repeat(closing)))
+    if len(joined) != size - len(middle) * len(closing):
         return None  # some part does not end in ``closing``
-    joined = "".join(bodies)
-    if "\\" in joined or '"' in joined:  # each body must end where its closing quote is
-        for body in bodies:
-            if ('"' in body or body.endswith("\\")) and _value_end(body + '"', 0) != len(body):
-                return None
+    if "\\" in joined:
+        if "\\" + closing[:8] in text:
+            return None  # a body may end in a backslash that escapes its closing quote
+        if '"' in joined:
+            plain = joined.replace("\\\\", "") if "\\\\" in joined else joined
+            if plain.count('"') != plain.count('\\"'):
+                return None  # a quote no backslash escapes: the value ends there
+    elif '"' in joined:
+        return None
     end = _cut_at_openings(["", parts[-1]])
     if end is None:
         return None
     (last,), (after,), closed = end
-    bodies.append(last)
-    return bodies, after, closed
+    return joined + last, after, closed
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
     """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own

@@ -87,6 +87,11 @@ RAW_BODIES = ['a", "content":"s', "x\\", "y\\\\", 'q\\", "content":"gh', 'b"text
 then the opening of another field's value; a backslash that escapes the closing quote."""
 
 
+CUT_SHORT = ['"text":"zz', '"zz\\n', '\\\\"zz\\n', '"zz', '\\\\"zz']
+"""What a raw body goes on with after a key's first part: a quote that ends the value early (with or
+without escapes after it, after an escaped backslash), or the opening of another value right after it."""
+
+
 def _raw(body: str) -> str:
     """``_anthropic("text")``'s event with ``body`` written between its quotes as it is."""
     return ('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"'
@@ -123,6 +128,17 @@ def _streams(rng: random.Random):
             prose = [_raw(rng.choice(["ome", "word ", "ok"])) for _ in range(rng.randint(20, 60))]
             at = rng.randint(5, len(prose) - 5)
             yield prose[:at] + [_raw(body)] + prose[at:]
+    for key in KEYS[:4] + KEYS[-3:]:  # a key split across the value a raw body cuts short and the next one
+        for cut in (1, 2, 3, len(key) // 2):
+            for rest in CUT_SHORT:
+                prose = [_raw(rng.choice(["ome", "word ", "ok", "a\\nb"])) for _ in range(rng.randint(20, 40))]
+                at = rng.randint(5, len(prose) - 5)
+                yield prose[:at] + [_raw(key[:cut] + rest), _raw(key[cut:])] + prose[at:]
+        # A value ending in an escaped backslash (``\\\\``, its quote not escaped), the next value
+        # going on with ``u0073k-…``: read as one text, ``\\\\u0073`` is an escape of the key's first character.
+        for at in (9, 30, 45):
+            prose = [_raw(rng.choice(["ome", "word ", "a\\nb"])) for _ in range(50)]
+            yield prose[:at] + [_raw(' \\\\"zz'), _raw("u00%02x" % ord(key[0]) + key[1:])] + prose[at:]
     for key in KEYS:
         for cut in range(1, len(key)):
             event = SHAPES[rng.choice(list(SHAPES))]
@@ -223,7 +239,9 @@ BROKEN = {  # a proof of ``_run`` left out: where, the text taken out and what r
     "no key begun at the end": ("ChunkScrubber._run", "if closed and _key_begun(", "if False and _key_begun("),
     "no escapes read": ("_cut_at_openings", 'if not any(map(str.endswith, bodies, repeat("\\\\"))):', "if True:"),
     "no closing quote asked": ("_cut_at_openings", 'if "" in map(_QUOTE_PART, cut[:-1]):', "if False:"),
-    "no body before a recurring text read": ("_cut_at_recurring", "_value_end(body + '\"', 0) != len(body)", "False"),
+    "no quote counted": ("_cut_at_recurring", "if plain.count('\"') != plain.count('\\\\\"'):", "if False:"),
+    "no escaped backslashes taken out": ("_cut_at_recurring", 'joined.replace("\\\\\\\\", "")', "joined"),
+    "no quote asked without a backslash": ("_cut_at_recurring", "elif '\"' in joined:", "elif False:"),
 }
 
 
