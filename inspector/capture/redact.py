@@ -798,10 +798,12 @@ def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -
                 return None  # a quote no backslash escapes: the value ends there
     elif '"' in joined:
         return None
-    end = _cut_at_openings(["", parts[-1]])
-    if end is None:
-        return None
-    (last,), (after,), closed = end
+    last, closed, after = parts[-1].partition('"')
+    if last.endswith("\\"):  # its quote may be escaped: read as ``_cut_at_openings`` reads a last value
+        end = _cut_at_openings(["", parts[-1]])
+        if end is None:
+            return None
+        (last,), (after,), closed = end
     return joined + last, after, closed
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
