@@ -22,8 +22,8 @@ import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
 from itertools import repeat
-from operator import getitem, itemgetter
-from typing import TypeVar, cast, overload
+from operator import itemgetter
+from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
