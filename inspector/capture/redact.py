@@ -392,9 +392,6 @@ _VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
 _BODY = itemgetter(1)
-_BODY_PART = itemgetter(0)
-_QUOTE_PART = itemgetter(1)
-_AFTER_PART = itemgetter(2)
 
 
 def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, str]]:
@@ -828,13 +825,13 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     body, the text after it, and the last value's closing quote (``""``: open); None when a value
     other than the last does not close within its part (an opening inside a value)."""
     cut = list(map(str.partition, parts[1:], repeat('"')))
-    if "" in map(_QUOTE_PART, cut[:-1]):
+    body_parts, quotes, after_parts = zip(*cut)
+    if "" in quotes[:-1]:
         return None  # a value that does not close before the next opening (``"text":"a"text":"``)
-    bodies = list(map(_BODY_PART, cut))
-    after = list(map(_AFTER_PART, cut))
+    bodies, after = list(body_parts), list(after_parts)
     if not any(map(str.endswith, bodies, repeat("\\"))):
-        return bodies, after, cut[-1][1]
-    closed = _unescaped_ends(parts, bodies, after, cut[-1][1])
+        return bodies, after, quotes[-1]
+    closed = _unescaped_ends(parts, bodies, after, quotes[-1])
     return None if closed is None else (bodies, after, closed)
 
 

@@ -290,7 +290,7 @@ BROKEN = {  # a proof of ``_run`` left out: where, the text taken out and what r
                             "m = _VALUE.search(joined, first)"),
     "no key begun at the end": ("ChunkScrubber._run", "if closed and _key_begun(", "if False and _key_begun("),
     "no escapes read": ("_cut_at_openings", 'if not any(map(str.endswith, bodies, repeat("\\\\"))):', "if True:"),
-    "no closing quote asked": ("_cut_at_openings", 'if "" in map(_QUOTE_PART, cut[:-1]):', "if False:"),
+    "no closing quote asked": ("_cut_at_openings", 'if "" in quotes[:-1]:', "if False:"),
     "no quote counted": ("_cut_at_recurring", "if plain.count('\"') != plain.count('\\\\\"'):", "if False:"),
     "no escaped backslashes taken out": ("_cut_at_recurring", 'joined.replace("\\\\\\\\", "")', "joined"),
     "no quote asked without a backslash": ("_cut_at_recurring", "elif '\"' in joined:", "elif False:"),
