@@ -153,8 +153,8 @@ def _both(cap: Capture, runs: bool = True, whole: list | None = None) -> tuple[s
     taken = []
     take, take_group = deltas.take, groups.take
 
-    def counting(s, items, i, least=deltas.MIN):
-        k = take(s, items, i, least)
+    def counting(s, items, i, least=deltas.MIN, lead=None, head=None):
+        k = take(s, items, i, least, lead, head)
         taken.append(k)
         return k
 

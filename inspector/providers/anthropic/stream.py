@@ -259,6 +259,41 @@ class AnthropicMessages(Dialect):
         if kind == "thinking" and isinstance(cb.get("signature"), str) and cb["signature"]:
             self.w.set_signature(block, cb["signature"])
 
+    def open_call(self, p: dict, at: int) -> "Block | None":
+        """``_block_start`` of a tool block that reports nothing and carries no input: the next index
+        (A004), a free slot (A003), no block open (A006), a known tool type (S008), an id and name
+        A011 passes (an ASCII identifier, 1-200 characters); None for any other start (then
+        ``_block_start`` judges it)."""
+        if not self.calls:
+            return None
+        idx, cb = p.get("index"), p.get("content_block")
+        if idx.__class__ is not int or cb.__class__ is not dict or self.open_slots or idx in self.slots \
+                or idx != len(self.started_order):
+            return None
+        kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
+        if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
+                or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
+                        and name.__class__ is str and 0 < len(name) <= 200):
+            return None
+        self.started_order.append(idx)
+        self.open_slots.add(idx)
+        block = self.w.open_block_at(at, kind, idx, None, tid, name, True, True)
+        self.slots[idx] = _Slot(block, start_input)
+        if kind == "tool_use":
+            self.tool_use_started = True
+        return block
+
+    def close_call(self, p: dict, block: Block, at: int) -> bool:
+        """``_block_stop`` of ``block`` (a tool block ``open_call`` opened) that reports nothing: its
+        own index, and J002/J004/J007 and the V rules silent (``StreamWriter.close_block_at``)."""
+        idx = p.get("index")
+        slot = self.slots.get(idx) if idx.__class__ is int else None
+        if slot is None or slot.block is not block or block.closed or slot.start_input \
+                or not self.w.close_block_at(block, "content_block_stop", at):
+            return False
+        self.open_slots.discard(idx)
+        return True
+
     def _block_delta(self, p: dict) -> None:
         idx = p.get("index")
         delta = p.get("delta")
@@ -460,8 +495,12 @@ class AnthropicMessages(Dialect):
         if self.seen_first:
             return
         self.seen_first = True
-        if type(self).on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
+        cls = type(self)
+        if cls.on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
             self.direct = self._handlers  # from now on, on_event of a handled type only calls its handler
+            # A block's start and stop taken whole (``open_call``) only where they are these handlers.
+            self.calls = (cls._block_start is AnthropicMessages._block_start
+                          and cls._block_stop is AnthropicMessages._block_stop)
         if typ != "message_start":
             self.w.report("A012", f"first event is {typ!r}, not message_start "
                           f"({says('A012-missing-message-start')})")

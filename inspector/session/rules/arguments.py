@@ -128,6 +128,17 @@ class ArgumentRules:
             self.s.report("S019", f"the arguments are valid JSON {TOO_DEEP}: not parsed (no input), kept as text",
                           index=block.index)
 
+    @staticmethod
+    def silent_at_close(block: "Block") -> bool:
+        """:meth:`at_close` would report nothing for ``block`` (it changes nothing either way)."""
+        prog = block.progress
+        if prog is None:
+            return block.empty_is_object
+        state = prog.state
+        if state == COMPLETE:
+            return prog.top_kind == "object" and not depth_over(block.content)
+        return state != PARTIAL and (state != EMPTY or block.empty_is_object)
+
     def at_end(self, block: "Block") -> None:
         """J005: the stream ended with the tool block still open (J004 too when not an object)."""
         prog = block.progress
