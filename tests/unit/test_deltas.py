@@ -331,3 +331,100 @@ def test_an_event_log_with_groups_of_deltas_reads_as_its_records():
         for b in range(a, n + 1):
             assert log.names(a, b) == {(e.name, e.named) for e in records[a:b]}, (a, b)
             assert [e.index for e in log[a:b]] == list(range(a, b))
+
+
+def _one_chunk(events: list, declared: bool = False) -> tuple[str, str, int]:
+    """``events`` after ``message_start`` in one untimed chunk, read both ways (fingerprints), and how
+    many starts the dialect took whole (``open_call`` opened a block)."""
+    opened = []
+    open_call = AnthropicMessages.open_call
+
+    def counting(self, p, at):
+        block = open_call(self, p, at)
+        opened.append(block is not None)
+        return block
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(AnthropicMessages, "open_call", counting)
+        fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False, declared))
+    return fast, exact, sum(opened)
+
+
+def _whole_call(index: int, ident: object = "toolu_1", name: object = "read_file", parts=('{"a', '": 1}')) -> list:
+    return [_start(index, "tool_use", ident, {}, name), *(_delta(index, "input_json_delta", f) for f in parts),
+            {"type": "content_block_stop", "index": index}]
+
+
+@pytest.mark.parametrize(("events", "code", "whole"), [
+    (_whole_call(0, "bad id!"), "A011", 0),
+    (_whole_call(0, "t\u00f6"), "A011", 0),  # an identifier, not ASCII: outside ^[a-zA-Z0-9_-]+$
+    (_whole_call(0, "t-1"), None, 0),  # matches the pattern without being an identifier: judged, nothing found
+    (_whole_call(0, name=""), "A011", 0),
+    (_whole_call(0, name="x" * 201), "A011", 0),
+    (_whole_call(0, name="x" * 200), None, 1),
+    (_whole_call(0, name="x"), None, 1),
+    (_whole_call(0)[:-1] + _whole_call(1), "A006", 1),  # block 0 still open when block 1 starts
+    (_whole_call(1), "A004", 0),
+    (_whole_call(0) + _whole_call(0), "A003", 1),
+    (_whole_call(0, parts=('{"a": ' + "[" * 200, "]" * 200 + "}")), "S019", 1),  # deep: judged at the stop
+    (_whole_call(0, parts=('{"a": 1',)), "J002", 1),
+    (_whole_call(0, parts=("[1]",)), "J004", 1),
+    (_whole_call(0, parts=()), None, 1),  # no deltas: the input is {}
+    # the second block's stop names block 0 (stopped already): A005, block 1 left open (J005)
+    (_whole_call(0) + _whole_call(1)[:-1] + [{"type": "content_block_stop", "index": 0}], "A005", 2),
+])
+def test_a_block_taken_whole_reports_what_the_exact_path_reports(events, code, whole):
+    """The dialect takes a start whole only where its rules (A003, A004, A006, A011) are silent, and
+    the stop only where the J rules, S019 and its own checks are; everything else is judged as usual."""
+    fast, exact, opened = _one_chunk(events)
+    assert fast == exact
+    assert opened == whole
+    if code is not None:
+        assert f'"{code}"' in fast
+    else:
+        assert '"A011"' not in fast
+
+
+def test_a_call_to_a_declared_tool_is_judged_at_its_stop():
+    """With a request declaring tools the V rules judge each call at its stop: a call missing a required
+    parameter gets V002 there, on both paths."""
+    fast, exact, opened = _one_chunk(_whole_call(0, parts=('{"b": 1}',)), declared=True)
+    assert fast == exact and opened == 1
+    assert '"V002"' in fast
+
+
+def test_a_subclass_with_its_own_start_handler_sees_every_start():
+    """A dialect that handles starts its own way: no start is taken whole past it."""
+    seen = []
+
+    class OwnStart(AnthropicMessages):
+        def _block_start(self, p):
+            seen.append(p.get("index"))
+            super()._block_start(p)
+
+    def make(name, writer):
+        return OwnStart(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+    events = _whole_call(0) + _whole_call(1)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(detect, "make", make)
+        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    assert seen == [0, 1] and not s.dialect.calls
+    assert [b.closed for b in s.blocks] == [True, True]
+
+
+def test_an_event_log_holds_a_whole_block_as_one_span():
+    """An untimed short call is one ``EventSpan``: its start, deltas and stop, each record named by its type."""
+    from inspector.model.events import EventSpan
+
+    events = _whole_call(0, parts=("{", "}")) + _whole_call(1, parts=())
+    s = run_capture(_capture(_stream(events, ["same", "none"] * len(events)), [], 0, False))
+    items = s.events._items
+    spans = [x for x in items if x.__class__ is EventSpan]
+    assert len(set(map(id, spans))) == 2 and all(f.payload is None for x in spans for f in x.frames)
+    assert [e.name for e in s.events][1:] == ["content_block_start", "content_block_delta", "content_block_delta",
+                                              "content_block_stop", "content_block_start", "content_block_stop",
+                                              "message_delta", "message_stop"][:len(s.events) - 1]
+    assert [e.block for e in s.events][1:7] == [0, 0, 0, 0, 1, 1]
+    assert s.events.names(1, 4) == {("content_block_start", True), ("content_block_delta", False),
+                                    ("content_block_delta", True)}
