@@ -214,12 +214,14 @@ class EventLog:
     ``EventSpan``) repeated at its positions (a C-level ``extend``), making each of its records only
     when asked. ``append`` and ``extend`` (records) are ``list``'s."""
 
-    __slots__ = ("_items", "append", "extend")
+    __slots__ = ("_items", "append", "extend", "size")
 
     def __init__(self, items: list | None = None) -> None:
         self._items = [] if items is None else items
         self.append = self._items.append
         self.extend = self._items.extend
+        self.size = self._items.__len__
+        """``len(self)`` without a Python call (hot: the short-call path asks it per block)."""
 
     def add_run(self, run: "EventRun | EventSpan") -> None:
         """Record the ``run.count`` events of ``run`` (its first at ``len(self)``)."""

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import parse_payload
+from orjson import JSONDecodeError, loads
+
+from inspector.model.events import NOT_JSON, parse_payload
+from inspector.model.jsondepth import MAX_DEPTH
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
@@ -47,7 +50,7 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     start; 0 or ``-k``: nothing recorded (the caller records the start first)."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
-    if response.ended or s.stall_pending:
+    if lead is None and (response.ended or s.stall_pending):  # with a lead: neither (``groups``)
         return 0
     n = len(items)
     kinds = dialect.delta_types
@@ -68,8 +71,15 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
         if named and frame.event not in kinds:
             break
         p = frame.payload
-        if p is None:
-            p = parse_payload(frame.data)
+        if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: once per delta)
+            data = frame.data
+            if len(data) <= MAX_DEPTH and data != "[DONE]":
+                try:
+                    p = loads(data)
+                except JSONDecodeError:
+                    p = NOT_JSON
+            else:
+                p = parse_payload(data)
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import parse_payload
+from orjson import JSONDecodeError, loads
+
+from inspector.model.events import NOT_JSON, parse_payload
+from inspector.model.jsondepth import MAX_DEPTH
 from inspector.model.frames import Frame
 from inspector.session import deltas
 
@@ -99,7 +102,7 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
     if p is None:
         return 0
     events = s.events
-    at = len(events)
+    at = events.size()
     typ = p["type"]
     block = dialect.open_call(p, at)
     if block is None:
@@ -114,7 +117,7 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
             if stop.__class__ is Frame and stop.t is None:
                 p = _typed(stop, dialect.group_stops)
                 if p is not None:
-                    if dialect.close_call(p, block, len(events)):
+                    if dialect.close_call(p, block, events.size()):
                         events.add_stop(stop, p["type"])
                         return j + 1 - i
                     stop.payload = p
@@ -137,8 +140,15 @@ def _typed(frame: Frame, types: frozenset) -> "dict | None":
     if named and frame.event not in types:
         return None
     p = frame.payload
-    if p is None:
-        p = parse_payload(frame.data)
+    if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: twice per call)
+        data = frame.data
+        if len(data) <= MAX_DEPTH and data != "[DONE]":
+            try:
+                p = loads(data)
+            except JSONDecodeError:
+                p = NOT_JSON
+        else:
+            p = parse_payload(data)
     if p.__class__ is dict:
         typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
         if typ.__class__ is str and typ in types and (not named or frame.event == typ):

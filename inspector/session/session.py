@@ -687,7 +687,7 @@ class Session:
         Untimed in a body with lines of its own: one ``EventSpan`` (the records made when asked),
         returned; ``head``: the frame and name of the block's start, untimed, recorded first in it."""
         events, pos, response = self.events, block.pos, block.response
-        index = len(events)
+        index = events.size()
         if t is None and not self._chunk_starts:
             for frame in frames:
                 frame.payload = None  # the span keeps the frame: its text, not the parsed value
