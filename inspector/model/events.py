@@ -175,13 +175,8 @@ class EventSpan:
         self.head = head
         """The first event's name when it is the block's start (None: the first is a delta)."""
         self.tail: str | None = None
-        """The last event's name when it is the block's stop (None: the last is a delta)."""
-
-    def add_stop(self, frame, name: str) -> None:
-        """The block's stop ``frame`` (named ``name``) is the span's next event (the log adds its place)."""
-        self.frames.append(frame)
-        self.count += 1
-        self.tail = name
+        """The last event's name when it is the block's stop (None: the last is a delta; set by
+        ``EventLog.add_stop`` right after the span is recorded)."""
 
     def _name(self, i: int) -> str:
         if i == 0 and self.head is not None:
@@ -230,9 +225,12 @@ class EventLog:
     def add_stop(self, frame, name: str) -> None:
         """Record ``frame`` (named ``name``) as the next event of the ``EventSpan`` recorded last: the
         stop of the block whose start and deltas it holds (``inspector.session.groups``)."""
-        span = self._items[-1]
-        span.add_stop(frame, name)
-        self._items.append(span)
+        items = self._items
+        span = items[-1]
+        span.frames.append(frame)  # ``EventSpan``'s own fields, set here: once per short call
+        span.count += 1
+        span.tail = name
+        items.append(span)
 
     def _at(self, i: int, item) -> EventRecord:
         return item if item.__class__ is EventRecord else item.record(i - item.first)

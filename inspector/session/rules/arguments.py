@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from inspector.model.jsondepth import TOO_DEEP, depth_over
+from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, depth_over
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
 if TYPE_CHECKING:
@@ -136,7 +136,10 @@ class ArgumentRules:
             return block.empty_is_object
         state = prog.state
         if state == COMPLETE:
-            return prog.top_kind == "object" and not depth_over(block.content)
+            if prog.top_kind != "object":
+                return False
+            text = block.content
+            return len(text) <= MAX_DEPTH or not depth_over(text)  # short text: not that deep (no call)
         return state != PARTIAL and (state != EMPTY or block.empty_is_object)
 
     def at_end(self, block: "Block") -> None:
