@@ -250,7 +250,7 @@ class Dialect:
         and return True; False when it could do anything else (nothing changed)."""
         return False
 
-    calls: bool = False
+    whole_calls: bool = False
     """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
 
     def judges_text(self, block: "Block", values: list) -> bool:

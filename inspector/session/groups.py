@@ -44,7 +44,7 @@ def take(s: "Session", items: list, i: int) -> int:
     assert dialect is not None and response is not None  # called once the dialect is known
     if response.ended:
         return 0
-    if dialect.calls and s.untimed_calls:
+    if dialect.whole_calls and s.untimed_calls:
         taken = _call(s, items, i, dialect)
         if taken:
             return taken

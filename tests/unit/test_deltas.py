@@ -409,7 +409,7 @@ def test_a_subclass_with_its_own_start_handler_sees_every_start():
     with pytest.MonkeyPatch.context() as m:
         m.setattr(detect, "make", make)
         s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
-    assert seen == [0, 1] and not s.dialect.calls
+    assert seen == [0, 1] and not s.dialect.whole_calls
     assert [b.closed for b in s.blocks] == [True, True]
 
 

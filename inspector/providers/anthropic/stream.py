@@ -264,7 +264,7 @@ class AnthropicMessages(Dialect):
         (A004), a free slot (A003), no block open (A006), a known tool type (S008), an id and name
         A011 passes (an ASCII identifier, 1-200 characters); None for any other start (then
         ``_block_start`` judges it)."""
-        if not self.calls:
+        if not self.whole_calls:
             return None
         idx, cb = p.get("index"), p.get("content_block")
         if idx.__class__ is not int or cb.__class__ is not dict or self.open_slots or idx in self.slots \
@@ -499,7 +499,7 @@ class AnthropicMessages(Dialect):
         if cls.on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
             self.direct = self._handlers  # from now on, on_event of a handled type only calls its handler
             # A block's start and stop taken whole (``open_call``) only where they are these handlers.
-            self.calls = (cls._block_start is AnthropicMessages._block_start
+            self.whole_calls = (cls._block_start is AnthropicMessages._block_start
                           and cls._block_stop is AnthropicMessages._block_stop)
         if typ != "message_start":
             self.w.report("A012", f"first event is {typ!r}, not message_start "
