@@ -250,6 +250,11 @@ class Dialect:
         and return True; False when it could do anything else (nothing changed)."""
         return False
 
+    def deltas_after(self, block: "Block") -> "Callable[[dict], tuple[Block, str, str] | None]":
+        """``delta_of`` for the events right after ``block``'s start that ``open_call`` took (nothing
+        else between): it may lean on what that start established. Default: ``delta_of`` itself."""
+        return self.delta_of
+
     whole_calls: bool = False
     """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
 

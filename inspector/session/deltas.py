@@ -54,7 +54,8 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
         return 0
     n = len(items)
     kinds = dialect.delta_types
-    untyped, delta_of, typed = dialect.untyped, dialect.delta_of, dialect.typed_deltas
+    untyped, typed = dialect.untyped, dialect.typed_deltas
+    delta_of = dialect.delta_of if lead is None else dialect.deltas_after(lead)
     first = items[i]
     t = None if lead is not None else first.t
     block = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
 
 import orjson
 
@@ -282,6 +283,22 @@ class AnthropicMessages(Dialect):
         if kind == "tool_use":
             self.tool_use_started = True
         return block
+
+    def deltas_after(self, block: Block) -> "Callable[[dict], tuple[Block, str, str] | None]":
+        """``delta_of`` right after ``open_call`` opened ``block`` (a tool block with no input, the only
+        one open, the response under way: ``delta_of``'s other checks hold already), for a payload
+        whose ``type`` is ``content_block_delta``: an ``input_json_delta`` of ``block``'s index."""
+        idx = block.index
+
+        def of(p: dict) -> "tuple[Block, str, str] | None":
+            i, delta = p.get("index"), p.get("delta")
+            if i.__class__ is not int or i != idx or delta.__class__ is not dict or "error" in p \
+                    or delta.get("type") != "input_json_delta":  # type: ignore[union-attr]  # a dict: checked
+                return None
+            value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
+            return block, "arguments", value if value.__class__ is str else ""
+
+        return of
 
     def close_call(self, p: dict, block: Block, at: int) -> bool:
         """``_block_stop`` of ``block`` (a tool block ``open_call`` opened) that reports nothing: its
