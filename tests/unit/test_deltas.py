@@ -370,6 +370,15 @@ def _whole_call(index: int, ident: object = "toolu_1", name: object = "read_file
     (_whole_call(0, parts=('{"a": 1',)), "J002", 1),
     (_whole_call(0, parts=("[1]",)), "J004", 1),
     (_whole_call(0, parts=()), None, 1),  # no deltas: the input is {}
+    # deltas right after a start taken whole that are not its plain argument deltas: judged one by one
+    (_whole_call(0) + [_start(1, "tool_use", "toolu_1", {}), _delta(True, "input_json_delta", "{}"),
+                       {"type": "content_block_stop", "index": 1}], "A001", 2),  # index True is not 1
+    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "text_delta", "hi"), {"type": "content_block_stop", "index": 0}],
+     "A002", 1),
+    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "input_json_delta", None), _delta(0, "input_json_delta", 7),
+      {"type": "content_block_stop", "index": 0}], None, 1),  # a fragment that is not a string counts as ""
+    ([_start(0, "tool_use", "toolu_1", {}), {**_delta(0, "input_json_delta", "{}"), "error": {"type": "x"}},
+      {"type": "content_block_stop", "index": 0}], None, 1),
     # the second block's stop names block 0 (stopped already): A005, block 1 left open (J005)
     (_whole_call(0) + _whole_call(1)[:-1] + [{"type": "content_block_stop", "index": 0}], "A005", 2),
 ])
