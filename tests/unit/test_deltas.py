@@ -375,8 +375,11 @@ def _whole_call(index: int, ident: object = "toolu_1", name: object = "read_file
                        {"type": "content_block_stop", "index": 1}], "A001", 2),  # index True is not 1
     ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "text_delta", "hi"), {"type": "content_block_stop", "index": 0}],
      "A002", 1),
-    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "input_json_delta", None), _delta(0, "input_json_delta", 7),
-      {"type": "content_block_stop", "index": 0}], None, 1),  # a fragment that is not a string counts as ""
+    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "input_json_delta", '{"a": "'), _delta(0, "input_json_delta", None),
+      _delta(0, "input_json_delta", 7), _delta(0, "input_json_delta", '"}'), {"type": "content_block_stop", "index": 0}],
+     None, 1),  # a fragment that is not a string counts as ""
+    ([_start(0, "tool_use", "toolu_1", {}), {"type": "content_block_delta", "index": 0, "delta": "x"},
+      {"type": "content_block_stop", "index": 0}], "S008", 1),  # a delta that is not an object
     ([_start(0, "tool_use", "toolu_1", {}), {**_delta(0, "input_json_delta", "{}"), "error": {"type": "x"}},
       {"type": "content_block_stop", "index": 0}], None, 1),
     # the second block's stop names block 0 (stopped already): A005, block 1 left open (J005)
