@@ -24,10 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from orjson import JSONDecodeError, loads
-
-from inspector.model.events import NOT_JSON, parse_payload
-from inspector.model.jsondepth import MAX_DEPTH
+from inspector.model.events import parse_payload
 from inspector.model.frames import Frame
 from inspector.session import deltas
 
@@ -140,15 +137,8 @@ def _typed(frame: Frame, types: frozenset) -> "dict | None":
     if named and frame.event not in types:
         return None
     p = frame.payload
-    if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: twice per call)
-        data = frame.data
-        if len(data) <= MAX_DEPTH and data != "[DONE]":
-            try:
-                p = loads(data)
-            except JSONDecodeError:
-                p = NOT_JSON
-        else:
-            p = parse_payload(data)
+    if p is None:
+        p = parse_payload(frame.data)
     if p.__class__ is dict:
         typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
         if typ.__class__ is str and typ in types and (not named or frame.event == typ):
