@@ -148,6 +148,43 @@ def test_inspection_put_off_runs_at_once_when_forwarding_waits(monkeypatch):
     asyncio.run(main())
 
 
+def test_inspection_put_off_runs_at_once_when_the_last_forwarded_response_ends(monkeypatch):
+    """The put-off slice does not wait out ``BUSY_GAP_S`` after forwarding has ended either: when the
+    last response still arriving finishes, nothing is being forwarded, and what was handed over is
+    inspected at once. While another response still arrives, the relay keeps going first."""
+    from inspector.feeds.exchanges.record import Exchange
+    from inspector.net.proxy import sink as sink_module
+
+    class Log(CountingLog):
+        def begin(self, ex: Exchange) -> None: ...
+
+        def finish(self, n: int, end: End) -> None: ...
+
+    monkeypatch.setattr(sink_module, "BUSY_GAP_S", 30.0)
+    log = Log()
+
+    async def main() -> None:
+        sink = LoopSink(log)  # type: ignore[arg-type]  # a stand-in for the ExchangeLog
+        sink.attach(asyncio.get_running_loop(), threading.get_ident())
+        for n in (1, 2):
+            sink.begin(Exchange(n=n, method="POST", path="/v1/messages", target="/v1/messages",
+                                url="http://u/v1/messages", request={}, body=None, started_wall=0.0, t0=0.0))
+        for i in range(5):
+            sink.chunk(1 + i % 2, Chunk(0.5, b"%d," % i))
+            await asyncio.sleep(0)
+        assert len(log.seen) == 1 and sink.deferred
+        sink.finish(1, End(1.0, "eof"))  # exchange 2 is still being forwarded: it goes first
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert len(log.seen) == 1 and sink.deferred
+        sink.finish(2, End(1.0, "eof"))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert log.seen == [b"%d," % i for i in range(5)] and not sink.deferred
+
+    asyncio.run(main())
+
+
 class NumberingLog:
     """Notes each inspected piece as ``(n, t, data, line)``, numbering a chunk's line when its first
     piece comes (as ``feeds.base.Driver`` does); a piece holding ``b"!"`` fails."""

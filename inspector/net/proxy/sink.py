@@ -18,8 +18,9 @@ Inspection yields to forwarding (issue 32 item 4): while chunks keep being hande
 stream is being forwarded right now), a slice starts at most every ``BUSY_GAP_S`` (about a
 frame: the TUI needs the session's state per frame, not per chunk), so a fire-hose stream is
 relayed at close to its own pace and inspected behind it (up to ``BACKLOG_LIMIT``); once nothing
-new arrives, or the forwarding side waits for its upstream (``forwarding_idle``), slices
-follow each other and inspection catches up: it never waits on an idle loop. Every call still runs, in
+new arrives, the forwarding side waits for its upstream (``forwarding_idle``), or the last
+response being forwarded ends (``finish``), slices follow each other and inspection catches up:
+it never waits on an idle loop. Every call still runs, in
 order: reports are unchanged.
 
 Imports: ``exchange``, ``log`` and ``inspector.model.capture``, for their types only.
@@ -246,3 +247,7 @@ class LoopSink:
     def finish(self, n: int, end: End) -> None:
         self._arriving.pop(n, None)
         self.post(self.target.finish, n, end)
+        if not self._arriving:
+            # The last response being forwarded has ended: nothing is busy any more, so a slice put off
+            # for forwarding runs now, not when its timer rings (up to ``BUSY_GAP_S`` of an idle loop).
+            self.forwarding_idle()
