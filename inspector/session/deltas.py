@@ -22,13 +22,19 @@ streams.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from inspector.model.events import parse_payload
+from orjson import JSONDecodeError, loads
+
+from inspector.model.events import RELEASED, parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
     from inspector.session.session import Session
+
+_BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+"""A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
@@ -53,6 +59,8 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
     fragments: list[str] = []
     payloads: list = []
     frames: list = []
+    keys = dialect.run_keys if dialect.delta_template else None
+    template: tuple[str, str] | None = None
     j = i
     while j < n:
         frame = items[j]
@@ -62,6 +70,14 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if named and frame.event not in kinds:
             break
         p = frame.payload
+        if template is not None and p is None and (not named or frame.event == name):
+            value = _like(frame.data, template)
+            if value is not None:  # the first delta's payload but for its string: the same target
+                fragments.append(value)
+                payloads.append(RELEASED)  # parsed from its text if ever asked for
+                frames.append(frame)
+                j += 1
+                continue
         if p is None:
             p = parse_payload(frame.data)
         if p.__class__ is not dict:
@@ -73,6 +89,10 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if target is None or (block is not None and (target[0] is not block or target[1] != how or typ != name)):
             frame.payload = p
             break
+        if keys and block is None and j + 2 < n and items[j + 1].__class__ is Frame:  # two or more to read so
+            markers = keys.get(frame.event if named else "")
+            if markers:
+                template = _template(frame.data, markers, target, typ, untyped, delta_of, items[j + 1].data)
         block, how, name = target[0], target[1], typ  # type: ignore[assignment]  # a string: checked above
         fragments.append(target[2])
         payloads.append(p)
@@ -87,8 +107,53 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
     if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
             else not dialect.judges_text(block, fragments)):
         for k in range(count):  # parsed once: the exact path takes them next
-            items[i + k].payload = payloads[k]
+            items[i + k].payload = None if payloads[k] is RELEASED else payloads[k]
         return -count
     s.record_deltas(frames, payloads, name, block, t)
     s.add_deltas(block, fragments, len(text), t, text)
     return count
+
+
+def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, untyped: str | None, delta_of,
+              following: str) -> tuple[str, str] | None:
+    """``(head, tail)``: ``data`` (a delta's event that ``delta_of`` answered ``target`` for) around the
+    string it adds, when the next deltas may be read from it (``_like``); None otherwise, and when the
+    ``following`` event's text does not start with the same head (no delta to read so).
+
+    The string is the value after the first ``"key":"`` of ``markers`` (``Dialect.run_keys``). That it
+    is the one ``delta_of`` reads is proven, not assumed: the same text with that string replaced by
+    one longer than the whole text (so equal to no other string in it) must be answered with the same
+    block and kind and that string. Any text that is the head, a valid JSON string body and the tail is
+    then that payload but for that one string, and ``delta_of``, which asks of the string only that it
+    is one (``Dialect.delta_of``), answers it the same way with its string."""
+    for key in markers:
+        marker = f'"{key}":"'
+        k = data.find(marker)
+        if k < 0:
+            continue
+        b0 = k + len(marker)
+        head = data[:b0]
+        m = _BODY_END.match(data, b0)
+        if m is None or not following.startswith(head):
+            return None
+        tail = data[m.end() - 1:]
+        probe = "p" * (len(data) + 1)
+        p = parse_payload(head + probe + tail)
+        if p.__class__ is not dict or p.get("type", untyped) != typ:  # type: ignore[union-attr]  # a dict
+            return None
+        got = delta_of(p)
+        ok = got is not None and got[0] is target[0] and got[1] == target[1] and got[2] == probe
+        return (head, tail) if ok else None
+    return None
+
+
+def _like(data: str, template: tuple[str, str]) -> str | None:
+    """The string ``data`` holds where ``template``'s event held its own, when ``data`` is that event
+    but for that string (a valid JSON string body between the same head and tail); else None."""
+    head, tail = template
+    if len(data) < len(head) + len(tail) or not data.startswith(head) or not data.endswith(tail):
+        return None
+    try:
+        return loads('"' + data[len(head):len(data) - len(tail)] + '"')  # one JSON string, or it raises
+    except JSONDecodeError:
+        return None

@@ -175,6 +175,7 @@ class OpenAIChat(Dialect):
     run_keys = {"": ("arguments", "content", "reasoning_content")}
     run_noise = ("obfuscation",)
     delta_types = frozenset({"message"})
+    delta_template = True
     untyped = "message"
     group_starts = frozenset({"message"})
 
