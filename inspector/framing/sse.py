@@ -16,6 +16,7 @@ Pure: no I/O, no clocks (time arrives with each chunk), no TUI imports.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -190,6 +191,9 @@ class SSEDecoder:
         rule reads (OpenAI's random ``obfuscation`` padding); see ``set_run_keys``."""
         self._templates: dict[tuple[bytes, ...], int | tuple[re.Pattern, re.Pattern]] = {}
         """Run templates: events matched by hand so far, or the compiled patterns."""
+        self.on_run: Callable[[int], object] | None = None
+        """Told each run's length (events) as it is framed; it may turn the search off at once
+        (``set_run_keys({})``): the rest of the chunk is then framed an event at a time."""
 
     def set_run_keys(self, keys: dict[str, tuple[str, ...]], noise: tuple[str, ...] = ()) -> None:
         """Emit a ``FrameRun`` for events that repeat the one before but for the string value of
@@ -287,6 +291,8 @@ class SSEDecoder:
                 run = self._run(data, begin, v0, stop, end, event, lines, line, pos, t, markers)
                 if run is not None:
                     out.append(run)
+                    if self.on_run is not None:
+                        self.on_run(len(run.raw))
                     line += lines * len(run.raw)
                     pos += run.size
                     start += run.size
