@@ -138,7 +138,10 @@ def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, u
             return None
         tail = data[m.end() - 1:]
         probe = "p" * (len(data) + 1)
-        p = parse_payload(head + probe + tail)
+        try:
+            p = loads(head + probe + tail)  # nested as ``data`` (parsed already): no depth check
+        except JSONDecodeError:
+            return None
         if p.__class__ is not dict or p.get("type", untyped) != typ:  # type: ignore[union-attr]  # a dict
             return None
         got = delta_of(p)
@@ -153,7 +156,7 @@ def _like(data: str, template: tuple[str, str]) -> str | None:
     head, tail = template
     if len(data) < len(head) + len(tail) or not data.startswith(head) or not data.endswith(tail):
         return None
-    try:
-        return loads('"' + data[len(head):len(data) - len(tail)] + '"')  # one JSON string, or it raises
+    try:  # the body with its quotes (the head ends with one, the tail starts with one): a string, or it raises
+        return loads(data[len(head) - 1:len(data) - len(tail) + 1])
     except JSONDecodeError:
         return None

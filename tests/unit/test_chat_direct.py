@@ -425,12 +425,18 @@ def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch):
 
     read: list[str] = []
     like = deltas._like
-    monkeypatch.setattr(deltas, "_like", lambda data, template: (read.append(data), like(data, template))[1])
+    def reading(data, template):
+        value = like(data, template)
+        if value is not None:
+            read.append(data)
+        return value
+
+    monkeypatch.setattr(deltas, "_like", reading)
     datas = [_OPEN, *(_CONT % ("", f'"arguments":"{p}"') for p in _PARTS), _FINISH]
     cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], False)
     s = run_capture(cap)
     assert s.blocks[0].content == '{"a":1,"b":"x"}' and not s.findings
-    assert sum(1 for d in read if d in datas[3:5]) == 2  # the third and fourth parts; not the finish
+    assert read == datas[2:5]  # the second to fourth parts, read from the first one's text; not the finish
     direct, general = _both(cap, runs=False)
     assert direct == general
 
