@@ -103,11 +103,18 @@ def _data_only(text: str, line: int, pos: int, ident: str, t: float | None) -> l
 
     Exact: cut at every ``"\n\ndata:"``, the text is ``data:`` V1 ``\n\ndata:`` V2 ... ``\n\n``; when no
     value holds an LF, each event is one ``data:`` line and its blank line. Each value is then what the
-    line path dispatches: field ``data``, the value after one optional space (WHATWG HTML 9.2.6)."""
+    line path dispatches: field ``data``, the value after one optional space (WHATWG HTML 9.2.6). Cut at
+    every ``"\n\ndata: "`` first: when that leaves no LF in a value, every event had the space."""
     if not text.startswith("data:"):  # first: a stream of named events leaves here, before any scan
         return None
+    if text.startswith("data: "):  # the usual spelling: cut with the space, so no value is copied again
+        values = text[6:-2].split("\n\ndata: ")
+        if "\n" not in "".join(values):  # memchr over a copy: cheaper than counting LFs one by one
+            offsets = accumulate([len(v) + 8 for v in values], initial=pos)
+            return [Frame("message", v, ident, None, False, ln, at, t)
+                    for v, ln, at in zip(values, range(line, line + 2 * len(values), 2), offsets)]
     values = text[5:-2].split("\n\ndata:")
-    if "\n" in "".join(values):  # memchr over a copy: cheaper than counting LFs character by character
+    if "\n" in "".join(values):
         return None
     offsets = accumulate([len(v) + 7 for v in values], initial=pos)
     return [Frame("message", v[1:] if v[:1] == " " else v, ident, None, False, ln, at, t)
@@ -128,7 +135,9 @@ def _named_only(text: str, line: int, pos: int, ident: str, t: float | None,
     frames: list[Frame] = []
     append = frames.append
     for part in text[6:-2].split("\n\nevent:"):
-        name, sep, value = part.partition("\ndata:")
+        name, sep, value = part.partition("\ndata: ")  # the value after one space, as the line path reads it
+        if not sep:
+            name, sep, value = part.partition("\ndata:")  # no space: the first ``data:`` has none to drop
         if not sep or "\n" in value or "\n" in name:
             return None
         event = names.get(name)
@@ -136,8 +145,7 @@ def _named_only(text: str, line: int, pos: int, ident: str, t: float | None,
             event = name[1:] if name[:1] == " " else name
             if len(names) < 256:
                 names[name] = event
-        append(Frame(event or "message", value[1:] if value[:1] == " " else value, ident, None, bool(event),
-                     line, pos, t))
+        append(Frame(event or "message", value, ident, None, bool(event), line, pos, t))
         line += 3
         pos += len(part) + 8
     return frames

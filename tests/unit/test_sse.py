@@ -548,7 +548,9 @@ def test_near_misses_of_the_named_shape_go_the_exact_way(body: bytes):
         assert decode(body[:cut], body[cut:]) == _line_path(body[:cut], body[cut:]), cut
 
 
-def test_named_chunks_take_the_one_pass_path(monkeypatch):
+@pytest.mark.parametrize("space", [b" ", b""])
+def test_named_chunks_take_the_one_pass_path(monkeypatch, space):
+    """With or without the optional space after ``data:``."""
     import inspector.framing.sse as sse
 
     taken: list[int] = []
@@ -560,7 +562,7 @@ def test_named_chunks_take_the_one_pass_path(monkeypatch):
         return got
 
     monkeypatch.setattr(sse, "_named_only", counting)
-    body = b"".join(b'event: %s\ndata: {"i":%d}\n\n' % (b"abc"[i % 3:i % 3 + 1], i) for i in range(50))
+    body = b"".join(b'event: %s\ndata:%s{"i":%d}\n\n' % (b"abc"[i % 3:i % 3 + 1], space, i) for i in range(50))
     chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
     assert decode(*chunks) == _line_path(*chunks)
     assert sum(n for n in taken if n > 0) >= 45  # all but the events cut by a chunk's end
