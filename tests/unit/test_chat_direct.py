@@ -255,6 +255,9 @@ def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
         m.setattr(SSEDecoder, "set_run_keys", lambda self, keys, noise=(): None)
         m.setattr(OpenAIChat, "on_chunk", lambda self, ev: (general_calls.append(ev.index), on_chunk(self, ev))[1])
         m.setattr(OpenAIChat, "on_event", lambda self, ev: (event_calls.append(ev.index), on_event(self, ev))[1])
+        on_message = OpenAIChat._on_message  # ``on_event`` for a chunk the session hands over directly
+        m.setattr(OpenAIChat, "_on_message", lambda self, p: (event_calls.append(self.w.current.index),
+                                                              on_message(self, p))[1])
         s = run_capture(cap)
     assert general_calls == [0, 11, 12, 13]  # the head, the text's opening, the finish, [DONE]
     assert event_calls == [0, 1, 4, 5, 6, 7, 8, 11, 12, 13]  # calls 0 and 2: their arguments as a group
@@ -457,3 +460,23 @@ def test_a_delta_like_the_first_but_for_more_than_its_string_is_parsed(case):
     cap = _capture(_raw_body(datas + [_FINISH]) + b"data: [DONE]\n\n", [], False)
     direct, general = _both(cap, runs=False)
     assert direct == general
+
+
+@pytest.mark.parametrize("name", ["error", "message", None])
+@pytest.mark.parametrize("typ", ["message", "error", None])
+def test_a_plain_chunk_under_another_name_or_with_a_type_goes_the_general_way(name, typ):
+    """The direct handler (``_on_message``) reads no event name: a chunk named ``error``, or one with a
+    ``type`` (how a direct handler can meet an event of another name), each shaped as a call's opening
+    or a continuation, is judged as the general way judges it."""
+    opening = {"tool_calls": [{"index": 0, "id": "call_0", "type": "function",
+                               "function": {"name": "f", "arguments": ""}}]}
+    chunks: list = [*HEAD]
+    for delta in (opening, {"tool_calls": [{"index": 0, "function": {"arguments": '{"a":1}'}}]}, {"content": "hi"}):
+        chunk = {**HEAD[0], "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        if typ is not None:
+            chunk["type"] = typ
+        chunks.append((name, chunk) if name else chunk)
+    chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    for timed in (False, True):
+        direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed), runs=False)
+        assert direct == general
