@@ -70,14 +70,6 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if named and frame.event not in kinds:
             break
         p = frame.payload
-        if template is not None and p is None and (not named or frame.event == name):
-            value = _like(frame.data, template)
-            if value is not None:  # the first delta's payload but for its string: the same target
-                fragments.append(value)
-                payloads.append(RELEASED)  # parsed from its text if ever asked for
-                frames.append(frame)
-                j += 1
-                continue
         if p is None:
             p = parse_payload(frame.data)
         if p.__class__ is not dict:
@@ -98,6 +90,8 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         payloads.append(p)
         frames.append(frame)
         j += 1
+        if template is not None:  # the deltas after it that repeat it but for their strings: the same target
+            j = _read_like(items, j, t, name, template, fragments, payloads, frames)
     count = j - i
     if count < least or block is None:
         if count:
@@ -117,7 +111,7 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
 def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, untyped: str | None, delta_of,
               following: str) -> tuple[str, str] | None:
     """``(head, tail)``: ``data`` (a delta's event that ``delta_of`` answered ``target`` for) around the
-    string it adds, when the next deltas may be read from it (``_like``); None otherwise, and when the
+    string it adds, when the next deltas may be read from it (``_read_like``); None otherwise, and when the
     ``following`` event's text does not start with the same head (no delta to read so).
 
     The string is the value after the first ``"key":"`` of ``markers`` (``Dialect.run_keys``). That it
@@ -150,13 +144,28 @@ def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, u
     return None
 
 
-def _like(data: str, template: tuple[str, str]) -> str | None:
-    """The string ``data`` holds where ``template``'s event held its own, when ``data`` is that event
-    but for that string (a valid JSON string body between the same head and tail); else None."""
+def _read_like(items: list, j: int, t: float | None, name: str, template: tuple[str, str], fragments: list,
+               payloads: list, frames: list) -> int:
+    """From ``items[j]`` on, the frames (unparsed, arrived at ``t``, unnamed or named ``name``) that are
+    ``template``'s event but for its string (a valid JSON string body between the same head and tail):
+    each one's string, ``RELEASED`` (parsed from its text if ever asked for) and the frame appended;
+    returns the index of the first item that is not one of them."""
     head, tail = template
-    if len(data) < len(head) + len(tail) or not data.startswith(head) or not data.endswith(tail):
-        return None
-    try:  # the body with its quotes (the head ends with one, the tail starts with one): a string, or it raises
-        return loads(data[len(head) - 1:len(data) - len(tail) + 1])
-    except JSONDecodeError:
-        return None
+    lh, lt = len(head), len(tail)
+    n = len(items)
+    while j < n:
+        frame = items[j]
+        if frame.__class__ is not Frame or frame.t != t or frame.payload is not None or (
+                frame.named and frame.event != name):
+            break
+        data = frame.data
+        if len(data) < lh + lt or not data.startswith(head) or not data.endswith(tail):
+            break
+        try:  # the body with its quotes (the head ends with one, the tail starts with one): a string, or it raises
+            fragments.append(loads(data[lh - 1:len(data) - lt + 1]))
+        except JSONDecodeError:
+            break
+        payloads.append(RELEASED)
+        frames.append(frame)
+        j += 1
+    return j

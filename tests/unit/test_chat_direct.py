@@ -385,7 +385,7 @@ _HOSTILE = {
 @pytest.mark.parametrize("case", sorted(_HOSTILE))
 @pytest.mark.parametrize("timed", [False, True])
 def test_deltas_read_from_the_first_ones_text_match(case, timed):
-    """Continuations read from the text of the group's first one (``deltas._template``/``_like``: the
+    """Continuations read from the text of the group's first one (``deltas._template``/``_read_like``: the
     same text but for the string its dialect adds) give what parsing each gives, also when another key
     of that name comes first (a decoy, varying or not), a key repeats, the key is escaped, or the string
     holds escapes, a quote or a trailing backslash."""
@@ -427,14 +427,14 @@ def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch):
     import inspector.session.deltas as deltas
 
     read: list[str] = []
-    like = deltas._like
-    def reading(data, template):
-        value = like(data, template)
-        if value is not None:
-            read.append(data)
-        return value
+    read_like = deltas._read_like
 
-    monkeypatch.setattr(deltas, "_like", reading)
+    def reading(items, j, *args):
+        k = read_like(items, j, *args)
+        read.extend(frame.data for frame in items[j:k])
+        return k
+
+    monkeypatch.setattr(deltas, "_read_like", reading)
     datas = [_OPEN, *(_CONT % ("", f'"arguments":"{p}"') for p in _PARTS), _FINISH]
     cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], False)
     s = run_capture(cap)
@@ -480,3 +480,19 @@ def test_a_plain_chunk_under_another_name_or_with_a_type_goes_the_general_way(na
     for timed in (False, True):
         direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed), runs=False)
         assert direct == general
+
+
+@pytest.mark.parametrize("name", ["foo", "error", "message"])
+def test_a_named_delta_that_repeats_the_first_ones_text_goes_by_its_name(name):
+    """A continuation repeating the group's first one but for its string, under an SSE name: named
+    ``message`` it is one more delta of the group; under another name it is no delta of the group
+    (judged as the general way judges an event of that name)."""
+    opening = {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": 0, "id": "call_0", "type": "function", "function": {"name": "f", "arguments": ""}}]},
+        "finish_reason": None}]}
+    parts = [{**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": 0, "function": {"arguments": a}}]}, "finish_reason": None}]} for a in ('{"a":', "1,", '"b":2', "}")]
+    chunks = [*HEAD, opening, parts[0], parts[1], (name, parts[2]), parts[3],
+              {**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], False), runs=False)
+    assert direct == general
