@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
 
-from inspector.model.events import RELEASED, parse_payload
+from inspector.model.events import NOT_JSON, RELEASED, SHALLOW_LEN, parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
+    from inspector.model.blocks import Block
     from inspector.session.session import Session
 
 _BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
@@ -40,20 +41,26 @@ MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
 
 
-def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
+def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | None" = None,
+         head: "tuple[Frame, str] | None" = None) -> int:
     """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step
     (``least`` of them at the fewest: ``inspector.session.groups`` takes one alone too). Returns
     how many items were taken (0: ``items[i]`` goes alone); a negative ``-k``: the ``k`` frames
-    from ``i`` were looked at and must go one by one (the caller takes them so)."""
+    from ``i`` were looked at and must go one by one (the caller takes them so).
+
+    ``lead``: the block an untimed start just opened and not yet recorded (``head``: its frame and
+    name): only untimed deltas of that block are taken, recorded in one ``EventSpan`` after the
+    start; 0 or ``-k``: nothing recorded (the caller records the start first)."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
-    if response.ended or s.stall_pending:
+    if lead is None and (response.ended or s.stall_pending):  # with a lead: neither (``groups``)
         return 0
     n = len(items)
     kinds = dialect.delta_types
-    untyped, delta_of, typed = dialect.untyped, dialect.delta_of, dialect.typed_deltas
+    untyped, typed = dialect.untyped, dialect.typed_deltas
+    delta_of = dialect.delta_of if lead is None else dialect.deltas_after(lead)
     first = items[i]
-    t = first.t
+    t = None if lead is not None else first.t
     block = None
     how = name = ""
     fragments: list[str] = []
@@ -70,8 +77,15 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if named and frame.event not in kinds:
             break
         p = frame.payload
-        if p is None:
-            p = parse_payload(frame.data)
+        if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: once per delta)
+            data = frame.data
+            if len(data) < SHALLOW_LEN and data != "[DONE]":
+                try:
+                    p = loads(data)
+                except JSONDecodeError:
+                    p = NOT_JSON
+            else:
+                p = parse_payload(data)
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break
@@ -93,19 +107,24 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if template is not None:  # the deltas after it that repeat it but for their strings: the same target
             j = _read_like(items, j, t, name, template, fragments, payloads, frames)
     count = j - i
-    if count < least or block is None:
-        if count:
-            first.payload = payloads[0]
+    if count < least or block is None or lead is not None and block is not lead:
+        _give_back(items, i, payloads)
         return 0
     text = "".join(fragments)
     if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
             else not dialect.judges_text(block, fragments)):
-        for k in range(count):  # parsed once: the exact path takes them next
-            items[i + k].payload = None if payloads[k] is RELEASED else payloads[k]
+        _give_back(items, i, payloads)
         return -count
-    s.record_deltas(frames, payloads, name, block, t)
+    s.record_deltas(frames, payloads, name, block, t, head)
     s.add_deltas(block, fragments, len(text), t, text)
     return count
+
+
+def _give_back(items: list, i: int, payloads: list) -> None:
+    """The frames from ``items[i]`` on, looked at and not taken, keep what was parsed of them (the exact
+    path takes them next); one read from a template's text (``RELEASED``) is parsed there again."""
+    for k, p in enumerate(payloads):
+        items[i + k].payload = None if p is RELEASED else p
 
 
 def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, untyped: str | None, delta_of,
