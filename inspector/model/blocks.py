@@ -306,7 +306,7 @@ class Block(Record):
     @property
     def input(self):
         """The parsed arguments when complete, else None."""
-        return _parsed(self.content) if self.status == "complete" else None
+        return parsed_arguments(self.content) if self.status == "complete" else None
 
     def to_dict(self) -> dict:
         text = self.content
@@ -315,13 +315,13 @@ class Block(Record):
             "index": self.index, "choice": self.choice, "kind": self.kind, "id": self.id, "name": self.name,
             "text": None if self.tool else text,
             "arguments": text if self.tool else None,
-            "input": _parsed(text) if status == "complete" else None, "status": status, "closed": self.closed,
+            "input": parsed_arguments(text) if status == "complete" else None, "status": status, "closed": self.closed,
             "deltas": self.deltas,
             "first_delta_s": self.first_delta_s, "last_delta_s": self.last_delta_s, "max_gap_s": self.max_gap_s,
         }
 
 
-def _parsed(text: str):
+def parsed_arguments(text: str):
     """Complete arguments ``text`` parsed (``{}`` when blank: no parameters); None when not JSON
     or nested deeper than ``jsondepth.MAX_DEPTH`` (such arguments have no parsed input)."""
     if not text.strip():
