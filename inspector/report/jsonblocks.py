@@ -24,7 +24,7 @@ Why the pieces are exact (``tests/unit/test_report_jsonblocks.py`` holds it to `
 from __future__ import annotations
 
 from itertools import chain, repeat
-from operator import attrgetter
+from operator import methodcaller
 
 import orjson
 
@@ -44,10 +44,7 @@ _FIELDS = ("index", "choice", "kind", "id", "name", "text", "arguments", "input"
 _OPEN = ",{"
 """What starts each block (the first block's comma is cut off)."""
 
-_ONE = ("index", "choice", "kind", "id", "name", "content", "tool", "status", "closed", "deltas",
-        "first_delta_s", "last_delta_s", "max_gap_s")
-_COLUMNS_OF_ONE = attrgetter(*_ONE)
-_COLUMNS = attrgetter(*_ONE, "response")
+_FIELDS_OF = methodcaller("fields")
 
 
 def blocks_json(blocks: list, several: bool = False) -> str | None:
@@ -57,10 +54,8 @@ def blocks_json(blocks: list, several: bool = False) -> str | None:
     a value these lists cannot carry. Raises nothing."""
     if not blocks:
         return None
-    columns: list = [*map(list, zip(*map(_COLUMNS if several else _COLUMNS_OF_ONE, blocks)))]
-    if not several:
-        columns.append(None)
-    index, choice, kind, id_, name, content, tool, status, closed, deltas, first, last, gap, response = columns
+    (index, choice, kind, id_, name, content, tool, status, closed, deltas, first, last, gap,
+     response) = map(list, zip(*map(_FIELDS_OF, blocks)))
     # The strings ``report_dict`` tests; kinds and names each once when the same for every block
     # (the test holds for each string of the joined text, wherever it stands).
     wire = joined([*(kind[:1] if _same(kind) else kind), *(name[:1] if _same(name) else name), *id_, *content])

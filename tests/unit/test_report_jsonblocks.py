@@ -231,3 +231,19 @@ def test_text_blocks_and_calls_mixed():
     blocks[0].replace("Hello, \"world\"\n\x7e")
     assert blocks_json(blocks) is not None
     same_report("x", session(blocks))
+
+
+@pytest.mark.parametrize("arguments", ["", '{"a":', '{"a":1}', "{} x", DEEP])
+def test_fields_are_the_block_s_own_values(arguments):
+    """``Block.fields`` writes ``content`` and ``status`` out: it must read as the properties do,
+    also before the content was ever joined and for an empty call that stands for ``{}``."""
+    s = check_bytes(calls(("toolu_1", "f", [arguments[:2], arguments[2:]]), text="Hi"))
+    empty = block(index=9, tool=True, empty_is_object=True, closed=True)
+    empty.progress = JsonProgress()
+    for b in [*s.blocks, empty, block(kind="text")]:
+        if b.kind == "text":
+            b.append("x")  # content not joined yet
+        want = (b.index, b.choice, b.kind, b.id, b.name, None, b.tool, b.status, b.closed, b.deltas,
+                b.first_delta_s, b.last_delta_s, b.max_gap_s, b.response)
+        got = b.fields()
+        assert got[:5] + got[6:] == want[:5] + want[6:] and got[5] == b.content
