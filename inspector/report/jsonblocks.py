@@ -3,11 +3,13 @@ dict per block: what ``orjson.dumps`` makes of ``report_dict``'s block dicts, by
 
 Why this module exists: a report of 5 000 tool calls built 5 000 dicts of 14 fields, parsed each
 call's arguments on its own and serialised it all again (~106 M instructions, a quarter of what
-``check`` spends outside the session). Here each field is one list over all blocks, its values'
-JSON made by one ``orjson.dumps`` per list, and the blocks' text by one ``%`` template per block in
-C (``map``/``zip``/``join``). It takes only reports whose wire strings pass ``clean_throughout``
-(nothing to scrub: the common case); ``blocks_json`` says None for the others, and for anything
-it cannot vouch for, and ``report_dict`` then does the work as before.
+``check`` spends outside the session; ~78 M this way, callgrind). Here each field is one list over
+all blocks (``Block.fields``), its values' JSON made by one ``orjson.dumps`` per list, a field whose
+JSON is the same for every block written once into the text between the others, and the blocks'
+text joined in C (``zip``/``chain``/``join``). It takes only reports of many small blocks whose
+wire strings pass ``clean_throughout`` (nothing to scrub: the common case); ``blocks_json`` says
+None for the others, and for anything it cannot vouch for, and ``report_dict`` then does the work
+as before.
 
 Why the pieces are exact (``tests/unit/test_report_jsonblocks.py`` holds it to ``report_dict``):
 
@@ -46,16 +48,24 @@ _OPEN = ",{"
 
 _FIELDS_OF = methodcaller("fields")
 
+_MEAN_CHARS = 1000
+"""Content per block up to which the columns pay: they save ~10 k instructions a block and cost a few
+more passes over each content character than ``orjson.dumps`` of the dicts (one big call's report
+is ~20 % dearer this way, callgrind)."""
+
 
 def blocks_json(blocks: list, several: bool = False) -> str | None:
     """The JSON text of ``[b.to_dict() for b in blocks]`` as ``report_dict`` shows them (times
     rounded to 6 places, ``response`` with ``several``), or None when it must be left to
-    ``report_dict``: no blocks, a wire string that needs the secret scrub (or is not a ``str``),
-    a value these lists cannot carry. Raises nothing."""
+    ``report_dict``: no blocks, blocks of more than ``_MEAN_CHARS`` of content on average (it would
+    cost more), a wire string that needs the secret scrub (or is not a ``str``), a value these lists
+    cannot carry. Raises nothing."""
     if not blocks:
         return None
     (index, choice, kind, id_, name, content, tool, status, closed, deltas, first, last, gap,
      response) = map(list, zip(*map(_FIELDS_OF, blocks)))
+    if sum(map(len, content)) > _MEAN_CHARS * len(content):
+        return None
     # The strings ``report_dict`` tests; kinds and names each once when the same for every block
     # (the test holds for each string of the joined text, wherever it stands).
     wire = joined([*(kind[:1] if _same(kind) else kind), *(name[:1] if _same(name) else name), *id_, *content])

@@ -83,6 +83,14 @@ def test_a_run_of_clean_calls_takes_the_shortcut():
     assert orjson.loads(same_report("x", s))["blocks"][7]["input"] == {"path": "m7.py", "line": 7}
 
 
+def test_big_blocks_are_left_to_report_dict():
+    """The columns cost a few passes over each content character: one big call is cheaper as a dict."""
+    big = '{"a":"' + "x" * 5000 + '"}'
+    s = check_bytes(calls(("toolu_1", "f", [big[:9], big[9:]]), ("toolu_2", "f", ['{"b":1}'])))
+    assert blocks_json(s.blocks) is None
+    same_report("x", s)
+
+
 def test_a_mixed_report_takes_the_shortcut():
     s = check_bytes(calls(("toolu_a", "read_file", ['{"a":1}']), ("toolu_b", "write", ["{ }"]),
                           ("toolu_c", "x", ['{"a":']), text="Hello, world"))
