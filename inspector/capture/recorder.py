@@ -77,7 +77,7 @@ class Recorder:
         self._write(header)
 
     def _write(self, record: dict) -> None:
-        self._write_lines(orjson.dumps(record) + b"\n")
+        self._write_lines(orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE))
 
     def _write_lines(self, lines: bytes) -> None:
         # One write() per call; a raw file may in theory write less, so finish the same lines.
@@ -100,10 +100,10 @@ class Recorder:
         (the same lines as one call each: a batch that arrived together costs one system call)."""
         if self.ended:
             return
-        scrubber = self._scrubber
-        records = [orjson.dumps(chunk_record(t, data, scrubber)) for t, data in items if data]
+        scrubber, line = self._scrubber, orjson.OPT_APPEND_NEWLINE
+        records = [orjson.dumps(chunk_record(t, data, scrubber), option=line) for t, data in items if data]
         if records:
-            self._write_lines(b"\n".join(records) + b"\n")
+            self._write_lines(records[0] if len(records) == 1 else b"".join(records))
             self.chunks += len(records)
 
     def write_chunk(self, chunk: Chunk) -> None:

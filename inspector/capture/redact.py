@@ -22,8 +22,8 @@ import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
 from itertools import repeat
-from operator import getitem, itemgetter
-from typing import TypeVar, cast, overload
+from operator import itemgetter
+from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
@@ -392,9 +392,6 @@ _VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
 _BODY = itemgetter(1)
-_BODY_PART = itemgetter(0)
-_QUOTE_PART = itemgetter(1)
-_AFTER_PART = itemgetter(2)
 
 
 def _streamed_values(joined: str, start: int, n: int) -> list[tuple[str, str, str]]:
@@ -486,6 +483,8 @@ class ChunkScrubber:
         that hold no key prefix, ``\\u00`` escape, remembered credential or opening of a streamed field."""
         self._between_for: re.Pattern | None = None
         """The remembered credentials (``_known_pattern``) ``_between`` was checked against."""
+        self._frames: set[tuple[str, str]] = set()
+        """Frames ``_framed`` found clean (their head and tail), checked against ``_between_for``."""
         self._after: str | None = None
         """The text between one value and the next that recurs in the last run (``_cut``)."""
         self._skip = 0
@@ -558,21 +557,22 @@ class ChunkScrubber:
             if known is not None and any('"' in v for v in list(_known)):
                 return False
             self._between, self._between_for, self._opening, self._after = set(), known, None, None
+            self._frames = set()
         cut = self._cut(text)
         if cut is None:
             return False
-        start, bodies, new, closed = cut
+        start, values, new, closed, end = cut
         head = joined[:n + start]
         if maybe_key(head) or "\\u00" in head or (known is not None and known.search(head) is not None):
             return False
-        values = "".join(bodies)
         if (maybe_key(values) or "\\u00" in values or "\\\n" in values
                 or (known is not None and known.search(values) is not None)):
             return False
+        framed = False
         if new:
-            seen = '"'.join(new) + '"'
-            if (maybe_key(seen) or "\\u00" in seen or _STREAMED_VALUE.search(seen) is not None
-                    or (known is not None and known.search(seen) is not None)):
+            # The text after the last value runs to the piece's end: it is read on its own.
+            framed = len(new) > 8 and self._framed(new - {end}, known) and _clean({end}, known)
+            if not framed and not _clean(new, known):
                 return False
         if _known and _open_secret(joined, n, False) is not None:
             return False
@@ -587,7 +587,8 @@ class ChunkScrubber:
         if m is None or m.start() != first:
             return False
         if len(new) > 8:  # texts between values that every event changes: not worth keeping, nor ``_run``
-            self._skip = self.SKIP_VARYING
+            if not framed:  # ... when no frame shared by all of them spares reading each whole
+                self._skip = self.SKIP_VARYING
         elif new:
             if len(self._between) + len(new) > self.BETWEEN_KEPT:
                 self._between = set()
@@ -595,12 +596,61 @@ class ChunkScrubber:
         self._inside = None if closed else (m.group(1), values[-self.KEEP:])
         return True
 
-    def _cut(self, text: str) -> tuple[int, list[str], set[str], str] | None:
+    FRAMES_KEPT = 16
+    """Most frames kept in ``_frames`` (a stream whose frames all differ cannot grow it)."""
+
+    def _framed(self, new: set[str], known: re.Pattern | None) -> bool:
+        """True when ``new`` (texts between values, each followed in the piece by the opening of the
+        next value, so read as ``_clean`` reads them: each after a ``"`` and with one appended) holds
+        no key prefix, ``\\u00``, remembered credential or opening of a streamed value, proven from
+        the frame they share: the stream's common case where one field changes per event (OpenAI's
+        ``obfuscation``, a time). False: ``_clean`` decides, reading each whole.
+
+        Each text is ``head + middle + tail``, ``head`` their common beginning up to its last
+        ``"``, ``tail`` what follows the first ``"`` after it (the same in all of them), ``middle``
+        without a ``"``. None of those can be cut by a ``"`` (no prefix, escape or remembered
+        credential holds one), so the middles read as one text (joined by ``"``) and the frame
+        (read once: ``_frames``) stand for all of them. An opening (``"name"\\s*:\\s*"``) not
+        within the head or the tail (with its ``"`` appended) would span a middle: its three
+        quotes on either side of it, so the head ending in ``"name"`` and the middle ``\\s*:\\s*``
+        (ruled out: ``_NAME_ENDS``), or the middle being the name and the tail going on ``"\\s*:``
+        (ruled out: ``_NAME_CLOSE``)."""
+        texts = list(new)
+        low, high = min(texts), max(texts)  # the common beginning of all is that of these two
+        a, b = 0, min(len(low), len(high))
+        while a < b:  # the longest k with low[:k] == high[:k]
+            k = (a + b + 1) // 2
+            if low[:k] == high[:k]:
+                a = k
+            else:
+                b = k - 1
+        head = low[:low.rfind('"', 0, a) + 1]
+        q = low.find('"', len(head))
+        tail = low[q:] if q >= 0 else ""
+        lh, lt = len(head), len(tail)
+        if min(map(len, texts)) < lh + lt or not all(map(str.endswith, texts, repeat(tail))):
+            return False
+        frame = (head, tail)
+        if frame not in self._frames:
+            if (maybe_key(head) or maybe_key(tail) or "\\u00" in head or "\\u00" in tail
+                    or _STREAMED_VALUE.search(head) is not None or _STREAMED_VALUE.search(tail + '"') is not None
+                    or _NAME_ENDS.search(head) is not None or _NAME_CLOSE.match(tail) is not None
+                    or (known is not None and (known.search(head) is not None or known.search(tail) is not None))):
+                return False
+            if len(self._frames) >= self.FRAMES_KEPT:
+                self._frames.clear()
+            self._frames.add(frame)
+        middles = '"'.join([t[lh:len(t) - lt] for t in texts])
+        return (middles.count('"') == len(texts) - 1 and not maybe_key(middles) and "\\u00" not in middles
+                and (known is None or known.search(middles) is None))
+
+    def _cut(self, text: str) -> tuple[int, str, set[str], str, str] | None:
         """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
-        of that field, the texts after them not yet in ``_between``, and whether the last value
-        closed (``'"'``) or runs on (``""``); None when it is no such run. Learns the opening
-        (``"text":"``) and the text between values once it recurs, after which each value's
-        body is its part less that text's length (no tuple, set or hash per value)."""
+        of that field as one text, the texts after them not yet in ``_between``, whether the
+        last value closed (``'"'``) or runs on (``""``), and the text after the last value; None
+        when it is no such run. Learns the
+        opening (``"text":"``) and the text between values once it recurs, after which each value's
+        body is its part less that text (``_cut_at_recurring``: no tuple, set or hash per value)."""
         opening, after_text = self._opening, self._after
         parts = text.split(opening) if opening is not None else []
         if opening is None or len(parts) < 2:
@@ -613,10 +663,10 @@ class ChunkScrubber:
             parts = text.split(opening)
         between = self._between
         if after_text is not None and len(parts) > 3 and after_text in between:
-            recurring = _cut_at_recurring(parts, opening, '"' + after_text)
+            recurring = _cut_at_recurring(text, parts, opening, '"' + after_text)
             if recurring is not None:
-                bodies, last, closed = recurring
-                return len(parts[0]), bodies, {last} - between if last else set(), closed
+                values, last, closed = recurring
+                return len(parts[0]), values, {last} - between if last else set(), closed, last
         cut = _cut_at_openings(parts)
         if cut is None:
             return None
@@ -625,7 +675,7 @@ class ChunkScrubber:
         new = set(after) - between
         if len(after) > 2 and after.count(y) >= len(after) - 1:
             self._after = y
-        return len(parts[0]), bodies, new, closed
+        return len(parts[0]), "".join(bodies), new, closed, after[-1]
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
                        found: list[tuple[str, str, str]] | None = None) -> None:
@@ -756,42 +806,70 @@ class ChunkScrubber:
         self._last[name] = text[-self.KEEP:]
 
 
+def _clean(new: set[str], known: re.Pattern | None) -> bool:
+    """True when no text of ``new`` (texts between values, each after a ``"`` and followed by one)
+    holds a key prefix, ``\\u00``, remembered credential or opening of a streamed value."""
+    seen = '"'.join(new) + '"'
+    return not (maybe_key(seen) or "\\u00" in seen or _STREAMED_VALUE.search(seen) is not None
+                or (known is not None and known.search(seen) is not None))
+
+
+_NAME_ENDS = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\Z')
+"""Text ending in a streamed field's name in quotes (an opening may go on after it)."""
+_NAME_CLOSE = lazy(r'"\s*:')
+"""Text going on as the closing quote of a name and its colon."""
+
+
 def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it: each value's
     body, the text after it, and the last value's closing quote (``""``: open); None when a value
     other than the last does not close within its part (an opening inside a value)."""
     cut = list(map(str.partition, parts[1:], repeat('"')))
-    if "" in map(_QUOTE_PART, cut[:-1]):
+    body_parts, quotes, after_parts = zip(*cut)
+    if "" in quotes[:-1]:
         return None  # a value that does not close before the next opening (``"text":"a"text":"``)
-    bodies = list(map(_BODY_PART, cut))
-    after = list(map(_AFTER_PART, cut))
+    bodies, after = list(body_parts), list(after_parts)
     if not any(map(str.endswith, bodies, repeat("\\"))):
-        return bodies, after, cut[-1][1]
-    closed = _unescaped_ends(parts, bodies, after, cut[-1][1])
+        return bodies, after, quotes[-1]
+    closed = _unescaped_ends(parts, bodies, after, quotes[-1])
     return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_recurring(parts: list[str], opening: str, closing: str) -> tuple[list[str], str, str] | None:
+def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, str, str] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
-    but the last is followed by the same text (``closing``: ``"`` and that text): each value's
-    body, the text after the last value and its closing quote (``""``: open); None when a part
-    does not end in ``closing``, or a body holds a quote it does not escape or escapes its
-    closing quote."""
+    but the last is followed by the same text (``closing``: ``"`` and that text): the values'
+    bodies as one text, the text after the last value and its closing quote (``""``: open); None
+    when a part does not end in ``closing``, or a body holds a quote it does not escape or ends
+    in a backslash (which may escape its closing quote).
+
+    The proofs are whole-text passes in C, none per value: each part less ``closing``
+    (``str.removesuffix``) is exactly ``len(closing)`` shorter only when it ends in ``closing``, so
+    the bodies' total length tells whether every part did (the parts' own total is what ``split``
+    took out of ``text``); no body ends in ``\\`` when ``\\`` and the start of ``closing`` never
+    meet in ``text`` (every body is followed by ``closing``); and with escaped backslashes
+    (``\\\\``) taken out, a body's quote is escaped exactly when a backslash comes right before it,
+    pairs read from the left as JSON reads them (no body ends in a backslash: no pair spans two)."""
     middle = parts[1:-1]
-    bodies = cast(list[str], list(map(getitem, middle, repeat(slice(0, -len(closing))))))  # each part less ``closing``
-    if (closing + opening).join(bodies) + closing != opening.join(middle):
+    size = len(text) - len(parts[0]) - len(parts[-1]) - (len(parts) - 1) * len(opening)  # of the middle parts
+    joined = "".join(map(str.removesuffix, middle, repeat(closing)))
+    if len(joined) != size - len(middle) * len(closing):
         return None  # some part does not end in ``closing``
-    joined = "".join(bodies)
-    if "\\" in joined or '"' in joined:  # each body must end where its closing quote is
-        for body in bodies:
-            if ('"' in body or body.endswith("\\")) and _value_end(body + '"', 0) != len(body):
-                return None
-    end = _cut_at_openings(["", parts[-1]])
-    if end is None:
+    if "\\" in joined:
+        if "\\" + closing[:8] in text:
+            return None  # a body may end in a backslash that escapes its closing quote
+        if '"' in joined:
+            plain = joined.replace("\\\\", "") if "\\\\" in joined else joined
+            if plain.count('"') != plain.count('\\"'):
+                return None  # a quote no backslash escapes: the value ends there
+    elif '"' in joined:
         return None
-    (last,), (after,), closed = end
-    bodies.append(last)
-    return bodies, after, closed
+    last, closed, after = parts[-1].partition('"')
+    if last.endswith("\\"):  # its quote may be escaped: read as ``_cut_at_openings`` reads a last value
+        end = _cut_at_openings(["", parts[-1]])
+        if end is None:
+            return None
+        (last,), (after,), closed = end
+    return joined + last, after, closed
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
     """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own

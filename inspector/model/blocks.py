@@ -7,7 +7,7 @@ from array import array
 import orjson
 
 from inspector.model.record import Record
-from inspector.model.jsondepth import loads
+from inspector.model.jsondepth import MAX_DEPTH, loads
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
 _NAN = math.nan
@@ -328,7 +328,13 @@ class Block(Record):
 
     def to_dict(self) -> dict:
         text = self.content
-        status = self.status  # read once: ``input`` depends on it too
+        # ``status`` written out, read once (``input`` depends on it too; hot: once per block of a report).
+        prog = self.progress
+        if not self.tool or prog is None:
+            status = None
+        else:
+            st = prog.state
+            status = "complete" if st == EMPTY and self.empty_is_object else _STATUS[st]
         return {
             "index": self.index, "choice": self.choice, "kind": self.kind, "id": self.id, "name": self.name,
             "text": None if self.tool else text,
@@ -342,9 +348,9 @@ class Block(Record):
 def parsed_arguments(text: str):
     """Complete arguments ``text`` parsed (``{}`` when blank: no parameters); None when not JSON
     or nested deeper than ``jsondepth.MAX_DEPTH`` (such arguments have no parsed input)."""
-    if not text.strip():
+    if not text or text.isspace():  # what ``not text.strip()`` says, without a copy
         return {}
-    try:
-        return loads(text)
+    try:  # text too short to nest that deep is parsed at once, without ``jsondepth.loads``'s check
+        return orjson.loads(text) if len(text) <= MAX_DEPTH else loads(text)
     except orjson.JSONDecodeError:
         return None

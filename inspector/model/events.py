@@ -147,37 +147,60 @@ class EventRun:
 
 
 class EventSpan:
-    """Consecutive untimed events of one block's deltas taken in one step (``inspector.session.deltas``),
-    as the session recorded them: one object for all of them; ``record(i)`` makes the
-    ``EventRecord`` of the ``i``-th on demand (never cached) from its frame, as ``take_frame``
-    would have made it, released. Written once, never changed."""
+    """Consecutive untimed events of one block taken in one step, as the session recorded them: its
+    deltas (``inspector.session.deltas``), and, for a block's whole life taken in one pass
+    (``inspector.session.groups``), the start before them and the stop after them. One object for all
+    of them; ``record(i)`` makes the ``EventRecord`` of the ``i``-th on demand (never cached) from its
+    frame, as ``take_frame`` would have made it, released. Written once (a stop is added right after
+    its span is made, before anything else is recorded), never changed afterwards."""
 
-    __slots__ = ("first", "frames", "count", "name", "line_base", "block", "response")
+    __slots__ = ("first", "frames", "count", "name", "line_base", "block", "response", "head", "tail")
 
     t = None
     """Every event of a span is untimed."""
 
-    def __init__(self, first: int, frames: list, name: str, line_base: int, block: int | None, response: int) -> None:
+    def __init__(self, first: int, frames: list, name: str, line_base: int, block: int | None, response: int,
+                 head: str | None = None) -> None:
         self.first = first
         """Index in the stream of the first event."""
         self.frames = frames
         """The ``Frame`` of each event (their ``payload`` None: the log keeps text, not parsed values)."""
         self.count = len(frames)
         self.name = name
+        """The deltas' name (each event's name: its ``type``, which its SSE name, if any, agrees with)."""
         self.line_base = line_base
         """Added to each frame's body line (a pasted capture's skipped prose)."""
         self.block = block
         self.response = response
+        self.head = head
+        """The first event's name when it is the block's start (None: the first is a delta)."""
+        self.tail: str | None = None
+        """The last event's name when it is the block's stop (None: the last is a delta; set by
+        ``EventLog.add_stop`` right after the span is recorded)."""
+
+    def _name(self, i: int) -> str:
+        if i == 0 and self.head is not None:
+            return self.head
+        if i == self.count - 1 and self.tail is not None:
+            return self.tail
+        return self.name
 
     def record(self, i: int) -> EventRecord:
         f = self.frames[i]
         line = f.line
-        return EventRecord(self.first + i, self.name, f.data, _RELEASED, None if line is None else line + self.line_base,
-                           None, f.named, False, self.block, self.response, f.offset)
+        name = self.name
+        if i == 0 and self.head is not None:
+            name = self.head
+        elif i == self.count - 1 and self.tail is not None:
+            name = self.tail
+        return EventRecord(self.first + i, name, f.data, _RELEASED,
+                           None if line is None else line + self.line_base, None, f.named, False, self.block,
+                           self.response, f.offset)
 
     def pairs(self, a: int, b: int) -> set:
         """The distinct ``(name, named)`` of this span's events ``a``..``b - 1`` (0-based in the span)."""
-        return {(self.name, f.named) for f in self.frames[a:b]}
+        frames = self.frames
+        return {(self._name(k), frames[k].named) for k in range(a, b)}
 
 
 class EventLog:
@@ -186,16 +209,28 @@ class EventLog:
     ``EventSpan``) repeated at its positions (a C-level ``extend``), making each of its records only
     when asked. ``append`` and ``extend`` (records) are ``list``'s."""
 
-    __slots__ = ("_items", "append", "extend")
+    __slots__ = ("_items", "append", "extend", "size")
 
     def __init__(self, items: list | None = None) -> None:
         self._items = [] if items is None else items
         self.append = self._items.append
         self.extend = self._items.extend
+        self.size = self._items.__len__
+        """``len(self)`` without a Python call (hot: the short-call path asks it per block)."""
 
     def add_run(self, run: "EventRun | EventSpan") -> None:
         """Record the ``run.count`` events of ``run`` (its first at ``len(self)``)."""
         self._items += [run] * run.count
+
+    def add_stop(self, frame, name: str) -> None:
+        """Record ``frame`` (named ``name``) as the next event of the ``EventSpan`` recorded last: the
+        stop of the block whose start and deltas it holds (``inspector.session.groups``)."""
+        items = self._items
+        span = items[-1]
+        span.frames.append(frame)  # ``EventSpan``'s own fields, set here: once per short call
+        span.count += 1
+        span.tail = name
+        items.append(span)
 
     def _at(self, i: int, item) -> EventRecord:
         return item if item.__class__ is EventRecord else item.record(i - item.first)

@@ -1,7 +1,9 @@
 """What the local servers (``serve``, ``proxy``) share: a listening socket, a quiet uvicorn, a thread.
 
 Both are ASGI apps run by uvicorn on a socket bound before the server starts, so the printed URL
-accepts connections at once; tests, ``demo`` and the TUI run them in a background thread.
+accepts connections at once; tests, ``demo`` and the TUI run them in a background thread. ``serve``
+reads and writes HTTP with h11 (its fault injection was written against h11's bytes on the wire), the
+proxy with httptools (``_FastHttp``: its relay writes every chunk through it).
 
 Both take requests from clients they do not control, so both bound a request (``RequestLimits``,
 issue 24 item 8: a 100 MB body peaked the proxy at 559 MB; 150 clients sending their headers a
@@ -19,12 +21,14 @@ import socket
 import sys
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 import h11
 import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES
@@ -51,24 +55,50 @@ def _error_response(status: int, reason: str, message: str) -> bytes:
     return head.encode("ascii") + body
 
 
-class _TimedH11(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request's headers (``header_timeout``)."""
+class _HeadDeadline:
+    """A deadline for each request's headers (``header_timeout`` seconds; None: none), for uvicorn's
+    HTTP protocols: armed when a connection opens and when a response ends with no next request
+    under way, disarmed once a request's headers are in; when it rings, ``408`` and the connection
+    closed."""
 
-    header_timeout: float = HEADER_TIMEOUT
-    _header_timer = None
-
-    def connection_made(self, transport) -> None:
-        super().connection_made(transport)
-        self._arm()
+    header_timeout: float | None = HEADER_TIMEOUT
+    _header_timer: asyncio.TimerHandle | None = None
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
+        if self.header_timeout is not None:
+            self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
 
     def _disarm(self) -> None:
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
+
+    def _awaiting_head(self) -> bool:
+        return True
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing() or not self._awaiting_head():
+            return
+        self.transport.write(_error_response(
+            408, "Request Timeout", f"the request headers did not arrive within {self.header_timeout:g} s "
+                                    "(--header-timeout)"))
+        self.transport.close()
+
+
+class _TimedH11(_HeadDeadline, H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers (``serve``'s: its bytes on
+    the wire are h11's, which its fault injection was written against)."""
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def _awaiting_head(self) -> bool:
+        return self.conn.their_state is h11.IDLE
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -84,14 +114,70 @@ class _TimedH11(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
-    def _headers_late(self) -> None:
-        self._header_timer = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
-            return
-        self.transport.write(_error_response(
-            408, "Request Timeout", f"the request headers did not arrive within {self.header_timeout:g} s "
-                                    "(--header-timeout)"))
-        self.transport.close()
+
+MAX_HEAD_BYTES = 16 * 1024  # h11._connection.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE, which uvicorn keeps
+"""The most a request head may hold while still incomplete (16 KiB, h11's bound: a complete head
+that arrived in one read is taken whatever its size, as h11 takes it)."""
+
+
+class _FastHttp(_HeadDeadline, HttpToolsProtocol):
+    """uvicorn's httptools protocol (llhttp, C) for the proxy, bounded as ``_TimedH11`` is: the
+    header deadline, and a head still incomplete past ``MAX_HEAD_BYTES`` answered ``400`` as h11
+    answers it (llhttp itself sets no bound). Why (issue 32 item 4): per relayed chunk, h11's state
+    machine and chunk writer cost about a sixth of the relay's CPU at 64 events per chunk.
+
+    What a client sees differs from h11 only where HTTP leaves it open: the response head's field
+    names in lower case (h11 kept the upstream's case), a ``400``'s body sent with ``content-length``
+    (h11 chunked it), and llhttp refuses (``400``) what h11 let through: ``Content-Length`` beside
+    ``Transfer-Encoding`` (RFC 9112 §6.1 allows either), a folded header line (§5.2), an HTTP
+    version other than 1.x."""
+
+    _head_bytes = -1
+    """Bytes of the request head read so far (target, names, values); -1 between heads."""
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        self._head_bytes = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._head_bytes += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._head_bytes += len(name) + len(value)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._head_bytes = -1
+        self._disarm()  # the headers are in: the app takes it from here
+        super().on_headers_complete()
+        if self.url[:1] != b"/" and "raw_path" in self.scope:
+            # Not origin-form (``http://host/path``: a request meant for a forward proxy): the
+            # path is the whole target, as h11 gave it, which the proxy's routes do not match
+            # (404); httptools would pass on the URL's path alone. The app has not run yet.
+            raw_path = self.url.partition(b"?")[0]
+            self.scope["raw_path"] = raw_path
+            self.scope["path"] = urllib.parse.unquote(raw_path.decode("latin-1"))
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._head_bytes > MAX_HEAD_BYTES and not self.transport.is_closing():
+            msg = "Invalid HTTP request received."  # uvicorn's words for h11's refusal of the same head
+            self.logger.warning(msg)
+            self.send_400_response(msg)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.cycle.response_complete:
+            self._arm()  # no next request under way: it gets the same time for its headers
+
+    def connection_lost(self, exc) -> None:
+        self._disarm()
+        super().connection_lost(exc)
 
 
 class RequestSizeLimit:
@@ -232,20 +318,24 @@ class _WebSocketProtocol(WebSocketsSansIOProtocol):
 
 
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None,
-                   requests: RequestLimits | None = None, websockets: bool = False, lifespan: bool = False):
+                   requests: RequestLimits | None = None, websockets: bool = False, lifespan: bool = False,
+                   fast_http: bool = False):
     """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
     each request (``requests``, default ``RequestLimits()``: module docstring). ``websockets``: accept
     WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body; no
     per-message compression: on loopback it costs time and saves nothing), else an upgrade request is an
     ordinary HTTP request. ``lifespan``: run the app's ASGI lifespan (its shutdown after the last
-    connection closed: the proxy closes its upstream connections there)."""
+    connection closed: the proxy closes its upstream connections there). ``fast_http``: requests read
+    and responses written by httptools (``_FastHttp``, the proxy's), else by h11."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
             logger.addFilter(log_filter)
     requests = requests or RequestLimits()
     http: str | type[asyncio.Protocol] = "h11"
-    if requests.header_timeout is not None:
+    if fast_http:
+        http = type("FastHttp", (_FastHttp,), {"header_timeout": requests.header_timeout})
+    elif requests.header_timeout is not None:
         http = type("TimedH11", (_TimedH11,), {"header_timeout": requests.header_timeout})
     if requests.max_bytes is not None:
         app = RequestSizeLimit(app, requests.max_bytes)
@@ -273,6 +363,8 @@ class BackgroundServer:
     """Accept WebSocket upgrades (``uvicorn_server``)."""
     lifespan = False
     """Run the app's ASGI lifespan (``uvicorn_server``)."""
+    fast_http = False
+    """Read requests and write responses with httptools (``uvicorn_server``)."""
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None,
                  requests: RequestLimits | None = None) -> None:
@@ -291,7 +383,8 @@ class BackgroundServer:
             self.url = url_for(self._sock)
         self._server = uvicorn_server(self.app, graceful=0.5, date_header=self.date_header,
                                       log_filter=self.log_filter, requests=self.requests_limits,
-                                      websockets=self.websockets, lifespan=self.lifespan)
+                                      websockets=self.websockets, lifespan=self.lifespan,
+                                      fast_http=self.fast_http)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
                                         name=f"{self.label} {self.url}", daemon=True)
         self._thread.start()

@@ -74,6 +74,12 @@ class StreamWriter(Protocol):
         """Start a block at the current event. ``tool``: its content is JSON arguments judged by
         the J rules; ``empty_is_object``: no argument text means ``{}`` (Anthropic, Gemini)."""
 
+    def open_block_at(self, at: int | None, kind: str, index: int | None = None, choice: int | None = None,
+                      id: str | None = None, name: str | None = None, tool: bool = False,
+                      empty_is_object: bool = False, t: float | None = None) -> "Block":
+        """Start a block at event ``at`` (arrived at ``t``), which is not the one being handled: what
+        ``Dialect.open_call`` opens (the session records that event afterwards)."""
+
     def add_text(self, block: "Block", text: str) -> None:
         """One text/reasoning delta (an empty one still counts as a delta)."""
 
@@ -91,6 +97,10 @@ class StreamWriter(Protocol):
 
     def close_block(self, block: "Block", stop_info: str | None = None) -> None:
         """The block was closed by its closing event (J002, J004, J007, T003 judged)."""
+
+    def close_block_at(self, block: "Block", stop_info: str, at: int) -> bool:
+        """``close_block`` at the untimed event ``at``, not the one being handled (``Dialect.close_call``),
+        when none of its rules could report there: True, closed; False: nothing changed."""
 
     def replace_block(self, block: "Block") -> None:
         """A later start took this block's slot (A003, R007): no end-of-stream findings for it."""
@@ -222,6 +232,31 @@ class Dialect:
         alone). Consecutive such events of one block are taken in one step
         (``inspector.session.deltas``). Exactness is the contract: answer None whenever unsure."""
         return None
+
+    def open_call(self, payload: dict, at: int) -> "Block | None":
+        """For an untimed event of ``group_starts`` (its parsed ``payload`` a dict whose string ``type``
+        its SSE name, if any, agrees with; this response under way, its first event seen, no stall
+        pending, the body with no lines of its own): when handling it would report nothing and open a
+        block, do what handling it does, the block opened as of event ``at`` (``StreamWriter.open_block_at``;
+        the session records the event afterwards, linked to the block), and return the block; None
+        when it could do anything else (nothing changed: it is handled as usual). Exactness is the
+        contract: answer None whenever unsure."""
+        return None
+
+    def close_call(self, payload: dict, block: "Block", at: int) -> bool:
+        """For an untimed event of ``group_stops`` right after ``block``'s start and deltas (taken by
+        ``open_call`` and ``delta_of``), as in ``open_call``: when handling it would report nothing and
+        close ``block``, do what handling it does (``StreamWriter.close_block_at``, as of event ``at``)
+        and return True; False when it could do anything else (nothing changed)."""
+        return False
+
+    def deltas_after(self, block: "Block") -> "Callable[[dict], tuple[Block, str, str] | None]":
+        """``delta_of`` for the events right after ``block``'s start that ``open_call`` took (nothing
+        else between): it may lean on what that start established. Default: ``delta_of`` itself."""
+        return self.delta_of
+
+    whole_calls: bool = False
+    """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
 
     def judges_text(self, block: "Block", values: list) -> bool:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could

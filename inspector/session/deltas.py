@@ -24,30 +24,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.model.events import parse_payload
+from orjson import JSONDecodeError, loads
+
+from inspector.model.events import NOT_JSON, parse_payload
+from inspector.model.jsondepth import MAX_DEPTH
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
+    from inspector.model.blocks import Block
     from inspector.session.session import Session
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
 
 
-def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
+def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | None" = None,
+         head: "tuple[Frame, str] | None" = None) -> int:
     """Take ``items[i]`` and the frames after it that add deltas to the same block, in one step
     (``least`` of them at the fewest: ``inspector.session.groups`` takes one alone too). Returns
     how many items were taken (0: ``items[i]`` goes alone); a negative ``-k``: the ``k`` frames
-    from ``i`` were looked at and must go one by one (the caller takes them so)."""
+    from ``i`` were looked at and must go one by one (the caller takes them so).
+
+    ``lead``: the block an untimed start just opened and not yet recorded (``head``: its frame and
+    name): only untimed deltas of that block are taken, recorded in one ``EventSpan`` after the
+    start; 0 or ``-k``: nothing recorded (the caller records the start first)."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
-    if response.ended or s.stall_pending:
+    if lead is None and (response.ended or s.stall_pending):  # with a lead: neither (``groups``)
         return 0
     n = len(items)
     kinds = dialect.delta_types
-    untyped, delta_of, typed = dialect.untyped, dialect.delta_of, dialect.typed_deltas
+    untyped, typed = dialect.untyped, dialect.typed_deltas
+    delta_of = dialect.delta_of if lead is None else dialect.deltas_after(lead)
     first = items[i]
-    t = first.t
+    t = None if lead is not None else first.t
     block = None
     how = name = ""
     fragments: list[str] = []
@@ -62,8 +72,15 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         if named and frame.event not in kinds:
             break
         p = frame.payload
-        if p is None:
-            p = parse_payload(frame.data)
+        if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: once per delta)
+            data = frame.data
+            if len(data) <= MAX_DEPTH and data != "[DONE]":
+                try:
+                    p = loads(data)
+                except JSONDecodeError:
+                    p = NOT_JSON
+            else:
+                p = parse_payload(data)
         if p.__class__ is not dict:
             frame.payload = p  # parsed once: the exact path takes it next
             break
@@ -79,9 +96,9 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         frames.append(frame)
         j += 1
     count = j - i
-    if count < least or block is None:
-        if count:
-            first.payload = payloads[0]
+    if count < least or block is None or lead is not None and block is not lead:
+        for k in range(count):  # parsed once: the exact path takes them next
+            items[i + k].payload = payloads[k]
         return 0
     text = "".join(fragments)
     if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
@@ -89,6 +106,6 @@ def take(s: "Session", items: list, i: int, least: int = MIN) -> int:
         for k in range(count):  # parsed once: the exact path takes them next
             items[i + k].payload = payloads[k]
         return -count
-    s.record_deltas(frames, payloads, name, block, t)
+    s.record_deltas(frames, payloads, name, block, t, head)
     s.add_deltas(block, fragments, len(text), t, text)
     return count

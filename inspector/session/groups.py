@@ -29,6 +29,7 @@ from inspector.model.frames import Frame
 from inspector.session import deltas
 
 if TYPE_CHECKING:
+    from inspector.providers.base import Dialect
     from inspector.session.session import Session
 
 
@@ -38,7 +39,13 @@ def take(s: "Session", items: list, i: int) -> int:
     parsed on it)."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
-    if response.ended or not _one(s, items[i], dialect.group_starts):
+    if response.ended:
+        return 0
+    if dialect.whole_calls and s.untimed_calls:
+        taken = _call(s, items, i, dialect)
+        if taken:
+            return taken
+    if not _one(s, items[i], dialect.group_starts):
         return 0
     j, n = i + 1, len(items)
     if j < n:
@@ -78,3 +85,64 @@ def _one(s: "Session", frame: Frame, types: frozenset) -> bool:
                 return True
     frame.payload = p  # parsed once: the usual path takes it next
     return False
+
+
+def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
+    """Take ``items[i]``, an untimed start the dialect takes whole (``Dialect.open_call``), its deltas
+    and, when the dialect takes it whole too (``Dialect.close_call``), its stop: all recorded in one
+    ``EventSpan`` (the records made when asked). Returns how many items were taken (0: nothing
+    changed, ``items[i]`` goes the usual way with its payload parsed on it)."""
+    frame = items[i]
+    if frame.__class__ is not Frame or frame.t is not None:
+        return 0
+    p = _typed(frame, dialect.group_starts)
+    if p is None:
+        return 0
+    events = s.events
+    at = events.size()
+    typ = p["type"]
+    block = dialect.open_call(p, at)
+    if block is None:
+        frame.payload = p  # parsed once: the usual path takes it next
+        return 0
+    j, n = i + 1, len(items)
+    k = deltas.take(s, items, j, 1, block, (frame, typ)) if j < n else 0
+    if k > 0:  # recorded after the start, in its span
+        j += k
+        if j < n:
+            stop = items[j]
+            if stop.__class__ is Frame and stop.t is None:
+                p = _typed(stop, dialect.group_stops)
+                if p is not None:
+                    if dialect.close_call(p, block, events.size()):
+                        events.add_stop(stop, p["type"])
+                        return j + 1 - i
+                    stop.payload = p
+    else:
+        s.record_deltas([], [], typ, block, None, (frame, typ))  # the start alone, in a span of its own
+        if k < 0:  # looked at, to be taken one by one
+            for m in range(j, j - k):
+                s.take_frame(items[m])
+            j -= k
+    if j < n and _one(s, items[j], dialect.group_stops):
+        j += 1
+    return j - i
+
+
+def _typed(frame: Frame, types: frozenset) -> "dict | None":
+    """``frame``'s parsed payload when it is a JSON object whose string ``type`` is one of ``types`` and
+    agrees with its SSE name, if any (its ``payload`` then None); None otherwise (``payload``: the
+    parsed value, when it was parsed)."""
+    named = frame.named
+    if named and frame.event not in types:
+        return None
+    p = frame.payload
+    if p is None:
+        p = parse_payload(frame.data)
+    if p.__class__ is dict:
+        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        if typ.__class__ is str and typ in types and (not named or frame.event == typ):
+            frame.payload = None
+            return p  # type: ignore[return-value]  # a dict: checked above
+    frame.payload = p
+    return None

@@ -33,12 +33,14 @@ class ResponseWriter:
         """This response's blocks, in opening order."""
         s = session
         self.open_block = s.open_block
+        self.open_block_at = s.open_block_at
         self.add_text = s.add_delta  # what ``Session.add_text`` does, without its call
         self.add_arguments = s.argument_rules.fragment  # what ``Session.add_arguments`` does, without its call
         self.set_arguments = s.set_arguments
         self.set_object_arguments = s.set_object_arguments
         self.prepend_text = s.prepend_text
         self.close_block = s.close_block
+        self.close_block_at = s.close_block_at
         self.replace_block = s.replace_block
         self.set_identity = s.set_identity
         self.set_signature = s.set_signature

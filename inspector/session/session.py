@@ -328,6 +328,21 @@ class Session:
                 self.first_content_t = ev.t
         return b
 
+    def open_block_at(self, at: int | None, kind: str, index: int | None = None, choice: int | None = None,
+                      id: str | None = None, name: str | None = None, tool: bool = False,
+                      empty_is_object: bool = False, t: float | None = None) -> Block:
+        """Start a block at event ``at`` (arrived at ``t``), which is not being handled: an untimed
+        start the session records afterwards (``Dialect.open_call``). No event is linked to it here."""
+        response = self.current_response
+        assert response is not None  # a dialect opens blocks only once its response began
+        b = Block(kind, index, choice, id, name, tool, empty_is_object, at, t)
+        b.pos, b.response = len(self.blocks), response.index
+        if tool:
+            b.progress = JsonProgress()
+        self.blocks.append(b)
+        response.blocks.append(b)
+        return b
+
     def add_text(self, block: Block, text: str) -> None:
         """Append a text/reasoning fragment (one delta)."""
         self.add_delta(block, text)
@@ -381,6 +396,19 @@ class Session:
             if block.opened_t is not None and block.closed_t is not None:  # T003 needs both (hot: untimed calls)
                 timing_rules.check_buffered(self, block, block.closed_t)
             self.declared.at_close(block)
+
+    def close_block_at(self, block: Block, stop_info: str, at: int) -> bool:
+        """``close_block`` at the untimed event ``at``, which is not being handled (``Dialect.close_call``:
+        the session records it afterwards), when none of its rules could report there (J002, J004,
+        J007, S019, the V rules; T003 needs times): True, closed; False: nothing changed."""
+        if block.tool and not (self.argument_rules.silent_at_close(block) and self.declared.declared is None):
+            return False
+        block.closed = True
+        block.closed_event = at
+        block.closed_t = None
+        if stop_info:
+            block.stop_info = stop_info
+        return True
 
     def replace_block(self, block: Block) -> None:
         block.replaced = True
@@ -637,6 +665,12 @@ class Session:
         return self._clean and self.dialect is not None and not self._pending
 
     @property
+    def untimed_calls(self) -> bool:
+        """A block's start and stop may be taken whole (``inspector.session.groups``): the body has no
+        lines of its own (a native capture's records need theirs) and no stall awaits the next event."""
+        return not self._chunk_starts and self._timing.pending_stall is None
+
+    @property
     def stall_pending(self) -> bool:
         """A silence long enough for T001 awaits the next event."""
         return self._timing.pending_stall is not None
@@ -645,19 +679,26 @@ class Session:
         """J006 already fired for ``block``."""
         return self.argument_rules.resent(block)
 
-    def record_deltas(self, frames: list, payloads: list, name: str, block: Block, t: float | None) -> None:
+    def record_deltas(self, frames: list, payloads: list, name: str, block: Block, t: float | None,
+                      head: "tuple[Frame, str] | None" = None) -> EventSpan | None:
         """``frames`` (``payloads``: their data parsed), each an event named ``name`` adding a delta
         to ``block``, all arrived at ``t``, into the event log as ``take_frame`` records them, each
         seen by the timing rules when timed (``inspector.session.deltas``; no stall is pending there).
-        Untimed in a body with lines of its own: one ``EventSpan`` (the records made when asked)."""
+        Untimed in a body with lines of its own: one ``EventSpan`` (the records made when asked),
+        returned; ``head``: the frame and name of the block's start, untimed, recorded first in it."""
         events, pos, response = self.events, block.pos, block.response
-        index = len(events)
+        index = events.size()
         if t is None and not self._chunk_starts:
             for frame in frames:
                 frame.payload = None  # the span keeps the frame: its text, not the parsed value
-            events.add_run(EventSpan(index, frames, name, self.line_base, pos, response))
+            if head is None:
+                span = EventSpan(index, frames, name, self.line_base, pos, response)
+            else:
+                span = EventSpan(index, [head[0], *frames], name, self.line_base, pos, response, head[1])
+            events.add_run(span)
             self._clean = True
-            return
+            return span
+        assert head is None  # a start is recorded with its deltas only in a span
         append, timing, native, base = events.append, self._timing, bool(self._chunk_starts), self.line_base
         reports = self._reports
         for frame, payload in zip(frames, payloads):
@@ -675,6 +716,7 @@ class Session:
                 ev.release()
             index += 1
         self._clean = self._reports == reports
+        return None
 
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
         """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""

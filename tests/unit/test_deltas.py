@@ -30,14 +30,14 @@ from tests.unit.test_runs import _fingerprint
 KEY = "sk-ant-api03-" + "A" * 40
 FRAGMENT = st.one_of(
     st.sampled_from(['{"path":"src/mod', 'ule_1.py","li', 'ne":1}', '{"a": ', '"x\\"y"', "1", ", ", "]", "}", "{",
-                     "[", "", " ", "\\n", "é", '"', "\\u00e9", "\\ud83d", "\\ude00", "tru", "e", "12", ".5", "zz",
+                     "[", "", " ", "\\n", "é", "[" * 201 + "]" * 201, '{"a": ' + "[" * 200 + "]" * 200 + "}", '"', "\\u00e9", "\\ud83d", "\\ude00", "tru", "e", "12", ".5", "zz",
                      '{"a": 1}', '{"key": "' + KEY + '"}', KEY, "\t", '"\\', "\u2028"]),
     st.text(alphabet='ab"{}[]:,\\ é0-', max_size=5))
 INDEX = st.sampled_from([0, 1, 2, 0, 1, "x", None, True])
 
 
-def _start(index, kind, ident, extra):
-    block = {"type": kind, "id": ident, "name": "read_file"}
+def _start(index, kind, ident, extra, name="read_file"):
+    block = {"type": kind, "id": ident, "name": name}
     if kind in ("tool_use", "server_tool_use"):
         block["input"] = extra
     elif kind in ("text", "thinking"):
@@ -51,9 +51,12 @@ def _delta(index, dtype, value):
     return {"type": "content_block_delta", "index": index, "delta": {"type": dtype, key: value}}
 
 
+IDENT = st.sampled_from(["toolu_1", "toolu_1", "toolu_2", "bad id!", 7, "t-1", "t\u00f6", "1abc", "", None])
+TOOL_NAME = st.sampled_from(["read_file"] * 6 + ["", "x" * 200, "x" * 201, None, 3, "r\u00e9ad"])
+"""A011's edges: ids that match its pattern without being identifiers, non-ASCII, empty; names at 200/201."""
 START = st.builds(_start, INDEX, st.sampled_from(["tool_use", "tool_use", "text", "thinking", "server_tool_use",
                                                   "bogus"]),
-                  st.sampled_from(["toolu_1", "toolu_2", "bad id!", 7]), st.sampled_from([{}, {}, {"a": 1}]))
+                  IDENT, st.sampled_from([{}, {}, {"a": 1}, None, [], 0, "x"]), TOOL_NAME)
 DELTA = st.builds(_delta, INDEX, st.sampled_from(["input_json_delta"] * 6 + ["text_delta", "thinking_delta",
                                                                               "signature_delta", "bogus_delta"]),
                   st.one_of(FRAGMENT, FRAGMENT, st.just(None)))
@@ -90,8 +93,7 @@ def _call(draw) -> list:
     index = draw(INDEX)
     kind = draw(KIND)
     dtype = {"text": "text_delta", "thinking": "thinking_delta"}.get(kind, "input_json_delta")
-    events = [_start(index, kind, draw(st.sampled_from(["toolu_1", "toolu_1", "bad id!"])),
-                     draw(st.sampled_from([{}, {}, {}, {"a": 1}])))]
+    events = [_start(index, kind, draw(IDENT), draw(st.sampled_from([{}, {}, {}, {"a": 1}, None])), draw(TOOL_NAME))]
     for fragment in draw(_split() | _split() | st.lists(FRAGMENT, max_size=7)):
         odd = draw(st.sampled_from(["no"] * 8 + ["index", "type", "event"]))
         if odd == "event":
@@ -125,14 +127,22 @@ def _stream(events: list, names: list) -> bytes:
     return _sse([start, *events], ["same", *names])
 
 
-def _capture(body: bytes, cuts: list[int], timed: float, native: bool) -> Capture:
+REQUEST = {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "headers": {}, "body": {
+    "model": "m", "tools": [{"name": "read_file", "input_schema": {
+        "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}]}}
+"""A request declaring the tool the calls name (the V rules judge each call at its stop)."""
+
+
+def _capture(body: bytes, cuts: list[int], timed: float, native: bool, declared: bool = False) -> Capture:
     """``body`` cut at ``cuts``, chunk ``k`` arriving at ``timed * k`` seconds (0: untimed; 4 and 12
-    make keep-alive-only spells and stalls, T002 and T001, with the 10 s threshold)."""
+    make keep-alive-only spells and stalls, T002 and T001, with the 10 s threshold); ``declared``:
+    with a request that declares tools."""
     edges = sorted({0, len(body), *(c % (len(body) + 1) for c in cuts)})
     chunks = [Chunk(timed * k if timed else None, body[a:b], line=10 + k if native else None)
               for k, (a, b) in enumerate(zip(edges, edges[1:]))]
     # A pasted capture's skipped prose (``line_base``) when the chunks have no file lines of their own.
-    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"), line_base=0 if native else 3)
+    return Capture(chunks=chunks, end=End(chunks[-1].t, "eof"), line_base=0 if native else 3,
+                   request=REQUEST if declared else None)
 
 
 class _OnEventAlways(AnthropicMessages):
@@ -153,8 +163,8 @@ def _both(cap: Capture, runs: bool = True, whole: list | None = None) -> tuple[s
     taken = []
     take, take_group = deltas.take, groups.take
 
-    def counting(s, items, i, least=deltas.MIN):
-        k = take(s, items, i, least)
+    def counting(s, items, i, least=deltas.MIN, lead=None, head=None):
+        k = take(s, items, i, least, lead, head)
         taken.append(k)
         return k
 
@@ -164,19 +174,29 @@ def _both(cap: Capture, runs: bool = True, whole: list | None = None) -> tuple[s
             whole.append(k)
         return k
 
+    fingerprint = _every_field
     with pytest.MonkeyPatch.context() as m:
         m.setattr(deltas, "take", counting)
         m.setattr(groups, "take", counting_groups)
         if not runs:
             m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)
-        fast = _fingerprint(run_capture(cap))
+        fast = fingerprint(run_capture(cap))
     with pytest.MonkeyPatch.context() as m:
         m.setattr(deltas, "take", lambda s, items, i, least=2: 0)
         m.setattr(groups, "take", lambda s, items, i: 0)
         m.setattr(detect, "make", _exact_make)
         m.setattr(SSEDecoder, "_fast", lambda self, data, t, out: data)  # no runs of deltas either
-        exact = _fingerprint(run_capture(cap))
+        exact = fingerprint(run_capture(cap))
     return fast, exact, sum(1 for k in taken if k > 0)
+
+
+def _every_field(s) -> str:
+    """``_fingerprint`` and every field of every block the report leaves out (the places it opened and
+    closed at, its stop info, notes, position, response, identity), and the V rules' verdicts."""
+    fields = [(b.opened_event, b.opened_t, b.closed, b.closed_event, b.closed_t, b.stop_info, repr(b.extra),
+               b.attribution, b.id, b.name, b.kind, b.index, b.pos, b.response, b.replaced, b.tool, b.empty_is_object)
+              for b in s.blocks]
+    return _fingerprint(s) + repr(fields) + repr(sorted(s.declared.violations.items()))
 
 
 TIMED = st.sampled_from([0, 0.1, 4.0, 12.0])
@@ -185,9 +205,9 @@ PROPERTY = settings(max_examples=400, deadline=None, suppress_health_check=[Heal
 
 @PROPERTY
 @given(events=EVENTS, names=st.lists(NAME, min_size=1, max_size=60),
-       cuts=st.lists(st.integers(0, 10_000), max_size=4), timed=TIMED, native=st.booleans())
-def test_hostile_streams_read_the_same_on_both_paths(events, names, cuts, timed, native):
-    fast, exact, _ = _both(_capture(_stream(events, names), cuts, timed, native))
+       cuts=st.lists(st.integers(0, 10_000), max_size=4), timed=TIMED, native=st.booleans(), declared=st.booleans())
+def test_hostile_streams_read_the_same_on_both_paths(events, names, cuts, timed, native, declared):
+    fast, exact, _ = _both(_capture(_stream(events, names), cuts, timed, native, declared))
     assert fast == exact
 
 
@@ -208,11 +228,11 @@ def _calls(parts: list[list[str]], text: list[str] = ()) -> list:
 @PROPERTY
 @given(parts=st.lists(st.lists(FRAGMENT, max_size=6), min_size=1, max_size=12),
        text=st.lists(FRAGMENT, max_size=6), cuts=st.lists(st.integers(0, 10_000), max_size=4),
-       timed=TIMED, native=st.booleans())
-def test_well_formed_short_calls_read_the_same_on_both_paths(parts, text, cuts, timed, native):
+       timed=TIMED, native=st.booleans(), declared=st.booleans())
+def test_well_formed_short_calls_read_the_same_on_both_paths(parts, text, cuts, timed, native, declared):
     """Short calls as models send them, with any argument text: what the one-step path takes."""
     events = _calls(parts, text)
-    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), cuts, timed, native))
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), cuts, timed, native, declared))
     assert fast == exact
 
 
@@ -311,3 +331,112 @@ def test_an_event_log_with_groups_of_deltas_reads_as_its_records():
         for b in range(a, n + 1):
             assert log.names(a, b) == {(e.name, e.named) for e in records[a:b]}, (a, b)
             assert [e.index for e in log[a:b]] == list(range(a, b))
+
+
+def _one_chunk(events: list, declared: bool = False) -> tuple[str, str, int]:
+    """``events`` after ``message_start`` in one untimed chunk, read both ways (fingerprints), and how
+    many starts the dialect took whole (``open_call`` opened a block)."""
+    opened = []
+    open_call = AnthropicMessages.open_call
+
+    def counting(self, p, at):
+        block = open_call(self, p, at)
+        opened.append(block is not None)
+        return block
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(AnthropicMessages, "open_call", counting)
+        fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False, declared))
+    return fast, exact, sum(opened)
+
+
+def _whole_call(index: int, ident: object = "toolu_1", name: object = "read_file", parts=('{"a', '": 1}')) -> list:
+    return [_start(index, "tool_use", ident, {}, name), *(_delta(index, "input_json_delta", f) for f in parts),
+            {"type": "content_block_stop", "index": index}]
+
+
+@pytest.mark.parametrize(("events", "code", "whole"), [
+    (_whole_call(0, "bad id!"), "A011", 0),
+    (_whole_call(0, "t\u00f6"), "A011", 0),  # an identifier, not ASCII: outside ^[a-zA-Z0-9_-]+$
+    (_whole_call(0, "t-1"), None, 0),  # matches the pattern without being an identifier: judged, nothing found
+    (_whole_call(0, name=""), "A011", 0),
+    (_whole_call(0, name="x" * 201), "A011", 0),
+    (_whole_call(0, name="x" * 200), None, 1),
+    (_whole_call(0, name="x"), None, 1),
+    (_whole_call(0)[:-1] + _whole_call(1), "A006", 1),  # block 0 still open when block 1 starts
+    (_whole_call(1), "A004", 0),
+    (_whole_call(0) + _whole_call(0), "A003", 1),
+    (_whole_call(0, parts=('{"a": ' + "[" * 200, "]" * 200 + "}")), "S019", 1),  # deep: judged at the stop
+    (_whole_call(0, parts=('{"a": 1',)), "J002", 1),
+    (_whole_call(0, parts=("[1]",)), "J004", 1),
+    (_whole_call(0, parts=()), None, 1),  # no deltas: the input is {}
+    # deltas right after a start taken whole that are not its plain argument deltas: judged one by one
+    (_whole_call(0) + [_start(1, "tool_use", "toolu_1", {}), _delta(True, "input_json_delta", "{}"),
+                       {"type": "content_block_stop", "index": 1}], "A001", 2),  # index True is not 1
+    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "text_delta", "hi"), {"type": "content_block_stop", "index": 0}],
+     "A002", 1),
+    ([_start(0, "tool_use", "toolu_1", {}), _delta(0, "input_json_delta", '{"a": "'), _delta(0, "input_json_delta", None),
+      _delta(0, "input_json_delta", 7), _delta(0, "input_json_delta", '"}'), {"type": "content_block_stop", "index": 0}],
+     None, 1),  # a fragment that is not a string counts as ""
+    ([_start(0, "tool_use", "toolu_1", {}), {"type": "content_block_delta", "index": 0, "delta": "x"},
+      {"type": "content_block_stop", "index": 0}], "S008", 1),  # a delta that is not an object
+    ([_start(0, "tool_use", "toolu_1", {}), {**_delta(0, "input_json_delta", "{}"), "error": {"type": "x"}},
+      {"type": "content_block_stop", "index": 0}], None, 1),
+    # the second block's stop names block 0 (stopped already): A005, block 1 left open (J005)
+    (_whole_call(0) + _whole_call(1)[:-1] + [{"type": "content_block_stop", "index": 0}], "A005", 2),
+])
+def test_a_block_taken_whole_reports_what_the_exact_path_reports(events, code, whole):
+    """The dialect takes a start whole only where its rules (A003, A004, A006, A011) are silent, and
+    the stop only where the J rules, S019 and its own checks are; everything else is judged as usual."""
+    fast, exact, opened = _one_chunk(events)
+    assert fast == exact
+    assert opened == whole
+    if code is not None:
+        assert f'"{code}"' in fast
+    else:
+        assert '"A011"' not in fast
+
+
+def test_a_call_to_a_declared_tool_is_judged_at_its_stop():
+    """With a request declaring tools the V rules judge each call at its stop: a call missing a required
+    parameter gets V002 there, on both paths."""
+    fast, exact, opened = _one_chunk(_whole_call(0, parts=('{"b": 1}',)), declared=True)
+    assert fast == exact and opened == 1
+    assert '"V002"' in fast
+
+
+def test_a_subclass_with_its_own_start_handler_sees_every_start():
+    """A dialect that handles starts its own way: no start is taken whole past it."""
+    seen = []
+
+    class OwnStart(AnthropicMessages):
+        def _block_start(self, p):
+            seen.append(p.get("index"))
+            super()._block_start(p)
+
+    def make(name, writer):
+        return OwnStart(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+    events = _whole_call(0) + _whole_call(1)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(detect, "make", make)
+        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    assert seen == [0, 1] and not s.dialect.whole_calls
+    assert [b.closed for b in s.blocks] == [True, True]
+
+
+def test_an_event_log_holds_a_whole_block_as_one_span():
+    """An untimed short call is one ``EventSpan``: its start, deltas and stop, each record named by its type."""
+    from inspector.model.events import EventSpan
+
+    events = _whole_call(0, parts=("{", "}")) + _whole_call(1, parts=())
+    s = run_capture(_capture(_stream(events, ["same", "none"] * len(events)), [], 0, False))
+    items = s.events._items
+    spans = [x for x in items if x.__class__ is EventSpan]
+    assert len(set(map(id, spans))) == 2 and all(f.payload is None for x in spans for f in x.frames)
+    assert [e.name for e in s.events][1:] == ["content_block_start", "content_block_delta", "content_block_delta",
+                                              "content_block_stop", "content_block_start", "content_block_stop",
+                                              "message_delta", "message_stop"][:len(s.events) - 1]
+    assert [e.block for e in s.events][1:7] == [0, 0, 0, 0, 1, 1]
+    assert s.events.names(1, 4) == {("content_block_start", True), ("content_block_delta", False),
+                                    ("content_block_delta", True)}

@@ -20,6 +20,7 @@ class Body:
     def __init__(self) -> None:
         self.queue: asyncio.Queue = asyncio.Queue()
         self.pulled = 0
+        self.extensions: dict = {}  # no body read straight from aiohttp (``upstream.body_reader``)
 
     def give(self, *items) -> None:
         for item in items:

@@ -146,3 +146,76 @@ def test_inspection_put_off_runs_at_once_when_forwarding_waits(monkeypatch):
         assert log.seen == [b"%d," % i for i in range(5)] and not sink.deferred
 
     asyncio.run(main())
+
+
+class NumberingLog:
+    """Notes each inspected piece as ``(n, t, data, line)``, numbering a chunk's line when its first
+    piece comes (as ``feeds.base.Driver`` does); a piece holding ``b"!"`` fails."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple] = []
+        self.lines = 0
+
+    def chunk(self, n: int, chunk: Chunk) -> None:
+        if chunk.line is None:
+            self.lines += 1
+            chunk.line = self.lines
+        self.seen.append((n, chunk.t, chunk.data, chunk.line))
+        if b"!" in chunk.data:
+            raise ValueError("a broken frame")
+
+    def finish(self, n: int, end: End) -> None:
+        self.seen.append(("finish", n))
+
+
+def _inspected(post) -> tuple[list[tuple], LoopSink]:
+    log = NumberingLog()
+    sink = LoopSink(log)  # type: ignore[arg-type]
+
+    async def main() -> None:
+        sink.attach(asyncio.get_running_loop())
+        post(sink)
+        sink.finish(1, End(9.0, "eof"))
+        while ("finish", 1) not in log.seen:
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    return log.seen, sink
+
+
+def test_a_batch_is_inspected_as_its_chunks_one_by_one_would_be(capsys):
+    """``chunks`` (one queued call per batch: the relay's cost) hands the log the same pieces, times
+    and capture lines, in the same order, as ``chunk`` per chunk; a piece that fails leaves the rest."""
+    items = [(0.1, b"a" * (PIECE * 2 + 7)), (0.2, b""), (0.3, b"b" * 10), (0.4, b"c" * PIECE),
+             (0.5, b"!" + b"d" * PIECE), (0.6, b"e" * 3)]
+
+    def one_by_one(sink: LoopSink) -> None:
+        for t, data in items:
+            if data:
+                sink.chunk(1, Chunk(t, data))
+
+    expected, by_chunk = _inspected(one_by_one)
+    seen, by_batch = _inspected(lambda sink: sink.chunks(1, items))
+    assert seen == expected
+    assert [row[3] for row in seen[:3]] == [1, 1, 1] and len(seen) == 9  # 3 pieces of one chunk share its line
+    assert by_batch.posted_bytes == by_batch.inspected_bytes == by_chunk.posted_bytes == sum(len(d) for _, d in items)
+    assert "a broken frame" in capsys.readouterr().err
+
+
+def test_a_batch_is_inspected_a_piece_per_slice_with_other_work_between():
+    order: list[str] = []
+    log = SlowLog(order)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        sink = LoopSink(log)  # type: ignore[arg-type]
+        sink.attach(loop)
+        sink.chunks(1, [(0.5, b"x" * PIECE), (0.5, b"y" * (PIECE * 2))])
+        sink.finish(1, End(0.6, "eof"))
+        loop.call_soon(order.append, "other exchange")
+        while "finish" not in order:
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert order.count("piece") == 3 and order[-1] == "finish"
+    assert order.index("other exchange") < 3  # each piece is over the time budget: the loop polled between

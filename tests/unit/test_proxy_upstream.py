@@ -21,7 +21,8 @@ import pytest
 import trustme
 
 from inspector.net.live import describe_error
-from inspector.net.proxy.upstream import AiohttpTransport, _httpx_error, upstream_client
+from inspector.net.proxy.pump import Pump
+from inspector.net.proxy.upstream import AiohttpTransport, _httpx_error, body_reader, upstream_client
 
 LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=32)
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
@@ -112,6 +113,37 @@ async def test_each_http_chunk_is_one_item_even_when_many_arrive_in_one_write(tr
         resp, items = await fetch(transport, up.url + "/v1/messages")
     assert resp.status_code == 200
     assert items == pieces  # httpx-aiohttp gives 16 KiB pieces here: the recording's records would change
+
+
+async def test_the_body_read_straight_from_aiohttp_is_what_aiter_raw_gives(transport):
+    """``body_reader`` (the relay's ``Pump`` reads through it: no httpx generator layers per chunk):
+    the same items, ``b""`` at the end and after it; a response httpx's own transport read has none."""
+    pieces = [b"data: %d\n\n" % i for i in range(300)] + [b"x" * 40_000]
+    async with Upstream(answer(*pieces, keep=True)) as up:
+        client = httpx.AsyncClient(transport=transport)
+        resp = await client.send(httpx.Request("POST", up.url + "/v1/messages", content=b"{}"), stream=True)
+        read = body_reader(resp)
+        assert read is not None
+        items = []
+        while data := await read():
+            items.append(data)
+        assert await read() == b""
+        await resp.aclose()
+        assert items == pieces
+        clock = iter(range(1000))
+        resp = await client.send(httpx.Request("POST", up.url + "/v1/messages", content=b"{}"), stream=True)
+        pump = Pump(resp, lambda: float(next(clock)), timeout=5.0, url=up.url)
+        batches = []
+        while batch := await pump.batch():
+            batches.append(batch)
+        await resp.aclose()
+        assert [data for batch in batches for _, data in batch] == pieces
+        assert pump.end is not None and pump.end.kind == "eof" and up.connections == 1  # reused: read to its end
+        resp = await client.send(httpx.Request("POST", up.url, headers=[("Expect", "100-continue")], content=b"{}"),
+                                 stream=True)
+        assert body_reader(resp) is None  # httpx's own transport: the pump reads ``aiter_raw``
+        await resp.aread()
+        await resp.aclose()
 
 
 async def test_a_compressed_body_comes_through_as_sent(transport):
@@ -344,6 +376,34 @@ async def test_without_an_environment_proxy_the_client_uses_aiohttp(monkeypatch)
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
     async with upstream_client(timeout=httpx.Timeout(5.0), limits=LIMITS, trust_env=False) as client:
         assert isinstance(client._transport, AiohttpTransport)  # loopback: no environment proxy applies
+
+
+async def test_a_plain_http_upstream_costs_no_tls_context_and_no_second_transport(monkeypatch):
+    """Loading the CA roots took ~60 ms and httpx's transport ~100 ms more, on the first request of
+    every proxy: made now only for an ``https`` upstream and for a request with ``Expect``."""
+    made: list[str] = []
+    real_ctx, real_transport = httpx.create_ssl_context, httpx.AsyncHTTPTransport
+
+    def counted_ctx(*a, **k):
+        made.append("tls")
+        return real_ctx(*a, **k)
+
+    def counted_transport(*a, **k):
+        made.append("httpx")
+        return real_transport(*a, **k)
+
+    monkeypatch.setattr(httpx, "create_ssl_context", counted_ctx)
+    monkeypatch.setattr(httpx, "AsyncHTTPTransport", counted_transport)
+    async with Upstream(answer(b"ok", keep=True)) as up:
+        async with AiohttpTransport(limits=LIMITS, trust_env=True) as t:
+            for _ in range(2):
+                _, items = await fetch(t, up.url + "/v1/messages")
+                assert items == [b"ok"]
+            assert made == []
+            _, items = await fetch(t, up.url, headers=[("Expect", "100-continue")])
+            assert items == [b"ok"] and made == ["httpx"]  # made once it is needed, then kept
+            await fetch(t, up.url, headers=[("Expect", "100-continue")])
+            assert made == ["httpx"]
 
 
 async def test_tls_is_verified_against_ssl_cert_file_when_the_environment_is_trusted(monkeypatch, tmp_path):

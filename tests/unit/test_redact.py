@@ -9,12 +9,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inspector.capture import redact
 from inspector.capture.redact import (
     ChunkScrubber, redact_headers, redact_url, remember_headers, remember_query_secrets, remember_secret,
     scrub_secrets, scrub_value, secret_spans,
 )
 
 ALNUM = string.ascii_letters + string.digits
+
+
+@pytest.fixture(autouse=True)
+def _forget_remembered(monkeypatch):
+    """The credentials a test remembers are forgotten after it (the module's memory restored): a
+    remembered key masks whole, so it would change what later tests of other modules see."""
+    monkeypatch.setattr(redact, "_known", dict(redact._known))
+    monkeypatch.setattr(redact, "_known_pattern", redact._known_pattern)
 
 
 def _key(rng: random.Random) -> str:

@@ -46,6 +46,11 @@ class _Direct:
     def chunk(self, n: int, chunk: Chunk) -> None:
         self.log.chunk(n, chunk)
 
+    def chunks(self, n: int, items: list[tuple[float, bytes]]) -> None:
+        for t, data in items:
+            if data:
+                self.log.chunk(n, Chunk(t, data))
+
     def finish(self, n: int, end: End) -> None:
         self.log.finish(n, end)
 

@@ -57,7 +57,8 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     collector = IdleCollector(lambda: log.running)
     log.listeners.append(collector)
     server = uvicorn_server(make_asgi_app(endpoint, websocket_relay(endpoint)), graceful=2.0, date_header=False,
-                            log_filter=QUIET_ABORTS, requests=requests, websockets=True, lifespan=True)
+                            log_filter=QUIET_ABORTS, requests=requests, websockets=True, lifespan=True,
+                            fast_http=True)
     collector.start()
     try:
         server.run(sockets=[sock])
@@ -85,6 +86,7 @@ class ProxyThread(BackgroundServer):
     date_header = False  # pass the upstream's head through; add nothing of our own
     websockets = True
     lifespan = True  # the endpoint's upstream connections are closed when the server stops
+    fast_http = True  # httptools: the relay's per-chunk writes (servers._FastHttp)
 
     def __init__(self, upstream: str | Routes, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 600.0,
                  record_dir: str | os.PathLike | None = None, dialect: str | None = None, stall_s: float = 10.0,

@@ -132,6 +132,8 @@ class TeeSink(Protocol):
 
     def chunk(self, n: int, chunk: Chunk) -> None: ...
 
+    def chunks(self, n: int, items: list[tuple[float, bytes]]) -> None: ...
+
     def finish(self, n: int, end: End) -> None: ...
 
 class Tee:
@@ -203,10 +205,9 @@ class Tee:
             self.sink.chunk(self.n, Chunk(t, data))
 
     def inspect_all(self, copies: list[tuple[float, bytes]]) -> None:
-        """``inspect`` for each ``(t, decoded copy)`` that ``record_all`` returned, one chunk each, in order."""
-        for t, data in copies:
-            if data:
-                self.sink.chunk(self.n, Chunk(t, data))
+        """``inspect`` for each ``(t, decoded copy)`` that ``record_all`` returned, one chunk each, in order
+        (handed to the sink as one batch)."""
+        self.sink.chunks(self.n, copies)
 
     def complete(self, t: float | None) -> None:
         """The body ended cleanly: pass on what the decoders still hold, and say if it was cut short."""

@@ -37,6 +37,7 @@ Imports: ``aiohttp``, ``httpx``, ``yarl``. Nothing of the project.
 from __future__ import annotations
 
 import asyncio
+import ssl
 import typing
 from urllib.request import getproxies
 
@@ -51,6 +52,12 @@ _SKIP_AUTO_HEADERS = ("Accept", "Accept-Encoding", "User-Agent", "Content-Type")
 MAX_FIELD_SIZE = 16 * 1024
 """The longest response head line or header field accepted (bytes); h11 allows a 16 KiB head,
 aiohttp 8 190 bytes per field by default, so a head httpx read is not refused here."""
+
+
+READ_BUFFER = 128 * 1024
+"""aiohttp's read buffer per response (``read_bufsize``): it stops reading the socket once twice this
+waits unread and starts again below it. At its default (64 KiB) a relay behind a fast stream paused
+and resumed the socket at every batch (``pump.READ_AHEAD``)."""
 
 
 def upstream_client(*, timeout: httpx.Timeout, limits: httpx.Limits, trust_env: bool) -> httpx.AsyncClient:
@@ -76,25 +83,41 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
     (``keepalive_expiry``, seconds). ``trust_env``: ``SSL_CERT_FILE``/``SSL_CERT_DIR`` apply."""
 
     def __init__(self, *, limits: httpx.Limits, trust_env: bool) -> None:
-        self._ssl = httpx.create_ssl_context(trust_env=trust_env)
+        self._trust_env = trust_env
         self._limits = limits
         self._session: aiohttp.ClientSession | None = None
-        self._httpx = httpx.AsyncHTTPTransport(limits=limits, trust_env=trust_env)
-        """For what aiohttp would send otherwise (``Expect``: module docstring)."""
+        self._tls: ssl.SSLContext | None = None
+        """Made on the first ``https`` request (``tls``)."""
+        self._fallback: httpx.AsyncHTTPTransport | None = None
+        """httpx's own transport, made on the first request aiohttp would send otherwise (``Expect``:
+        module docstring)."""
+
+    def tls(self) -> ssl.SSLContext:
+        """The TLS context of every ``https`` request, made when first asked: loading the CA roots
+        takes ~60 ms, which an ``http`` upstream (loopback, a local gateway) never needs."""
+        if self._tls is None:
+            self._tls = httpx.create_ssl_context(trust_env=self._trust_env)
+        return self._tls
+
+    def _httpx(self) -> httpx.AsyncHTTPTransport:
+        if self._fallback is None:
+            self._fallback = httpx.AsyncHTTPTransport(limits=self._limits, trust_env=self._trust_env)
+        return self._fallback
 
     def _session_now(self) -> aiohttp.ClientSession:
         if self._session is None:
-            connector = aiohttp.TCPConnector(ssl=self._ssl, limit=self._limits.max_connections or 0,
+            # ssl: per request (``tls``); none is made for a plain-HTTP upstream.
+            connector = aiohttp.TCPConnector(limit=self._limits.max_connections or 0,
                                              keepalive_timeout=self._limits.keepalive_expiry)
             self._session = aiohttp.ClientSession(
                 connector=connector, auto_decompress=False, skip_auto_headers=_SKIP_AUTO_HEADERS,
                 cookie_jar=aiohttp.DummyCookieJar(), trust_env=False, timeout=aiohttp.ClientTimeout(total=None),
-                max_line_size=MAX_FIELD_SIZE, max_field_size=MAX_FIELD_SIZE)
+                max_line_size=MAX_FIELD_SIZE, max_field_size=MAX_FIELD_SIZE, read_bufsize=READ_BUFFER)
         return self._session
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if "expect" in request.headers:
-            return await self._httpx.handle_async_request(request)
+            return await self._httpx().handle_async_request(request)
         timeouts = request.extensions.get("timeout", {})
         connect = timeouts.get("connect")
         timeout = aiohttp.ClientTimeout(total=None, connect=connect, sock_connect=connect,
@@ -106,15 +129,17 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         try:
             resp = await self._session_now().request(
                 request.method, url, headers=headers, data=body or None, allow_redirects=False,
-                timeout=timeout, server_hostname=request.extensions.get("sni_hostname"))
+                timeout=timeout, ssl=self.tls() if url.scheme == "https" else True,
+                server_hostname=request.extensions.get("sni_hostname"))
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
             error = _httpx_error(e)
         except ValueError as e:  # a header field aiohttp will not write (CR, LF)
             error = httpx.LocalProtocolError(str(e))
         else:
             version = b"HTTP/%d.%d" % (resp.version.major, resp.version.minor) if resp.version else b"HTTP/1.1"
-            return httpx.Response(resp.status, headers=list(resp.raw_headers), stream=_Body(resp), request=request,
-                                  extensions={"http_version": version,
+            stream = _Body(resp)
+            return httpx.Response(resp.status, headers=list(resp.raw_headers), stream=stream, request=request,
+                                  extensions={"http_version": version, BODY: stream,
                                               "reason_phrase": (resp.reason or "").encode("latin-1", "replace")})
         raise error  # outside the handler: the chain is the cause _httpx_error chose, not aiohttp's wrapper
 
@@ -122,7 +147,21 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         session, self._session = self._session, None
         if session is not None:
             await session.close()
-        await self._httpx.aclose()
+        fallback, self._fallback = self._fallback, None
+        if fallback is not None:
+            await fallback.aclose()
+
+
+BODY = "stream_inspector.body"
+"""The ``httpx.Response.extensions`` key of a body read through aiohttp (``body_reader``)."""
+
+
+def body_reader(resp: httpx.Response) -> typing.Callable[[], typing.Awaitable[bytes]] | None:
+    """``resp``'s body one item at a time straight from aiohttp (``_Body.next``: what ``aiter_raw``
+    gives, without httpx's three generator layers per item), or None when httpx's own transport read
+    it. Close the response as usual (``aclose``) when done."""
+    body = resp.extensions.get(BODY)
+    return body.next if isinstance(body, _Body) else None
 
 
 def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
@@ -167,18 +206,29 @@ class _Body(httpx.AsyncByteStream):
             self._closed = None
 
     async def __aiter__(self) -> typing.AsyncIterator[bytes]:
+        while data := await self.next():
+            yield data
+
+    async def next(self) -> bytes:
+        """The next item of the body (an HTTP chunk, or a socket read's worth when not chunked), ``b""``
+        at its end. Raises ``httpx.TransportError`` (module docstring)."""
         error: httpx.TransportError
         try:
-            async for data, _ in self._resp.content.iter_chunks():
+            readchunk = self._resp.content.readchunk
+            while True:
+                data, end_of_chunk = await readchunk()
                 if data:
-                    yield data
-            return
+                    return data
+                if not end_of_chunk:  # (b"", False): the end of the body (aiohttp's ``iter_chunks``)
+                    break
         except aiohttp.ClientPayloadError as e:
             error = _cut_short(e, self._protocol)
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
             error = _httpx_error(e)
-        finally:
+        else:
             self._unguard()
+            return b""
+        self._unguard()
         raise error
 
     async def aclose(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
 
 import orjson
 
@@ -259,6 +260,57 @@ class AnthropicMessages(Dialect):
         if kind == "thinking" and isinstance(cb.get("signature"), str) and cb["signature"]:
             self.w.set_signature(block, cb["signature"])
 
+    def open_call(self, p: dict, at: int) -> "Block | None":
+        """``_block_start`` of a tool block that reports nothing and carries no input: the next index
+        (A004), a free slot (A003), no block open (A006), a known tool type (S008), an id and name
+        A011 passes (an ASCII identifier, 1-200 characters); None for any other start (then
+        ``_block_start`` judges it)."""
+        if not self.whole_calls:
+            return None
+        idx, cb = p.get("index"), p.get("content_block")
+        if idx.__class__ is not int or cb.__class__ is not dict or self.open_slots or idx in self.slots \
+                or idx != len(self.started_order):
+            return None
+        kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
+        if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
+                or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
+                        and name.__class__ is str and 0 < len(name) <= 200):
+            return None
+        self.started_order.append(idx)
+        self.open_slots.add(idx)
+        block = self.w.open_block_at(at, kind, idx, None, tid, name, True, True)
+        self.slots[idx] = _Slot(block, start_input)
+        if kind == "tool_use":
+            self.tool_use_started = True
+        return block
+
+    def deltas_after(self, block: Block) -> "Callable[[dict], tuple[Block, str, str] | None]":
+        """``delta_of`` right after ``open_call`` opened ``block`` (a tool block with no input, the only
+        one open, the response under way: ``delta_of``'s other checks hold already), for a payload
+        whose ``type`` is ``content_block_delta``: an ``input_json_delta`` of ``block``'s index."""
+        idx = block.index
+
+        def of(p: dict) -> "tuple[Block, str, str] | None":
+            i, delta = p.get("index"), p.get("delta")
+            if i.__class__ is not int or i != idx or delta.__class__ is not dict or "error" in p \
+                    or delta.get("type") != "input_json_delta":  # type: ignore[union-attr]  # a dict: checked
+                return None
+            value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
+            return block, "arguments", value if value.__class__ is str else ""
+
+        return of
+
+    def close_call(self, p: dict, block: Block, at: int) -> bool:
+        """``_block_stop`` of ``block`` (a tool block ``open_call`` opened) that reports nothing: its
+        own index, and J002/J004/J007 and the V rules silent (``StreamWriter.close_block_at``)."""
+        idx = p.get("index")
+        slot = self.slots.get(idx) if idx.__class__ is int else None
+        if slot is None or slot.block is not block or block.closed or slot.start_input \
+                or not self.w.close_block_at(block, "content_block_stop", at):
+            return False
+        self.open_slots.discard(idx)
+        return True
+
     def _block_delta(self, p: dict) -> None:
         idx = p.get("index")
         delta = p.get("delta")
@@ -460,8 +512,12 @@ class AnthropicMessages(Dialect):
         if self.seen_first:
             return
         self.seen_first = True
-        if type(self).on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
+        cls = type(self)
+        if cls.on_event is AnthropicMessages.on_event:  # a subclass that reads events its own way keeps on_event
             self.direct = self._handlers  # from now on, on_event of a handled type only calls its handler
+            # A block's start and stop taken whole (``open_call``) only where they are these handlers.
+            self.whole_calls = (cls._block_start is AnthropicMessages._block_start
+                          and cls._block_stop is AnthropicMessages._block_stop)
         if typ != "message_start":
             self.w.report("A012", f"first event is {typ!r}, not message_start "
                           f"({says('A012-missing-message-start')})")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from inspector.model.jsondepth import TOO_DEEP, depth_over
+from inspector.model.jsondepth import MAX_DEPTH, TOO_DEEP, depth_over
 from inspector.model.jsonprogress import COMPLETE, EMPTY, INVALID, PARTIAL, TRAILING, JsonProgress
 
 if TYPE_CHECKING:
@@ -127,6 +127,20 @@ class ArgumentRules:
         if state == COMPLETE and depth_over(block.content):
             self.s.report("S019", f"the arguments are valid JSON {TOO_DEEP}: not parsed (no input), kept as text",
                           index=block.index)
+
+    @staticmethod
+    def silent_at_close(block: "Block") -> bool:
+        """:meth:`at_close` would report nothing for ``block`` (it changes nothing either way)."""
+        prog = block.progress
+        if prog is None:
+            return block.empty_is_object
+        state = prog.state
+        if state == COMPLETE:
+            if prog.top_kind != "object":
+                return False
+            text = block.content
+            return len(text) <= MAX_DEPTH or not depth_over(text)  # short text: not that deep (no call)
+        return state != PARTIAL and (state != EMPTY or block.empty_is_object)
 
     def at_end(self, block: "Block") -> None:
         """J005: the stream ended with the tool block still open (J004 too when not an object)."""
