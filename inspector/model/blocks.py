@@ -318,7 +318,7 @@ class Block(Record):
         if text is None:
             text = self.content
         progress = self.progress
-        if not self.tool or progress is None:  # ``status``, written out
+        if not self.tool or progress is None:  # ``status`` written out (hot: once per block of a report)
             status = None
         else:
             st = progress.state
@@ -327,21 +327,13 @@ class Block(Record):
                 self.deltas, self.first_delta_s, self.last_delta_s, self.max_gap_s, self.response)
 
     def to_dict(self) -> dict:
-        text = self.content
-        # ``status`` written out, read once (``input`` depends on it too; hot: once per block of a report).
-        prog = self.progress
-        if not self.tool or prog is None:
-            status = None
-        else:
-            st = prog.state
-            status = "complete" if st == EMPTY and self.empty_is_object else _STATUS[st]
+        index, choice, kind, id_, name, text, tool, status, closed, deltas, first, last, gap, _ = self.fields()
         return {
-            "index": self.index, "choice": self.choice, "kind": self.kind, "id": self.id, "name": self.name,
-            "text": None if self.tool else text,
-            "arguments": text if self.tool else None,
-            "input": parsed_arguments(text) if status == "complete" else None, "status": status, "closed": self.closed,
-            "deltas": self.deltas,
-            "first_delta_s": self.first_delta_s, "last_delta_s": self.last_delta_s, "max_gap_s": self.max_gap_s,
+            "index": index, "choice": choice, "kind": kind, "id": id_, "name": name,
+            "text": None if tool else text,
+            "arguments": text if tool else None,
+            "input": parsed_arguments(text) if status == "complete" else None, "status": status, "closed": closed,
+            "deltas": deltas, "first_delta_s": first, "last_delta_s": last, "max_gap_s": gap,
         }
 
 
