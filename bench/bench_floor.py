@@ -12,7 +12,8 @@ rounds:
 - in-process: ``run_capture`` on the loaded capture vs the same floor function;
 - where the in-process time goes, by stage: our SSE framing alone one frame per event (what it
   does before the dialect is known), the same framing handing runs of deltas over whole
-  (``FrameRun``, what ``check`` gets once the dialect is known), and the whole session.
+  (``FrameRun``, what ``check`` gets once the dialect is known: the search for runs turned off
+  after a streak of short ones, as the session's ``RunGate`` does), and the whole session.
 
 ``--other DIR``: ``check`` of another checkout (its ``python -m inspector``, run from DIR) is timed end
 to end in the same rounds, between ours and the floor, for a before/after on the same load.
@@ -48,6 +49,7 @@ from inspector.capture.load import load_path  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
 from inspector.framing.sse import SSEDecoder  # noqa: E402
 from inspector.providers import dialect_class  # noqa: E402
+from inspector.session.runs import RunGate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DIALECT = {"anthropic": "anthropic-messages", "chat": "openai-chat"}
@@ -113,10 +115,14 @@ FLOOR = ("import sys, orjson\n" + inspect.getsource(floor)
 
 def framing_only(raw: bytes, dialect: str | None = None) -> list:
     """Our SSE decoder over the body in 64 KiB slices (as the session feeds it): items only.
-    ``dialect``: arm it with that dialect's run keys (runs of deltas framed whole), as the session does."""
+    ``dialect``: arm it with that dialect's run keys (runs of deltas framed whole), as the session does,
+    and turn the search off as the session's ``RunGate`` does after a streak of short runs (never back
+    on here: that needs the session's blocks)."""
     d, out = SSEDecoder(), []
     if dialect is not None:
         d.set_run_keys(dialect_class(dialect).run_keys, dialect_class(dialect).run_noise)
+        gate = RunGate()
+        d.on_run = lambda length: gate.saw_run(length, 0) and d.set_run_keys({})
     for i in range(0, len(raw), 65536):
         out += d.feed(raw[i:i + 65536], None)
     return out + d.close(None)

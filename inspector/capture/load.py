@@ -15,8 +15,6 @@ import math
 import os
 import re
 import stat
-import struct
-import zlib
 from typing import TYPE_CHECKING
 
 import orjson
@@ -267,6 +265,9 @@ def _looks_like_eventstream(raw: bytes) -> bool:
     prelude (total length, headers length, CRC32 of those 8 bytes; ``inspector.framing.eventstream``)."""
     if len(raw) < 12 or raw[0] > 1:
         return False
+    import struct  # only for a body that may be binary: a text capture's check never loads them (start-up)
+    import zlib
+
     total, hlen, crc = struct.unpack_from("!III", raw, 0)
     return zlib.crc32(raw[:8]) == crc and 16 <= total and hlen <= total - 16
 

@@ -29,7 +29,6 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 
 from inspector.cli.crash import report_internal_error  # noqa: E402
 from inspector.cli.parser import COMMANDS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
-from inspector.tui.terminal import NoTerminal  # noqa: E402
 
 WITHOUT_TERMINAL = {
     "replay": "for a report without one: stream-inspector check CAPTURE",
@@ -91,13 +90,20 @@ def _main(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print("stream-inspector: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except NoTerminal as e:
-        print(f"stream-inspector: {args.command} shows a terminal UI but {e} "
-              f"({WITHOUT_TERMINAL.get(args.command, 'run it in a terminal')})", file=sys.stderr)
-        return EXIT_USAGE
     except BrokenPipeError:
         # stdout went away (``| head``): stop quietly, and keep Python from complaining at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except Exception as e:  # a bug: one line and a saved traceback, exit 3 (never "findings")
-        return report_internal_error(e, args.command)
+    except Exception as e:
+        if _no_terminal(e):
+            print(f"stream-inspector: {args.command} shows a terminal UI but {e} "
+                  f"({WITHOUT_TERMINAL.get(args.command, 'run it in a terminal')})", file=sys.stderr)
+            return EXIT_USAGE
+        return report_internal_error(e, args.command)  # a bug: one line and a saved traceback, exit 3 (never "findings")
+
+
+def _no_terminal(e: Exception) -> bool:
+    """``e`` is the TUI's ``NoTerminal``. Only a command that imported ``inspector.tui.terminal`` can
+    raise it, so a command that did not (``check``) does not import it to ask (start-up)."""
+    terminal = sys.modules.get("inspector.tui.terminal")
+    return terminal is not None and isinstance(e, terminal.NoTerminal)

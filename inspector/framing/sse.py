@@ -16,6 +16,7 @@ Pure: no I/O, no clocks (time arrives with each chunk), no TUI imports.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -97,23 +98,57 @@ def _by_hand(data: bytes, pos: int, end: int, head: bytes, mid: bytes,
 def _data_only(text: str, line: int, pos: int, ident: str, t: float | None) -> list[Frame] | None:
     """The frames of ``text`` (ASCII, ending in a blank line, no CR; body line ``line`` at byte ``pos``)
     when it is nothing but events of one ``data:`` line each (``data:VALUE\n\n``, the shape of every
-    OpenAI Chat chunk), found with a few whole-text scans instead of a step per event; None for any other
+    OpenAI Chat chunk), found with a few whole-text passes instead of a step per event; None for any other
     text (a comment, a named event, an ``id:``, a second data line, a stray blank line...).
 
-    Exact: with ``k`` blank-line separators and ``2 k`` LFs in all, no LF is inside an event, so each
-    part is one line; ``"\n\ndata:"`` can then only occur at a separator, so counting it checks that
-    every part after the first is a ``data:`` line. Each part is then what the line path dispatches:
-    field ``data``, the value after one optional space (WHATWG HTML 9.2.6)."""
+    Exact: cut at every ``"\n\ndata:"``, the text is ``data:`` V1 ``\n\ndata:`` V2 ... ``\n\n``; when no
+    value holds an LF, each event is one ``data:`` line and its blank line. Each value is then what the
+    line path dispatches: field ``data``, the value after one optional space (WHATWG HTML 9.2.6). Cut at
+    every ``"\n\ndata: "`` first: when that leaves no LF in a value, every event had the space."""
     if not text.startswith("data:"):  # first: a stream of named events leaves here, before any scan
         return None
-    parts = text.split("\n\n")
-    n = len(parts) - 1  # the text ends in a blank line: the last part is empty
-    if text.count("\n") != 2 * n or text.count("\n\ndata:") != n - 1:
+    if text.startswith("data: "):  # the usual spelling: cut with the space, so no value is copied again
+        values = text[6:-2].split("\n\ndata: ")
+        if "\n" not in "".join(values):  # memchr over a copy: cheaper than counting LFs one by one
+            offsets = accumulate([len(v) + 8 for v in values], initial=pos)
+            return [Frame("message", v, ident, None, False, ln, at, t)
+                    for v, ln, at in zip(values, range(line, line + 2 * len(values), 2), offsets)]
+    values = text[5:-2].split("\n\ndata:")
+    if "\n" in "".join(values):
         return None
-    del parts[n]
-    offsets = accumulate([len(p) + 2 for p in parts], initial=pos)
-    return [Frame("message", p[6:] if p[5:6] == " " else p[5:], ident, None, False, ln, at, t)
-            for p, ln, at in zip(parts, range(line, line + 2 * n, 2), offsets)]
+    offsets = accumulate([len(v) + 7 for v in values], initial=pos)
+    return [Frame("message", v[1:] if v[:1] == " " else v, ident, None, False, ln, at, t)
+            for v, ln, at in zip(values, range(line, line + 2 * len(values), 2), offsets)]
+
+
+def _named_only(text: str, line: int, pos: int, ident: str, t: float | None,
+                names: dict[str, str]) -> list[Frame] | None:
+    """``_data_only`` for events of an ``event:`` line and one ``data:`` line each
+    (``event:NAME\ndata:VALUE\n\n``, the shape of every Anthropic event); None for any other text.
+
+    Exact: cut at every ``"\n\nevent:"``, each part is NAME, ``\ndata:``, VALUE with no other LF,
+    so each event is those two lines and a blank line; the line path would dispatch VALUE (one
+    optional space dropped) under NAME (the same; ``message`` and unnamed when empty). ``names``
+    maps each raw NAME to its string, so that one string serves every event of that name."""
+    if not text.startswith("event:"):
+        return None
+    frames: list[Frame] = []
+    append = frames.append
+    for part in text[6:-2].split("\n\nevent:"):
+        name, sep, value = part.partition("\ndata: ")  # the value after one space, as the line path reads it
+        if not sep:
+            name, sep, value = part.partition("\ndata:")  # no space: the first ``data:`` has none to drop
+        if not sep or "\n" in value or "\n" in name:
+            return None
+        event = names.get(name)
+        if event is None:
+            event = name[1:] if name[:1] == " " else name
+            if len(names) < 256:
+                names[name] = event
+        append(Frame(event or "message", value, ident, None, bool(event), line, pos, t))
+        line += 3
+        pos += len(part) + 8
+    return frames
 
 
 def _markers(keys) -> tuple[bytes, ...]:
@@ -182,6 +217,8 @@ class SSEDecoder:
         self._raw_at = (0, 0)
         self._raw_scan = ValueScanner()
         self._names: dict[bytes, str] = {b"": ""}
+        self._named: dict[str, str] = {}
+        """``_named_only``'s ``names`` (raw ``event:`` values as text -> the event name)."""
         self.run_keys: dict[str, tuple[bytes, ...]] = {}
         """Event name (``""``: no ``event:`` line) -> the raw ``"key":"`` markers whose string value
         may vary along a run (``FrameRun``); see ``set_run_keys``. Empty: no runs."""
@@ -190,6 +227,9 @@ class SSEDecoder:
         rule reads (OpenAI's random ``obfuscation`` padding); see ``set_run_keys``."""
         self._templates: dict[tuple[bytes, ...], int | tuple[re.Pattern, re.Pattern]] = {}
         """Run templates: events matched by hand so far, or the compiled patterns."""
+        self.on_run: Callable[[int], object] | None = None
+        """Told each run's length (events) as it is framed; it may turn the search off at once
+        (``set_run_keys({})``): the rest of the chunk is then framed an event at a time."""
 
     def set_run_keys(self, keys: dict[str, tuple[str, ...]], noise: tuple[str, ...] = ()) -> None:
         """Emit a ``FrameRun`` for events that repeat the one before but for the string value of
@@ -239,10 +279,13 @@ class SSEDecoder:
         ascii_text = data[:end].decode("ascii") if data.isascii() else None
         if ascii_text is not None and not self.run_keys:
             frames = _data_only(ascii_text, line, pos, ident, t)
-            if frames is not None:  # every event a lone ``data:`` line: all of them in one pass
+            lines = 2
+            if frames is None:
+                frames, lines = _named_only(ascii_text, line, pos, ident, t, self._named), 3
+            if frames is not None:  # every event of one shape: all of them in one pass
                 self._text.eol("LF", line, pos, t, out)  # as the loop below notes it, before the first frame
                 out += frames
-                self._lines.skip_to(line + 2 * len(frames), pos + end)
+                self._lines.skip_to(line + lines * len(frames), pos + end)
                 return data[end:]
         starts, find, named_event = data.startswith, data.find, _NAMED.match
         while start < end:
@@ -287,6 +330,8 @@ class SSEDecoder:
                 run = self._run(data, begin, v0, stop, end, event, lines, line, pos, t, markers)
                 if run is not None:
                     out.append(run)
+                    if self.on_run is not None:
+                        self.on_run(len(run.raw))
                     line += lines * len(run.raw)
                     pos += run.size
                     start += run.size

@@ -43,12 +43,19 @@ RELEASED = _RELEASED
 """The same, for a record made already released (an event no rule reads once it is recorded)."""
 
 
+SHALLOW_LEN = 2 * (MAX_DEPTH + 1)
+"""The shortest JSON text that nests deeper than ``MAX_DEPTH`` (each level an opening and a closing
+bracket): shorter data is valid and shallow enough, or no JSON at all (``orjson.loads`` decides)."""
+
+
 def parse_payload(data: str) -> object:
     """An event's payload: parsed JSON, ``DONE`` for ``[DONE]``, or ``NOT_JSON`` (hot: once per event).
     Depth is bounded (S019 beyond ``MAX_DEPTH``); data too short or with too few brackets to go that
-    deep is parsed at once, without ``jsondepth.loads``'s layers."""
+    deep is parsed at once, without ``jsondepth.loads``'s layers. Too short means fewer than
+    ``2 * (MAX_DEPTH + 1)`` characters: a valid value that deep opens and closes that many containers,
+    so shorter data is either valid and shallow enough or not JSON at all (``NOT_JSON`` either way)."""
     try:
-        if len(data) <= MAX_DEPTH or data.count("[") + data.count("{") <= MAX_DEPTH:
+        if len(data) < SHALLOW_LEN or data.count("[") + data.count("{") <= MAX_DEPTH:
             return DONE if data == "[DONE]" else orjson.loads(data)
         return loads(data)
     except orjson.JSONDecodeError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import os
-import select
 
 
 def write_whole(out, text: str) -> None:
@@ -38,6 +37,8 @@ def write_whole(out, text: str) -> None:
         try:
             n = os.write(fd, data)  # EINTR with nothing written is retried by os.write (PEP 475)
         except BlockingIOError:  # O_NONBLOCK set by something sharing the description: wait, never drop
+            import select  # only here: most processes never need it (start-up)
+
             select.select([], [fd], [])
             continue
         data = data[n:]

@@ -212,6 +212,9 @@ class Dialect:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls.typed_deltas = cls.delta_types.difference(cls.starts_response, KEEPALIVE_TYPES)
+    delta_template: ClassVar[bool] = False
+    """A group's later deltas are read from its first one's text when they repeat it but for the
+    string ``delta_of`` answers (``inspector.session.deltas``), not parsed and asked one by one."""
     untyped: ClassVar[str | None] = None
     """The ``type`` a payload without that key counts as for ``delta_types`` (Chat: ``message``, the
     name the session gives such an event); None: a payload without ``type`` is never a delta."""

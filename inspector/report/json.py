@@ -7,6 +7,7 @@ import orjson
 
 from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.model.display import json_safe
+from inspector.report.jsonblocks import blocks_json
 from inspector.report.unmasked import clean_throughout, joined
 from inspector.session.session import Session
 
@@ -86,6 +87,11 @@ def report_dict(path: str, s: Session) -> dict:
                 d[k] = _r(d[k])
         if several:
             d["response"] = b.response
+    return _report(path, s, dicts, several)
+
+
+def _report(path: str, s: Session, blocks: object, several: bool) -> dict:
+    """The report object around ``blocks`` (their dicts, or their JSON as an ``orjson.Fragment``)."""
     findings = []
     for f in s.findings:
         d = f.to_dict()
@@ -95,9 +101,13 @@ def report_dict(path: str, s: Session) -> dict:
         findings.append(d)
     return {"path": path, "dialect": s.dialect_name or "unknown", "events": len(s.events),
             "duration_s": _r(s.duration_s), "ttfb_s": _r(s.ttfb_s), "ttfc_s": _r(s.ttfc_s),
-            "stop_reason": s.stop_reason and scrub_secrets(s.stop_reason), "blocks": dicts, "findings": findings}
+            "stop_reason": s.stop_reason and scrub_secrets(s.stop_reason), "blocks": blocks, "findings": findings}
 
 
 def render(path: str, s: Session) -> str:
-    """One JSON line (C1 and bidi controls escaped as ``\\u…``: ``json_safe``)."""
-    return json_safe(orjson.dumps(report_dict(path, s)).decode())
+    """One JSON line (C1 and bidi controls escaped as ``\\u…``: ``json_safe``): the JSON of
+    ``report_dict``, with the blocks written by ``blocks_json`` when it can."""
+    several = len(s.responses) > 1
+    blocks = blocks_json(s.blocks, several)
+    report = report_dict(path, s) if blocks is None else _report(path, s, orjson.Fragment(blocks), several)
+    return json_safe(orjson.dumps(report).decode())

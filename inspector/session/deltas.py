@@ -22,17 +22,20 @@ streams.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
 
-from inspector.model.events import NOT_JSON, parse_payload
-from inspector.model.jsondepth import MAX_DEPTH
+from inspector.model.events import NOT_JSON, RELEASED, SHALLOW_LEN, parse_payload
 from inspector.model.frames import Frame
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.session.session import Session
+
+_BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+"""A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
 
 MIN = 2
 """Fewest events taken in one step (one alone costs no more through the exact path)."""
@@ -63,6 +66,8 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     fragments: list[str] = []
     payloads: list = []
     frames: list = []
+    keys = dialect.run_keys if dialect.delta_template else None
+    template: tuple[str, str] | None = None
     j = i
     while j < n:
         frame = items[j]
@@ -74,7 +79,7 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
         p = frame.payload
         if p is None:  # ``parse_payload`` written out: short data is parsed at once (hot: once per delta)
             data = frame.data
-            if len(data) <= MAX_DEPTH and data != "[DONE]":
+            if len(data) < SHALLOW_LEN and data != "[DONE]":
                 try:
                     p = loads(data)
                 except JSONDecodeError:
@@ -90,22 +95,96 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
         if target is None or (block is not None and (target[0] is not block or target[1] != how or typ != name)):
             frame.payload = p
             break
+        if keys and block is None and j + 2 < n and items[j + 1].__class__ is Frame:  # two or more to read so
+            markers = keys.get(frame.event if named else "")
+            if markers:
+                template = _template(frame.data, markers, target, typ, untyped, delta_of, items[j + 1].data)
         block, how, name = target[0], target[1], typ  # type: ignore[assignment]  # a string: checked above
         fragments.append(target[2])
         payloads.append(p)
         frames.append(frame)
         j += 1
+        if template is not None:  # the deltas after it that repeat it but for their strings: the same target
+            j = _read_like(items, j, t, name, template, fragments, payloads, frames)
     count = j - i
     if count < least or block is None or lead is not None and block is not lead:
-        for k in range(count):  # parsed once: the exact path takes them next
-            items[i + k].payload = payloads[k]
+        _give_back(items, i, payloads)
         return 0
     text = "".join(fragments)
     if not (s.argument_rules.quiet(block, fragments, text) if how == "arguments"
             else not dialect.judges_text(block, fragments)):
-        for k in range(count):  # parsed once: the exact path takes them next
-            items[i + k].payload = payloads[k]
+        _give_back(items, i, payloads)
         return -count
     s.record_deltas(frames, payloads, name, block, t, head)
     s.add_deltas(block, fragments, len(text), t, text)
     return count
+
+
+def _give_back(items: list, i: int, payloads: list) -> None:
+    """The frames from ``items[i]`` on, looked at and not taken, keep what was parsed of them (the exact
+    path takes them next); one read from a template's text (``RELEASED``) is parsed there again."""
+    for k, p in enumerate(payloads):
+        items[i + k].payload = None if p is RELEASED else p
+
+
+def _template(data: str, markers: tuple[str, ...], target: tuple, typ: object, untyped: str | None, delta_of,
+              following: str) -> tuple[str, str] | None:
+    """``(head, tail)``: ``data`` (a delta's event that ``delta_of`` answered ``target`` for) around the
+    string it adds, when the next deltas may be read from it (``_read_like``); None otherwise, and when the
+    ``following`` event's text does not start with the same head (no delta to read so).
+
+    The string is the value after the first ``"key":"`` of ``markers`` (``Dialect.run_keys``). That it
+    is the one ``delta_of`` reads is proven, not assumed: the same text with that string replaced by
+    one longer than the whole text (so equal to no other string in it) must be answered with the same
+    block and kind and that string. Any text that is the head, a valid JSON string body and the tail is
+    then that payload but for that one string, and ``delta_of``, which asks of the string only that it
+    is one (``Dialect.delta_of``), answers it the same way with its string."""
+    for key in markers:
+        marker = f'"{key}":"'
+        k = data.find(marker)
+        if k < 0:
+            continue
+        b0 = k + len(marker)
+        head = data[:b0]
+        m = _BODY_END.match(data, b0)
+        if m is None or not following.startswith(head):
+            return None
+        tail = data[m.end() - 1:]
+        probe = "p" * (len(data) + 1)
+        try:
+            p = loads(head + probe + tail)  # nested as ``data`` (parsed already): no depth check
+        except JSONDecodeError:
+            return None
+        if p.__class__ is not dict or p.get("type", untyped) != typ:  # type: ignore[union-attr]  # a dict
+            return None
+        got = delta_of(p)
+        ok = got is not None and got[0] is target[0] and got[1] == target[1] and got[2] == probe
+        return (head, tail) if ok else None
+    return None
+
+
+def _read_like(items: list, j: int, t: float | None, name: str, template: tuple[str, str], fragments: list,
+               payloads: list, frames: list) -> int:
+    """From ``items[j]`` on, the frames (unparsed, arrived at ``t``, unnamed or named ``name``) that are
+    ``template``'s event but for its string (a valid JSON string body between the same head and tail):
+    each one's string, ``RELEASED`` (parsed from its text if ever asked for) and the frame appended;
+    returns the index of the first item that is not one of them."""
+    head, tail = template
+    lh, lt = len(head), len(tail)
+    n = len(items)
+    while j < n:
+        frame = items[j]
+        if frame.__class__ is not Frame or frame.t != t or frame.payload is not None or (
+                frame.named and frame.event != name):
+            break
+        data = frame.data
+        if len(data) < lh + lt or not data.startswith(head) or not data.endswith(tail):
+            break
+        try:  # the body with its quotes (the head ends with one, the tail starts with one): a string, or it raises
+            fragments.append(loads(data[lh - 1:len(data) - lt + 1]))
+        except JSONDecodeError:
+            break
+        payloads.append(RELEASED)
+        frames.append(frame)
+        j += 1
+    return j

@@ -55,7 +55,8 @@ def take(s: "Session", items: list, i: int) -> int:
                 s.take_frame(items[m])
             k = -k
         j += k
-        if j < n and _one(s, items[j], dialect.group_stops):  # the deltas cannot end the response
+        stops = dialect.group_stops  # none in a dialect whose blocks close at a later event (Chat)
+        if j < n and stops and _one(s, items[j], stops):  # the deltas cannot end the response
             j += 1
     return j - i
 

@@ -80,11 +80,15 @@ class RunGate:
     a template match in the framing and an attempt here, and a 3-delta run saves nothing). It goes
     back on when the shape changes (one block took ``LONG`` deltas or more between two looks: a
     long call or answer has begun), or, to look again, after ``wait`` events; ``wait`` doubles (up
-    to ``MAX_WAIT``) each time the search has to go off again, and one long run resets it. The
-    result never depends on it: a run taken whole and its events one by one give the same report."""
+    to ``MAX_WAIT``) each time the search has to go off again, and one long run resets it. Such a
+    second look goes off again after ``RELOOK`` short runs in a row (the stream's shape is known by
+    then). The framing reports each run as it makes it (``SSEDecoder.on_run``), so the search goes
+    off in the middle of a chunk. The result never depends on it: a run taken whole and its events
+    one by one give the same report."""
 
     SHORT = 8
     PATIENCE = 16
+    RELOOK = 2
     LONG = 64
     FIRST_WAIT = 4096
     MAX_WAIT = 1 << 16
@@ -126,6 +130,7 @@ class RunGate:
         if events - self.off_at < self.wait:
             return False
         self.armed, self.wait = True, min(self.wait * 2, self.MAX_WAIT)
+        self._short = self.PATIENCE - self.RELOOK
         return True
 
 

@@ -498,8 +498,6 @@ class Session:
                 self.take_frame(item)
             elif item.__class__ is FrameRun:
                 runs.take(self, item)
-                if self._run_gate.saw_run(len(item.raw), len(self.events)):
-                    self._arm_runs()
             elif isinstance(item, Comment):
                 self._timing.on_keepalive(item.t, item.line)
                 if self.ended:
@@ -647,10 +645,17 @@ class Session:
         """Tell an SSE decoder which string values may vary along a run of deltas in this dialect
         (none while ``runs.RunGate`` has the search off)."""
         if isinstance(self._decoder, SSEDecoder) and self.dialect is not None:
+            self._decoder.on_run = self._saw_run
             if self._run_gate.armed:
                 self._decoder.set_run_keys(self.dialect.run_keys, self.dialect.run_noise)
             else:
                 self._decoder.set_run_keys({})
+
+    def _saw_run(self, length: int) -> None:
+        """The framing made a run of ``length`` events: the search goes off at once (the rest of the
+        chunk framed an event at a time) when ``runs.RunGate`` says so."""
+        if self._run_gate.saw_run(length, len(self.events)):
+            self._arm_runs()
 
     def _look_for_runs(self) -> None:
         """The search for runs is off: turn it back on when ``runs.RunGate`` says so."""

@@ -255,6 +255,9 @@ def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
         m.setattr(SSEDecoder, "set_run_keys", lambda self, keys, noise=(): None)
         m.setattr(OpenAIChat, "on_chunk", lambda self, ev: (general_calls.append(ev.index), on_chunk(self, ev))[1])
         m.setattr(OpenAIChat, "on_event", lambda self, ev: (event_calls.append(ev.index), on_event(self, ev))[1])
+        on_message = OpenAIChat._on_message  # ``on_event`` for a chunk the session hands over directly
+        m.setattr(OpenAIChat, "_on_message", lambda self, p: (event_calls.append(self.w.current.index),
+                                                              on_message(self, p))[1])
         s = run_capture(cap)
     assert general_calls == [0, 11, 12, 13]  # the head, the text's opening, the finish, [DONE]
     assert event_calls == [0, 1, 4, 5, 6, 7, 8, 11, 12, 13]  # calls 0 and 2: their arguments as a group
@@ -341,4 +344,155 @@ def test_a_named_continuation_of_an_open_call_matches(name):
               plain("{"), (name, plain('"a": 1')), plain("}"),
               {**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
     direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False), runs=False)
+    assert direct == general
+
+
+_OPEN = ('{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":'
+         '{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"f","arguments":""}}]},'
+         '"finish_reason":null}]}')
+_CONT = ('{"id":"c1",%s"object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":'
+         '{"tool_calls":[{"index":0,"function":{%s}}]},"finish_reason":null}]}')
+_TEXT = ('{"id":"c1",%s"object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":'
+         '{%s}, "finish_reason":null}]}')
+
+
+def _raw_body(datas: list[str]) -> bytes:
+    return "".join(f"data: {d}\n\n" for d in [orjson.dumps(HEAD[0]).decode(), *datas]).encode()
+
+
+_FINISH = orjson.dumps({**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}).decode()
+_PARTS = ['{\\"a\\":', '1,\\"b\\":', '\\"x\\"', '}']
+"""A call's arguments as the JSON bodies of its four deltas (valid JSON together: the J rules stay quiet)."""
+_OTHER = ['{\\"z\\":', '2', ',\\"y\\":3', '}']
+"""Other bodies, also valid together: a decoy's, or a repeated key's (a shortcut that read them would be judged quiet too)."""
+_HOSTILE = {
+    "plain": (["", ""], ['"arguments":"%s"'] * 4),
+    "a decoy key before": (['"arguments":"{",'] * 4, ['"arguments":"%s"'] * 4),
+    "a decoy that varies": (['"arguments":"%o",'] * 4, ['"arguments":"%s"'] * 4),
+    "a duplicate key": (["", ""], ['"arguments":"%s","arguments":"%o"'] * 4),
+    "a duplicate key first": (["", ""], ['"arguments":"%o","arguments":"%s"'] * 4),
+    "an escaped key": (['"arguments":"%o",'] * 4, ['"argu\\u006dents":"%s"'] * 4),
+    "escapes in the body": ([""] * 4, ['"arguments":"%s"', '"arguments":"%s\\u0020"', '"arguments":"\\t%s"',
+                                       '"arguments":"%s"']),
+    "a body cut before a quote": ([""] * 4, ['"arguments":"%s"', '"arguments":"%s\\"', '"arguments":"%s\\',
+                                             '"arguments":"%s"']),
+    "another kind after": ([""] * 4, ['"arguments":"%s"', '"arguments":"%s"', '"arguments":1', '"arguments":"%s"']),
+    "a second key after": ([""] * 4, ['"arguments":"%s"', '"arguments":"%s"', '"arguments":"%s","name":"g"',
+                                      '"arguments":"%s"']),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_HOSTILE))
+@pytest.mark.parametrize("timed", [False, True])
+def test_deltas_read_from_the_first_ones_text_match(case, timed):
+    """Continuations read from the text of the group's first one (``deltas._template``/``_read_like``: the
+    same text but for the string its dialect adds) give what parsing each gives, also when another key
+    of that name comes first (a decoy, varying or not), a key repeats, the key is escaped, or the string
+    holds escapes, a quote or a trailing backslash."""
+    before, fns = _HOSTILE[case]
+    datas = [_OPEN]
+    for k, fn in enumerate(fns):
+        fill = {"%s": _PARTS[k], "%o": _OTHER[k]}
+        datas.append(_CONT % tuple("".join(fill.get(x, x) for x in _pieces(t)) for t in (before[k % len(before)], fn)))
+    datas.append(_FINISH)
+    cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], timed)
+    direct, general = _both(cap, runs=False)
+    assert direct == general
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut around its ``%s``/``%o`` holes."""
+    import re
+    return [x for x in re.split(r"(%[so])", text) if x]
+
+
+@pytest.mark.parametrize("decoy", ['"content":"same",', '"content":"x",', '"content":"varies %d",',
+                                   '"arguments":"varies %d",', ""])
+@pytest.mark.parametrize("key", ["content", "refusal", "reasoning_content", "reasoning"])
+@pytest.mark.parametrize("vary", [True, False])
+def test_text_deltas_read_from_the_first_ones_text_match(decoy, key, vary):
+    """The same for a channel's text (``content`` is a run key; ``refusal`` and ``reasoning`` are not, and a
+    ``content`` decoy beside them must not be taken for theirs), whether the text varies or the decoy alone."""
+    words = ("same", "b c", "d", "e") if vary else ("same",) * 4
+    datas = [_TEXT % ("", f'"{key}":"start"')] + [_TEXT % (decoy.replace("%d", str(k)), f'"{key}":"{w}"')
+                                                   for k, w in enumerate(words)]
+    cap = _capture(_raw_body(datas + [_FINISH]) + b"data: [DONE]\n\n", [], False)
+    direct, general = _both(cap, runs=False)
+    assert direct == general
+
+
+def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch):
+    """Not vacuous: on the common shape, a call's deltas after its first are read from the first one's
+    text (not parsed), and the report is the general way's."""
+    import inspector.session.deltas as deltas
+
+    read: list[str] = []
+    read_like = deltas._read_like
+
+    def reading(items, j, *args):
+        k = read_like(items, j, *args)
+        read.extend(frame.data for frame in items[j:k])
+        return k
+
+    monkeypatch.setattr(deltas, "_read_like", reading)
+    datas = [_OPEN, *(_CONT % ("", f'"arguments":"{p}"') for p in _PARTS), _FINISH]
+    cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], False)
+    s = run_capture(cap)
+    assert s.blocks[0].content == '{"a":1,"b":"x"}' and not s.findings
+    assert read == datas[2:5]  # the second to fourth parts, read from the first one's text; not the finish
+    direct, general = _both(cap, runs=False)
+    assert direct == general
+
+
+@pytest.mark.parametrize("case", ["another call", "a finish of the same length"])
+def test_a_delta_like_the_first_but_for_more_than_its_string_is_parsed(case):
+    """A continuation of the same length as the group's first but with another call's index (the head
+    differs) or a ``finish_reason`` in place of ``null`` (the tail differs) is no delta of the group."""
+    second = _OPEN.replace('"index":0,"id":"call_0"', '"index":1,"id":"call_1"')
+    datas = [_OPEN, second] if case == "another call" else [_OPEN]
+    cont = _CONT % ("", '"arguments":"%s"')
+    for k, part in enumerate(_PARTS):
+        data = cont.replace("%s", part)
+        if k == 2:
+            data = data.replace('"index":0,"function"', '"index":1,"function"') if case == "another call" \
+                else data.replace('"finish_reason":null', '"finish_reason":"ab"')
+        datas.append(data)
+    cap = _capture(_raw_body(datas + [_FINISH]) + b"data: [DONE]\n\n", [], False)
+    direct, general = _both(cap, runs=False)
+    assert direct == general
+
+
+@pytest.mark.parametrize("name", ["error", "message", None])
+@pytest.mark.parametrize("typ", ["message", "error", None])
+def test_a_plain_chunk_under_another_name_or_with_a_type_goes_the_general_way(name, typ):
+    """The direct handler (``_on_message``) reads no event name: a chunk named ``error``, or one with a
+    ``type`` (how a direct handler can meet an event of another name), each shaped as a call's opening
+    or a continuation, is judged as the general way judges it."""
+    opening = {"tool_calls": [{"index": 0, "id": "call_0", "type": "function",
+                               "function": {"name": "f", "arguments": ""}}]}
+    chunks: list = [*HEAD]
+    for delta in (opening, {"tool_calls": [{"index": 0, "function": {"arguments": '{"a":1}'}}]}, {"content": "hi"}):
+        chunk = {**HEAD[0], "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        if typ is not None:
+            chunk["type"] = typ
+        chunks.append((name, chunk) if name else chunk)
+    chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    for timed in (False, True):
+        direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], timed), runs=False)
+        assert direct == general
+
+
+@pytest.mark.parametrize("name", ["foo", "error", "message"])
+def test_a_named_delta_that_repeats_the_first_ones_text_goes_by_its_name(name):
+    """A continuation repeating the group's first one but for its string, under an SSE name: named
+    ``message`` it is one more delta of the group; under another name it is no delta of the group
+    (judged as the general way judges an event of that name)."""
+    opening = {**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": 0, "id": "call_0", "type": "function", "function": {"name": "f", "arguments": ""}}]},
+        "finish_reason": None}]}
+    parts = [{**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": 0, "function": {"arguments": a}}]}, "finish_reason": None}]} for a in ('{"a":', "1,", '"b":2', "}")]
+    chunks = [*HEAD, opening, parts[0], parts[1], (name, parts[2]), parts[3],
+              {**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    direct, general = _both(_capture(_body(chunks) + b"data: [DONE]\n\n", [], False), runs=False)
     assert direct == general

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from inspector.capture.load import load_bytes
 from inspector.cli import main
 from inspector.feeds.run import run_capture
+from inspector.model.events import NOT_JSON, parse_payload
 from inspector.model.jsondepth import MAX_DEPTH, TooDeep, depth_over, loads
 
 
@@ -50,6 +52,28 @@ def test_loads_refuses_what_it_cannot_walk_safely():
         loads(_nested(MAX_DEPTH + 1))
     with pytest.raises(TooDeep):
         loads("[" * 100_000)
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 2])
+@pytest.mark.parametrize("shape", ["[]", "{}", "cut", "bare"])
+def test_an_event_payload_is_refused_past_max_depth_at_every_length(depth, shape):
+    """``parse_payload`` skips the bracket count for data shorter than ``2 * (MAX_DEPTH + 1)``: the
+    payload at and around that length is what ``jsondepth.loads`` gives (nested arrays and objects at the
+    shortest, a prefix cut short, and with bytes after it), so the shortcut is exact."""
+    if shape == "[]":
+        data = "[" * depth + "]" * depth
+    elif shape == "{}":
+        data = '{"":' * (depth - 1) + "{}" + "}" * (depth - 1)
+    elif shape == "cut":
+        data = "[" * depth + "]" * (depth - 1)
+    else:
+        data = "[" * depth + "]" * depth + " "
+    try:
+        expected = loads(data)
+    except orjson.JSONDecodeError:
+        expected = NOT_JSON
+    assert parse_payload(data) == expected
+    assert (parse_payload(data) is NOT_JSON) == (depth > MAX_DEPTH or shape == "cut")
 
 
 def _capture(tmp_path, records: list[str]):

@@ -43,7 +43,10 @@ CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress 
                   "textwrap": "only --help (a command's description is wrapped when shown)",
                   "glob": "only a pattern among the inputs",
                   "base64": "only a ``Basic`` word in scrubbed text (is it base64 of user:password?)",
-                  "binascii": "with base64"}
+                  "binascii": "with base64",
+                  "struct": "only a body that may be AWS event-stream (its prelude's lengths)",
+                  "zlib": "with struct (the prelude's CRC)",
+                  "select": "only a report write that would block (``model.writes``)"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
@@ -119,12 +122,14 @@ def test_check_of_sse_loads_no_other_format(tmp_path):
     """A regression guard for start-up (issue 32; the time itself is ``bench/bench_startup.py``'s):
     ``check`` of raw SSE imports no other format's reader or framing, no history or schema checks, and
     none of the standard modules deferred above (``threading`` neither: the secrets lock is ``_thread``'s;
-    nor ``shutil``: ``cli.parser.terminal_columns`` sizes argparse's help).
+    nor ``shutil``: ``cli.parser.terminal_columns`` sizes argparse's help), nor the TUI's ``terminal``
+    (``cli._no_terminal`` asks for ``NoTerminal`` only where a command loaded it).
     ``dataclasses`` is not on the list: orjson imports it."""
     cap = tmp_path / "one.sse"
     cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
     forbidden = {*LOADED_WHEN_NEEDED, *OTEL, *CLI_DEFERRED, *CHECK_DEFERRED, "threading", "urllib.parse", "ipaddress",
-                 "shutil", "signal", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures"}
+                 "shutil", "signal", "asyncio", "yaml", "tempfile", "logging", "concurrent.futures",
+                 "inspector.tui", "inspector.tui.terminal"}
     code = ("import sys\n"
             "from inspector.cli import main\n"
             f"main(['check', {str(cap)!r}])\n"

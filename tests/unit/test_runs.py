@@ -283,6 +283,40 @@ def test_the_search_for_runs_goes_off_where_none_form_and_back_on_for_a_long_cal
         gate.saw_run(2, 9100)
     assert not gate.armed and not gate.rearm(9200, 40, 3) and not gate.rearm(9300, 41, 100)  # new blocks
     assert gate.rearm(9400, 41, 100 + RunGate.LONG)  # one block took many deltas since the last look
+    for _ in range(RunGate.PATIENCE - 1):  # the shape changed: a full streak again before it goes off
+        assert not gate.saw_run(2, 9500)
+    assert gate.saw_run(2, 9500) and gate.rearm(9500 + gate.wait, -1, 0)  # a second look after the wait:
+    assert not any(gate.saw_run(2, 20000) for _ in range(RunGate.RELOOK - 1))  # off again after RELOOK
+    assert gate.saw_run(2, 20000) and not gate.armed
+
+
+def _chat_short_calls(calls: int) -> bytes:
+    """OpenAI Chat: ``calls`` tool calls, each an opening and 3 argument deltas (runs of 2), then the finish."""
+    head = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    chunks = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None},
+                                    "finish_reason": None}]}]
+    for i in range(calls):
+        chunks.append({**head, "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": i, "id": f"call_{i}", "type": "function", "function": {"name": "f", "arguments": ""}}]},
+            "finish_reason": None}]})
+        chunks += [{**head, "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": i, "function": {"arguments": a}}]}, "finish_reason": None}]} for a in ('{"i":', str(i), "}")]
+    chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    return b"".join(b"data: " + orjson.dumps(c) + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+
+
+@pytest.mark.parametrize("dialect", ["anthropic", "chat"])
+def test_the_search_for_runs_goes_off_in_the_middle_of_a_chunk(dialect):
+    """One chunk of 300 short calls after the first event: the framing tells the gate of each run as it
+    makes it (``SSEDecoder.on_run``), so it makes ``PATIENCE`` runs and frames the rest of the chunk an
+    event at a time (it made one run per call when the gate heard of runs only after the chunk); the
+    report is the exact path's."""
+    from inspector.session.runs import RunGate
+
+    body = _short_calls_then_one_long(300, ["{}"]) if dialect == "anthropic" else _chat_short_calls(300)
+    fast, exact, runs = _both(_capture(body))
+    assert fast == exact
+    assert runs == RunGate.PATIENCE
 
 
 def test_runs_reach_the_session_only_through_its_run_writer_interface():

@@ -506,3 +506,63 @@ def test_data_only_chunks_take_the_one_pass_path(monkeypatch):
     chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
     assert decode(*chunks) == _line_path(*chunks)
     assert sum(n for n in taken if n > 0) >= 45  # all but the events cut by a chunk's end
+
+
+# -- the named-event bulk path (``_named_only``) against the line path -----------------------
+
+_NAMED_ONLY = [b'event: e\ndata: {"a":1}\n\n', b"event:e\ndata:x\n\n", b"event: content_block_delta\ndata: \n\n",
+               b"event:\ndata:x\n\n", b"event: \ndata: y\n\n", b"event:  two\ndata:  two\n\n",
+               b"event: a:b\ndata: c:d\n\n", b"event: message\ndata: [DONE]\n\n", b"event: e\ndata:\n\n"]
+"""Events of the named bulk path's shape (empty names, a space kept, colons in the name); the near misses
+below, and those of the data-only path, must go the exact way."""
+_NAMED_NEAR = [b"event: e\n", b"event: e\n\n", b"event: e\ndata: a\ndata: b\n\n", b"event: e\nid: 1\ndata: x\n\n",
+               b"event: e\ndata: x\nevent: f\n\n", b"event: e\r\ndata: x\r\n\r\n", b"event: \xc3\xa9\ndata: x\n\n",
+               b"event: e\ndata: \xc3\xa9\n\n", b"Event: e\ndata: x\n\n", b"event: e\nData: x\n\n",
+               b"event: e\ndata x\n\n", b"event", b"data: x\n\n", b"event:e\ndata:{}\n\n{}\n\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_NAMED_ONLY), st.sampled_from(_NAMED_NEAR), st.sampled_from(_NEAR)),
+                max_size=30),
+       st.lists(st.integers(0, 600), max_size=6))
+def test_named_events_in_one_pass_match_the_line_path(tokens: list[bytes], points: list[int]):
+    body = b"".join(tokens)
+    chunks = split(body, points)
+    assert decode(*chunks) == _line_path(*chunks)  # every field, the times too
+    assert decode(body) == _line_path(body)
+
+
+@pytest.mark.parametrize("body", [
+    b"event: a\ndata: 1\n\nevent: b\ndata: 2\ndata: 3\n\n",  # a second data line
+    b"event: a\ndata: 1\n\n: ping\n\nevent: b\ndata: 2\n\n",  # a comment between
+    b"event: a\ndata: 1\n\n\n\nevent: b\ndata: 2\n\n",  # a stray blank line
+    b"event: a\ndata: 1\n\ndata: 2\n\n",  # an unnamed event after a named one
+    b"event: a\nid: 7\ndata: 1\n\nevent: b\ndata: 2\n\n",  # an id line (sticky: the next event has it too)
+    b"event: a\ndata: 1\n\nevent: b\nretry: 5\ndata: 2\n\n",  # a retry line
+    b"event: a\ndata: 1\n\nevent: b\n\nevent: c\ndata: 3\n\n",  # an event with no data (fires nothing)
+    b"event: a\ndata: 1\n\nevent: b\ndata: 2\nevent: c\ndata: 3\n\n",  # a pasted event with no blank line
+])
+def test_near_misses_of_the_named_shape_go_the_exact_way(body: bytes):
+    assert decode(body) == _line_path(body)
+    for cut in range(1, len(body)):
+        assert decode(body[:cut], body[cut:]) == _line_path(body[:cut], body[cut:]), cut
+
+
+@pytest.mark.parametrize("space", [b" ", b""])
+def test_named_chunks_take_the_one_pass_path(monkeypatch, space):
+    """With or without the optional space after ``data:``."""
+    import inspector.framing.sse as sse
+
+    taken: list[int] = []
+    real = sse._named_only
+
+    def counting(*args):
+        got = real(*args)
+        taken.append(-1 if got is None else len(got))
+        return got
+
+    monkeypatch.setattr(sse, "_named_only", counting)
+    body = b"".join(b'event: %s\ndata:%s{"i":%d}\n\n' % (b"abc"[i % 3:i % 3 + 1], space, i) for i in range(50))
+    chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
+    assert decode(*chunks) == _line_path(*chunks)
+    assert sum(n for n in taken if n > 0) >= 45  # all but the events cut by a chunk's end

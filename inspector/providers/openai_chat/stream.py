@@ -175,6 +175,7 @@ class OpenAIChat(Dialect):
     run_keys = {"": ("arguments", "content", "reasoning_content")}
     run_noise = ("obfuscation",)
     delta_types = frozenset({"message"})
+    delta_template = True
     untyped = "message"
     group_starts = frozenset({"message"})
 
@@ -207,28 +208,36 @@ class OpenAIChat(Dialect):
         chunk goes through ``on_chunk``, which would do the same with them
         (``tests/unit/test_chat_direct.py`` holds the ways to the same report and event log)."""
         p = ev.payload
-        one = self._plain(p) if p.__class__ is dict and ev.name != "error" else None  # type: ignore[arg-type]  # a dict
-        if one is not None:
-            target = self._continuation(*one)
-            if target is not None:
-                block, how, value = target
-                if how == "arguments":
-                    self.w.add_arguments(block, value)
-                    return
-                if block.kind == "text" and len(value) >= RESTATED_MIN:  # as ``_add_channel`` judges it
-                    ch = self.choices[block.choice]  # type: ignore[index]  # a channel block has its choice
-                    if not ch.c019:
-                        self.c019_content_restated(ch, block, value)
-                self.w.add_text(block, value)
-                return
-            if self._opens(*one):
-                return
-        self.on_chunk(ev)
+        if not (p.__class__ is dict and ev.name != "error" and self._direct(p)):  # type: ignore[arg-type]  # a dict
+            self.on_chunk(ev)
+
+    def _direct(self, p: dict) -> bool:
+        """``on_event``'s direct way for a chunk's payload ``p`` (a dict, not named ``error``): True when
+        it took the chunk, False when nothing was done (``on_chunk`` takes it)."""
+        one = self._plain(p)
+        if one is None:
+            return False
+        target = self._continuation(*one)
+        if target is None:
+            return self._opens(*one)
+        block, how, value = target
+        if how == "arguments":
+            self.w.add_arguments(block, value)
+            return True
+        if block.kind == "text" and len(value) >= RESTATED_MIN:  # as ``_add_channel`` judges it
+            ch = self.choices[block.choice]  # type: ignore[index]  # a channel block has its choice
+            if not ch.c019:
+                self.c019_content_restated(ch, block, value)
+        self.w.add_text(block, value)
+        return True
 
     def _on_message(self, p: dict) -> None:
-        """``on_event`` for the event being dispatched (``direct`` hands its payload, ``p``; the event
-        is the writer's current one)."""
-        self.on_event(self.w.current)  # type: ignore[arg-type]  # a handler runs while its event is current
+        """``on_event`` for the event being dispatched (``direct`` hands its payload, ``p``; the event is
+        the writer's current one, fetched only for ``on_chunk``). Its name is not read: the session
+        hands over a chunk without ``type`` only when it is named ``message`` or not at all, and a chunk
+        with a ``type`` is never plain (``_plain``), so an ``error`` event still reaches ``on_chunk``."""
+        if not self._direct(p):
+            self.on_chunk(self.w.current)  # type: ignore[arg-type]  # a handler runs while its event is current
 
     def _plain(self, p: dict) -> "tuple[_Choice, dict] | None":
         """The choice and the delta of a plain chunk: one choice already seen and not finished, no
