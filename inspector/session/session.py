@@ -313,15 +313,11 @@ class Session:
                    id: str | None = None, name: str | None = None, tool: bool = False,
                    empty_is_object: bool = False, attribution: str | None = None) -> Block:
         """Start a block at the current event."""
-        ev, response = self.current, self.current_response
-        assert response is not None  # a dialect opens blocks only once its response began
+        ev = self.current
         # Positional: a block opens once per call, and keywords cost twice as much here (short calls).
-        b = Block(kind, index, choice, id, name, tool, empty_is_object, ev.index if ev else None, ev.t if ev else None)
-        b.attribution, b.pos, b.response = attribution, len(self.blocks), response.index
-        if tool:
-            b.progress = JsonProgress()
-        self.blocks.append(b)
-        response.blocks.append(b)
+        b = self.open_block_at(ev.index if ev else None, kind, index, choice, id, name, tool, empty_is_object,
+                               ev.t if ev else None)
+        b.attribution = attribution
         if ev is not None:
             ev.block = b.pos
             if self.first_content_t is None:  # the first event that opened a block (``ttfc_s``)
@@ -331,8 +327,8 @@ class Session:
     def open_block_at(self, at: int | None, kind: str, index: int | None = None, choice: int | None = None,
                       id: str | None = None, name: str | None = None, tool: bool = False,
                       empty_is_object: bool = False, t: float | None = None) -> Block:
-        """Start a block at event ``at`` (arrived at ``t``), which is not being handled: an untimed
-        start the session records afterwards (``Dialect.open_call``). No event is linked to it here."""
+        """Start a block at event ``at`` (arrived at ``t``). No event is linked to it here: ``open_block``
+        links the current one; an untimed start taken whole (``Dialect.open_call``) is recorded afterwards."""
         response = self.current_response
         assert response is not None  # a dialect opens blocks only once its response began
         b = Block(kind, index, choice, id, name, tool, empty_is_object, at, t)
