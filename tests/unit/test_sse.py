@@ -490,18 +490,24 @@ def test_near_misses_of_the_data_only_shape_go_the_exact_way(body: bytes):
     assert decode(body) == _line_path(body)
 
 
-def test_data_only_chunks_take_the_one_pass_path(monkeypatch):
+def _counted(monkeypatch, path: str) -> list[int]:
+    """How many events each call of the bulk path ``path`` of ``inspector.framing.sse`` framed (-1: refused)."""
     import inspector.framing.sse as sse
 
     taken: list[int] = []
-    real = sse._data_only
+    real = getattr(sse, path)
 
     def counting(*args):
         got = real(*args)
         taken.append(-1 if got is None else len(got))
         return got
 
-    monkeypatch.setattr(sse, "_data_only", counting)
+    monkeypatch.setattr(sse, path, counting)
+    return taken
+
+
+def test_data_only_chunks_take_the_one_pass_path(monkeypatch):
+    taken = _counted(monkeypatch, "_data_only")
     body = b"".join(b'data: {"i":%d}\n\n' % i for i in range(50))
     chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
     assert decode(*chunks) == _line_path(*chunks)
@@ -551,17 +557,7 @@ def test_near_misses_of_the_named_shape_go_the_exact_way(body: bytes):
 @pytest.mark.parametrize("space", [b" ", b""])
 def test_named_chunks_take_the_one_pass_path(monkeypatch, space):
     """With or without the optional space after ``data:``."""
-    import inspector.framing.sse as sse
-
-    taken: list[int] = []
-    real = sse._named_only
-
-    def counting(*args):
-        got = real(*args)
-        taken.append(-1 if got is None else len(got))
-        return got
-
-    monkeypatch.setattr(sse, "_named_only", counting)
+    taken = _counted(monkeypatch, "_named_only")
     body = b"".join(b'event: %s\ndata:%s{"i":%d}\n\n' % (b"abc"[i % 3:i % 3 + 1], space, i) for i in range(50))
     chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
     assert decode(*chunks) == _line_path(*chunks)
