@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.findings import Finding
     from inspector.model.severity import Severity
     from inspector.model.events import EventRecord
+    from inspector.session.session import Session
 
 
 class StreamWriter(Protocol):
@@ -260,6 +261,13 @@ class Dialect:
 
     whole_calls: bool = False
     """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
+
+    def take_calls(self, session: "Session", items: list, i: int) -> int:
+        """Where ``open_call`` may answer: the short calls from ``items[i]`` on (frames as the framing
+        gave them) taken whole, each through ``Session.take_call`` when handling its events one by one
+        would report nothing but open, fill and close its block; how many items were taken (0: none,
+        nothing changed). Exactness is the contract: stop at anything unproven. Default: none."""
+        return 0
 
     def judges_text(self, block: "Block", values: list) -> bool:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could

@@ -86,18 +86,28 @@ class ArgumentRules:
             _undo(block, prog, snap)
             return False
         end = prog.complete_at if state == COMPLETE else None  # where the value ends, when it does
-        if block.pos not in self._resent:
-            before = None  # the text before the fragment at hand, made only for a J006 candidate
-            for k, fragment in enumerate(fragments):
-                complete = end is not None and length >= end
-                if fragment and length and (len(fragment) >= length or complete):
-                    if before is None:
-                        before = block.content
-                    if _resends(fragment, before + "".join(fragments[:k]), length, complete):
-                        _undo(block, prog, snap)
-                        return False
-                length += len(fragment)
+        if block.pos not in self._resent and _any_resent(fragments, length, end, block):
+            _undo(block, prog, snap)
+            return False
         return True
+
+    @staticmethod
+    def fresh_call(fragments: list, text: str) -> JsonProgress | None:
+        """The JSON state of a new tool block whose missing arguments mean ``{}`` (nothing fed yet),
+        fed ``fragments`` (``text``: them joined), when neither :meth:`quiet` for them nor
+        :meth:`at_close` right after would report anything (a short call taken whole,
+        ``Session.take_call``); None otherwise."""
+        prog = JsonProgress()
+        state = prog.feed(text)
+        if state == INVALID or state == TRAILING or prog.top_kind == "number":
+            return None
+        if state == COMPLETE:  # ``silent_at_close``'s test, with the text at hand
+            if prog.top_kind != "object" or len(text) > MAX_DEPTH and depth_over(text) \
+                    or _any_resent(fragments, 0, prog.complete_at, ""):
+                return None
+        elif state == PARTIAL or _any_resent(fragments, 0, None, ""):
+            return None
+        return prog
 
     def whole(self, block: "Block", text: str) -> None:
         """Arguments that arrived whole: judged afresh (J001, J003)."""
@@ -165,6 +175,22 @@ def _undo(block: "Block", prog: JsonProgress, snap: tuple | None) -> None:
         prog.restore(snap)
     else:
         block.progress = JsonProgress()
+
+
+def _any_resent(fragments: list, length: int, end: int | None, before: "Block | str") -> bool:
+    """J006 would fire for one of ``fragments`` (fed after ``length`` characters, the text ``before``
+    them: a block's content, read only for a candidate; ``end``: where the value they complete ends).
+    A candidate is a fragment at least as long as the text before it, or one that follows a complete
+    value (see :meth:`ArgumentRules.quiet`)."""
+    for k, fragment in enumerate(fragments):
+        complete = end is not None and length >= end
+        if fragment and length and (len(fragment) >= length or complete):
+            if not isinstance(before, str):
+                before = before.content
+            if _resends(fragment, before + "".join(fragments[:k]), length, complete):
+                return True
+        length += len(fragment)
+    return False
 
 
 def _resends(fragment: str, text: str, length: int, complete: bool) -> bool:

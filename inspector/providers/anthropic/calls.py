@@ -1,0 +1,103 @@
+"""Consecutive short tool calls of an untimed Anthropic stream taken whole, one pass per call.
+
+A short call is a ``content_block_start`` of a tool block, a few ``input_json_delta`` deltas and a
+``content_block_stop``: five events whose handling opens, fills and closes one block and reports
+nothing. ``inspector.session.groups`` takes such a call through the dialect's general hooks
+(``open_call``, ``deltas_after``, ``close_call``) and ``inspector.session.deltas``, some thirty
+calls per call; here the same checks are written out for the wire shape of these events, for
+every call in a row (the per-call cost of a stream of thousands of calls, issue 32).
+
+A call is taken when it proves everything those hooks prove: each frame untimed, unparsed, named
+as its ``type`` if named at all; the start of the next index, no block open, a tool block with no
+``input``, an id and name A011 passes (``AnthropicMessages.open_call``); at least one delta, every
+frame up to the stop an ``input_json_delta`` of that index with no ``error``
+(``deltas_after``); the stop of that index right after them; and the J and V rules silent
+(``Session.take_call``). At the first call that is not such, the pass stops before it, nothing of
+it changed, and the session takes it the usual way. ``tests/unit/test_deltas.py`` holds both ways
+to the same report and event log.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from orjson import JSONDecodeError, loads
+
+from inspector.model.events import SHALLOW_LEN
+from inspector.model.frames import Frame
+
+if TYPE_CHECKING:
+    from inspector.providers.anthropic.stream import AnthropicMessages
+    from inspector.session.session import Session
+
+START, DELTA, STOP = "content_block_start", "content_block_delta", "content_block_stop"
+NAMES = (START, DELTA, STOP)
+
+
+def _payload(frame: object, name: str) -> dict | None:
+    """``frame``'s data parsed, when it is an untimed, unparsed ``Frame`` named ``name`` or unnamed
+    whose data is a JSON object of that ``type`` (short enough to be parsed at once: not too
+    deep, ``parse_payload``); None otherwise (the frame left as it was)."""
+    if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None \
+            or frame.named and frame.event != name:  # type: ignore[attr-defined]  # a Frame: checked first
+        return None
+    data = frame.data  # type: ignore[attr-defined]  # a Frame: checked above
+    if len(data) >= SHALLOW_LEN:
+        return None
+    try:
+        p = loads(data)
+    except JSONDecodeError:
+        return None
+    return p if p.__class__ is dict and p.get("type") == name else None
+
+
+def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int:
+    """The short calls from ``items[i]`` on, taken whole (see the module docstring); returns how many
+    items they were (0: none)."""
+    from inspector.providers.anthropic.stream import TOOL_BLOCKS, _Slot  # the dialect's module imports this one
+
+    slots, order = dialect.slots, dialect.started_order
+    take_call = s.take_call
+    n = len(items)
+    k = i
+    while k + 2 < n and not dialect.open_slots:
+        p = _payload(items[k], START)
+        if p is None:
+            break
+        idx, cb = p.get("index"), p.get("content_block")
+        if idx.__class__ is not int or cb.__class__ is not dict or idx in slots or idx != len(order):
+            break
+        kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
+        if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
+                or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
+                        and name.__class__ is str and 0 < len(name) <= 200):
+            break
+        fragments: list[str] = []
+        j = k + 1
+        while j < n:
+            p = _payload(items[j], DELTA)
+            if p is None or "error" in p:
+                break
+            at, delta = p.get("index"), p.get("delta")
+            if at.__class__ is not int or at != idx or delta.__class__ is not dict \
+                    or delta.get("type") != "input_json_delta":  # type: ignore[union-attr]  # a dict: checked
+                break
+            value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
+            fragments.append(value if value.__class__ is str else "")
+            j += 1
+        if not fragments or j == n:
+            break
+        p = _payload(items[j], STOP)
+        if p is None:
+            break
+        at = p.get("index")
+        if at.__class__ is not int or at != idx:
+            break
+        block = take_call(kind, idx, tid, name, fragments, items[k:j + 1], NAMES)
+        if block is None:
+            break
+        order.append(idx)
+        slots[idx] = _Slot(block, start_input)
+        if kind == "tool_use":
+            dialect.tool_use_started = True
+        k = j + 1
+    return k - i
