@@ -459,6 +459,16 @@ def test_an_event_log_holds_a_whole_block_as_one_span():
     [*_whole_call(3)[:2], {**_delta(3, "input_json_delta", "}"), "error": {"type": "x"}}, *_whole_call(3)[3:]],
     [_start(3, "tool_use", "toolu_3", {"a": 1}), *_whole_call(3)[1:]],  # A010
     [_start(3, "text", "x", None), _delta(3, "text_delta", "hi"), {"type": "content_block_stop", "index": 3}],
+    # the deltas' or the stop's text neither as Anthropic writes it nor parsed by the pass (a key it does not expect,
+    # a delta that is no JSON, another index, a stop that is no JSON): left to the usual way
+    [_start(3, "tool_use", "toolu_3", {}), '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta",'
+     '"partial_json":"{\\"a","x":"y"}}', _delta(3, "input_json_delta", '":1}'), {"type": "content_block_stop", "index": 3}],
+    [*_whole_call(3)[:2], '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"}"}}x',
+     *_whole_call(3)[2:]],
+    [*_whole_call(3)[:2], {"type": "content_block_delta", "index": 30, "delta": {"type": "input_json_delta",
+                                                                                 "partial_json": '": 1}'}},
+     *_whole_call(3)[3:]],
+    [*_whole_call(3)[:-1], '{"type":"content_block_stop","index":3}x'],
 ])
 @pytest.mark.parametrize("declared", [False, True])
 def test_a_call_the_pass_cannot_take_stops_it_before_that_call(odd, declared):
@@ -470,3 +480,21 @@ def test_a_call_the_pass_cannot_take_stops_it_before_that_call(odd, declared):
     fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False, declared), whole=whole)
     assert fast == exact
     assert whole[0] == 12 if not declared else whole[0] < 12  # 4 events a call
+
+
+@pytest.mark.parametrize("odd", [
+    [_start(3, "tool_use", "toolu_3", {}), _delta(3, "input_json_delta", '{"a": "' + 'x\\u00e9\\"' * 60 + '"}'),
+     {"type": "content_block_stop", "index": 3}],  # longer than what is parsed at once: the text's head still reads it
+    [*_whole_call(3)[:2], {"delta": {"partial_json": '": 1}', "type": "input_json_delta"}, "index": 3,
+                           "type": "content_block_delta"}, *_whole_call(3)[3:]],
+    [*_whole_call(3)[:-1], '{"type": "content_block_stop", "index": 3}'],
+    [*_whole_call(3)[:-1], {"type": "content_block_stop", "index": 3, "x": [1]}],
+])
+def test_the_pass_reads_a_call_written_otherwise(odd):
+    """A call whose deltas or stop are not written as Anthropic writes them, but say the same: the pass
+    takes it all the same (parsed), and everything reads as on the exact path."""
+    events = [*_whole_call(0), *_whole_call(1), *_whole_call(2), *odd, *_whole_call(4), *_whole_call(5)]
+    whole: list[int] = []
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False), whole=whole)
+    assert fast == exact
+    assert whole[0] == 12 + len(odd) + 8

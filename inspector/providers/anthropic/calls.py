@@ -31,6 +31,12 @@ if TYPE_CHECKING:
 
 START, DELTA, STOP = "content_block_start", "content_block_delta", "content_block_stop"
 NAMES = (START, DELTA, STOP)
+_HEAD = '{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":"'
+"""A delta of index ``%d`` as Anthropic writes it, up to its fragment's opening quote: the text from that
+quote to the last two characters, when it parses as a JSON string, is the fragment (the data is then
+this object, no other key in it, however long the fragment)."""
+_STOP = '{"type":"content_block_stop","index":%d}'
+"""The stop of index ``%d`` as Anthropic writes it."""
 
 
 def _payload(frame: object, name: str) -> dict | None:
@@ -72,26 +78,45 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
                         and name.__class__ is str and 0 < len(name) <= 200):
             break
         fragments: list[str] = []
+        # Their usual text, written out for this index: a delta is its head, a JSON string (its
+        # fragment) and ``}}``; the stop is exactly ``stop``. Other spellings are parsed.
+        head = _HEAD % idx
+        cut = len(head) - 1  # where the fragment's opening quote is
+        stop = _STOP % idx
         j = k + 1
         while j < n:
-            p = _payload(items[j], DELTA)
-            if p is None or "error" in p:
+            frame = items[j]
+            if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None \
+                    or frame.named and frame.event != DELTA:
                 break
-            at, delta = p.get("index"), p.get("delta")
-            if at.__class__ is not int or at != idx or delta.__class__ is not dict \
-                    or delta.get("type") != "input_json_delta":  # type: ignore[union-attr]  # a dict: checked
-                break
-            value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
-            fragments.append(value if value.__class__ is str else "")
+            data = frame.data
+            if data.startswith(head) and data.endswith('"}}'):
+                try:  # a JSON text that opens with a quote: a string, or it raises
+                    fragments.append(loads(data[cut:-2]))
+                except JSONDecodeError:
+                    break
+            else:
+                p = _payload(frame, DELTA)
+                if p is None or "error" in p:
+                    break
+                at, delta = p.get("index"), p.get("delta")
+                if at.__class__ is not int or at != idx or delta.__class__ is not dict \
+                        or delta.get("type") != "input_json_delta":  # type: ignore[union-attr]  # a dict: checked
+                    break
+                value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
+                fragments.append(value if value.__class__ is str else "")
             j += 1
         if not fragments or j == n:
             break
-        p = _payload(items[j], STOP)
-        if p is None:
-            break
-        at = p.get("index")
-        if at.__class__ is not int or at != idx:
-            break
+        frame = items[j]
+        if not (frame.__class__ is Frame and frame.t is None and frame.payload is None
+                and frame.data == stop and (not frame.named or frame.event == STOP)):
+            p = _payload(frame, STOP)
+            if p is None:
+                break
+            at = p.get("index")
+            if at.__class__ is not int or at != idx:
+                break
         block = take_call(kind, idx, tid, name, fragments, items[k:j + 1], NAMES)
         if block is None:
             break
