@@ -739,8 +739,7 @@ class Session:
         b = Block(kind, index, None, id, name, True, True, at, None, True, at + count + 1, None)
         b.pos, b.response, b.progress, b.deltas, b.last_fragment = len(self.blocks), response.index, progress, count, fragments[-1]
         b.stop_info = names[2]
-        if text:
-            b.append(text)
+        b.replace(text)  # ``add_deltas``'s content, its text joined already (a report reads it)
         # ``add_deltas``: each fragment's UTF-8 bytes (its characters when ASCII, as all of them mostly are)
         b.fragment_times.extend(None, map(len, fragments if text.isascii() else map(str.encode, fragments)))
         self.blocks.append(b)

@@ -469,6 +469,14 @@ def test_an_event_log_holds_a_whole_block_as_one_span():
                                                                                  "partial_json": '": 1}'}},
      *_whole_call(3)[3:]],
     [*_whole_call(3)[:-1], '{"type":"content_block_stop","index":3}x'],
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"a\tb",'
+     '"input":{}}}', *_whole_call(3)[1:]],  # a raw control character: no JSON
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"a"b",'
+     '"input":{}}}', *_whole_call(3)[1:]],
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"",'
+     '"input":{}}}', *_whole_call(3)[1:]],  # A011
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"read_file",'
+     '"input":{}}}x', *_whole_call(3)[1:]],
 ])
 @pytest.mark.parametrize("declared", [False, True])
 def test_a_call_the_pass_cannot_take_stops_it_before_that_call(odd, declared):
@@ -489,6 +497,11 @@ def test_a_call_the_pass_cannot_take_stops_it_before_that_call(odd, declared):
                            "type": "content_block_delta"}, *_whole_call(3)[3:]],
     [*_whole_call(3)[:-1], '{"type": "content_block_stop", "index": 3}'],
     [*_whole_call(3)[:-1], {"type": "content_block_stop", "index": 3, "x": [1]}],
+    [_start(3, "server_tool_use", "srvtoolu_3", {}), *_whole_call(3)[1:]],
+    _whole_call(3, name="r\u00e9ad \u2028x"), _whole_call(3, name='a"b\\'),  # (the second escaped)
+    _whole_call(3, name="x" * 200, ident="t_" + "9" * 300),  # longer than what is parsed at once
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3",'
+     '"name":"read_file","input":{} }}', *_whole_call(3)[1:]],
 ])
 def test_the_pass_reads_a_call_written_otherwise(odd):
     """A call whose deltas or stop are not written as Anthropic writes them, but say the same: the pass

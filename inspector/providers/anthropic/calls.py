@@ -31,12 +31,21 @@ if TYPE_CHECKING:
 
 START, DELTA, STOP = "content_block_start", "content_block_delta", "content_block_stop"
 NAMES = (START, DELTA, STOP)
-_HEAD = '{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":"'
-"""A delta of index ``%d`` as Anthropic writes it, up to its fragment's opening quote: the text from that
-quote to the last two characters, when it parses as a JSON string, is the fragment (the data is then
-this object, no other key in it, however long the fragment)."""
-_STOP = '{"type":"content_block_stop","index":%d}'
-"""The stop of index ``%d`` as Anthropic writes it."""
+
+# The events of a call as Anthropic writes them, N standing for the index: the start
+# ``{"type":"content_block_start","index":N,"content_block":{"type":"tool_use","id":"ID","name":"NAME","input":{}}}``,
+# each delta ``{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"…"}}``,
+# the stop ``{"type":"content_block_stop","index":N}``. Such text is read from its pieces, without a parse:
+# it is that object exactly when what lies between them is a JSON string's body (an ID that is an
+# ASCII identifier, a NAME with no quote, backslash or control character, a fragment that parses as a
+# JSON string from its opening quote to its closing one), however long. Other spellings are parsed.
+_START_HEAD = '{"type":"content_block_start","index":'
+_START_ID = ',"content_block":{"type":"tool_use","id":"'
+_START_NAME = '","name":"'
+_START_TAIL = '","input":{}}}'
+_DELTA_HEAD = '{"type":"content_block_delta","index":'
+_DELTA_FRAGMENT = ',"delta":{"type":"input_json_delta","partial_json":"'
+_STOP_HEAD = '{"type":"content_block_stop","index":'
 
 
 def _payload(frame: object, name: str) -> dict | None:
@@ -56,6 +65,22 @@ def _payload(frame: object, name: str) -> dict | None:
     return p if p.__class__ is dict and p.get("type") == name else None
 
 
+def _written_start(data: str, head: str) -> tuple[str, str] | None:
+    """``(id, name)`` of a start written as Anthropic writes it (``head``: up to its id's opening quote),
+    with an id and name ``open_call`` takes; None for any other text."""
+    if not (data.startswith(head) and data.endswith(_START_TAIL)):
+        return None
+    at = len(head)
+    cut = data.find(_START_NAME, at)
+    if cut < 0:
+        return None
+    tid, name = data[at:cut], data[cut + len(_START_NAME):len(data) - len(_START_TAIL)]
+    if tid.isascii() and tid.isidentifier() and 0 < len(name) <= 200 and name.isprintable() \
+            and '"' not in name and "\\" not in name:
+        return tid, name
+    return None
+
+
 def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int:
     """The short calls from ``items[i]`` on, taken whole (see the module docstring); returns how many
     items they were (0: none)."""
@@ -66,23 +91,33 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
     n = len(items)
     k = i
     while k + 2 < n and not dialect.open_slots:
-        p = _payload(items[k], START)
-        if p is None:
+        idx = len(order)  # the index a start must have (A004)
+        if idx in slots:  # A003
             break
-        idx, cb = p.get("index"), p.get("content_block")
-        if idx.__class__ is not int or cb.__class__ is not dict or idx in slots or idx != len(order):
+        number = str(idx)
+        frame = items[k]
+        if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None \
+                or frame.named and frame.event != START:
             break
-        kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
-        if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
-                or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
-                        and name.__class__ is str and 0 < len(name) <= 200):
-            break
+        written = _written_start(frame.data, _START_HEAD + number + _START_ID)
+        if written is not None:
+            kind = "tool_use"
+            (tid, name), start_input = written, {}
+        else:
+            p = _payload(frame, START)
+            if p is None:
+                break
+            at, cb = p.get("index"), p.get("content_block")
+            if at.__class__ is not int or at != idx or cb.__class__ is not dict:
+                break
+            kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
+            if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
+                    or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
+                            and name.__class__ is str and 0 < len(name) <= 200):
+                break
         fragments: list[str] = []
-        # Their usual text, written out for this index: a delta is its head, a JSON string (its
-        # fragment) and ``}}``; the stop is exactly ``stop``. Other spellings are parsed.
-        head = _HEAD % idx
-        cut = len(head) - 1  # where the fragment's opening quote is
-        stop = _STOP % idx
+        head = _DELTA_HEAD + number + _DELTA_FRAGMENT
+        cut = len(head) - 1  # where a fragment's opening quote is
         j = k + 1
         while j < n:
             frame = items[j]
@@ -110,7 +145,7 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
             break
         frame = items[j]
         if not (frame.__class__ is Frame and frame.t is None and frame.payload is None
-                and frame.data == stop and (not frame.named or frame.event == STOP)):
+                and frame.data == _STOP_HEAD + number + "}" and (not frame.named or frame.event == STOP)):
             p = _payload(frame, STOP)
             if p is None:
                 break
