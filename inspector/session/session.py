@@ -735,7 +735,7 @@ class Session:
             return None
         response = self.current_response
         assert response is not None  # a dialect takes calls only once its response began
-        at, count = len(self.events), len(fragments)
+        at, count = self.events.size(), len(fragments)
         b = Block(kind, index, None, id, name, True, True, at, None, True, at + count + 1, None)
         b.pos, b.response, b.progress, b.deltas, b.last_fragment = len(self.blocks), response.index, progress, count, fragments[-1]
         b.stop_info = names[2]

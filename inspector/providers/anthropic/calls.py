@@ -65,22 +65,6 @@ def _payload(frame: object, name: str) -> dict | None:
     return p if p.__class__ is dict and p.get("type") == name else None
 
 
-def _written_start(data: str, head: str) -> tuple[str, str] | None:
-    """``(id, name)`` of a start written as Anthropic writes it (``head``: up to its id's opening quote),
-    with an id and name ``open_call`` takes; None for any other text."""
-    if not (data.startswith(head) and data.endswith(_START_TAIL)):
-        return None
-    at = len(head)
-    cut = data.find(_START_NAME, at)
-    if cut < 0:
-        return None
-    tid, name = data[at:cut], data[cut + len(_START_NAME):len(data) - len(_START_TAIL)]
-    if tid.isascii() and tid.isidentifier() and 0 < len(name) <= 200 and name.isprintable() \
-            and '"' not in name and "\\" not in name:
-        return tid, name
-    return None
-
-
 def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int:
     """The short calls from ``items[i]`` on, taken whole (see the module docstring); returns how many
     items they were (0: none)."""
@@ -99,10 +83,14 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
         if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None \
                 or frame.named and frame.event != START:
             break
-        written = _written_start(frame.data, _START_HEAD + number + _START_ID)
-        if written is not None:
-            kind = "tool_use"
-            (tid, name), start_input = written, {}
+        data = frame.data
+        head = _START_HEAD + number + _START_ID  # up to the id's opening quote
+        cut = data.find(_START_NAME, len(head)) if data.startswith(head) and data.endswith(_START_TAIL) else -1
+        tid = data[len(head):cut]
+        name = data[cut + len(_START_NAME):len(data) - len(_START_TAIL)]
+        if cut > 0 and tid.isascii() and tid.isidentifier() and 0 < len(name) <= 200 and name.isprintable() \
+                and '"' not in name and "\\" not in name:  # written as Anthropic writes it: the id and name are these
+            kind, start_input = "tool_use", {}
         else:
             p = _payload(frame, START)
             if p is None:
