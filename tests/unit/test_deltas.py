@@ -454,6 +454,7 @@ def test_an_event_log_holds_a_whole_block_as_one_span():
     _whole_call(3, parts=('{"a": ' + "[" * 200, "]" * 200 + "}")),  # deep: S019 at the stop
     _whole_call(3, parts=('{"a":', ' 1}', "x")), _whole_call(3, parts=('{"a": 1}', '{"a": 1}')),  # J003, J006
     _whole_call(3)[:-1],  # no stop: block 4 starts while block 3 is open (A006)
+    _whole_call(3, parts=('{"a": "', *("x",) * 200, '"}')),  # a long call: runs of deltas take it
     [*_whole_call(3)[:-1], {"type": "content_block_stop", "index": 2}],  # a stop for a stopped block (A005)
     [*_whole_call(3)[:2], {"type": "ping"}, *_whole_call(3)[2:]],
     [*_whole_call(3)[:2], {**_delta(3, "input_json_delta", "}"), "error": {"type": "x"}}, *_whole_call(3)[3:]],

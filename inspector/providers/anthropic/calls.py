@@ -24,6 +24,7 @@ from orjson import JSONDecodeError, loads
 
 from inspector.model.events import SHALLOW_LEN
 from inspector.model.frames import Frame
+from inspector.providers.anthropic.stream import TOOL_BLOCKS, _Slot
 
 if TYPE_CHECKING:
     from inspector.providers.anthropic.stream import AnthropicMessages
@@ -46,6 +47,8 @@ _START_TAIL = '","input":{}}}'
 _DELTA_HEAD = '{"type":"content_block_delta","index":'
 _DELTA_FRAGMENT = ',"delta":{"type":"input_json_delta","partial_json":"'
 _STOP_HEAD = '{"type":"content_block_stop","index":'
+_MOST = 128
+"""Most deltas of a call taken here (a longer call goes the usual way: runs of deltas taken in one step)."""
 
 
 def _payload(frame: object, name: str) -> dict | None:
@@ -68,8 +71,6 @@ def _payload(frame: object, name: str) -> dict | None:
 def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int:
     """The short calls from ``items[i]`` on, taken whole (see the module docstring); returns how many
     items they were (0: none)."""
-    from inspector.providers.anthropic.stream import TOOL_BLOCKS, _Slot  # the dialect's module imports this one
-
     slots, order = dialect.slots, dialect.started_order
     take_call = s.take_call
     n = len(items)
@@ -107,7 +108,8 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
         head = _DELTA_HEAD + number + _DELTA_FRAGMENT
         cut = len(head) - 1  # where a fragment's opening quote is
         j = k + 1
-        while j < n:
+        last = n if n - j <= _MOST else j + _MOST  # a longer call goes the usual way (its deltas read once)
+        while j < last:
             frame = items[j]
             if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None \
                     or frame.named and frame.event != DELTA:
@@ -129,7 +131,7 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
                 value = delta.get("partial_json")  # type: ignore[union-attr]  # a dict: checked above
                 fragments.append(value if value.__class__ is str else "")
             j += 1
-        if not fragments or j == n:
+        if not fragments or j == last:  # none, no stop among the items, or a long call
             break
         frame = items[j]
         if not (frame.__class__ is Frame and frame.t is None and frame.payload is None

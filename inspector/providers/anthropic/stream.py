@@ -14,7 +14,6 @@ from collections.abc import Callable
 import orjson
 
 from inspector.model.blocks import Block
-from inspector.providers.anthropic import calls
 from inspector.providers.anthropic.clients import says
 from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
@@ -304,6 +303,8 @@ class AnthropicMessages(Dialect):
 
     def take_calls(self, session: "Session", items: list, i: int) -> int:
         """Short tool calls taken whole, one pass per call (``inspector.providers.anthropic.calls``)."""
+        from inspector.providers.anthropic import calls  # on first use: an untimed stream of calls (start-up)
+
         return calls.take(self, session, items, i)
 
     def close_call(self, p: dict, block: Block, at: int) -> bool:
