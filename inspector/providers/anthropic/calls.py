@@ -9,8 +9,8 @@ every call in a row (the per-call cost of a stream of thousands of calls, issue 
 
 A call is taken when it proves everything those hooks prove: each frame untimed, unparsed, named
 as its ``type`` if named at all; the start of the next index, no block open, a tool block with no
-``input``, an id and name A011 passes (``AnthropicMessages.open_call``); at least one delta, every
-frame up to the stop an ``input_json_delta`` of that index with no ``error``
+``input``, an id and name A011 passes (``AnthropicMessages.open_call``); one to ``_MOST`` deltas,
+every frame up to the stop an ``input_json_delta`` of that index with no ``error``
 (``deltas_after``); the stop of that index right after them; and the J and V rules silent
 (``Session.take_call``). At the first call that is not such, the pass stops before it, nothing of
 it changed, and the session takes it the usual way. ``tests/unit/test_deltas.py`` holds both ways
@@ -38,8 +38,8 @@ NAMES = (START, DELTA, STOP)
 # each delta ``{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"…"}}``,
 # the stop ``{"type":"content_block_stop","index":N}``. Such text is read from its pieces, without a parse:
 # it is that object exactly when what lies between them is a JSON string's body (an ID that is an
-# ASCII identifier, a NAME with no quote, backslash or control character, a fragment that parses as a
-# JSON string from its opening quote to its closing one), however long. Other spellings are parsed.
+# ASCII identifier, a printable NAME with no quote or backslash, a fragment that parses as a JSON
+# string from its opening quote to its closing one), however long. Other spellings are parsed.
 _START_HEAD = '{"type":"content_block_start","index":'
 _START_ID = ',"content_block":{"type":"tool_use","id":"'
 _START_NAME = '","name":"'
