@@ -86,9 +86,17 @@ class ArgumentRules:
             _undo(block, prog, snap)
             return False
         end = prog.complete_at if state == COMPLETE else None  # where the value ends, when it does
-        if block.pos not in self._resent and _any_resent(fragments, length, end, block):
-            _undo(block, prog, snap)
-            return False
+        if block.pos not in self._resent:
+            before = None  # the text before the fragment at hand, made only for a J006 candidate
+            for k, fragment in enumerate(fragments):
+                complete = end is not None and length >= end
+                if fragment and length and (len(fragment) >= length or complete):
+                    if before is None:
+                        before = block.content
+                    if _resends(fragment, before + "".join(fragments[:k]), length, complete):
+                        _undo(block, prog, snap)
+                        return False
+                length += len(fragment)
         return True
 
     @staticmethod
@@ -103,9 +111,9 @@ class ArgumentRules:
             return None
         if state == COMPLETE:  # ``silent_at_close``'s test, with the text at hand
             if prog.top_kind != "object" or len(text) > MAX_DEPTH and depth_over(text) \
-                    or _any_resent(fragments, 0, prog.complete_at, ""):
+                    or _resent_from_start(fragments, text, prog.complete_at):
                 return None
-        elif state == PARTIAL or _any_resent(fragments, 0, None, ""):
+        elif state == PARTIAL or _resent_from_start(fragments, text, None):
             return None
         return prog
 
@@ -177,18 +185,15 @@ def _undo(block: "Block", prog: JsonProgress, snap: tuple | None) -> None:
         block.progress = JsonProgress()
 
 
-def _any_resent(fragments: list, length: int, end: int | None, before: "Block | str") -> bool:
-    """J006 would fire for one of ``fragments`` (fed after ``length`` characters, the text ``before``
-    them: a block's content, read only for a candidate; ``end``: where the value they complete ends).
-    A candidate is a fragment at least as long as the text before it, or one that follows a complete
-    value (see :meth:`ArgumentRules.quiet`)."""
-    for k, fragment in enumerate(fragments):
+def _resent_from_start(fragments: list, text: str, end: int | None) -> bool:
+    """J006 (:meth:`ArgumentRules.quiet`'s loop) would fire for one of ``fragments`` fed to a block with
+    no text before them (``text``: them joined; ``end``: where the value they complete ends)."""
+    length = 0
+    for fragment in fragments:
         complete = end is not None and length >= end
-        if fragment and length and (len(fragment) >= length or complete):
-            if not isinstance(before, str):
-                before = before.content
-            if _resends(fragment, before + "".join(fragments[:k]), length, complete):
-                return True
+        if fragment and length and (len(fragment) >= length or complete) \
+                and _resends(fragment, text[:length], length, complete):
+            return True
         length += len(fragment)
     return False
 
