@@ -431,6 +431,27 @@ def test_a_subclass_with_its_own_start_handler_sees_every_start():
     assert [b.closed for b in s.blocks] == [True, True]
 
 
+def test_a_subclass_is_asked_for_each_start_it_refuses():
+    """A dialect that takes no start whole (its own ``open_call``): the per-call pass, which stands for the
+    base class's hooks, takes none of its calls either; it is asked for every start."""
+    seen = []
+
+    class OwnOpen(AnthropicMessages):
+        def open_call(self, p, at):
+            seen.append(p.get("index"))
+            return None
+
+    def make(name, writer):
+        return OwnOpen(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+    events = _whole_call(0) + _whole_call(1)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(detect, "make", make)
+        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    assert seen == [0, 1] and s.dialect.whole_calls
+    assert [(b.content, b.closed) for b in s.blocks] == [('{"a": 1}', True)] * 2
+
+
 def test_an_event_log_holds_a_whole_block_as_one_span():
     """An untimed short call is one ``EventSpan``: its start, deltas and stop, each record named by its type."""
     from inspector.model.events import EventSpan

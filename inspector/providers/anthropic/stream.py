@@ -302,7 +302,10 @@ class AnthropicMessages(Dialect):
         return of
 
     def take_calls(self, session: "Session", items: list, i: int) -> int:
-        """Short tool calls taken whole, one pass per call (``inspector.providers.anthropic.calls``)."""
+        """Short tool calls taken whole, one pass per call (``inspector.providers.anthropic.calls``), which
+        stands for this class's own hooks and handlers: none in a subclass (it may judge its events its own way)."""
+        if self.__class__ is not AnthropicMessages:
+            return 0
         from inspector.providers.anthropic import calls  # on first use: an untimed stream of calls (start-up)
 
         return calls.take(self, session, items, i)
