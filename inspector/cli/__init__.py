@@ -15,6 +15,7 @@ Ctrl+C at any moment ends with one line and exit 130: until the command runs, an
 at once (it may land in the middle of an import, where a traceback is all Python could show);
 then it is an ordinary ``KeyboardInterrupt`` the command may use to stop cleanly.
 """
+from __future__ import annotations
 
 import gc
 import os
@@ -28,7 +29,13 @@ from inspector import _AS_COMMAND, _BEFORE, _interrupted_at_start
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
 from inspector.cli.crash import report_internal_error  # noqa: E402
-from inspector.cli.parser import COMMANDS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser  # noqa: E402
+from inspector.cli.codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: E402
+from inspector.cli.quick import check_args  # noqa: E402
+
+TYPE_CHECKING = False  # ``typing`` is not loaded by check (start-up); mypy reads this as True
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from types import SimpleNamespace
 
 WITHOUT_TERMINAL = {
     "replay": "for a report without one: stream-inspector check CAPTURE",
@@ -75,11 +82,14 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(only=words[0] if words and words[0] in COMMANDS else None)
-    args = parser.parse_args(words)
-    if not args.command:
-        parser.print_help()
-        return EXIT_USAGE
+    args: SimpleNamespace | Namespace | None = check_args(words)
+    if args is None:
+        from inspector.cli.parser import COMMANDS, build_parser  # not for check's usual command lines (start-up)
+        parser = build_parser(only=words[0] if words and words[0] in COMMANDS else None)
+        args = parser.parse_args(words)
+        if not args.command:
+            parser.print_help()
+            return EXIT_USAGE
     module = importlib.import_module(f"inspector.cli.{args.command.replace('-', '_')}")
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:

@@ -21,7 +21,7 @@ from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_b
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
-from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.codes import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.base import paused_gc
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES

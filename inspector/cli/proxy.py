@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from inspector.capture.redact import redact_url
 from inspector.cli.otel import Warn, sender_for
 from inspector.feeds.live import quick_thread_switches
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
 from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES, StreamLimits
 from inspector.net.otlp import ExchangeSpans

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import orjson
 
 from inspector.capture.load import CaptureError
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.net.conform import report
 from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, MutatedCapture, parse_specs, served_variants

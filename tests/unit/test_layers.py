@@ -32,7 +32,9 @@ CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span
                 "inspector.feeds.exchanges.record": "the --keep defaults of the proxy commands' parsers",
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
                 "inspector.tui.theme_files": "the --theme names of the TUI commands' parsers",
-                "inspector.net.limits": "the limits' defaults of the network commands' parsers"}
+                "inspector.net.limits": "the limits' defaults of the network commands' parsers",
+                "inspector.cli.parser": "every command line but check's usual ones (``cli.quick``): argparse, "
+                                        "gettext, locale and building the parser cost ~17 M instructions"}
 """Project modules the CLI (the top layer: a late import there can close no circle) imports where they are
 used, for start-up: ``check`` without ``--otlp`` loads no OpenTelemetry code of ours (issue 32)."""
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
@@ -46,7 +48,9 @@ CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress 
                   "binascii": "with base64",
                   "struct": "only a body that may be AWS event-stream (its prelude's lengths)",
                   "zlib": "with struct (the prelude's CRC)",
-                  "select": "only a report write that would block (``model.writes``)"}
+                  "select": "only a report write that would block (``model.writes``)",
+                  "argparse": "only a command line ``cli.quick`` does not read (help, other commands, rare options)",
+                  "gettext": "with argparse", "locale": "with gettext"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
