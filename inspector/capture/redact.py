@@ -23,7 +23,7 @@ from _thread import allocate_lock  # ``threading.Lock`` itself, without importin
 from bisect import bisect_right
 from itertools import repeat
 from operator import itemgetter
-from typing import TypeVar, overload
+from inspector.model.static import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy

@@ -31,8 +31,8 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 from inspector.cli.crash import report_internal_error  # noqa: E402
 from inspector.cli.codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: E402
 from inspector.cli.quick import check_args  # noqa: E402
+from inspector.model.static import TYPE_CHECKING  # noqa: E402
 
-TYPE_CHECKING = False  # ``typing`` is not loaded by check (start-up); mypy reads this as True
 if TYPE_CHECKING:
     from argparse import Namespace
     from types import SimpleNamespace

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 import _signal  # the C module: ``signal`` builds enums at import (start-up)
 

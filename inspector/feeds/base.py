@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from inspector.model.static import Protocol
 
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.session.history import check_request

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 from math import isinf
 from operator import attrgetter
-from typing import cast
+from inspector.model.static import cast
 
 import orjson
 

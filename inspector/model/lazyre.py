@@ -14,7 +14,10 @@ instance, so later calls cost an attribute lookup, as on a compiled pattern. It 
 from __future__ import annotations
 
 import re
-from typing import AnyStr, cast
+from inspector.model.static import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from typing import AnyStr
 
 
 class _Lazy:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib import import_module
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.capture.redact import scrub_secrets
 from inspector.providers.base import Dialect

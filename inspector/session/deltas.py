@@ -23,7 +23,7 @@ streams.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
 

@@ -50,7 +50,9 @@ CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress 
                   "zlib": "with struct (the prelude's CRC)",
                   "select": "only a report write that would block (``model.writes``)",
                   "argparse": "only a command line ``cli.quick`` does not read (help, other commands, rare options)",
-                  "gettext": "with argparse", "locale": "with gettext"}
+                  "gettext": "with argparse", "locale": "with gettext",
+                  "typing": "annotations only: modules on check's path take its run-time names from "
+                            "``inspector.model.static`` (typing costs ~11 M instructions of start-up)"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
