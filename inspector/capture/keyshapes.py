@@ -78,8 +78,8 @@ BEARER_END = lazy(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
 
 
 _DASHED = re.compile(r"-(?:(?<=sk-)|(?<=glpat-)|(?<=xox[abposr]-))")
-_AWS_GOOGLE = re.compile(r"A(?:Iza|KIA|SIA)")
-_GITHUB = re.compile(r"gh[pousr]_")
+_AWS_GOOGLE = lazy(r"A(?:Iza|KIA|SIA)")
+_GITHUB = lazy(r"gh[pousr]_")
 
 
 def maybe_key(text: str) -> bool:

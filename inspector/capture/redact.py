@@ -205,7 +205,7 @@ def scrub_remembered(text: str) -> str:
     return text if known is None else known.sub(lambda m: _known[m.group()], text)
 
 
-_ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
+_ESCAPE = lazy(r"\\+u00([2-7][0-9A-Fa-f])")
 """A JSON ``\\uXXXX`` escape of a printable ASCII character (key characters are all such), at any
 depth of nesting: ``\\u0061`` in a tool call's arguments is ``\\\\u0061`` in the event that streams them.
 RFC 8259 §7 lets a writer escape any character, so a key may reach us as ``sk-\\u0061nt-…``."""
@@ -903,7 +903,7 @@ def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     return _plain_begun(text, lo, hi, hot)
 
 
-_OPEN_ESCAPE = re.compile(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
+_OPEN_ESCAPE = lazy(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
 """An escape cut short at the end of a value (its rest comes with the next one)."""
 
 

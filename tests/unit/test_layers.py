@@ -142,3 +142,27 @@ def test_check_of_sse_loads_no_other_format(tmp_path):
             f"print('LOADED', ','.join(sorted(set(sys.modules) & {forbidden!r})), file=sys.stderr)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert [x for x in p.stderr.splitlines() if x.startswith("LOADED")] == ["LOADED "], p.stderr[-2000:]
+
+
+def test_check_of_sse_compiles_only_the_patterns_it_uses(tmp_path):
+    """A guard for start-up: ``re.compile`` runs re's parser and compiler, Python code (~6 M
+    instructions for ``jsonprogress``'s four patterns). A pattern a one-event ``check`` does not use
+    is ``model.lazyre.lazy``; these six are each used by it."""
+    cap = tmp_path / "one.sse"
+    cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
+    code = ("import sys, re._compiler as rc\n"
+            "ours, compile = [], rc.compile\n"
+            "def counted(p, flags=0):\n"
+            "    f = sys._getframe(1)\n"
+            "    while f.f_globals['__name__'].startswith('re'):\n"
+            "        f = f.f_back\n"
+            "    if f.f_globals['__name__'].startswith('inspector'):\n"
+            "        ours.append(p)\n"
+            "    return compile(p, flags)\n"
+            "rc.compile = counted\n"
+            "from inspector.cli import main\n"
+            f"main(['check', {str(cap)!r}])\n"
+            "print('COMPILED', len(ours), ours, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    line = [x for x in p.stderr.splitlines() if x.startswith("COMPILED")]
+    assert len(line) == 1 and int(line[0].split()[1]) <= 6, p.stderr[-2000:]
