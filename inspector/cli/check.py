@@ -9,6 +9,7 @@ line (JSON Lines), ``github`` one annotation per finding.
 """
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -196,8 +197,11 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
 
 def _quiet_on_ctrl_c() -> None:
     """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
-    the parent says "interrupted" once and exits 130."""
+    the parent says "interrupted" once and exits 130. The cyclic collector is on: a worker started
+    by spawning (not forking) imported ``inspector`` with the parent's ``sys.argv``, so as the
+    command, which turns it off until the command's modules are loaded (``inspector/__init__``)."""
     _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
+    gc.enable()
 
 
 def _stdin_chunks(inputs: list[Input], max_size: int | None) -> tuple[list[Chunk] | None, str | None]:
