@@ -385,9 +385,11 @@ def _trie(words: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-_STREAMED_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
+_STREAMED_NAME = _trie(list(STREAMED_FIELDS))
+"""An alternation matching exactly the names in ``STREAMED_FIELDS`` (built once: three patterns use it)."""
+_STREAMED_VALUE = lazy(r'"(' + _STREAMED_NAME + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(r'"(' + _STREAMED_NAME + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
@@ -814,7 +816,7 @@ def _clean(new: set[str], known: re.Pattern | None) -> bool:
                 or (known is not None and known.search(seen) is not None))
 
 
-_NAME_ENDS = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\Z')
+_NAME_ENDS = lazy(r'"(' + _STREAMED_NAME + r')"\Z')
 """Text ending in a streamed field's name in quotes (an opening may go on after it)."""
 _NAME_CLOSE = lazy(r'"\s*:')
 """Text going on as the closing quote of a name and its colon."""
