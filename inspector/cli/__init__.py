@@ -28,7 +28,6 @@ from inspector import _AS_COMMAND, _BEFORE, _interrupted_at_start
 
 import importlib  # noqa: E402 - after the handler: an interrupt during these imports exits cleanly
 
-from inspector.cli.crash import report_internal_error  # noqa: E402
 from inspector.cli.codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: E402
 from inspector.cli.quick import check_args  # noqa: E402
 from inspector.model.static import TYPE_CHECKING  # noqa: E402
@@ -122,6 +121,7 @@ def _main(argv: list[str] | None) -> int:
             print(f"stream-inspector: {args.command} shows a terminal UI but {e} "
                   f"({WITHOUT_TERMINAL.get(args.command, 'run it in a terminal')})", file=sys.stderr)
             return EXIT_USAGE
+        from inspector.cli.crash import report_internal_error  # a crash is rare (start-up)
         return report_internal_error(e, args.command)  # a bug: one line and a saved traceback, exit 3 (never "findings")
 
 

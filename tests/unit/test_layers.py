@@ -33,6 +33,10 @@ CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
                 "inspector.tui.theme_files": "the --theme names of the TUI commands' parsers",
                 "inspector.net.limits": "the limits' defaults of the network commands' parsers",
+                "inspector.cli.crash": "only when a command crashes (the saved traceback)",
+                "inspector.capture.arrivals": "check -: standard input only",
+                "inspector.report.github": "check --format github only (``check._renderer``)",
+                "inspector.report.json": "check --format json only (``check._renderer``)",
                 "inspector.cli.parser": "every command line but check's usual ones (``cli.quick``): argparse, "
                                         "gettext, locale and building the parser cost ~17 M instructions"}
 """Project modules the CLI (the top layer: a late import there can close no circle) imports where they are
