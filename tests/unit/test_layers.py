@@ -65,7 +65,8 @@ LOADED_WHEN_NEEDED = {
     "inspector.framing.ndjson": "an NDJSON body", "inspector.providers.history": "a request with a history",
     "inspector.session.rules.history": "a request with a history (the Q rules)",
     "inspector.model.history": "a request with a history",
-    "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)"}
+    "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)",
+    "inspector.providers.summary": "the event log's one-line summaries (the TUI's, ``providers.summarize``)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
 own layer or above it, so the import-linter contract still sees every such import."""
