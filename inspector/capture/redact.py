@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
+from functools import cache
 from itertools import repeat
 from operator import itemgetter
 from inspector.model.static import TypeVar, overload
@@ -385,11 +386,16 @@ def _trie(words: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-_STREAMED_NAME = _trie(list(STREAMED_FIELDS))
-"""An alternation matching exactly the names in ``STREAMED_FIELDS`` (built once: three patterns use it)."""
-_STREAMED_VALUE = lazy(r'"(' + _STREAMED_NAME + r')"\s*:\s*"')
+@cache
+def _streamed_name() -> str:
+    """An alternation matching exactly the names in ``STREAMED_FIELDS`` (built once, when one of the
+    three patterns using it is first used)."""
+    return _trie(list(STREAMED_FIELDS))
+
+
+_STREAMED_VALUE = lazy(lambda: r'"(' + _streamed_name() + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = lazy(r'"(' + _STREAMED_NAME + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(lambda: r'"(' + _streamed_name() + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
@@ -816,7 +822,7 @@ def _clean(new: set[str], known: re.Pattern | None) -> bool:
                 or (known is not None and known.search(seen) is not None))
 
 
-_NAME_ENDS = lazy(r'"(' + _STREAMED_NAME + r')"\Z')
+_NAME_ENDS = lazy(lambda: r'"(' + _streamed_name() + r')"\Z')
 """Text ending in a streamed field's name in quotes (an opening may go on after it)."""
 _NAME_CLOSE = lazy(r'"\s*:')
 """Text going on as the closing quote of a name and its colon."""
