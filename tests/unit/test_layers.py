@@ -66,6 +66,8 @@ LOADED_WHEN_NEEDED = {
     "inspector.session.rules.history": "a request with a history (the Q rules)",
     "inspector.model.history": "a request with a history",
     "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)",
+    "inspector.session.history": "a request to judge (check --request, a WebSocket's follow-up request)",
+    "inspector.capture.request": "check --request",
     "inspector.providers.summary": "the event log's one-line summaries (the TUI's, ``providers.summarize``)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
