@@ -18,7 +18,7 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.records import chunk_record, end_record, ws_record
+from inspector.capture.records import chunk_record, end_record, pending_record, ws_record
 from inspector.model.websocket import WsMessage
 from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
 
@@ -125,6 +125,10 @@ class Recorder:
             return
         if kind not in END_KINDS:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
+        pending = pending_record(self._scrubber)  # the last bytes of an event-stream chunk cut in base64
+        if pending is not None:
+            self._write(pending)
+            self.chunks += 1
         self._write(end_record(End(t, kind, error, code)))
         self.ended = True
 

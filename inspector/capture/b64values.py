@@ -1,0 +1,255 @@
+"""Secrets inside base64 ``"bytes"`` values: AWS Bedrock's InvokeModelWithResponseStream wraps each
+provider event as ``{"bytes": "<base64 of the event's JSON>"}`` (``providers.bedrock_anthropic``).
+
+Why a module of its own: a scrub of the text sees only base64 there, yet any reader (botocore, the
+dialect, a person with ``base64 -d``) decodes it, so a key the model writes, or a credential a 401
+echoes, would reach a recording, an export or the screen unmasked. Each value is decoded, its
+bytes scrubbed as text (read as Latin-1: one character per byte, so every masked part keeps its
+number of bytes) by a ``ChunkScrubber`` that follows the stream's events in order (a key the
+stream splits across two events' deltas), and encoded again in the same number of characters: an
+event-stream message keeps its lengths (only its CRC changes: ``records.EventStreamCrc``).
+
+- ``mask_b64_values``: the whole values in a text (an event's data; one message's bytes);
+- ``StreamValues``: the values of an event-stream body arriving in chunks, cut anywhere.
+
+A value that is not plain base64 (a JSON escape, a stray character: no real server writes one)
+cannot be written again in its own length: when what it decodes to holds a secret, or (cut across
+chunks) always from where it stops being plain, its base64 characters become ``A`` (zero bits),
+which hides everything and keeps the JSON valid.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from inspector.capture.redact import ChunkScrubber, mask_in_place
+
+_OPENING = re.compile(r'"bytes"\s*:\s*"')
+_VALUE = re.compile(r'"bytes"\s*:\s*"((?:[^"\\]|\\.)*)"')
+"""A whole ``"bytes"`` string value; group 1 its body as written."""
+_PLAIN = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+
+
+def _scrubbed(raw: bytes, inner: ChunkScrubber | None) -> bytes:
+    """``raw`` (decoded bytes) with its secrets masked in the same number of bytes."""
+    text = raw.decode("latin-1")
+    out = inner.scrub(text, keep_length=True) if inner is not None else mask_in_place(text)
+    return raw if out == text else out.encode("latin-1", "replace")
+
+
+def _reencoded(plain: str, masked: bytes) -> str:
+    """``masked`` in base64, in ``plain``'s length and padding (``plain``: the value it replaces,
+    plain base64 whose decoding ``masked`` has the length of)."""
+    enc = base64.b64encode(masked).decode("ascii")[:len(plain)]
+    return enc + plain[len(enc):]  # a last lone character (6 bits, no byte) stays as it was
+
+
+def _blank(value: str, escaped: bool = False) -> tuple[str, bool]:
+    """``value`` (part of a JSON string's body; ``escaped``: a backslash ends the part before it)
+    with every base64 character but ``=`` and those an escape consists of written ``A`` (zero bits:
+    the JSON stays valid, ``\\u0041`` becomes ``\\uAAAA``), and whether a backslash ends it."""
+    out = []
+    for c in value:
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif c in _BASE64 and c != "=":
+            c = "A"
+        out.append(c)
+    return "".join(out), escaped
+
+
+def _decoded(plain: str) -> bytes:
+    """The bytes of plain base64 ``plain`` (a last lone character, which makes no byte, left out)."""
+    core = plain.rstrip("=")
+    if len(core) % 4 == 1:
+        core = core[:-1]
+    return base64.b64decode(core + "=" * (-len(core) % 4))
+
+
+def mask_b64(value: str, inner: ChunkScrubber | None = None) -> str:
+    """One ``"bytes"`` value as written (a JSON string's body) with the secrets of what it decodes
+    to masked, in the same number of characters; the same object when it holds none. ``inner``:
+    the stream's scrubber of decoded events (None: this value on its own). Never raises."""
+    if _PLAIN.fullmatch(value):
+        try:
+            raw = _decoded(value)
+        except (binascii.Error, ValueError):
+            return value
+        masked = _scrubbed(raw, inner)
+        return value if masked == raw else _reencoded(value, masked)
+    import orjson  # a value with escapes or stray characters: hostile, rare
+
+    try:  # read as a lenient decoder reads it: every character that is no base64 left out
+        plain = orjson.loads(f'"{value}"')
+        raw = _decoded("".join(c for c in plain if c in _BASE64 and c != "=")) if isinstance(plain, str) else b""
+    except (orjson.JSONDecodeError, binascii.Error, ValueError):
+        raw = b""
+    return _blank(value)[0] if raw and _scrubbed(raw, inner) != raw else value
+
+
+def mask_b64_values(text: str, inner: ChunkScrubber | None = None) -> str:
+    """``text`` with each whole ``"bytes"`` value masked as ``mask_b64`` masks it, in order (the same
+    length; the same object when none holds a secret). A value the text cuts off is not read."""
+    if '"bytes"' not in text:
+        return text
+    parts, pos = [], 0
+    for m in _VALUE.finditer(text):
+        shown = mask_b64(m.group(1), inner)
+        if shown is not m.group(1):
+            parts += (text[pos:m.start(1)], shown)
+            pos = m.end(1)
+    return "".join(parts) + text[pos:] if parts else text
+
+
+class StreamValues:
+    """The ``"bytes"`` values of an AWS event-stream body masked as its chunks arrive, with the
+    message framing followed so that only payloads are read (``inspector.framing.eventstream``).
+
+    ``feed(data)`` gives back the bytes of ``data`` (after any kept before) that can be written now,
+    masked; a chunk that ends inside a value in the middle of a base64 quantum (1 to 3 of its 4
+    characters) keeps those characters for the next call, because the bytes they encode are not
+    all there yet. No message ends inside a value, so no event's time changes when they move to
+    the next record. ``flush()`` gives back what is kept (the body ended there).
+    """
+
+    OPENING_KEPT = 32
+    """Payload bytes kept to find a ``"bytes":"`` that a chunk boundary cuts (longer than it)."""
+
+    def __init__(self) -> None:
+        self.inner = ChunkScrubber()
+        """Scrubs the decoded events in order (a key split across two of them)."""
+        self.kept = b""
+        self._pos = 0
+        """Bytes of the current message read (not counting ``kept``)."""
+        self._head = b""
+        self._total = self._payload = self._end = 0
+        self._look = ""
+        self._in_value = False
+        self._plain = True
+        """False once the current value stopped being plain base64 (blanked from there)."""
+        self._escaped = False
+        self._off = False
+        self.spans: list[tuple[int, int]] = []
+        """Where the values' characters are in what the last ``feed`` or ``flush`` gave back: a text
+        scrub of the raw bytes must leave them as they are here (base64 is no text: every Bedrock
+        value starts ``eyJ``, the beginning of a JSON Web Token to a scrub that sees only a chunk)."""
+
+    def feed(self, data: bytes) -> bytes:
+        """``kept`` and ``data`` masked, less what must wait for the next chunk (class docstring)."""
+        buf = self.kept + data
+        self.kept = b""
+        return self._read(buf, final=False)
+
+    def flush(self) -> bytes:
+        """What ``feed`` kept, masked as far as it can be (the body ended inside a value)."""
+        buf, self.kept = self.kept, b""
+        return self._read(buf, final=True) if buf else b""
+
+    def _read(self, buf: bytes, final: bool) -> bytes:
+        self.spans = []
+        if self._off:
+            return buf
+        out = bytearray()
+        i, n = 0, len(buf)
+        while i < n:
+            pos = self._pos
+            if pos < 12:  # the prelude: lengths, then where the payload starts
+                take = min(12 - pos, n - i)
+                self._head += buf[i:i + take]
+                out += buf[i:i + take]
+                if pos + take == 12:
+                    self._total = int.from_bytes(self._head[:4], "big")
+                    self._payload = 12 + int.from_bytes(self._head[4:8], "big")
+                    self._end = self._total - 4
+                    if not 16 <= self._total or self._payload > self._end:
+                        self._off = True  # not event-stream after all: the rest passes as it is
+                        return bytes(out + buf[i + take:])
+            elif self._payload <= pos < self._end:
+                take = min(self._end - pos, n - i)
+                ends = pos + take == self._end
+                piece, held = self._payload_piece(buf[i:i + take], not ends and not final, len(out))
+                out += piece
+                if held:
+                    self.kept = buf[i + take - held:]
+                    self._pos += take - held
+                    return bytes(out)
+            else:  # the headers or the trailer
+                take = min((self._payload if pos < self._payload else self._total) - pos, n - i)
+                out += buf[i:i + take]
+            i += take
+            self._pos += take
+            if self._pos == self._total:
+                self._pos, self._head, self._look, self._in_value = 0, b"", "", False
+        return bytes(out)
+
+    def _payload_piece(self, piece: bytes, can_hold: bool, at: int) -> tuple[bytes, int]:
+        """``piece`` of a payload masked, and how many of its last bytes wait for the next chunk
+        (``can_hold``: the payload and the body go on after it); ``at``: where it goes in the output."""
+        text = piece.decode("latin-1")
+        out: list[str] = []
+        i, n = 0, len(text)
+        spans = self.spans
+        while i < n:
+            if not self._in_value:
+                joined = self._look + text[i:]
+                m = _OPENING.search(joined)
+                if m is None:
+                    out.append(text[i:])
+                    self._look = joined[-self.OPENING_KEPT:]
+                    break
+                start = i + m.end() - len(self._look)
+                out.append(text[i:start])
+                i, self._look, self._in_value, self._plain, self._escaped = start, "", True, True, False
+            elif not self._plain:
+                j = self._blanked(text, i, out)
+                spans.append((at + i, at + (j if self._in_value else j - 1)))
+                i = j
+            else:
+                j = _PLAIN.match(text, i).end()  # type: ignore[union-attr]  # ``*`` matches anywhere
+                run = text[i:j]
+                held = len(run) % 4 if j == n and can_hold else 0
+                out.append(self._masked_run(run[:len(run) - held]))
+                spans.append((at + i, at + j - held))
+                if held:
+                    return "".join(out).encode("latin-1"), held
+                i = j
+                if j < n:
+                    if text[j] == '"':
+                        out.append('"')
+                        i += 1
+                        self._in_value = False
+                    else:  # not plain base64 from here (an escape, a stray character)
+                        self._plain = False
+        return "".join(out).encode("latin-1"), 0
+
+    def _masked_run(self, run: str) -> str:
+        """A run of plain base64 of the current value (whole quanta, or its last characters), its
+        decoded bytes scrubbed as the stream's next piece."""
+        if not run:
+            return run
+        try:
+            raw = _decoded(run)
+        except (binascii.Error, ValueError):  # ``=`` before the end
+            self._plain = False
+            return _blank(run)[0]
+        masked = _scrubbed(raw, self.inner)
+        return run if masked == raw else _reencoded(run, masked)
+
+    def _blanked(self, text: str, i: int, out: list[str]) -> int:
+        """The rest of a value that is not plain base64, from ``text[i]``, blanked (``_blank``) up to
+        the quote that closes it. Returns where reading goes on."""
+        j, escaped = i, self._escaped
+        while j < len(text) and (text[j] != '"' or escaped):
+            escaped = text[j] == "\\" and not escaped
+            j += 1
+        shown, self._escaped = _blank(text[i:j], self._escaped)
+        out.append(shown)
+        if j == len(text):
+            return j
+        out.append('"')
+        self._in_value = False
+        return j + 1
