@@ -98,8 +98,9 @@ def mask_b64_values(text: str, inner: ChunkScrubber | None = None) -> str:
         return text
     parts, pos = [], 0
     for m in _VALUE.finditer(text):
-        shown = mask_b64(m.group(1), inner)
-        if shown is not m.group(1):
+        value = m.group(1)
+        shown = mask_b64(value, inner)
+        if shown is not value:
             parts += (text[pos:m.start(1)], shown)
             pos = m.end(1)
     return "".join(parts) + text[pos:] if parts else text
