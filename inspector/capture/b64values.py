@@ -5,9 +5,11 @@ Why a module of its own: a scrub of the text sees only base64 there, yet any rea
 dialect, a person with ``base64 -d``) decodes it, so a key the model writes, or a credential a 401
 echoes, would reach a recording, an export or the screen unmasked. Each value is decoded, its
 bytes scrubbed as text (read as Latin-1: one character per byte, so every masked part keeps its
-number of bytes) by a ``ChunkScrubber`` that follows the stream's events in order (a key the
-stream splits across two events' deltas), and encoded again in the same number of characters: an
-event-stream message keeps its lengths (only its CRC changes: ``records.EventStreamCrc``).
+number of bytes) by the caller's ``Scrub`` (a ``redact.ChunkScrubber`` that follows the stream's
+events in order: a key the stream splits across two events' deltas), and encoded again in the same
+number of characters: an event-stream message keeps its lengths (only its CRC changes:
+``records.EventStreamCrc``). This module knows base64 and the framing, not secrets: ``redact``
+uses it (``EventMasks``), so it cannot use ``redact``.
 
 - ``mask_b64_values``: the whole values in a text (an event's data; one message's bytes);
 - ``StreamValues``: the values of an event-stream body arriving in chunks, cut anywhere.
@@ -19,29 +21,35 @@ which hides everything and keeps the JSON valid.
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import re
+from collections.abc import Callable
 
-from inspector.capture.redact import ChunkScrubber, mask_in_place
+import orjson
 
-_OPENING = re.compile(r'"bytes"\s*:\s*"')
-_VALUE = re.compile(r'"bytes"\s*:\s*"((?:[^"\\]|\\.)*)"')
+from inspector.model.lazyre import lazy
+
+Scrub = Callable[[str], str]
+"""Masks the secrets of a text in the same number of characters (``redact.mask_in_place``, or a
+stream's ``ChunkScrubber.scrub`` with ``keep_length``)."""
+
+_OPENING = lazy(r'"bytes"\s*:\s*"')
+_VALUE = lazy(r'"bytes"\s*:\s*"((?:[^"\\]|\\.)*)"')
 """A whole ``"bytes"`` string value; group 1 its body as written."""
-_PLAIN = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_PLAIN = lazy(r"[A-Za-z0-9+/]*={0,2}")
 _BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
-def _scrubbed(raw: bytes, inner: ChunkScrubber | None) -> bytes:
+def _scrubbed(raw: bytes, scrub: Scrub) -> bytes:
     """``raw`` (decoded bytes) with its secrets masked in the same number of bytes."""
     text = raw.decode("latin-1")
-    out = inner.scrub(text, keep_length=True) if inner is not None else mask_in_place(text)
+    out = scrub(text)
     return raw if out == text else out.encode("latin-1", "replace")
 
 
 def _reencoded(plain: str, masked: bytes) -> str:
     """``masked`` in base64, in ``plain``'s length and padding (``plain``: the value it replaces,
     plain base64 whose decoding ``masked`` has the length of)."""
+    import base64  # only for a ``"bytes"`` value (``keyshapes.is_basic_credential``: start-up)
+
     enc = base64.b64encode(masked).decode("ascii")[:len(plain)]
     return enc + plain[len(enc):]  # a last lone character (6 bits, no byte) stays as it was
 
@@ -64,34 +72,34 @@ def _blank(value: str, escaped: bool = False) -> tuple[str, bool]:
 
 def _decoded(plain: str) -> bytes:
     """The bytes of plain base64 ``plain`` (a last lone character, which makes no byte, left out)."""
+    import base64
+
     core = plain.rstrip("=")
     if len(core) % 4 == 1:
         core = core[:-1]
     return base64.b64decode(core + "=" * (-len(core) % 4))
 
 
-def mask_b64(value: str, inner: ChunkScrubber | None = None) -> str:
+def mask_b64(value: str, scrub: Scrub) -> str:
     """One ``"bytes"`` value as written (a JSON string's body) with the secrets of what it decodes
-    to masked, in the same number of characters; the same object when it holds none. ``inner``:
-    the stream's scrubber of decoded events (None: this value on its own). Never raises."""
+    to masked by ``scrub``, in the same number of characters; the same object when it holds none.
+    Never raises (``binascii.Error`` is a ``ValueError``)."""
     if _PLAIN.fullmatch(value):
         try:
             raw = _decoded(value)
-        except (binascii.Error, ValueError):
+        except ValueError:
             return value
-        masked = _scrubbed(raw, inner)
+        masked = _scrubbed(raw, scrub)
         return value if masked == raw else _reencoded(value, masked)
-    import orjson  # a value with escapes or stray characters: hostile, rare
-
-    try:  # read as a lenient decoder reads it: every character that is no base64 left out
+    try:  # escapes or stray characters: read as a lenient decoder reads it, every non-base64 character left out
         plain = orjson.loads(f'"{value}"')
         raw = _decoded("".join(c for c in plain if c in _BASE64 and c != "=")) if isinstance(plain, str) else b""
-    except (orjson.JSONDecodeError, binascii.Error, ValueError):
+    except ValueError:  # ``orjson.JSONDecodeError`` too
         raw = b""
-    return _blank(value)[0] if raw and _scrubbed(raw, inner) != raw else value
+    return _blank(value)[0] if raw and _scrubbed(raw, scrub) != raw else value
 
 
-def mask_b64_values(text: str, inner: ChunkScrubber | None = None) -> str:
+def mask_b64_values(text: str, scrub: Scrub) -> str:
     """``text`` with each whole ``"bytes"`` value masked as ``mask_b64`` masks it, in order (the same
     length; the same object when none holds a secret). A value the text cuts off is not read."""
     if '"bytes"' not in text:
@@ -99,7 +107,7 @@ def mask_b64_values(text: str, inner: ChunkScrubber | None = None) -> str:
     parts, pos = [], 0
     for m in _VALUE.finditer(text):
         value = m.group(1)
-        shown = mask_b64(value, inner)
+        shown = mask_b64(value, scrub)
         if shown is not value:
             parts += (text[pos:m.start(1)], shown)
             pos = m.end(1)
@@ -120,8 +128,8 @@ class StreamValues:
     OPENING_KEPT = 32
     """Payload bytes kept to find a ``"bytes":"`` that a chunk boundary cuts (longer than it)."""
 
-    def __init__(self) -> None:
-        self.inner = ChunkScrubber()
+    def __init__(self, scrub: Scrub) -> None:
+        self.scrub = scrub
         """Scrubs the decoded events in order (a key split across two of them)."""
         self.kept = b""
         self._pos = 0
@@ -234,10 +242,10 @@ class StreamValues:
             return run
         try:
             raw = _decoded(run)
-        except (binascii.Error, ValueError):  # ``=`` before the end
+        except ValueError:  # ``=`` before the end
             self._plain = False
             return _blank(run)[0]
-        masked = _scrubbed(raw, self.inner)
+        masked = _scrubbed(raw, self.scrub)
         return run if masked == raw else _reencoded(run, masked)
 
     def _blanked(self, text: str, i: int, out: list[str]) -> int:

@@ -98,10 +98,14 @@ def _masked(raw: EventBytes, decode) -> str:
     """The bytes as text (``decode``), secrets masked, also inside base64 ``"bytes"`` values (an AWS
     Bedrock chunk: ``b64values``); both scrubbers warmed up on the bytes before."""
     scrubber, inner = ChunkScrubber(), ChunkScrubber()
+
+    def scrub(text: str) -> str:
+        return inner.scrub(text, True)
+
     before = decode(raw.before)
     scrubber.scrub(before)
-    mask_b64_values(before, inner)
-    return mask_b64_values(scrubber.scrub(decode(raw.data)), inner)
+    mask_b64_values(before, scrub)
+    return mask_b64_values(scrubber.scrub(decode(raw.data)), scrub)
 
 
 def text_lines(raw: EventBytes) -> list[str]:

@@ -134,8 +134,9 @@ class EventStreamCrc:
     """botocore's payload and headers limits and the 16 framing bytes."""
 
     def __init__(self) -> None:
-        self.values = StreamValues()
-        """Masks the events inside the body's base64 ``"bytes"`` values."""
+        inner = ChunkScrubber()
+        self.values = StreamValues(lambda text: inner.scrub(text, True))
+        """Masks the events inside the body's base64 ``"bytes"`` values, in order."""
         self.t: float | None = None
         """The time of the body's last chunk (``pending_record``'s)."""
         self._pos = 0

@@ -11,7 +11,7 @@ import pytest
 
 from inspector.capture.b64values import StreamValues, mask_b64, mask_b64_values
 from inspector.capture.records import chunk_record, masked_bytes, pending_record, read_record
-from inspector.capture.redact import ChunkScrubber
+from inspector.capture.redact import ChunkScrubber, mask_in_place
 from inspector.framing.eventstream import EventStreamDecoder, encode_message
 from inspector.model.frames import FramingIssue
 from tests import bedrock_frames as f
@@ -101,11 +101,11 @@ def test_whole_values_in_a_text():
     inner = orjson.dumps({"type": "content_block_delta", "delta": {"type": "text_delta", "text": f"key {KEY}"}})
     value = base64.b64encode(inner).decode()
     text = f'{{"bytes":"{value}","p":"abc"}}'
-    out = mask_b64_values(text)
+    out = mask_b64_values(text, mask_in_place)
     assert len(out) == len(text) and KEY[7:] not in revealed(out)
     assert b"sk-ant-[redacted]" in base64.b64decode(orjson.loads(out)["bytes"])
     clean = f'{{"bytes":"{base64.b64encode(b"{}").decode()}"}}'
-    assert mask_b64_values(clean) is clean and mask_b64_values("no values") == "no values"
+    assert mask_b64_values(clean, mask_in_place) is clean and mask_b64_values("no values", mask_in_place) == "no values"
 
 
 HOSTILE_VALUES = [
@@ -119,7 +119,7 @@ HOSTILE_VALUES = [
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
 def test_a_value_that_is_no_plain_base64_hides_what_it_decodes_to(value):
-    shown = mask_b64(value)
+    shown = mask_b64(value, mask_in_place)
     assert len(shown) == len(value) and KEY[7:] not in revealed(shown)
     assert KEY[7:] not in revealed(orjson.loads(f'"{shown}"'))
     payload = f'{{"bytes":"{value}"}}'.encode()
@@ -146,6 +146,6 @@ def test_broken_bodies_never_raise_and_keep_their_length(seed):
     raw = bytes(raw[:rng.randint(1, len(raw))])
     out = recorded(raw, rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(0, 30))))
     assert len(out) == len(raw)
-    values = StreamValues()
+    values = StreamValues(mask_in_place)
     assert len(values.feed(raw) + values.flush()) == len(raw)
-    assert len(mask_b64_values(raw.decode("latin-1"))) == len(raw)
+    assert len(mask_b64_values(raw.decode("latin-1"), mask_in_place)) == len(raw)

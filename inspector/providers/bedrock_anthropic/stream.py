@@ -18,6 +18,8 @@ import base64
 import binascii
 import orjson
 
+from inspector.capture.b64values import mask_b64
+from inspector.capture.redact import mask_in_place
 from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
 from inspector.model.clients import says
@@ -50,10 +52,8 @@ def _quoted(raw: object) -> str:
     key, masked in what it decodes to (``b64values.mask_b64``, which reads a value as JSON writes it)."""
     if not isinstance(raw, str):
         return str(raw)
-    from inspector.capture.b64values import mask_b64  # only for a broken chunk
-
     written = orjson.dumps(raw).decode()[1:-1]
-    shown = mask_b64(written)
+    shown = mask_b64(written, mask_in_place)
     return raw if shown is written else orjson.loads(f'"{shown}"')
 
 
