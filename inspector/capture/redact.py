@@ -27,7 +27,6 @@ from typing import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
-from inspector.capture.b64values import mask_b64_values
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, OPEN, TRAIL, key_matches, maybe_key, open_keep,
                                         readable, sub_keys)
 
@@ -1078,7 +1077,11 @@ def _event_masked(data: str, scrubber: ChunkScrubber, inner: ChunkScrubber) -> s
     events inside its base64 ``"bytes"`` values (AWS Bedrock's chunks) by ``inner``, which reads
     them in order (``b64values``)."""
     out = scrubber.scrub(data)
-    return out if '"bytes"' not in out else mask_b64_values(out, lambda text: inner.scrub(text, True))
+    if '"bytes"' not in out:
+        return out
+    from inspector.capture.b64values import mask_b64_values  # a Bedrock stream only: not check's start-up
+
+    return mask_b64_values(out, lambda text: inner.scrub(text, True))
 
 
 def _masked_record(ev, masked: str) -> EventRecord:
