@@ -85,18 +85,66 @@ def mask_b64(value: str, scrub: Scrub) -> str:
     to masked by ``scrub``, in the same number of characters; the same object when it holds none.
     Never raises (``binascii.Error`` is a ``ValueError``)."""
     if _PLAIN.fullmatch(value):
-        try:
-            raw = _decoded(value)
-        except ValueError:
-            return value
-        masked = _scrubbed(raw, scrub)
-        return value if masked == raw else _reencoded(value, masked)
-    try:  # escapes or stray characters: read as a lenient decoder reads it, every non-base64 character left out
+        return _masked_plain(value, scrub)
+    try:  # escapes or stray characters
         plain = orjson.loads(f'"{value}"')
-        raw = _decoded("".join(c for c in plain if c in _BASE64 and c != "=")) if isinstance(plain, str) else b""
     except ValueError:  # ``orjson.JSONDecodeError`` too
-        raw = b""
-    return _blank(value)[0] if raw and _scrubbed(raw, scrub) != raw else value
+        return value
+    return _blank(value)[0] if isinstance(plain, str) and _hides_secret(plain, scrub) else value
+
+
+def mask_b64_string(text: str, scrub: Scrub) -> str:
+    """``mask_b64`` of a parsed string (no JSON escapes to read): a request's attachment."""
+    if _PLAIN.fullmatch(text):
+        return _masked_plain(text, scrub)
+    return _blank(text)[0] if _hides_secret(text, scrub) else text
+
+
+def _masked_plain(value: str, scrub: Scrub) -> str:
+    try:
+        raw = _decoded(value)
+    except ValueError:
+        return value
+    masked = _scrubbed(raw, scrub)
+    return value if masked == raw else _reencoded(value, masked)
+
+
+def _hides_secret(text: str, scrub: Scrub) -> bool:
+    """True when ``text``, read as a lenient decoder reads base64 (every other character left out),
+    decodes to bytes with a secret in them."""
+    try:
+        raw = _decoded("".join(c for c in text if c in _BASE64 and c != "="))
+    except ValueError:
+        return False
+    return bool(raw) and _scrubbed(raw, scrub) != raw
+
+
+_DATA_URL = lazy(r"data:[^,;]*(?:;[^,;]*)*;base64,")
+"""The head of a ``data:`` URL whose data is base64 (RFC 2397): OpenAI's ``file_data``, ``image_url``."""
+
+
+def mask_b64_members(value: object, scrub: Scrub) -> object:
+    """``value`` (a parsed request body: dicts, lists, strings...) with the secrets inside its base64
+    attachments masked (``mask_b64_string``): Bedrock's ``source.bytes``, Anthropic's ``source``
+    of ``"type": "base64"``, Gemini's ``inlineData.data``, ``data:…;base64,`` URLs. A new structure
+    when anything changed, else the same object. A document or image sent to the model is no
+    secret, but a ``.env`` file is."""
+    if isinstance(value, list):
+        items = [mask_b64_members(v, scrub) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else items
+    if isinstance(value, str):
+        m = _DATA_URL.match(value) if value.startswith("data:") else None
+        return value if m is None else value[:m.end()] + mask_b64_string(value[m.end():], scrub)
+    if not isinstance(value, dict):
+        return value
+    out: dict[object, object] = {}
+    for k, v in value.items():
+        if isinstance(v, str) and (k == "bytes" or (k == "data" and (value.get("type") == "base64" or "mimeType" in value
+                                                                       or "mime_type" in value))):
+            out[k] = mask_b64_string(v, scrub)
+        else:
+            out[k] = mask_b64_members(v, scrub)
+    return value if all(out[k] is value[k] for k in value) else out
 
 
 def mask_b64_values(text: str, scrub: Scrub) -> str:
@@ -104,7 +152,8 @@ def mask_b64_values(text: str, scrub: Scrub) -> str:
     length; the same object when none holds a secret). A value the text cuts off is not read."""
     if '"bytes"' not in text:
         return text
-    parts, pos = [], 0
+    parts: list[str] = []
+    pos = 0
     for m in _VALUE.finditer(text):
         value = m.group(1)
         shown = mask_b64(value, scrub)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 from zlib import crc32
 
-from inspector.capture.b64values import StreamValues
 from inspector.capture.redact import ChunkScrubber, mask_in_place, scrub_secrets
 from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.model.websocket import DIRECTIONS, WsMessage
@@ -134,8 +133,10 @@ class EventStreamCrc:
     """botocore's payload and headers limits and the 16 framing bytes."""
 
     def __init__(self) -> None:
+        from inspector.capture.b64values import StreamValues  # an event-stream body only: not every check's start-up
+
         inner = ChunkScrubber()
-        self.values = StreamValues(lambda text: inner.scrub(text, True))
+        self.values: StreamValues = StreamValues(lambda text: inner.scrub(text, True))
         """Masks the events inside the body's base64 ``"bytes"`` values, in order."""
         self.t: float | None = None
         """The time of the body's last chunk (``pending_record``'s)."""
