@@ -165,7 +165,8 @@ def mask_b64_values(text: str, scrub: Scrub) -> str:
 
 class StreamValues:
     """The ``"bytes"`` values of an AWS event-stream body masked as its chunks arrive, with the
-    message framing followed so that only payloads are read (``inspector.framing.eventstream``).
+    message framing followed so that no prelude or CRC is read as text (``inspector.framing.eventstream``;
+    once a prelude's lengths are impossible, values are looked for anywhere: ``_unframed``).
 
     ``feed(data)`` gives back the bytes of ``data`` (after any kept before) that can be written now,
     masked; a chunk that ends inside a value in the middle of a base64 quantum (1 to 3 of its 4
@@ -184,13 +185,14 @@ class StreamValues:
         self._pos = 0
         """Bytes of the current message read (not counting ``kept``)."""
         self._head = b""
-        self._total = self._payload = self._end = 0
+        self._total = self._end = 0
         self._look = ""
         self._in_value = False
         self._plain = True
         """False once the current value stopped being plain base64 (blanked from there)."""
         self._escaped = False
         self._off = False
+        """True once the framing is lost (``_unframed``)."""
         self.spans: list[tuple[int, int]] = []
         """Where the values' characters are in what the last ``feed`` or ``flush`` gave back: a text
         scrub of the raw bytes must leave them as they are here (base64 is no text: every Bedrock
@@ -210,7 +212,7 @@ class StreamValues:
     def _read(self, buf: bytes, final: bool) -> bytes:
         self.spans = []
         if self._off:
-            return buf
+            return self._unframed(buf, final, 0)
         out = bytearray()
         i, n = 0, len(buf)
         while i < n:
@@ -221,12 +223,12 @@ class StreamValues:
                 out += buf[i:i + take]
                 if pos + take == 12:
                     self._total = int.from_bytes(self._head[:4], "big")
-                    self._payload = 12 + int.from_bytes(self._head[4:8], "big")
                     self._end = self._total - 4
-                    if not 16 <= self._total or self._payload > self._end:
-                        self._off = True  # not event-stream after all: the rest passes as it is
-                        return bytes(out + buf[i + take:])
-            elif self._payload <= pos < self._end:
+                    if not 16 <= self._total or 12 + int.from_bytes(self._head[4:8], "big") > self._end:
+                        self._off = True  # the framing is lost: values are looked for anywhere from here
+                        self._look, self._in_value = "", False
+                        return bytes(out) + self._unframed(buf[i + take:], final, len(out))
+            elif pos < self._end:  # the headers and the payload (a header that lies about its length may hide a value)
                 take = min(self._end - pos, n - i)
                 ends = pos + take == self._end
                 piece, held = self._payload_piece(buf[i:i + take], not ends and not final, len(out))
@@ -235,8 +237,8 @@ class StreamValues:
                     self.kept = buf[i + take - held:]
                     self._pos += take - held
                     return bytes(out)
-            else:  # the headers or the trailer
-                take = min((self._payload if pos < self._payload else self._total) - pos, n - i)
+            else:  # the trailer (``EventStreamCrc`` writes it)
+                take = min(self._total - pos, n - i)
                 out += buf[i:i + take]
             i += take
             self._pos += take
@@ -244,8 +246,17 @@ class StreamValues:
                 self._pos, self._head, self._look, self._in_value = 0, b"", "", False
         return bytes(out)
 
+    def _unframed(self, buf: bytes, final: bool, at: int) -> bytes:
+        """``buf`` read as one payload, once the framing is lost (a prelude with impossible lengths:
+        a decoder looks for the next valid message, which may carry a secret). The CRCs of what it
+        masks are not written anew: the body is broken there already."""
+        piece, held = self._payload_piece(buf, not final, at)
+        if held:
+            self.kept = buf[len(buf) - held:]
+        return piece
+
     def _payload_piece(self, piece: bytes, can_hold: bool, at: int) -> tuple[bytes, int]:
-        """``piece`` of a payload masked, and how many of its last bytes wait for the next chunk
+        """``piece`` of a message's headers and payload masked, and how many of its last bytes wait for the next chunk
         (``can_hold``: the payload and the body go on after it); ``at``: where it goes in the output."""
         text = piece.decode("latin-1")
         out: list[str] = []

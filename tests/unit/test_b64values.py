@@ -149,3 +149,19 @@ def test_broken_bodies_never_raise_and_keep_their_length(seed):
     values = StreamValues(mask_in_place)
     assert len(values.feed(raw) + values.flush()) == len(raw)
     assert len(mask_b64_values(raw.decode("latin-1"), mask_in_place)) == len(raw)
+
+
+def test_a_value_after_a_broken_prelude_or_inside_a_header_is_masked_too():
+    """A decoder looks for the next valid message after a prelude with impossible lengths (S015),
+    and that message may carry a key: the masking goes on there, framing or not. Its CRC is not
+    written anew (the framing is no longer followed): the recording shows it as corrupt too."""
+    inner = base64.b64encode(orjson.dumps({"type": "content_block_delta", "index": 0,
+                                           "delta": {"type": "text_delta", "text": f"key {KEY}"}})).decode()
+    message = encode_message({":event-type": "chunk"}, f'{{"bytes":"{inner}"}}'.encode())
+    broken = b"\x00\x00\x00\x05" + b"\x00" * 8  # a total of 5 bytes: no message is that short
+    in_header = encode_message({":event-type": "chunk", "x": f'"bytes":"{inner}"'}, b"{}")
+    for raw in (broken + message, in_header, in_header + message):
+        for cut in range(1, len(raw), 7):
+            out = recorded(raw, [cut])
+            assert len(out) == len(raw) and KEY[7:] not in revealed(out), cut
+    assert decoded(broken + message)[0] and not decoded(recorded(broken + message, [30]))[0]  # see below
