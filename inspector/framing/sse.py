@@ -36,14 +36,24 @@ class _Boundary(Record):
 
     __slots__ = ("line", "offset", "type", "id", "retry", "new_type", "new_retry")
 
+    line: int
+    offset: int
+    type: str
+    """The buffers as they were before the first such field line (``type``, ``id``, ``retry``)."""
+    id: str
+    retry: int | None
+    new_type: str | None
+    """Set by ``event:``/``retry:`` lines after the boundary (``new_type``, ``new_retry``)."""
+    new_retry: int | None
+
     def __init__(self, line: int, offset: int, type: str, id: str, retry: int | None,
                  new_type: str | None = None, new_retry: int | None = None) -> None:
         self.line = line
         self.offset = offset
-        self.type = type  # the buffers as they were before the first such field line
+        self.type = type
         self.id = id
         self.retry = retry
-        self.new_type = new_type  # set by ``event:``/``retry:`` lines after the boundary
+        self.new_type = new_type
         self.new_retry = new_retry
 
 
