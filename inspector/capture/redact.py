@@ -1053,10 +1053,10 @@ class EventMasks:
         partial = self._partial
         if partial is not None and partial[0] == k and partial[1] == stop:
             return partial[2]
-        scrubber, changed = ChunkScrubber(), {}
+        scrubber, inner, changed = ChunkScrubber(), ChunkScrubber(), {}
         for i in range(max(0, (k - 1) * w), stop):
             data = events[i].data
-            out = scrubber.scrub(data)
+            out = _event_masked(data, scrubber, inner)
             if i >= k * w and out != data:
                 changed[i] = out
         if stop == (k + 1) * w:  # complete: the events after it cannot change it
@@ -1079,10 +1079,22 @@ class EventMasks:
         """Every event as ``shown`` gives it, in order, scrubbed in one pass (half the work of
         asking ``shown`` for each: no window is read twice); a key split across any number of
         events is followed."""
-        scrubber = ChunkScrubber()
+        scrubber, inner = ChunkScrubber(), ChunkScrubber()
         for ev in self.events:
-            masked = scrubber.scrub(ev.data)
+            masked = _event_masked(ev.data, scrubber, inner)
             yield ev if masked == ev.data else _masked_record(ev, masked)
+
+
+def _event_masked(data: str, scrubber: ChunkScrubber, inner: ChunkScrubber) -> str:
+    """An event's ``data`` as ``EventMasks`` shows it: scrubbed by the stream's ``scrubber``, and the
+    events inside its base64 ``"bytes"`` values (AWS Bedrock's chunks) by ``inner``, which reads
+    them in order (``b64values``)."""
+    out = scrubber.scrub(data)
+    if '"bytes"' not in out:
+        return out
+    from inspector.capture.b64values import mask_b64_values  # a Bedrock stream only: not check's start-up
+
+    return mask_b64_values(out, lambda text: inner.scrub(text, True))
 
 
 def _masked_record(ev, masked: str) -> EventRecord:

@@ -51,6 +51,7 @@ CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress 
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
     "inspector.capture.websocket": "a WebSocket capture", "inspector.capture.records": "a native capture",
+    "inspector.capture.b64values": "events inside base64 ``bytes`` values (Bedrock) to record or show",
     "inspector.framing.eventstream": "an AWS event-stream body",
     "inspector.framing.ndjson": "an NDJSON body", "inspector.providers.history": "a request with a history",
     "inspector.session.rules.history": "a request with a history (the Q rules)",
