@@ -85,13 +85,17 @@ def test_the_same_with_a_remembered_credential(remembered):  # noqa: F811 (the f
 
 
 def test_the_proxy_chunk_of_64_deltas_is_written_from_its_cut():
-    """The bench's chunk (``bench_proxy_throughput.py``): from the second one on, every chunk is
-    written from its cut, and the file reads back as the stream."""
+    """The bench's chunk (``bench_proxy_throughput.py``, with a non-ASCII character in each delta):
+    from the second one on, every chunk is written from its cut, and each line reads back as its chunk."""
     chunks = ["".join(_raw(f"word{k} é") for k in range(i, i + 64)).encode() for i in range(0, 640, 64)]
     scrubber, cuts = ChunkScrubber(), 0
     for i, data in enumerate(chunks):
         line = chunk_line(i / 10, data, scrubber)
-        cuts += scrubber.cut is not None
+        if scrubber.cut is not None:  # the cut is the chunk, as ``ChunkScrubber.cut`` says
+            head, opening, after, bodies, end = scrubber.cut
+            between = '"' + after + opening
+            assert head + opening + between.join(bodies) + between + end == data.decode()
+            cuts += 1
         assert orjson.loads(line) == {"t": i / 10, "data": data.decode()}
     assert cuts >= len(chunks) - 2
 
