@@ -91,7 +91,8 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
         name = data[cut + len(_START_NAME):len(data) - len(_START_TAIL)]
         if cut > 0 and tid.isascii() and tid.isidentifier() and 0 < len(name) <= 200 and name.isprintable() \
                 and '"' not in name and "\\" not in name:  # written as Anthropic writes it: the id and name are these
-            kind, start_input = "tool_use", {}
+            kind = "tool_use"
+            start_input: object = {}
         else:
             p = _payload(frame, START)
             if p is None:
@@ -99,7 +100,7 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
             at, cb = p.get("index"), p.get("content_block")
             if at.__class__ is not int or at != idx or cb.__class__ is not dict:
                 break
-            kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr]  # a dict: checked above
+            kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr,assignment]  # a dict: checked above; strings but the input: checked below
             if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
                     or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
                             and name.__class__ is str and 0 < len(name) <= 200):
