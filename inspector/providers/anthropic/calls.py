@@ -12,9 +12,9 @@ as its ``type`` if named at all; the start of the next index, no block open, a t
 ``input``, an id and name A011 passes (``AnthropicMessages.open_call``); one to ``_MOST`` deltas,
 every frame up to the stop an ``input_json_delta`` of that index with no ``error``
 (``deltas_after``); the stop of that index right after them; and the J and V rules silent
-(``Session.take_call``). At the first call that is not such, the pass stops before it, nothing of
-it changed, and the session takes it the usual way. ``tests/unit/test_deltas.py`` holds both ways
-to the same report and event log.
+(``Session.take_call``, the dialect's ``CallTaker``). At the first call that is not such, the pass
+stops before it, nothing of it changed, and the session takes it the usual way.
+``tests/unit/test_deltas.py`` holds both ways to the same report and event log.
 """
 from __future__ import annotations
 
@@ -24,11 +24,10 @@ from orjson import JSONDecodeError, loads
 
 from inspector.model.events import SHALLOW_LEN
 from inspector.model.frames import Frame
-from inspector.providers.anthropic.stream import TOOL_BLOCKS, _Slot
 
 if TYPE_CHECKING:
-    from inspector.providers.anthropic.stream import AnthropicMessages
-    from inspector.session.session import Session
+    from inspector.providers.anthropic.stream import AnthropicMessages, _Slot
+    from inspector.providers.base import CallTaker
 
 START, DELTA, STOP = "content_block_start", "content_block_delta", "content_block_stop"
 NAMES = (START, DELTA, STOP)
@@ -68,9 +67,11 @@ def _payload(frame: object, name: str) -> dict | None:
     return p if p.__class__ is dict and p.get("type") == name else None
 
 
-def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int:
+def take(dialect: "AnthropicMessages", s: "CallTaker", items: list, i: int, tool_blocks: frozenset,
+         slot: "type[_Slot]") -> int:
     """The short calls from ``items[i]`` on, taken whole (see the module docstring); returns how many
-    items they were (0: none)."""
+    items they were (0: none). ``tool_blocks`` and ``slot``: the dialect's tool block types and its
+    bookkeeping per started block (passed in: the dialect's module imports this one)."""
     slots, order = dialect.slots, dialect.started_order
     take_call = s.take_call
     n = len(items)
@@ -100,8 +101,8 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
             at, cb = p.get("index"), p.get("content_block")
             if at.__class__ is not int or at != idx or cb.__class__ is not dict:
                 break
-            kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr,assignment]  # a dict: checked above; strings but the input: checked below
-            if start_input or kind.__class__ is not str or kind not in TOOL_BLOCKS \
+            kind, tid, name, start_input = cb.get("type"), cb.get("id"), cb.get("name"), cb.get("input")  # type: ignore[union-attr, assignment]  # a dict: checked above; strings but the input: checked below
+            if start_input or kind.__class__ is not str or kind not in tool_blocks \
                     or not (tid.__class__ is str and tid.isascii() and tid.isidentifier()
                             and name.__class__ is str and 0 < len(name) <= 200):
                 break
@@ -147,7 +148,7 @@ def take(dialect: "AnthropicMessages", s: "Session", items: list, i: int) -> int
         if block is None:
             break
         order.append(idx)
-        slots[idx] = _Slot(block, start_input)
+        slots[idx] = slot(block, start_input)
         if kind == "tool_use":
             dialect.tool_use_started = True
         k = j + 1
