@@ -461,9 +461,10 @@ class AnthropicMessages(Dialect):
                       "(clients that finalised the block lose it)", index=block.index)
 
     def A006_overlapping_blocks(self, idx: int) -> None:
-        """A006: a block starts while another is still open."""
+        """A006: a block starts while another is still open (named: the lowest open index, so the
+        message does not hang on the set's iteration order, which its history of adds and discards sets)."""
         if self.open_slots:
-            other = next(iter(self.open_slots))
+            other = min(self.open_slots)
             self.w.report("A006", f"block {idx} starts while block {other} is still open", index=idx)
 
     def A007_stop_reason_mismatch(self) -> None:
