@@ -69,6 +69,12 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     keys = dialect.run_keys if dialect.delta_template else None
     template: tuple[str, str] | None = None
     j = i
+    if lead is not None and first.__class__ is Frame:  # a call's deltas the dialect reads from their text at once
+        known = dialect.lead_template(lead, first.data)
+        if known is not None:
+            j = _read_like(items, i, t, known[0], known[1:], fragments, payloads, frames)
+            if j > i:
+                block, how, name = lead, "arguments", known[0]
     while j < n:
         frame = items[j]
         if frame.__class__ is not Frame or frame.t != t:

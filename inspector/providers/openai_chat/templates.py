@@ -1,0 +1,76 @@
+"""A Chat call's argument deltas as text: one template, learnt once, serves every call of a choice.
+
+A short call's deltas differ from one another only in their ``arguments`` string, and from another
+call's only in the tool call's ``index`` too: ``{…"tool_calls":[{"index":N,"function":{"arguments":"S"}}]…}``.
+``learn`` cuts the text of a call's first delta into ``pre``, the index's digits, ``post``, the string's
+body and ``tail``, and proves the cut with one probe: ``pre`` + a number found nowhere in the text +
+``post`` + a string longer than the whole text + ``tail`` must be a plain continuation chunk
+(``OpenAIChat._plain`` and the checks of ``_continuation``) of the same choice whose entry's ``index``
+is that number and whose ``arguments`` is that string. Any text ``pre`` + N + ``post`` + a JSON string body +
+``tail`` is then that chunk but for those two values (JSON is read token by token; the two tokens
+carry values that occur nowhere else, so they are the ones that count, duplicate keys included), and
+``delta_of`` answers it with the call at index N and its string: what ``OpenAIChat.lead_template`` hands the
+session for each call ``open_call`` opens (``inspector.session.deltas`` reads the events so).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from orjson import JSONDecodeError, loads
+
+if TYPE_CHECKING:
+    from inspector.providers.openai_chat.stream import OpenAIChat, _Choice
+
+MARKER = '"arguments":"'
+"""Where the string a continuation adds starts (the spelling OpenAI and its copies send)."""
+_BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+"""A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
+_DIGITS = re.compile(r"[0-9]+")
+PROBE_INDEX = 7_346_912_058_813_364_097
+"""Stands for the index in the probe (an int orjson reads as one; the text must not hold its digits)."""
+_PROBE_DIGITS = str(PROBE_INDEX)
+
+
+def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple[str, str, str] | None":
+    """``(pre, post, tail)`` of ``data`` (the first delta after the opening of the call at ``index`` in
+    ``ch``) as the module docstring says, proven; None when ``data`` is not cut so or the probe fails."""
+    k = data.rfind(MARKER)
+    if k < 0 or _PROBE_DIGITS in data:
+        return None
+    b0 = k + len(MARKER)
+    m = _BODY_END.match(data, b0)
+    if m is None:
+        return None
+    head, tail = data[:b0], data[m.end() - 1:]
+    digits = str(index)
+    a = head.rfind(digits)  # the index's digits: the last run of them before the string (the probe proves it)
+    while a >= 0:
+        run = _DIGITS.match(head, a)
+        if run is not None and run.end() == a + len(digits) and (a == 0 or not head[a - 1].isdigit()):
+            break
+        a = head.rfind(digits, 0, a)
+    if a < 0:
+        return None
+    pre, post = head[:a], head[a + len(digits):]
+    probe = "p" * (len(data) + 1)
+    try:
+        p = loads(pre + _PROBE_DIGITS + post + probe + tail)  # nested as ``data`` but for two scalars
+    except JSONDecodeError:
+        return None
+    if p.__class__ is not dict:
+        return None
+    one = dialect._plain(p)  # type: ignore[arg-type]  # a dict: checked above
+    if one is None or one[0] is not ch:
+        return None
+    entries = one[1].get("tool_calls")
+    if entries.__class__ is not list or len(entries) != 1:  # type: ignore[arg-type]  # a list: checked first
+        return None
+    entry = entries[0]  # type: ignore[index]  # a list: checked above
+    if entry.__class__ is not dict or len(entry) != 2:
+        return None
+    idx, fn = entry.get("index"), entry.get("function")
+    if idx.__class__ is not int or idx != PROBE_INDEX or fn.__class__ is not dict or len(fn) != 1 \
+            or fn.get("arguments") != probe:  # type: ignore[union-attr]  # a dict: checked above
+        return None
+    return pre, post, tail
