@@ -333,8 +333,11 @@ class OpenAIChat(Dialect):
 
     def open_call(self, p: dict, at: int) -> "Block | None":
         """``_opens`` for an untimed opening that reports nothing, taken with its deltas
-        (``Dialect.open_call``): the next index (C013), a name C020 passes, ``arguments`` empty (no J rule
-        judges them), no signature pending; None for any other chunk (nothing changed)."""
+        (``Dialect.open_call``): one entry of exactly a new ``index`` that is the next one (C013), a
+        non-empty ``id`` and ``type`` (C011) and a ``function`` with a non-empty name C020 passes and
+        ``arguments`` empty (no J rule judges them; its other keys are read by no rule), no signature
+        pending (C010); None for any other chunk (nothing changed). Its empty fragment is added with no
+        event current (the session records the opening afterwards)."""
         one = self._plain(p)
         if one is None:
             return None
@@ -343,8 +346,7 @@ class OpenAIChat(Dialect):
         if entry is None or ch.pending_signature is not None:
             return None
         idx, fn = entry.get("index"), entry.get("function")
-        if idx.__class__ is not int or idx != len(ch.seen_indexes) or idx in ch.by_index \
-                or fn.__class__ is not dict or len(fn) != 2:
+        if idx.__class__ is not int or idx != len(ch.seen_indexes) or idx in ch.by_index or fn.__class__ is not dict:
             return None
         eid, typ, name = entry.get("id"), entry.get("type"), fn.get("name")
         if not (eid.__class__ is str and eid and typ.__class__ is str and typ and name.__class__ is str and name
@@ -366,13 +368,12 @@ class OpenAIChat(Dialect):
         return block
 
     def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str] | None":
-        """The text of the argument deltas of ``block``, a call ``open_call`` just opened (``data``: the
-        text after its opening): one template per choice, learnt from the first call whose first delta
-        proves it (``templates.learn``), a few tries at most."""
-        ch = self.choices.get(block.choice)  # type: ignore[arg-type]  # a call's block has its choice
+        """The text of the argument deltas of ``block``, a call ``open_call`` just opened (so its choice is
+        not finished, the response not ended; ``data``: the text after its opening): one template per
+        choice, learnt from the first call whose first delta proves it (``templates.learn``), a few tries
+        at most."""
+        ch = self.choices[block.choice]  # type: ignore[index]  # a call's block has its choice
         lead = self._lead
-        if ch is None or ch.finish is not None or self.w.ended:
-            return None
         if lead is None or lead[0] is not ch:
             if self._learn_budget <= 0:
                 return None

@@ -28,7 +28,8 @@ _BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 """A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
 _DIGITS = re.compile(r"[0-9]+")
 PROBE_INDEX = 7_346_912_058_813_364_097
-"""Stands for the index in the probe (an int orjson reads as one; the text must not hold its digits)."""
+"""Stands for the index in the probe: an int orjson reads as one, that no float equals (odd, over 2**53)
+nor a bool; the text must not hold its digits."""
 _PROBE_DIGITS = str(PROBE_INDEX)
 
 
@@ -44,15 +45,13 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
         return None
     head, tail = data[:b0], data[m.end() - 1:]
     digits = str(index)
-    a = head.rfind(digits)  # the index's digits: the last run of them before the string (the probe proves it)
-    while a >= 0:
-        run = _DIGITS.match(head, a)
-        if run is not None and run.end() == a + len(digits) and (a == 0 or not head[a - 1].isdigit()):
-            break
-        a = head.rfind(digits, 0, a)
-    if a < 0:
+    slot = None  # the index's digits: the last run of digits that is them (the probe proves it is the index)
+    for run in _DIGITS.finditer(head):
+        if run.group() == digits:
+            slot = run
+    if slot is None:
         return None
-    pre, post = head[:a], head[a + len(digits):]
+    pre, post = head[:slot.start()], head[slot.end():]
     probe = "p" * (len(data) + 1)
     try:
         p = loads(pre + _PROBE_DIGITS + post + probe + tail)  # nested as ``data`` but for two scalars
@@ -70,7 +69,7 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
     if entry.__class__ is not dict or len(entry) != 2:
         return None
     idx, fn = entry.get("index"), entry.get("function")
-    if idx.__class__ is not int or idx != PROBE_INDEX or fn.__class__ is not dict or len(fn) != 1 \
+    if idx != PROBE_INDEX or fn.__class__ is not dict or len(fn) != 1 \
             or fn.get("arguments") != probe:  # type: ignore[union-attr]  # a dict: checked above
         return None
     return pre, post, tail
