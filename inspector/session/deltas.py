@@ -50,16 +50,23 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
 
     ``lead``: the block an untimed start just opened and not yet recorded (``head``: its frame and
     name): only untimed deltas of that block are taken, recorded in one ``EventSpan`` after the
-    start; 0 or ``-k``: nothing recorded (the caller records the start first)."""
+    start; 0 or ``-k``: nothing recorded (the caller records the start first). When the dialect reads
+    the lead's deltas from their text (``Dialect.lead_template``), those are taken and nothing after them."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
     if lead is None and (response.ended or s.stall_pending):  # with a lead: neither (``groups``)
         return 0
+    first = items[i]
+    if lead is not None and first.__class__ is Frame:  # a call's deltas the dialect reads from their text at once
+        known = dialect.lead_template(lead, first.data)
+        if known is not None:
+            taken = _known(s, items, i, lead, head, known)
+            if taken:
+                return taken
     n = len(items)
     kinds = dialect.delta_types
     untyped, typed = dialect.untyped, dialect.typed_deltas
     delta_of = dialect.delta_of if lead is None else dialect.deltas_after(lead)
-    first = items[i]
     t = None if lead is not None else first.t
     block = None
     how = name = ""
@@ -69,12 +76,6 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     keys = dialect.run_keys if dialect.delta_template else None
     template: tuple[str, str] | None = None
     j = i
-    if lead is not None and first.__class__ is Frame:  # a call's deltas the dialect reads from their text at once
-        known = dialect.lead_template(lead, first.data)
-        if known is not None:
-            j = _read_like(items, i, t, known[0], known[1:], fragments, payloads, frames)
-            if j > i:
-                block, how, name = lead, "arguments", known[0]
     while j < n:
         frame = items[j]
         if frame.__class__ is not Frame or frame.t != t:
@@ -124,6 +125,27 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     s.record_deltas(frames, payloads, name, block, t, head)
     s.add_deltas(block, fragments, len(text), t, text)
     return count
+
+
+def _known(s: "Session", items: list, i: int, lead: "Block", head: "tuple[Frame, str] | None",
+           known: tuple[str, str, str]) -> int:
+    """``take`` for ``lead``'s deltas as the dialect reads them from their text (``known``:
+    ``Dialect.lead_template``'s ``(name, head, tail)``): the frames from ``items[i]`` of that text, and
+    none after them (what follows goes the usual way). Returns what ``take`` returns."""
+    fragments: list[str] = []
+    payloads: list = []
+    frames: list = []
+    name = known[0]
+    j = _read_like(items, i, None, name, known[1:], fragments, payloads, frames)
+    if j == i:
+        return 0
+    text = "".join(fragments)
+    if not s.argument_rules.quiet(lead, fragments, text):
+        _give_back(items, i, payloads)
+        return i - j
+    s.record_deltas(frames, payloads, name, lead, None, head)
+    s.add_deltas(lead, fragments, len(text), None, text)
+    return j - i
 
 
 def _give_back(items: list, i: int, payloads: list) -> None:
