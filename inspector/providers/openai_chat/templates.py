@@ -14,7 +14,6 @@ session for each call ``open_call`` opens (``inspector.session.deltas`` reads th
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
@@ -24,9 +23,6 @@ if TYPE_CHECKING:
 
 MARKER = '"arguments":"'
 """Where the string a continuation adds starts (the spelling OpenAI and its copies send)."""
-_BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-"""A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
-_DIGITS = re.compile(r"[0-9]+")
 PROBE_INDEX = 7_346_912_058_813_364_097
 """Stands for the index in the probe: an int orjson reads as one, that no float equals (odd, over 2**53)
 nor a bool; the text must not hold its digits."""
@@ -40,18 +36,12 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
     if k < 0 or _PROBE_DIGITS in data:
         return None
     b0 = k + len(MARKER)
-    m = _BODY_END.match(data, b0)
-    if m is None:
+    q = _closing_quote(data, b0)
+    a = _digits_at(data, str(index), b0)
+    if q < 0 or a < 0:
         return None
-    head, tail = data[:b0], data[m.end() - 1:]
-    digits = str(index)
-    slot = None  # the index's digits: the last run of digits that is them (the probe proves it is the index)
-    for run in _DIGITS.finditer(head):
-        if run.group() == digits:
-            slot = run
-    if slot is None:
-        return None
-    pre, post = head[:slot.start()], head[slot.end():]
+    head, tail = data[:b0], data[q:]
+    pre, post = head[:a], head[a + len(str(index)):]
     probe = "p" * (len(data) + 1)
     try:
         p = loads(pre + _PROBE_DIGITS + post + probe + tail)  # nested as ``data`` but for two scalars
@@ -73,3 +63,26 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
             or fn.get("arguments") != probe:  # type: ignore[union-attr]  # a dict: checked above
         return None
     return pre, post, tail
+
+
+def _closing_quote(data: str, b0: int) -> int:
+    """Where the JSON string whose body starts at ``b0`` ends: the first quote after it that no backslash
+    escapes (-1: none). Learning only: the probe proves the cut."""
+    k = data.find('"', b0)
+    while k >= 0:
+        slashes = k - b0 - len(data[b0:k].rstrip("\\"))  # the backslashes right before the quote
+        if slashes % 2 == 0:
+            return k
+        k = data.find('"', k + 1)
+    return -1
+
+
+def _digits_at(data: str, digits: str, end: int) -> int:
+    """Where the last run of digits before ``end`` that is exactly ``digits`` starts (-1: none)."""
+    k = data.rfind(digits, 0, end)
+    while k >= 0:
+        after = k + len(digits)
+        if not (k and data[k - 1].isdigit()) and not (after < len(data) and data[after].isdigit()):
+            return k
+        k = data.rfind(digits, 0, k)
+    return -1
