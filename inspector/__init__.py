@@ -5,8 +5,10 @@ runs exits at once with one line and 130 (``inspector.cli`` says the rest). The 
 here because this is the first code of ours Python runs on either path: installed later, by
 ``inspector.cli``, the import of that package itself was a window where Python's own handler printed a
 traceback (seen in CI: the interrupt landed while ``inspector/__main__.py`` imported ``inspector.cli``).
-Imported by a test or another program, nothing changes here.
+Also as the command, the cyclic garbage collector is off until the command's modules are loaded
+(``inspector.cli._resume_collector``). Imported by a test or another program, nothing changes here.
 """
+import gc as _gc
 import os as _os
 import sys as _sys
 
@@ -36,3 +38,4 @@ _BEFORE = _signal.getsignal(_signal.SIGINT)
 _AS_COMMAND = _started_as_command()
 if _AS_COMMAND:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
+    _gc.disable()  # while the command's modules load: ``inspector.cli._resume_collector`` says why

@@ -16,6 +16,7 @@ import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
+from inspector.capture.b64values import mask_b64_values
 from inspector.capture.redact import ChunkScrubber
 from inspector.model.display import display_text
 
@@ -94,9 +95,17 @@ def is_binary(data: bytes) -> bool:
 
 
 def _masked(raw: EventBytes, decode) -> str:
-    scrubber = ChunkScrubber()
-    scrubber.scrub(decode(raw.before))
-    return scrubber.scrub(decode(raw.data))
+    """The bytes as text (``decode``), secrets masked, also inside base64 ``"bytes"`` values (an AWS
+    Bedrock chunk: ``b64values``); both scrubbers warmed up on the bytes before."""
+    scrubber, inner = ChunkScrubber(), ChunkScrubber()
+
+    def scrub(text: str) -> str:
+        return inner.scrub(text, True)
+
+    before = decode(raw.before)
+    scrubber.scrub(before)
+    mask_b64_values(before, scrub)
+    return mask_b64_values(scrubber.scrub(decode(raw.data)), scrub)
 
 
 def text_lines(raw: EventBytes) -> list[str]:

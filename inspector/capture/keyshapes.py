@@ -16,7 +16,9 @@ key ids ``AKIA``/``ASIA`` + 16 upper-case letters and digits; GitHub ``ghp_``/``
 ``ghs_``/``ghr_`` + 36 and ``github_pat_``; GitLab ``glpat-`` + 20; Slack ``xoxb-``/``xoxp-``/
 ``xoxa-``/``xoxr-``/``xoxs-``; Hugging Face ``hf_`` + 34; JSON Web Tokens ``eyJ…​.eyJ…​.…``).
 ``Bearer`` tokens of 16 characters or more, and ``Basic`` credentials that decode to
-``user:password``, are masked after the scheme word wherever they appear.
+``user:password``, are masked after the scheme word wherever they appear, the word in any case
+(RFC 9110 §11.1: ``bearer``, ``BASIC``), the white space after it also written as a JSON escape
+(``"Basic\\t…"`` in a raw event).
 """
 from __future__ import annotations
 
@@ -42,15 +44,17 @@ SHAPES: tuple[tuple[str, str, int], ...] = (
 
 PREFIXES: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
                              "glpat-", "xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "hf_", "eyJ", "earer",
-                             "Basic ")
+                             "basic")
 """Substrings one of which every shape (and every ``Bearer``/``Basic`` credential) contains; ``earer``
-in the text lowered (``Bearer`` is matched in any case)."""
+and ``basic`` in the text lowered (the scheme words are matched in any case)."""
 
 KEY = lazy(
     r"(?<![A-Za-z0-9_-])(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
-    r"|(?i:\b(Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)"
-    r"|\b(Basic)\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-"""Group 1: a key of one of ``SHAPES``; groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its credential."""
+    r"|(?i:\b(Bearer)(?:\s|\\[tnr])+)([A-Za-z0-9._~+/-]{16,}=*)"
+    r"|(?i:\b(Basic))(?:\s|\\[tnr])+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+"""Group 1: a key of one of ``SHAPES``; groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its
+credential (either word in any case; the white space between written as is or as a JSON escape:
+``\\t``, ``\\n``, ``\\r``)."""
 
 _KEEP = [(lazy(rx), keep) for _, rx, keep in SHAPES]
 
@@ -78,8 +82,8 @@ BEARER_END = lazy(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
 
 
 _DASHED = re.compile(r"-(?:(?<=sk-)|(?<=glpat-)|(?<=xox[abposr]-))")
-_AWS_GOOGLE = re.compile(r"A(?:Iza|KIA|SIA)")
-_GITHUB = re.compile(r"gh[pousr]_")
+_AWS_GOOGLE = lazy(r"A(?:Iza|KIA|SIA)")
+_GITHUB = lazy(r"gh[pousr]_")
 
 
 def maybe_key(text: str) -> bool:
@@ -98,12 +102,16 @@ def maybe_key(text: str) -> bool:
         return True
     if "_" in text and ("github_pat_" in text or "hf_" in text or ("gh" in text and _GITHUB.search(text) is not None)):
         return True
-    if "earer" in text or ("J" in text and "eyJ" in text) or ("B" in text and "Basic " in text):
+    if "earer" in text or ("J" in text and "eyJ" in text) or ("asic" in text and ("basic" in text or "Basic" in text)):
         return True
-    # ``KEY`` takes the scheme word in any case (RFC 9110 §11.1: ``bEaReR``). Its last five letters
-    # hold an upper-case ``E``, ``A`` or ``R`` unless they are ``earer`` (looked for above): only
+    # ``KEY`` takes the scheme words in any case (RFC 9110 §11.1: ``bEaReR``, ``BASIC``). ``earer``
+    # holds an upper-case ``E``, ``A`` or ``R`` unless it is written so (looked for above), and
+    # ``basic`` an upper-case ``A``, ``S``, ``I`` or ``C`` unless it is ``basic`` or ``Basic``: only
     # then is the text lowered, one more pass.
-    return ("E" in text or "A" in text or "R" in text) and "earer" in text.lower()
+    if "E" in text or "A" in text or "R" in text or "S" in text or "I" in text or "C" in text:
+        low = text.lower()
+        return "earer" in low or "basic" in low
+    return False
 
 
 def readable(key: str) -> int:
@@ -131,13 +139,25 @@ def open_keep(head: str) -> int:
     return len(head) - len(head.split()[-1])  # Bearer: the word and its space
 
 
-def is_basic_credential(value: str) -> bool:
-    """``value`` (after ``Basic``) is base64 of ``user:password`` (so ``Basic information`` is left alone)."""
+def is_basic_credential(value: str, word: str = "Basic") -> bool:
+    """``value`` (after the scheme ``word`` as written) is base64 of ``user:password`` (so ``Basic
+    information`` is left alone). After any other spelling of the word (``basic``, ``BASIC``), which
+    prose writes far more often before an ordinary word, that must also be printable text: a word of
+    8 to 14 random lower-case letters decodes to a ``:`` about once in 46, to printable text with a
+    ``:`` about once in 22 000 (400 000 drawn; so ``basic settings`` is left alone too)."""
     import base64  # only for a ``Basic`` word in the text: every start-up would pay ~4 M instructions
     import binascii
     try:
-        return b":" in base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
+        return False
+    if b":" not in raw:
+        return False
+    if word == "Basic":
+        return True
+    try:
+        return raw.decode("utf-8").isprintable()
+    except UnicodeDecodeError:
         return False
 
 
@@ -150,7 +170,7 @@ def key_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
     """
     search = KEY.search
     while (m := search(text, pos)) is not None:
-        if m.group(4) and not is_basic_credential(m.group(5)):
+        if m.group(4) and not is_basic_credential(m.group(5), m.group(4)):
             pos = m.start(5)
             continue
         yield m

@@ -15,7 +15,7 @@ import math
 import os
 import re
 import stat
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 import orjson
 

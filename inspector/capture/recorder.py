@@ -18,9 +18,10 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.records import chunk_record, end_record, ws_record
+from inspector.capture.records import chunk_record, end_record, pending_record, ws_record
 from inspector.model.websocket import WsMessage
-from inspector.capture.redact import ChunkScrubber, redact_headers, redact_url, scrub_value
+from inspector.capture.b64values import mask_b64_members
+from inspector.capture.redact import ChunkScrubber, mask_in_place, redact_headers, redact_url, scrub_value
 
 
 @overload
@@ -30,14 +31,15 @@ def redact_request(request: None) -> None: ...
 def redact_request(request: dict | None) -> dict | None:
     """The request as a capture header stores it: ``{"method", "url", "headers", "body"}``, with
     secret headers and query values redacted and key shapes or remembered credentials masked
-    anywhere in the other headers and in the body (a tool result can hold a key)."""
+    anywhere in the other headers and in the body (a tool result can hold a key), also inside its
+    base64 attachments (``b64values.mask_b64_members``: a ``.env`` file sent as a document)."""
     if request is None:
         return None
     out = dict(request)
     out["url"] = redact_url(out.get("url"))
     out["headers"] = scrub_value(redact_headers(out.get("headers")))
     for key in out.keys() - {"method", "url", "headers"}:  # the body, a WebSocket's ``sent`` messages
-        out[key] = scrub_value(out[key])
+        out[key] = mask_b64_members(scrub_value(out[key]), mask_in_place)  # also inside base64 attachments
     return out
 
 
@@ -125,6 +127,10 @@ class Recorder:
             return
         if kind not in END_KINDS:
             raise ValueError(f"end kind must be one of {', '.join(END_KINDS)}, not {kind!r}")
+        pending = pending_record(self._scrubber)  # the last bytes of an event-stream chunk cut in base64
+        if pending is not None:
+            self._write(pending)
+            self.chunks += 1
         self._write(end_record(End(t, kind, error, code)))
         self.ended = True
 

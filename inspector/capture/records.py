@@ -32,17 +32,35 @@ def chunk_record(t: float | None, data: bytes, scrubber: ChunkScrubber | None = 
     A chunk that is not valid UTF-8 (a character cut by a read boundary, a binary frame) is masked
     too (``masked_bytes``); an AWS event-stream body keeps its framing (``EventStreamCrc``).
     """
-    if scrubber is not None and _frames(scrubber, data):
-        data = masked_bytes(data, scrubber)
-        try:
-            return {"t": round_t(t), "data": data.decode("utf-8")}
-        except UnicodeDecodeError:
-            return {"t": round_t(t), "b64": base64.b64encode(data).decode("ascii")}
+    if scrubber is not None and (frames := _frames(scrubber, data)):
+        frames.t = t
+        return _bytes_record(t, masked_bytes(data, scrubber))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return {"t": round_t(t), "b64": base64.b64encode(masked_bytes(data, scrubber)).decode("ascii")}
     return {"t": round_t(t), "data": scrubber.scrub(text) if scrubber is not None else scrub_secrets(text)}
+
+
+def pending_record(scrubber: ChunkScrubber) -> dict | None:
+    """The record of the bytes an AWS event-stream body's last chunk left waiting inside a base64
+    value (``b64values.StreamValues``: at most 3), masked as far as they can be, at that chunk's
+    time: written once the body ended (``Recorder.end``), else None."""
+    frames = scrubber.frames
+    if not isinstance(frames, EventStreamCrc) or not frames.values.kept:
+        return None
+    orig = frames.values.kept
+    out = frames.values.flush()
+    return _bytes_record(frames.t, frames.fix(orig, _values_kept(out, _masked_text(out, scrubber, True),
+                                                                 frames.values.spans)))
+
+
+def _bytes_record(t: float | None, data: bytes) -> dict:
+    """``data`` (already masked) as a ``data`` record when it is UTF-8, else ``b64``."""
+    try:
+        return {"t": round_t(t), "data": data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"t": round_t(t), "b64": base64.b64encode(data).decode("ascii")}
 
 
 def _frames(scrubber: ChunkScrubber, data: bytes) -> EventStreamCrc | None:
@@ -53,22 +71,49 @@ def _frames(scrubber: ChunkScrubber, data: bytes) -> EventStreamCrc | None:
     return scrubber.frames if isinstance(scrubber.frames, EventStreamCrc) else None
 
 
-def masked_bytes(data: bytes, scrubber: ChunkScrubber | None = None, keep_length: bool = False) -> bytes:
+def masked_bytes(data: bytes, scrubber: ChunkScrubber | None = None, keep_length: bool = False,
+                 final: bool = False) -> bytes:
     """``data`` (bytes of any kind) with its secrets masked: read as UTF-8 with every byte that is
     not kept as it is (``surrogateescape``), so the key characters around a cut multibyte character
     or inside a binary frame are masked as in text and every other byte comes back unchanged.
     ``scrubber``: the stream's, which also follows a key across chunks. ``keep_length`` (always for
     an event-stream body): the same number of bytes (``redact.masked_as``), for framing that counts
-    them; an event-stream message the masking changed gets its CRC written anew (``EventStreamCrc``)."""
-    text = data.decode("utf-8", "surrogateescape")
+    them. An event-stream body also has the events inside its base64 ``"bytes"`` values masked
+    (``b64values.StreamValues``; a chunk that ends inside a base64 quantum leaves its last 1 to 3
+    bytes to the next call, or to ``pending_record``, unless ``final``: the body ends with
+    ``data``), and each message the masking changed gets its CRC written anew (``EventStreamCrc``)."""
     frames = _frames(scrubber, data) if scrubber is not None else None
-    keep_length = keep_length or frames is not None
+    if frames is not None:
+        values = frames.values
+        orig = values.kept + data
+        out = values.feed(data)
+        if final and values.kept:
+            n = len(out)
+            out += values.flush()
+            values.spans = [(a + n, b + n) for a, b in values.spans]
+        return frames.fix(orig[:len(out)], _values_kept(out, _masked_text(out, scrubber, True), values.spans))
+    return _masked_text(data, scrubber, keep_length)
+
+
+def _values_kept(values_masked: bytes, masked: bytes, spans: list[tuple[int, int]]) -> bytes:
+    """``masked`` (``values_masked`` scrubbed as text) with the base64 values' bytes (``spans``) as
+    ``values_masked`` has them: decoded, they were masked already; as text, they are no key."""
+    if masked is values_masked or not spans:
+        return masked
+    out = bytearray(masked)
+    for a, b in spans:
+        out[a:b] = values_masked[a:b]
+    return bytes(out)
+
+
+def _masked_text(data: bytes, scrubber: ChunkScrubber | None, keep_length: bool) -> bytes:
+    """``masked_bytes`` of ``data`` read as text (``surrogateescape``), framing aside."""
+    text = data.decode("utf-8", "surrogateescape")
     if scrubber is not None:
         out = scrubber.scrub(text, keep_length)
     else:
         out = mask_in_place(text) if keep_length else scrub_secrets(text)
-    masked = data if out == text else out.encode("utf-8", "surrogateescape")
-    return frames.fix(data, masked) if frames is not None else masked
+    return data if out == text else out.encode("utf-8", "surrogateescape")
 
 
 class EventStreamCrc:
@@ -76,7 +121,8 @@ class EventStreamCrc:
 
     The masking keeps lengths (``masked_bytes``), so each prelude (total and headers length, its
     CRC) stays right; only a message's trailing CRC32 (of all its bytes before it) changes. It is
-    rewritten as it passes, chunk by chunk, without holding anything back: ``original trailer XOR
+    rewritten as it passes, chunk by chunk, without holding anything back (but what ``values``
+    holds: the bytes ``fix`` is given are the body's next ones, however they are cut): ``original trailer XOR
     CRC(original) XOR CRC(masked)``, byte for byte, so a message that was intact stays intact and
     one that was corrupt stays corrupt (the decoder's S015 finding as before). The framing facts:
     ``inspector.framing.eventstream`` (botocore ``eventstream.py``). A total length no message can
@@ -87,6 +133,13 @@ class EventStreamCrc:
     """botocore's payload and headers limits and the 16 framing bytes."""
 
     def __init__(self) -> None:
+        from inspector.capture.b64values import StreamValues  # an event-stream body only: not every check's start-up
+
+        inner = ChunkScrubber()
+        self.values: StreamValues = StreamValues(lambda text: inner.scrub(text, True))
+        """Masks the events inside the body's base64 ``"bytes"`` values, in order."""
+        self.t: float | None = None
+        """The time of the body's last chunk (``pending_record``'s)."""
         self._pos = 0
         """Bytes of the current message seen so far."""
         self._head = b""
@@ -140,7 +193,7 @@ def ws_record(t: float | None, direction: str, data: bytes, binary: bool = False
     :func:`chunk_record`; in a binary message in the same number of bytes (``masked_bytes``: a
     binary format may count them). ``direction`` is ``"send"`` or ``"recv"``."""
     if binary:
-        masked = masked_bytes(data, scrubber, keep_length=True)
+        masked = masked_bytes(data, scrubber, keep_length=True, final=True)  # a message is whole
         return {"t": round_t(t), "ws": direction, "b64": base64.b64encode(masked).decode("ascii")}
     rec = chunk_record(t, data, scrubber)
     return {"t": rec.pop("t"), "ws": direction, **rec}

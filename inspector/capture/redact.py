@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
+from functools import cache
 from itertools import repeat
 from operator import itemgetter
-from typing import TypeVar, overload
+from inspector.model.static import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
@@ -205,7 +206,7 @@ def scrub_remembered(text: str) -> str:
     return text if known is None else known.sub(lambda m: _known[m.group()], text)
 
 
-_ESCAPE = re.compile(r"\\+u00([2-7][0-9A-Fa-f])")
+_ESCAPE = lazy(r"\\+u00([2-7][0-9A-Fa-f])")
 """A JSON ``\\uXXXX`` escape of a printable ASCII character (key characters are all such), at any
 depth of nesting: ``\\u0061`` in a tool call's arguments is ``\\\\u0061`` in the event that streams them.
 RFC 8259 §7 lets a writer escape any character, so a key may reach us as ``sk-\\u0061nt-…``."""
@@ -385,9 +386,16 @@ def _trie(words: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
-_STREAMED_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"')
+@cache
+def _streamed_name() -> str:
+    """An alternation matching exactly the names in ``STREAMED_FIELDS`` (built once, when one of the
+    three patterns using it is first used)."""
+    return _trie(list(STREAMED_FIELDS))
+
+
+_STREAMED_VALUE = lazy(lambda: r'"(' + _streamed_name() + r')"\s*:\s*"')
 """The opening of a value of one of ``STREAMED_FIELDS`` (``"text":"``)."""
-_VALUE = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
+_VALUE = lazy(lambda: r'"(' + _streamed_name() + r')"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*\\?)("?)')
 """A whole value of one of ``STREAMED_FIELDS``: its name, its body as it is written (escapes kept),
 and its closing quote (empty when the text ends inside it)."""
 _NAME = itemgetter(0)
@@ -814,7 +822,7 @@ def _clean(new: set[str], known: re.Pattern | None) -> bool:
                 or (known is not None and known.search(seen) is not None))
 
 
-_NAME_ENDS = lazy(r'"(' + _trie(list(STREAMED_FIELDS)) + r')"\Z')
+_NAME_ENDS = lazy(lambda: r'"(' + _streamed_name() + r')"\Z')
 """Text ending in a streamed field's name in quotes (an opening may go on after it)."""
 _NAME_CLOSE = lazy(r'"\s*:')
 """Text going on as the closing quote of a name and its colon."""
@@ -903,7 +911,7 @@ def _key_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     return _plain_begun(text, lo, hi, hot)
 
 
-_OPEN_ESCAPE = re.compile(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
+_OPEN_ESCAPE = lazy(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
 """An escape cut short at the end of a value (its rest comes with the next one)."""
 
 
@@ -1040,10 +1048,10 @@ class EventMasks:
         partial = self._partial
         if partial is not None and partial[0] == k and partial[1] == stop:
             return partial[2]
-        scrubber, changed = ChunkScrubber(), {}
+        scrubber, inner, changed = ChunkScrubber(), ChunkScrubber(), {}
         for i in range(max(0, (k - 1) * w), stop):
             data = events[i].data
-            out = scrubber.scrub(data)
+            out = _event_masked(data, scrubber, inner)
             if i >= k * w and out != data:
                 changed[i] = out
         if stop == (k + 1) * w:  # complete: the events after it cannot change it
@@ -1066,10 +1074,22 @@ class EventMasks:
         """Every event as ``shown`` gives it, in order, scrubbed in one pass (half the work of
         asking ``shown`` for each: no window is read twice); a key split across any number of
         events is followed."""
-        scrubber = ChunkScrubber()
+        scrubber, inner = ChunkScrubber(), ChunkScrubber()
         for ev in self.events:
-            masked = scrubber.scrub(ev.data)
+            masked = _event_masked(ev.data, scrubber, inner)
             yield ev if masked == ev.data else _masked_record(ev, masked)
+
+
+def _event_masked(data: str, scrubber: ChunkScrubber, inner: ChunkScrubber) -> str:
+    """An event's ``data`` as ``EventMasks`` shows it: scrubbed by the stream's ``scrubber``, and the
+    events inside its base64 ``"bytes"`` values (AWS Bedrock's chunks) by ``inner``, which reads
+    them in order (``b64values``)."""
+    out = scrubber.scrub(data)
+    if '"bytes"' not in out:
+        return out
+    from inspector.capture.b64values import mask_b64_values  # a Bedrock stream only: not check's start-up
+
+    return mask_b64_values(out, lambda text: inner.scrub(text, True))
 
 
 def _masked_record(ev, masked: str) -> EventRecord:

@@ -20,7 +20,7 @@ from inspector.model.lazyre import lazy
 
 _SSE_LINE = re.compile(rb"^(?:(?:event|data|id|retry):|:)")
 """A line a stream author wrote as SSE: a known field, or a comment."""
-_DATA_LINE = re.compile(rb"^data:")
+_DATA_LINE = lazy(rb"^data:")
 _FENCE = lazy(rb"^( {0,3})(`{3,}|~{3,})([^\r\n]*)")
 _BOM = b"\xef\xbb\xbf"
 _SPACE = b" \t\n\r\x0b\x0c"

@@ -9,24 +9,25 @@ line (JSON Lines), ``github`` one annotation per finding.
 """
 from __future__ import annotations
 
+import gc
+import importlib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
-from inspector.capture.arrivals import read_arrivals, with_arrivals
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
-from inspector.cli.parser import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
+from inspector.cli.codes import ALL_ENTRIES, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, cpu_count
 from inspector.feeds.base import paused_gc
 from inspector.feeds.run import check_request_file, not_a_stream, run_capture
 from inspector.model.catalog import RULES
 from inspector.model.severity import SEVERITIES, Severity, severity_rank
-from inspector.report import github, json as json_report, summary, text
+from inspector.report import summary, text
 from inspector.model.writes import write_whole
 from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
@@ -97,7 +98,10 @@ class Result(Record):
         self.span = span
 
 
-_RENDERERS = {"text": text, "json": json_report, "github": github}
+def _renderer(fmt: str):
+    """The report module of ``fmt`` (``inspector.report.text``, ``json`` or ``github``), loaded when
+    first asked for: a run prints one format (start-up)."""
+    return importlib.import_module(f"inspector.report.{fmt}")
 
 
 def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> list[Result]:
@@ -114,6 +118,7 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
             got = arrived or []
             raw = b"".join(c.data for c in got)
             streams, skipped = load_all_bytes(raw, name=inp.name, entry=entry, keep_audio=opts.keep_audio)
+            from inspector.capture.arrivals import with_arrivals  # standard input only (start-up)
             streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
         outcome = summary.FileOutcome(inp.name)
@@ -158,7 +163,7 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
         start = recorded_start(inp.path, cap)
         span = span_for(s, start=start if start is not None else time.time() - (s.duration_s or 0.0), label=name)
     with paused_gc():  # the report's dicts and strings are acyclic: collections during it find nothing
-        out = _RENDERERS[opts.fmt].render(name, s)
+        out = _renderer(opts.fmt).render(name, s)
     return Result(out, None, outcome, span)
 
 
@@ -196,8 +201,11 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
 
 def _quiet_on_ctrl_c() -> None:
     """Worker set-up: Ctrl+C (sent to the whole process group) ends a worker at once and silently;
-    the parent says "interrupted" once and exits 130."""
+    the parent says "interrupted" once and exits 130. The cyclic collector is on: a worker started
+    by spawning (not forking) imported ``inspector`` with the parent's ``sys.argv``, so as the
+    command, which turns it off until the command's modules are loaded (``inspector/__init__``)."""
     _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(130))
+    gc.enable()
 
 
 def _stdin_chunks(inputs: list[Input], max_size: int | None) -> tuple[list[Chunk] | None, str | None]:
@@ -209,6 +217,7 @@ def _stdin_chunks(inputs: list[Input], max_size: int | None) -> tuple[list[Chunk
         return None, ("check -: standard input is a terminal; pipe a capture in "
                       "(e.g. `pbpaste | stream-inspector check -`)")
     try:
+        from inspector.capture.arrivals import read_arrivals  # standard input only (start-up)
         return read_arrivals(sys.stdin.buffer, max_size or MAX_BYTES, name="<stdin>"), None
     except CaptureError as e:
         return None, str(e)

@@ -5,7 +5,7 @@ import sys
 
 from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError, load_path
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.compare import Comparison, compare_captures, render_json, render_text
 from inspector.model.capture import Capture
 from inspector.tui.screens.compare import make_compare_app

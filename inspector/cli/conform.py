@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.feeds.base import Settings
 from inspector.net.conform import client as client_run
 from inspector.net.conform import report

@@ -12,7 +12,7 @@ import sys
 import time
 
 from inspector.capture.redact import scrub_secrets
-from inspector.cli.parser import EXIT_INTERNAL
+from inspector.cli.codes import EXIT_INTERNAL
 from inspector.model.display import display_text
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from inspector.capture.bundled import bundled_captures
 from inspector.capture.load import CaptureError, load_path
-from inspector.cli.parser import EXIT_OK
+from inspector.cli.codes import EXIT_OK
 from inspector.cli.replay import err
 from inspector.feeds.live import LiveFeed, quick_thread_switches
 from inspector.net.live import live_source

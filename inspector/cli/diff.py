@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from inspector.model.writes import write_whole
-from inspector.cli.parser import EXIT_USAGE
+from inspector.cli.codes import EXIT_USAGE
 from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
 from inspector.tui.screens.diff import make_diff_app
 from inspector.model.display import display_text

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 
 from inspector.capture.load import CaptureError, split_entry
 from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.report.export import written_whole

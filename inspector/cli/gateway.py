@@ -9,7 +9,7 @@ import sys
 from urllib.parse import urlsplit
 
 from inspector.capture.redact import redact_url
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.compare.hops import PairReports
 from inspector.net.gateway.server import GatewayTaps, run_foreground
 from inspector.net.proxy.tap import check_record_dir

@@ -13,7 +13,7 @@ import time
 
 from inspector.cli.compare import show
 from inspector.cli.otel import Warn, sender_for
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from inspector.compare import compare_captures
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture

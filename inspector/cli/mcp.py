@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.integrations.mcp_server import McpUnavailable, serve_stdio
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from inspector.cli.parser import EXIT_OK
+from inspector.cli.codes import EXIT_OK
 from inspector.integrations import mitm_addon_path
 
 

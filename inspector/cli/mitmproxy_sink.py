@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from inspector.cli.otel import sender_for
-from inspector.cli.parser import EXIT_USAGE
+from inspector.cli.codes import EXIT_USAGE
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.mitm import run_sink

@@ -12,11 +12,11 @@ import os
 import sys
 
 from inspector import __version__
+from inspector.cli.codes import ALL_ENTRIES, EXIT_USAGE, cpu_count
 from inspector.model.sizes import parse_size
 from inspector.providers import PROVIDERS, dialect_names
 from inspector.model.severity import WORST_FIRST
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 PROG = "stream-inspector"
 WRAP = 78
 """Column at which descriptions wrap."""
@@ -142,10 +142,6 @@ def _count(value: str) -> int:
     return v
 
 
-ALL_ENTRIES = "all"
-"""``check --entry all``: every streamed entry of a HAR, each checked as a capture of its own."""
-
-
 def _entry(value: str) -> int | str:
     """``--entry``: a HAR entry number (0 or more), or ``all``."""
     if value.strip().lower() == ALL_ENTRIES:
@@ -157,14 +153,6 @@ def _entry(value: str) -> int | str:
     if v < 0:
         raise argparse.ArgumentTypeError(f"entries count from 0: {value!r}")
     return v
-
-
-def cpu_count() -> int:
-    """CPUs this process may run on (its affinity mask where the OS has one): ``check --jobs``'s default."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _dialect_choices() -> list[str]:

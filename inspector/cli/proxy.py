@@ -8,11 +8,12 @@ from __future__ import annotations
 import sys
 from urllib.parse import urlsplit
 
-from inspector.capture.redact import redact_url
+from inspector.capture.redact import redact_url, scrub_secrets
 from inspector.cli.otel import Warn, sender_for
 from inspector.feeds.live import quick_thread_switches
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.feeds.exchanges.record import KEEP, KEEP_BYTES
+from inspector.model.display import display_text
 from inspector.net.limits import HEADER_TIMEOUT, MAX_BYTES, MAX_REQUEST_BYTES, StreamLimits
 from inspector.net.otlp import ExchangeSpans
 from inspector.net.proxy.reports import Reports
@@ -87,12 +88,18 @@ def run(args) -> int:
             sender.close()
 
 
+def _log_line(line: str) -> None:
+    """One line of an exchange that ended abnormally, masked and made safe for a terminal: it quotes
+    the request's path (a key a client put there, ``%1b`` decoded to ESC)."""
+    print(f"stream-inspector: proxy: {display_text(scrub_secrets(line), one_line=True)}", file=sys.stderr, flush=True)
+
+
 def _run_headless(args, sock, url: str, upstream: str, fmt: str, listeners: tuple) -> int:
     print(f"stream-inspector proxy on {url} -> {upstream}"
           + (f", recording to {args.record}" if args.record else "") + " (Ctrl+C stops)", file=sys.stderr, flush=True)
     worst = run_foreground(args.upstream, sock, Reports(fmt, out=sys.stdout), timeout=args.timeout,
                            record_dir=args.record, dialect=args.dialect, stall_s=args.stall, listeners=listeners,
-                           log_line=lambda line: print(f"stream-inspector: proxy: {line}", file=sys.stderr, flush=True),
+                           log_line=_log_line,
                            **bounds(args))
     print("stream-inspector proxy stopped", file=sys.stderr, flush=True)
     return worst

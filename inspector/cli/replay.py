@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from inspector.capture.load import CaptureError, load_path, probe_path
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.feeds.opening import OpeningFeed
 from inspector.feeds.run import stream_problem
 from inspector.tui.app import make_app

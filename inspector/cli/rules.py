@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from inspector.cli.parser import EXIT_OK, EXIT_USAGE
+from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.model.catalog import RULES, VERSION
 
 

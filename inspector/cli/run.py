@@ -18,7 +18,7 @@ import threading
 import time
 
 from inspector.cli.otel import Warn, sender_for
-from inspector.cli.parser import EXIT_USAGE
+from inspector.cli.codes import EXIT_USAGE
 from inspector.net.launch import Agent, LaunchError, Plan, banner, parse_upstreams, plan
 from inspector.providers.variables import plain
 from inspector.net.otlp import ExchangeSpans

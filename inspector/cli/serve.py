@@ -12,15 +12,26 @@ from collections.abc import Callable
 import orjson
 
 from inspector.capture.load import CaptureError
-from inspector.cli.parser import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from inspector.capture.redact import scrub_secrets
+from inspector.cli.codes import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.net.conform import report
 from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutateError, MutatedCapture, parse_specs, served_variants
 from inspector.net.replay.provider import match_provider
 from inspector.net.serve import Served, asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
+from inspector.model.display import display_text
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
+
+
+def _logger(out) -> Callable[[str], None]:
+    """What prints ``serve``'s log lines to ``out``: masked and made safe for a terminal, as any text
+    from outside (a line may quote a request's path: a key a client put there, ``%1b`` decoded to ESC)."""
+    def log(line: str) -> None:
+        print(display_text(scrub_secrets(line), one_line=True), file=out, flush=True)
+
+    return log
 
 
 def _err(msg: str) -> int:
@@ -78,8 +89,7 @@ def run_match(args) -> int:
     holder: dict = {}
     out = sys.stdout
 
-    def log(line: str) -> None:
-        print(line, file=out, flush=True)
+    log = _logger(out)
 
     def stop_server() -> None:
         log("every recording answered once: stopping (--loop keeps serving)")
@@ -203,8 +213,7 @@ def run(args) -> int:
     machine = args.expect_next and args.format != "text"
     out = sys.stderr if machine else sys.stdout
 
-    def log(line: str) -> None:
-        print(line, file=out, flush=True)
+    log = _logger(out)
 
     holder: dict = {}
 

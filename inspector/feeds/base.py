@@ -14,10 +14,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from inspector.model.static import Protocol
 
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
-from inspector.session.history import check_request
 from inspector.session.session import Session
 from inspector.model.record import FrozenRecord
 
@@ -139,6 +138,7 @@ class Driver:
         closing = not self.session.closed
         self.session.close(end)
         if closing and self.followup is not None:
+            from inspector.session.history import check_request  # a WebSocket follow-up request only (start-up)
             check_request(self.session, self.followup)
         if self.tape is not None and self.tape.end is None:
             self.tape.end = end or self.session.end

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 from inspector.capture.load import CaptureError
-from inspector.capture.request import load_request_body
 from inspector.feeds.base import Driver, Settings, new_session, paused_gc
 from inspector.model.capture import Capture
-from inspector.session.history import check_request, has_history
 from inspector.session.session import Session
 
 
@@ -78,6 +76,8 @@ def check_request_file(session: Session, path) -> None:
     Raises ``CaptureError`` with a one-line message when the file cannot be read, or its request
     carries neither history (no ``messages``, ``contents`` or ``input`` list) nor declared tools.
     """
+    from inspector.capture.request import load_request_body  # check --request only (start-up)
+    from inspector.session.history import check_request, has_history
     body = load_request_body(path)
     history = has_history(body)
     tools = session.declared.read(body) is not None

@@ -11,13 +11,15 @@ May import: ``inspector.model`` and third-party parsing libraries; nothing else 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.framing.messages import MessageDecoder
 from inspector.framing.sse import SSEDecoder
 from inspector.model.frames import Item
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from inspector.framing.eventstream import EventStreamDecoder
     from inspector.framing.ndjson import NDJSONDecoder
 

@@ -8,9 +8,9 @@ open at the end of a line means the value is broken there.
 """
 from __future__ import annotations
 
-import re
+from inspector.model.lazyre import lazy
 
-_SPECIAL = re.compile(r'["\\{}\[\]]')
+_SPECIAL = lazy(r'["\\{}\[\]]')
 """The only characters that change the scanner's state."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from inspector.model.frames import FramingIssue, Item
+from inspector.model.lazyre import lazy
 
 __all__ = ["LineReader", "Utf8Lines", "BOM"]
 
@@ -20,7 +21,7 @@ BOM = b"\xef\xbb\xbf"
 # single U+000D CARRIAGE RETURN (CR) character not followed by a U+000A LINE FEED (LF)
 # character being the ways in which a line can end." (WHATWG HTML 9.2.6)
 _SSE_EOL = re.compile(rb"\r\n|\r|\n")
-_LF = re.compile(rb"\n")
+_LF = lazy(rb"\n")
 
 # Line-reader output entries (tuples, to stay cheap on streams of many small lines):
 #   ("bom", n)                                the body started with a UTF-8 BOM (stripped); n = 2

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import accumulate
 
 import orjson
@@ -25,30 +24,45 @@ import orjson
 from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue, Item
+from inspector.model.lazyre import lazy
+from inspector.model.record import Record
 
 __all__ = ["SSEDecoder"]
 
 
-@dataclass(slots=True)
-class _Boundary:
+class _Boundary(Record):
     """Fields seen after data lines of a still-pending event: the possible start of the next
     event of an undelimited (S013) stream, or just late fields of the same event."""
 
+    __slots__ = ("line", "offset", "type", "id", "retry", "new_type", "new_retry")
+
     line: int
     offset: int
-    type: str  # the buffers as they were before the first such field line
+    type: str
+    """The buffers as they were before the first such field line (``type``, ``id``, ``retry``)."""
     id: str
     retry: int | None
-    new_type: str | None = None  # set by ``event:``/``retry:`` lines after the boundary
-    new_retry: int | None = None
+    new_type: str | None
+    """Set by ``event:``/``retry:`` lines after the boundary (``new_type``, ``new_retry``)."""
+    new_retry: int | None
+
+    def __init__(self, line: int, offset: int, type: str, id: str, retry: int | None,
+                 new_type: str | None = None, new_retry: int | None = None) -> None:
+        self.line = line
+        self.offset = offset
+        self.type = type
+        self.id = id
+        self.retry = retry
+        self.new_type = new_type
+        self.new_retry = new_retry
 
 
 _JSON_START = frozenset("{[")
 
 _BODY = rb'[^"\\\n]*(?:\\.[^"\\\n]*)*'
 """A JSON string body on one line: no raw quote, backslash pairs kept whole (orjson checks the rest)."""
-_BODY_END = re.compile(_BODY + b'"')
-_NAMED = re.compile(rb"event:([^\n]*)\ndata:([^\n]*)\n\n")
+_BODY_END = lazy(_BODY + b'"')
+_NAMED = lazy(rb"event:([^\n]*)\ndata:([^\n]*)\n\n")
 """A named event of the fast path's shape: an ``event:`` line, one ``data:`` line, a blank line."""
 _TEMPLATES = 64
 """Run templates (see ``SSEDecoder.run_keys``) remembered per decoder."""

@@ -5,7 +5,7 @@ becomes this shape, so one pipeline serves them all (see DESIGN.md, "One directi
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.model.record import Record
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterator
-from typing import Any
+from inspector.model.static import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 import orjson
 

@@ -26,10 +26,10 @@ Pure: no I/O, no TUI imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from math import isinf
 from operator import attrgetter
-from typing import cast
+from inspector.model.lazyre import lazy
+from inspector.model.static import TYPE_CHECKING, Protocol, cast
 
 import orjson
 
@@ -92,6 +92,17 @@ _M_STR_STOP = -1  # in a string whose run was just scanned: text[i] ends it (onl
 _NUMBER_MODES = frozenset(range(_N_MINUS, _N_EXP + 1))
 _NUMBER_COMPLETE_MODES = frozenset((_N_ZERO, _N_INT, _N_FRAC, _N_EXP))
 
+if TYPE_CHECKING:
+    class _Run(Protocol):
+        def match(self, string: str, pos: int = 0) -> re.Match[str]:
+            """Never None: the pattern matches everywhere."""
+
+
+def _always(pattern: re.Pattern[str]) -> _Run:
+    """``pattern`` as what it is, a pattern that matches everywhere (a ``*`` run, if only empty)."""
+    return cast("_Run", pattern)
+
+
 # NOTE: RFC 8259 §7: unescaped characters are anything but '"', '\' and U+0000-U+001F. A Python
 # str can also hold surrogate code points (U+D800-U+DFFF); orjson refuses those ("surrogates not
 # allowed") since they cannot be encoded as UTF-8, so they stop the run and are rejected too.
@@ -99,24 +110,14 @@ _CHARS = '[^"\\\\\x00-\x1f\ud800-\udfff]*'
 # A run of string characters and of the escapes that need no state: the simple ones and \uXXXX
 # outside the surrogates (a surrogate escape, a bad escape or one cut by the fragment's end stops
 # the run and goes through the modes below).
-_STR_RUN = re.compile(_CHARS + '(?:\\\\(?:["\\\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})' + _CHARS + ')*')
+_STR_RUN = _always(lazy(_CHARS + '(?:\\\\(?:["\\\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})' + _CHARS + ')*'))
 # NOTE: RFC 8259 §2: insignificant whitespace is exactly space, tab, LF and CR.
-_WS_RUN = re.compile(r"[ \t\n\r]*")
+_WS_RUN = _always(lazy(r"[ \t\n\r]*"))
 _WS = frozenset(" \t\n\r")
-_DIGIT_RUN = re.compile(r"[0-9]*")
+_DIGIT_RUN = _always(lazy(r"[0-9]*"))
 _DIGITS = frozenset("0123456789")
-
-
-def _always(pattern: re.Pattern[str]) -> Callable[[str, int], re.Match[str]]:
-    """``pattern.match`` for a pattern that matches everywhere (a ``*`` run, if only empty): never None."""
-    return cast("Callable[[str, int], re.Match[str]]", pattern.match)
-
-
-_digit_run = _always(_DIGIT_RUN)
-_str_run = _always(_STR_RUN)
-_ws_run = _always(_WS_RUN)
 # A whole number (RFC 8259 §6); used as a fast path when the number ends inside one fragment.
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_NUMBER = lazy(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _NUMBER_CONT = frozenset("0123456789.eE")
 _SIMPLE_ESCAPES = frozenset('"\\/bfnrt')
 _HEX = {c: int(c, 16) for c in "0123456789abcdefABCDEF"}
@@ -282,7 +283,7 @@ class JsonProgress:
         n = len(fragment)
         i = 0
         if mode == _M_STR:
-            i = _str_run(fragment, 0).end()
+            i = _STR_RUN.match(fragment, 0).end()
             if i == n:
                 # The whole fragment is more of the open string (the common delta of a long call):
                 # nothing but the length changes, so none of the loop's set-up is paid.
@@ -299,8 +300,8 @@ class JsonProgress:
         text = fragment
         stack = self._stack
         cut = self._cut
-        str_run = _str_run
-        ws_run = _ws_run
+        str_run = _STR_RUN.match
+        ws_run = _WS_RUN.match
         ws = _WS
         while i < n:
             if mode == _M_STR or mode == _M_STR_STOP:
@@ -478,7 +479,7 @@ class JsonProgress:
             c = text[i]
             if mode >= _N_MINUS:  # numbers
                 if mode == _N_INT or mode == _N_FRAC or mode == _N_EXP:
-                    e = _digit_run(text, i).end()
+                    e = _DIGIT_RUN.match(text, i).end()
                     if e > i:
                         if mode == _N_EXP:
                             self._n_exp_digits(text[i:e])

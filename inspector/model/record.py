@@ -12,7 +12,7 @@ frozen one.
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError  # loaded anyway: orjson imports dataclasses
-from typing import TYPE_CHECKING, cast
+from inspector.model.static import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from typing_extensions import Self

@@ -6,7 +6,7 @@ findings by severity reads it from here.
 """
 from __future__ import annotations
 
-from typing import Literal
+from inspector.model.static import Literal
 
 Severity = Literal["info", "warning", "error"]
 """A finding's severity (a plain string in findings, reports and JSON)."""

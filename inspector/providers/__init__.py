@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib import import_module
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.capture.redact import scrub_secrets
 from inspector.providers.base import Dialect
 from inspector.providers.record import Provider
-from inspector.providers.summary import generic
 
 if TYPE_CHECKING:
     from inspector.model.events import EventRecord
@@ -134,6 +133,7 @@ def summarize(ev: "EventRecord", dialect: str | None) -> str:
     try:
         line = provider.summarize(p, ev) if provider is not None else None
         if line is None:
+            from inspector.providers.summary import generic  # the event log's only (check's start-up)
             line = generic(p, ev)
     except (TypeError, AttributeError):  # a value of the wrong JSON type (S018): the raw data
         line = ev.data

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from inspector.model.static import TYPE_CHECKING, Protocol
 
 from inspector.model.events import KEEPALIVE_TYPES
 
 if TYPE_CHECKING:
+    from typing import ClassVar
+
     from inspector.model.blocks import Block
     from inspector.model.capture import End
     from inspector.model.findings import Finding

@@ -17,10 +17,11 @@ Imports: nothing of the project at run time (the types are for the checker only)
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from inspector.model.static import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from typing import Any
 
     from inspector.model.clients import ClientBehaviour
     from inspector.model.events import EventRecord

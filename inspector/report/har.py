@@ -31,7 +31,7 @@ import orjson
 from inspector import __version__
 from inspector.capture.har_websocket import chrome_messages
 from inspector.capture.recorder import redact_request, redact_response
-from inspector.capture.records import chunk_record, end_record, masked_bytes
+from inspector.capture.records import chunk_record, end_record, masked_bytes, pending_record
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
 
@@ -86,7 +86,7 @@ def _content(body: bytes, mime: str) -> dict:
         except UnicodeDecodeError:
             pass
     # Bytes masked in place (an event-stream body keeps its framing: ``records.masked_bytes``).
-    content["text"] = base64.b64encode(masked_bytes(body, ChunkScrubber())).decode("ascii")
+    content["text"] = base64.b64encode(masked_bytes(body, ChunkScrubber(), final=True)).decode("ascii")
     content["encoding"] = "base64"
     return content
 
@@ -110,6 +110,16 @@ def _response(response: dict | None, body: bytes) -> dict:
             "redirectURL": "", "headersSize": -1, "bodySize": len(body)}
 
 
+def _chunks(cap: Capture, scrubber: ChunkScrubber) -> list[dict]:
+    """The ``_chunks`` records, times as the capture holds them (not rounded again: the round trip is
+    exact), and the bytes an event-stream body's last chunk left waiting (``records.pending_record``)."""
+    out = [{**chunk_record(c.t, c.data, scrubber), "t": c.t} for c in cap.chunks]
+    pending = pending_record(scrubber)
+    if pending is not None:
+        out.append({**pending, "t": cap.chunks[-1].t})
+    return out
+
+
 def entry(cap: Capture, *, started: datetime | None = None, name: str | None = None) -> dict:
     """One HAR entry for ``cap`` (secrets redacted). ``started``: when the request was sent
     (``startedDateTime``; default the Unix epoch, as a capture does not record wall time).
@@ -131,8 +141,7 @@ def entry(cap: Capture, *, started: datetime | None = None, name: str | None = N
         "response": _response(redact_response(cap.response), cap.body),
         "cache": {},
         "timings": {"send": 0, "wait": wait, "receive": receive},
-        # Times as the capture holds them, not rounded again: the round trip is exact.
-        "_chunks": [{**chunk_record(c.t, c.data, scrubber), "t": c.t} for c in cap.chunks],
+        "_chunks": _chunks(cap, scrubber),
         "_end": {**end_record(cap.end), "t": cap.end.t} if cap.end is not None else None,
         "_chunksFromRequest": cap.request_relative,
         **named,

@@ -22,19 +22,19 @@ streams.
 """
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
 
 from inspector.model.events import NOT_JSON, RELEASED, SHALLOW_LEN, parse_payload
 from inspector.model.frames import Frame
+from inspector.model.lazyre import lazy
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block
     from inspector.session.session import Session
 
-_BODY_END = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_BODY_END = lazy(r'[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 """A JSON string's body and its closing quote (no raw quote; each backslash keeps the character after it)."""
 
 MIN = 2

@@ -8,7 +8,7 @@ to ``unknown``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.model.events import DONE, NOT_JSON
 from inspector.providers import DETECTORS, dialect_class

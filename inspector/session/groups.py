@@ -22,7 +22,7 @@ ways to the same report and event log on generated streams.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.model.events import parse_payload
 from inspector.model.frames import Frame

@@ -8,7 +8,7 @@ written once, in ``inspector.session.rules.history``; their findings are stream-
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.providers import history_shapes
 

@@ -9,7 +9,7 @@ here, so a delta costs no extra call); the session tags them with the response's
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from inspector.model.blocks import Block

@@ -27,7 +27,7 @@ The session is reached only through ``RunWriter`` (the writer's side for runs), 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from inspector.model.static import TYPE_CHECKING, Protocol
 
 import orjson
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import bisect
 import copy
 from array import array
-from dataclasses import dataclass, field
 
 import orjson
 
@@ -44,47 +43,50 @@ SLICE = 1 << 16
 """Largest piece of a chunk handed to the framing at once (chunk boundaries never change a result)."""
 
 
-@dataclass
 class Session:
-    """State of one streamed response. See the module docstring for the flow."""
+    """State of one streamed response. See the module docstring for the flow.
 
-    dialect_name: str | None = None
-    """Forced dialect (``--dialect``); None detects it from the first identifying event."""
-    stall_s: float = 10.0
-    """T001/T002/T003 threshold in seconds (``--stall``)."""
-    request_relative: bool = False
-    """True when ``t`` counts from the request (native captures), so the wait for byte one counts."""
-    response: dict | None = None
-    request: dict | None = None
-    line_base: int = 0
-    severity_overrides: dict[str, Severity] = field(default_factory=dict)
-    messages: bool = False
-    """Each chunk is one whole WebSocket message, framed as one event (``inspector.framing.messages``);
-    also set by a response head that upgraded to a WebSocket (status 101, ``upgrade: websocket``)."""
+    Not a dataclass: its generated ``__init__``, ``__repr__`` and ``__eq__`` were compiled when the
+    module was imported, ~5 M of the ~180 M instructions of a one-event ``check``. Sessions compare
+    by identity."""
 
-    events: EventLog = field(default_factory=EventLog)
-    """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
-    blocks: list[Block] = field(default_factory=list)
-    """Every block of every response, in opening order (``Block.response`` says whose)."""
-    findings: list[Finding] = field(default_factory=list)
-    end: End | None = None
-    closed: bool = False
-    first_byte_t: float | None = None
-    last_byte_t: float | None = None
-    bytes_received: int = 0
-    http_error: bool = False
-    """S007 fired: framing rules are not judged on this body."""
-    json_body: bool = False
-    """The body is ``application/json`` from a dialect that streams SSE (part of S007)."""
-    open_stall: Finding | None = None
-    """T001 in progress: the open stream has been silent for at least ``stall_s`` up to the last
-    :meth:`tick`, its message giving the gap so far. Not in ``findings``: when bytes come back or
-    the stream ends, the stall's T001 is appended there as on a recorded capture (same place,
-    same words), and this goes back to None."""
-    first_content_t: float | None = None
-    """Arrival time of the first event that carried content or opened a block (``ttfc_s``)."""
-
-    def __post_init__(self) -> None:
+    def __init__(self, dialect_name: str | None = None, stall_s: float = 10.0, request_relative: bool = False,
+                 response: dict | None = None, request: dict | None = None, line_base: int = 0,
+                 severity_overrides: dict[str, Severity] | None = None, messages: bool = False) -> None:
+        self.dialect_name = dialect_name
+        """Forced dialect (``--dialect``); None detects it from the first identifying event."""
+        self.stall_s = stall_s
+        """T001/T002/T003 threshold in seconds (``--stall``)."""
+        self.request_relative = request_relative
+        """True when ``t`` counts from the request (native captures), so the wait for byte one counts."""
+        self.response = response
+        self.request = request
+        self.line_base = line_base
+        self.severity_overrides: dict[str, Severity] = {} if severity_overrides is None else severity_overrides
+        self.messages = messages
+        """Each chunk is one whole WebSocket message, framed as one event (``inspector.framing.messages``);
+        also set by a response head that upgraded to a WebSocket (status 101, ``upgrade: websocket``)."""
+        self.events = EventLog()
+        """Every event in stream order (a sequence of ``EventRecord``; runs of deltas kept packed)."""
+        self.blocks: list[Block] = []
+        """Every block of every response, in opening order (``Block.response`` says whose)."""
+        self.findings: list[Finding] = []
+        self.end: End | None = None
+        self.closed = False
+        self.first_byte_t: float | None = None
+        self.last_byte_t: float | None = None
+        self.bytes_received = 0
+        self.http_error = False
+        """S007 fired: framing rules are not judged on this body."""
+        self.json_body = False
+        """The body is ``application/json`` from a dialect that streams SSE (part of S007)."""
+        self.open_stall: Finding | None = None
+        """T001 in progress: the open stream has been silent for at least ``stall_s`` up to the last
+        :meth:`tick`, its message giving the gap so far. Not in ``findings``: when bytes come back or
+        the stream ends, the stall's T001 is appended there as on a recorded capture (same place,
+        same words), and this goes back to None."""
+        self.first_content_t: float | None = None
+        """Arrival time of the first event that carried content or opened a block (``ttfc_s``)."""
         self.dialect: Dialect | None = None
         """The current response's dialect instance (a fresh one per response)."""
         self.responses: list[ResponseWriter] = []

@@ -160,8 +160,8 @@ def test_the_report_is_rendered_with_the_collector_paused(monkeypatch, clean):
     """A report is acyclic dicts and strings: no collection runs while it is built, and the
     collector is back on after."""
     from inspector.cli import check
+    from inspector.report import json as real
     states = []
-    real = check._RENDERERS["json"]
 
     class Watched:
         @staticmethod
@@ -169,7 +169,7 @@ def test_the_report_is_rendered_with_the_collector_paused(monkeypatch, clean):
             states.append(gc.isenabled())
             return real.render(name, s)
 
-    monkeypatch.setitem(check._RENDERERS, "json", Watched)
+    monkeypatch.setattr(check, "_renderer", lambda fmt: Watched if fmt == "json" else None)
     opts = check.Options("json", None, None, 10.0, {}, None)
     [result] = check.check_one(check.Input(str(clean), str(clean), True), opts)
     assert json.loads(result.out)["path"] == str(clean)

@@ -5,8 +5,8 @@ import argparse
 
 import pytest
 
-from inspector.cli import COMMANDS, main
-from inspector.cli.parser import build_parser
+from inspector.cli import main
+from inspector.cli.parser import COMMANDS, build_parser
 from inspector.tui.theme_files import short_theme_names
 
 

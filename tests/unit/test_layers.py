@@ -32,7 +32,13 @@ CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span
                 "inspector.feeds.exchanges.record": "the --keep defaults of the proxy commands' parsers",
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
                 "inspector.tui.theme_files": "the --theme names of the TUI commands' parsers",
-                "inspector.net.limits": "the limits' defaults of the network commands' parsers"}
+                "inspector.net.limits": "the limits' defaults of the network commands' parsers",
+                "inspector.cli.crash": "only when a command crashes (the saved traceback)",
+                "inspector.capture.arrivals": "check -: standard input only",
+                "inspector.report.github": "check --format github only (``check._renderer``)",
+                "inspector.report.json": "check --format json only (``check._renderer``)",
+                "inspector.cli.parser": "every command line but check's usual ones (``cli.quick``): argparse, "
+                                        "gettext, locale and building the parser cost ~17 M instructions"}
 """Project modules the CLI (the top layer: a late import there can close no circle) imports where they are
 used, for start-up: ``check`` without ``--otlp`` loads no OpenTelemetry code of ours (issue 32)."""
 """Third-party modules imported where they are used because they may be absent (proxy decoding;
@@ -46,16 +52,24 @@ CHECK_DEFERRED = {"urllib": "only a URL to redact (a request's); with ipaddress 
                   "binascii": "with base64",
                   "struct": "only a body that may be AWS event-stream (its prelude's lengths)",
                   "zlib": "with struct (the prelude's CRC)",
-                  "select": "only a report write that would block (``model.writes``)"}
+                  "select": "only a report write that would block (``model.writes``)",
+                  "argparse": "only a command line ``cli.quick`` does not read (help, other commands, rare options)",
+                  "gettext": "with argparse", "locale": "with gettext",
+                  "typing": "annotations only: modules on check's path take its run-time names from "
+                            "``inspector.model.static`` (typing costs ~11 M instructions of start-up)"}
 """Standard modules that ``check`` of one capture file does not load (other commands may: ``rules``, ``--help``)."""
 LOADED_WHEN_NEEDED = {
     "inspector.capture.cassette": "a VCR cassette", "inspector.capture.har": "a HAR file",
     "inspector.capture.websocket": "a WebSocket capture", "inspector.capture.records": "a native capture",
+    "inspector.capture.b64values": "events inside base64 ``bytes`` values (Bedrock) to record or show",
     "inspector.framing.eventstream": "an AWS event-stream body",
     "inspector.framing.ndjson": "an NDJSON body", "inspector.providers.history": "a request with a history",
     "inspector.session.rules.history": "a request with a history (the Q rules)",
     "inspector.model.history": "a request with a history",
-    "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)"}
+    "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)",
+    "inspector.session.history": "a request to judge (check --request, a WebSocket's follow-up request)",
+    "inspector.capture.request": "check --request",
+    "inspector.providers.summary": "the event log's one-line summaries (the TUI's, ``providers.summarize``)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
 own layer or above it, so the import-linter contract still sees every such import."""
@@ -136,3 +150,27 @@ def test_check_of_sse_loads_no_other_format(tmp_path):
             f"print('LOADED', ','.join(sorted(set(sys.modules) & {forbidden!r})), file=sys.stderr)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert [x for x in p.stderr.splitlines() if x.startswith("LOADED")] == ["LOADED "], p.stderr[-2000:]
+
+
+def test_check_of_sse_compiles_only_the_patterns_it_uses(tmp_path):
+    """A guard for start-up: ``re.compile`` runs re's parser and compiler, Python code (~6 M
+    instructions for ``jsonprogress``'s four patterns). A pattern a one-event ``check`` does not use
+    is ``model.lazyre.lazy``; these six are each used by it."""
+    cap = tmp_path / "one.sse"
+    cap.write_text('event: ping\ndata: {"type": "ping"}\n\n')
+    code = ("import sys, re._compiler as rc\n"
+            "ours, compile = [], rc.compile\n"
+            "def counted(p, flags=0):\n"
+            "    f = sys._getframe(1)\n"
+            "    while f.f_globals['__name__'].startswith('re'):\n"
+            "        f = f.f_back\n"
+            "    if f.f_globals['__name__'].startswith('inspector'):\n"
+            "        ours.append(p)\n"
+            "    return compile(p, flags)\n"
+            "rc.compile = counted\n"
+            "from inspector.cli import main\n"
+            f"main(['check', {str(cap)!r}])\n"
+            "print('COMPILED', len(ours), ours, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    line = [x for x in p.stderr.splitlines() if x.startswith("COMPILED")]
+    assert len(line) == 1 and int(line[0].split()[1]) <= 6, p.stderr[-2000:]

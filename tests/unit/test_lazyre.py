@@ -24,3 +24,11 @@ def test_nothing_is_compiled_before_first_use(monkeypatch):
     assert compiled == []
     assert rx.fullmatch("SK-abc") is not None and rx.fullmatch("sk-1") is None
     assert compiled == [(r"sk-[a-z]+", re.I)]  # once, whatever is used after
+
+
+def test_a_pattern_written_by_a_function_is_written_on_first_use_too():
+    calls = []
+    rx = lazy(lambda: calls.append(1) or r"(?:te(?:xt|st))\Z")
+    assert calls == []
+    assert rx.search("a test") is not None and rx.search("texts") is None and rx.pattern == r"(?:te(?:xt|st))\Z"
+    assert calls == [1]

@@ -142,6 +142,29 @@ def test_bearer_and_basic_credentials_anywhere_but_not_ordinary_words():
     assert scrub_secrets(prose) == prose
 
 
+@pytest.mark.parametrize("said", ["basic dXNlcjpodW50ZXIy", "BASIC dXNlcjpodW50ZXIy", "bAsIc dXNlcjpodW50ZXIy",
+                                  "Basic\tdXNlcjpodW50ZXIy", "basic\ndXNlcjpodW50ZXIy",
+                                  '{"h": "Basic\\tdXNlcjpodW50ZXIy"}', '{"h": "bearer\\nabcdefghijklmnop1234"}',
+                                  "BEARER abcdefghijklmnop1234", "bearer\tabcdefghijklmnop1234"])
+def test_the_scheme_word_in_any_case_and_any_white_space_after_it(said):
+    """RFC 9110 §11.1: scheme names are case-insensitive; the white space may be a tab, or a JSON
+    escape of one in a raw event."""
+    out = scrub_secrets(said)
+    assert "dXNlcjpodW50ZXIy" not in out and "abcdefghijklmnop1234" not in out and "[redacted]" in out
+
+
+def test_the_word_basic_before_an_ordinary_word_is_prose():
+    """Any spelling but ``Basic`` needs printable ``user:password``: ``basic`` before an ordinary word
+    is common, and some words decode to a ``:`` (``tzoffset``: ``b"\\xb7:\\x1f~\\xc7\\xad"``)."""
+    import base64
+
+    assert b":" in base64.b64decode("tzoffset")  # a word that ``Basic`` alone takes
+    assert scrub_secrets("Basic tzoffset") == "Basic [redacted]"
+    prose = ("the basic tzoffset class, BASIC settings, basic\tauthentication, bASIC information; basically classic, "
+             "Basic information")
+    assert scrub_secrets(prose) == prose
+
+
 @pytest.mark.parametrize("name", ["x-portkey-api-key", "x-litellm-api-key", "cf-aig-authorization", "X-Auth-Token",
                                   "x-csrf-token", "client_secret", "x-db-password", "Set-Cookie", "X-Amz-Credential"])
 def test_headers_are_redacted_by_the_shape_of_their_name(name):
@@ -227,8 +250,12 @@ def test_maybe_key_is_exactly_one_prefix_in_the_text():
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         if rng.random() < 0.5:
             cut = rng.randint(0, len(text))
-            text = text[:cut] + rng.choice(PREFIXES)[rng.randint(0, 1):] + text[cut:]
-        assert maybe_key(text) == any(p in text for p in PREFIXES), text
+            prefix = rng.choice(PREFIXES)[rng.randint(0, 1):]
+            if prefix in ("earer", "basic", "asic") and rng.random() < 0.5:  # matched in any case
+                prefix = "".join(c.upper() if rng.random() < 0.5 else c for c in prefix)
+            text = text[:cut] + prefix + text[cut:]
+        low = text.lower()
+        assert maybe_key(text) == any(p in (low if p in ("earer", "basic") else text) for p in PREFIXES), text
 
 
 def test_the_quick_verdict_across_values_agrees_with_reading_every_value(monkeypatch):

@@ -18,6 +18,8 @@ import base64
 import binascii
 import orjson
 
+from inspector.capture.b64values import mask_b64
+from inspector.capture.redact import mask_in_place
 from inspector.model.jsondepth import loads as json_loads
 from inspector.model.events import EventRecord
 from inspector.model.clients import says
@@ -43,6 +45,16 @@ def inner_event(ev: "EventRecord", inner: dict) -> "EventRecord":
     typ = inner.get("type")
     return EventRecord(ev.index, typ if isinstance(typ, str) else "message", orjson.dumps(inner).decode(), inner,
                        ev.line, ev.t, False, False, ev.block, ev.response, ev.offset)
+
+
+def _quoted(raw: object) -> str:
+    """``chunk.bytes`` as a finding quotes it: base64 of JSON that is no object may still hold a
+    key, masked in what it decodes to (``b64values.mask_b64``, which reads a value as JSON writes it)."""
+    if not isinstance(raw, str):
+        return str(raw)
+    written = orjson.dumps(raw).decode()[1:-1]
+    shown = mask_b64(written, mask_in_place)
+    return raw if shown is written else orjson.loads(f'"{shown}"')
 
 
 class BedrockAnthropic(AnthropicMessages):
@@ -85,6 +97,6 @@ class BedrockAnthropic(AnthropicMessages):
         inner = self.unwrap(ev)
         if inner is None:
             self.w.report("S002", "chunk.bytes is not base64-encoded JSON of an Anthropic event: "
-                          f"{str(ev.payload.get('bytes'))[:80]!r}")
+                          f"{_quoted(ev.payload.get('bytes'))[:80]!r}")
             return
         super().on_event(inner)

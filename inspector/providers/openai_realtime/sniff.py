@@ -4,7 +4,7 @@ Imports: nothing (the event type is for the checker only).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from inspector.model.events import EventRecord

@@ -7,7 +7,7 @@ end of the stream with the block still open (J005).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 import orjson
 

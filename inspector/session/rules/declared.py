@@ -21,12 +21,14 @@ from __future__ import annotations
 import copy
 import enum
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.providers import provider_for_dialect
 from inspector.model.record import FrozenRecord
 
 if TYPE_CHECKING:
+    from typing import Literal
+
     from inspector.session.rules.schemas import Compiled, Violation
     from inspector.model.blocks import Block
     from inspector.model.severity import Severity

@@ -5,7 +5,7 @@ S002 is judged when an event's data is parsed; S003, S004, S006 and S008 need th
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.capture.redact import clipped
 from inspector.model.capture import close_word, normal_end

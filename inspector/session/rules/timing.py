@@ -5,7 +5,7 @@ judged. The threshold is ``Session.stall_s`` (``--stall``, default 10 s).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from inspector.model.findings import Finding
 
