@@ -14,7 +14,7 @@ session for each call ``open_call`` opens (``inspector.session.deltas`` reads th
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from inspector.model.static import TYPE_CHECKING
 
 from orjson import JSONDecodeError, loads
 
