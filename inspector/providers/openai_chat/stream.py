@@ -364,7 +364,7 @@ class OpenAIChat(Dialect):
         ch.opening, ch.batch = True, [call]
         ch.by_index[idx] = call
         ch.by_id.setdefault(eid, call)
-        self.w.add_arguments(block, "")  # no event current: an untimed empty fragment, judged by no rule
+        self.w.add_text(block, "")  # ``add_arguments`` of an empty fragment: a delta no J rule judges (no event current)
         return block
 
     def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str] | None":
