@@ -128,15 +128,19 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
 
 
 def _known(s: "Session", items: list, i: int, lead: "Block", head: "tuple[Frame, str] | None",
-           known: tuple[str, str, str]) -> int:
+           known: "tuple[str, str, str, str | None]") -> int:
     """``take`` for ``lead``'s deltas as the dialect reads them from their text (``known``:
-    ``Dialect.lead_template``'s ``(name, head, tail)``): the frames from ``items[i]`` of that text, and
-    none after them (what follows goes the usual way). Returns what ``take`` returns."""
+    ``Dialect.lead_template``'s ``(name, head, tail, noise_tail)``): the frames from ``items[i]`` of that
+    text, and none after them (what follows goes the usual way). Returns what ``take`` returns."""
     fragments: list[str] = []
     payloads: list = []
     frames: list = []
-    name = known[0]
-    j = _read_like(items, i, None, name, known[1:], fragments, payloads, frames)
+    name, noise_tail = known[0], known[3]
+    if noise_tail is None:
+        j = _read_like(items, i, None, name, (known[1], known[2]), fragments, payloads, frames)
+    else:
+        j = _read_noisy(items, i, name, (known[1], known[2], noise_tail), fragments, frames)
+        payloads += [RELEASED] * (j - i)
     if j == i:
         return 0
     text = "".join(fragments)
@@ -146,6 +150,44 @@ def _known(s: "Session", items: list, i: int, lead: "Block", head: "tuple[Frame,
     s.record_deltas(frames, payloads, name, lead, None, head)
     s.add_deltas(lead, fragments, len(text), None, text)
     return j - i
+
+
+def _read_noisy(items: list, j: int, name: str, template: tuple[str, str, str], fragments: list, frames: list) -> int:
+    """``_read_like`` for untimed frames whose data is ``head``, the string's body, ``tail``, a second JSON
+    string body (padding no rule reads: it varies from one event to the next) and ``noise_tail``
+    (``template``): each one's string and the frame appended; returns the index of the first item that is
+    not one of them."""
+    head, tail, noise_tail = template
+    lh, lt = len(head), len(tail)
+    n = len(items)
+    match = _BODY_END.match
+    while j < n:
+        frame = items[j]
+        if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None or (
+                frame.named and frame.event != name):
+            break
+        data = frame.data
+        if data[:lh] != head:
+            break
+        m = match(data, lh)
+        if m is None:
+            break
+        q = m.end() - 1  # the string's closing quote: ``tail`` starts with it
+        b = q + lt  # where the padding's body starts
+        if data[q:b] != tail:
+            break
+        m = match(data, b)
+        if m is None or data[m.end() - 1:] != noise_tail:
+            break
+        try:  # each body with its quotes: strings, or it raises (padding that is no JSON string: no JSON event)
+            fragment = loads(data[lh - 1:q + 1])
+            loads(data[b - 1:m.end()])
+        except JSONDecodeError:
+            break
+        fragments.append(fragment)
+        frames.append(frame)
+        j += 1
+    return j
 
 
 def _give_back(items: list, i: int, payloads: list) -> None:

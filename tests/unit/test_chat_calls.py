@@ -59,6 +59,17 @@ BENDS = {
     "arguments twice, last counts not": lambda d, i: d.replace('"}}]}', '","arguments":"q"}}]}'),
     "escaped key": lambda d, i: d.replace('{"arguments":', '{"argu\\u006dents":'),
     "obfuscation": lambda d, i: d[:-1] + f',"obfuscation":"{"ab"[i % 2] * (i % 3)}"}}',
+    "padding": lambda d, i: d[:-1] + ',"obfuscation":"' + PADS[len(d) % len(PADS)] + '"}',
+    "padding no JSON": lambda d, i: d[:-1] + ',"obfuscation":"a\\x"}',
+    "padding twice": lambda d, i: d[:-1] + ',"obfuscation":"' + PADS[len(d) % len(PADS)] + '","obfuscation":"b"}',
+    "padding twice, last counts": lambda d, i: d[:-1] + ',"obfuscation":"b","obfuscation":"' + PADS[len(d) % 3] + '"}',
+    "padding in the choice": lambda d, i: d.replace('"finish_reason":null', '"obfuscation":"zz","finish_reason":null'),
+    "padding first": lambda d, i: '{"obfuscation":"' + PADS[len(d) % len(PADS)] + '",' + d[1:],
+    "padding then usage": lambda d, i: d[:-1] + ',"obfuscation":"x","usage":{"total_tokens":1}}',
+    "usage then padding": lambda d, i: d[:-1] + ',"usage":{"total_tokens":1},"obfuscation":"x"}',
+    "finish then padding": lambda d, i: d.replace('"finish_reason":null', '"finish_reason":"ab"')[:-1]
+    + ',"obfuscation":"x"}',
+    "the next call's, padded": lambda d, i: _entry(lambda k: f'"index":{k + 1}')(d, i)[:-1] + ',"obfuscation":"x"}',
     "reordered": lambda d, i: d.replace('"id":"c1","object":"chat.completion.chunk",',
                                         '"object":"chat.completion.chunk","id":"c1",'),
     "finish": lambda d, i: d.replace('"finish_reason":null', '"finish_reason":"tool_calls"'),
@@ -67,6 +78,8 @@ BENDS = {
     "choice 1": lambda d, i: d.replace('[{"index":0,"delta"', '[{"index":1,"delta"'),
 }
 """Text-level changes of a chunk (``d``) of the call at index ``i``."""
+PADS = ["", "a", "xyz", 'q\\"q', "\\u0041", "\\\\", "é"]
+"""OpenAI's ``obfuscation`` padding, as JSON string bodies (escapes, a quote, non-ASCII): it varies by chunk."""
 NAMES = st.sampled_from(["read_file"] * 8 + ["a\\u0000b", "a\\nb", "<|call|>", "", "x" * 129, "r\\u00e9ad"])
 IDS = st.sampled_from([f"call_{k}" for k in range(4)] * 3 + ["", "a\\u0001b"])
 
@@ -125,17 +138,19 @@ WHERE = {"its opening": [0], "its first delta": [1], "its second delta": [2], "i
          "every delta": [1, 2, 3], "every chunk": [0, 1, 2, 3]}
 
 
-def _three_calls(bent: int, bend: str, where: str) -> list[str]:
+def _three_calls(bent: int, bend: str, where: str, padded: bool = False) -> list[str]:
     """Three calls whose deltas bring ``" "``, ``"\\n"`` and ``"{}"`` (a delta read with another string, a
     decoy's two spaces, is still valid JSON and no J006: the J rules would not stop it), call ``bent`` bent
-    at ``where``."""
+    at ``where``; ``padded``: every other delta with its own ``obfuscation`` padding."""
     datas = [orjson.dumps(HEAD[0]).decode()]
     for index in range(3):
         chunks = [TOP % (CHOICE % (0, OPENING % (index, f"call_{index}", "read_file")))]
         chunks += [TOP % (CHOICE % (0, CONTINUATION % (index, orjson.dumps(p).decode()))) for p in (" ", "\n", "{}")]
-        if index == bent:
-            for k in WHERE[where]:
+        for k in range(len(chunks)):
+            if index == bent and k in WHERE[where]:
                 chunks[k] = BENDS[bend](chunks[k], index)
+            elif padded and k:
+                chunks[k] = chunks[k][:-1] + f',"obfuscation":"{PADS[(3 * index + k) % len(PADS)]}"}}'
         datas += chunks
     return [*datas, FINISH]
 
@@ -143,10 +158,12 @@ def _three_calls(bent: int, bend: str, where: str) -> list[str]:
 @pytest.mark.parametrize("bend", sorted(BENDS))
 @pytest.mark.parametrize("where", sorted(WHERE))
 @pytest.mark.parametrize("bent", [0, 1])
-def test_each_bend_of_a_call_matches(bend, where, bent):
+@pytest.mark.parametrize("padded", [False, True])
+def test_each_bend_of_a_call_matches(bend, where, bent, padded):
     """Call 0 teaches the template, calls 1 and 2 use it; chunks of call 0 or 1 are bent: what the template
-    cannot prove goes the exact way, and the report is the same."""
-    direct, general = _both(_capture(_sse(_three_calls(bent, bend, where)), [], False), runs=False)
+    cannot prove goes the exact way, and the report is the same. Padded: the others carry OpenAI's
+    ``obfuscation`` padding (the template has a slot for it)."""
+    direct, general = _both(_capture(_sse(_three_calls(bent, bend, where, padded)), [], False), runs=False)
     assert direct == general
 
 
@@ -163,9 +180,11 @@ def test_a_delta_of_another_choice_teaches_no_template():
     assert direct == general
 
 
-def test_later_calls_are_read_from_the_template_an_earlier_one_taught(monkeypatch):
+@pytest.mark.parametrize("padded", [False, True])
+def test_later_calls_are_read_from_the_template_an_earlier_one_taught(monkeypatch, padded):
     """Not vacuous: on the common shape the template is learnt once, and every call's deltas, its first
-    included, are read from their text (none parsed); its openings never reach ``on_event``."""
+    included, are read from their text (none parsed); its openings never reach ``on_event``. The same
+    when every chunk carries its own ``obfuscation`` padding."""
     learnt: list[int] = []
     learn = templates.learn
     monkeypatch.setattr(templates, "learn", lambda *a: (learnt.append(a[3]), learn(*a))[1])
@@ -176,6 +195,9 @@ def test_later_calls_are_read_from_the_template_an_earlier_one_taught(monkeypatc
     for index in range(4):
         datas.append(TOP % (CHOICE % (0, OPENING % (index, f"call_{index}", "read_file"))))
         deltas_text += [TOP % (CHOICE % (0, CONTINUATION % (index, orjson.dumps(p).decode()))) for p in ('{"a":', "1}")]
+        if padded:  # each its own padding
+            deltas_text[-2:] = [d[:-1] + f',"obfuscation":"{PADS[(2 * index + k) % len(PADS)]}"}}'
+                                for k, d in enumerate(deltas_text[-2:])]
         datas += deltas_text[-2:]
     datas.append(FINISH)
     cap = _capture(_sse(datas), [], False)

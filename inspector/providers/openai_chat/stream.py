@@ -194,7 +194,7 @@ class OpenAIChat(Dialect):
         """Every chunk's handler is ``on_event`` (``message``: a chunk without ``type``, or with that one):
         the session takes a chunk and the deltas after it in one pass (``Dialect.group_starts``)."""
         self._lead: tuple | None = None
-        """``(choice, pre, post, tail)``: the template of a call's argument deltas (``templates.learn``)."""
+        """``(choice, pre, post, tail, noise_tail)``: the template of a call's argument deltas (``templates.learn``)."""
         self._learn_budget = LEARN_TRIES
 
     # ------------------------------------------------------------------ detection
@@ -367,7 +367,7 @@ class OpenAIChat(Dialect):
         self.w.add_text(block, "")  # ``add_arguments`` of an empty fragment: a delta no J rule judges (no event current)
         return block
 
-    def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str] | None":
+    def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str, str | None] | None":
         """The text of the argument deltas of ``block``, a call ``open_call`` just opened (so its choice is
         not finished, the response not ended; ``data``: the text after its opening): one template per
         choice, learnt from the first call whose first delta proves it (``templates.learn``), a few tries
@@ -383,7 +383,7 @@ class OpenAIChat(Dialect):
                 return None
             lead = self._lead = (ch, *cut)
         ch.opening = False  # as ``_continuation`` leaves it (read only by ``_open_call``, which sets it first)
-        return "message", lead[1] + str(block.index) + lead[2], lead[3]
+        return "message", lead[1] + str(block.index) + lead[2], lead[3], lead[4]
 
     def on_chunk(self, ev: "EventRecord") -> None:
         """Any event, every field read (``on_event``'s general way)."""

@@ -23,15 +23,22 @@ if TYPE_CHECKING:
 
 MARKER = '"arguments":"'
 """Where the string a continuation adds starts (the spelling OpenAI and its copies send)."""
+NOISE = '"obfuscation":"'
+"""Where OpenAI's random padding starts (``OpenAIChat.run_noise``), after the string in its chunks."""
 PROBE_INDEX = 7_346_912_058_813_364_097
 """Stands for the index in the probe: an int orjson reads as one, that no float equals (odd, over 2**53)
 nor a bool; the text must not hold its digits."""
 _PROBE_DIGITS = str(PROBE_INDEX)
 
 
-def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple[str, str, str] | None":
-    """``(pre, post, tail)`` of ``data`` (the first delta after the opening of the call at ``index`` in
-    ``ch``) as the module docstring says, proven; None when ``data`` is not cut so or the probe fails."""
+def learn(dialect: "OpenAIChat", ch: "_Choice", data: str,
+          index: int) -> "tuple[str, str, str, str | None] | None":
+    """``(pre, post, tail, noise_tail)`` of ``data`` (the first delta after the opening of the call at
+    ``index`` in ``ch``) as the module docstring says, proven; None when ``data`` is not cut so or the probe
+    fails. When the tail holds OpenAI's ``obfuscation`` padding (``NOISE``), it is cut there too: ``tail``
+    ends with the padding's opening quote, ``noise_tail`` starts with its closing one, and the probe puts a
+    third string there that must come back as the chunk's own ``obfuscation`` (no rule reads it, any
+    string may stand there); None: no padding."""
     k = data.rfind(MARKER)
     if k < 0 or _PROBE_DIGITS in data:
         return None
@@ -42,12 +49,20 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
         return None
     head, tail = data[:b0], data[q:]
     pre, post = head[:a], head[a + len(str(index)):]
-    probe = "p" * (len(data) + 1)
-    try:
-        p = loads(pre + _PROBE_DIGITS + post + probe + tail)  # nested as ``data`` but for two scalars
+    probe, noise = "p" * (len(data) + 1), "o" * (len(data) + 1)
+    noise_tail = None
+    n = tail.rfind(NOISE)
+    if n >= 0:
+        n0 = n + len(NOISE)
+        nq = _closing_quote(tail, n0)
+        if nq < 0:
+            return None
+        tail, noise_tail = tail[:n0], tail[nq:]
+    try:  # nested as ``data`` but for two or three scalars
+        p = loads(pre + _PROBE_DIGITS + post + probe + tail + ("" if noise_tail is None else noise + noise_tail))
     except JSONDecodeError:
         return None
-    if p.__class__ is not dict:
+    if p.__class__ is not dict or noise_tail is not None and p.get("obfuscation") != noise:  # type: ignore[union-attr]  # a dict
         return None
     one = dialect._plain(p)  # type: ignore[arg-type]  # a dict: checked above
     if one is None or one[0] is not ch:
@@ -62,7 +77,7 @@ def learn(dialect: "OpenAIChat", ch: "_Choice", data: str, index: int) -> "tuple
     if idx != PROBE_INDEX or fn.__class__ is not dict or len(fn) != 1 \
             or fn.get("arguments") != probe:  # type: ignore[union-attr]  # a dict: checked above
         return None
-    return pre, post, tail
+    return pre, post, tail, noise_tail
 
 
 def _closing_quote(data: str, b0: int) -> int:
