@@ -18,7 +18,7 @@ import orjson
 
 from inspector.capture.load import NATIVE_FORMAT
 from inspector.model.capture import END_KINDS, Capture, Chunk, End
-from inspector.capture.records import chunk_record, end_record, pending_record, ws_record
+from inspector.capture.records import chunk_line, end_record, pending_record, ws_record
 from inspector.model.websocket import WsMessage
 from inspector.capture.b64values import mask_b64_members
 from inspector.capture.redact import ChunkScrubber, mask_in_place, redact_headers, redact_url, scrub_value
@@ -94,7 +94,7 @@ class Recorder:
         """Record one network chunk exactly as received (empty chunks are skipped)."""
         if self.ended or not data:
             return
-        self._write(chunk_record(t, data, self._scrubber))
+        self._write_lines(chunk_line(t, data, self._scrubber))
         self.chunks += 1
 
     def write_chunks(self, items: Sequence[tuple[float | None, bytes]]) -> None:
@@ -102,8 +102,8 @@ class Recorder:
         (the same lines as one call each: a batch that arrived together costs one system call)."""
         if self.ended:
             return
-        scrubber, line = self._scrubber, orjson.OPT_APPEND_NEWLINE
-        records = [orjson.dumps(chunk_record(t, data, scrubber), option=line) for t, data in items if data]
+        scrubber = self._scrubber
+        records = [chunk_line(t, data, scrubber) for t, data in items if data]
         if records:
             self._write_lines(records[0] if len(records) == 1 else b"".join(records))
             self.chunks += len(records)

@@ -497,6 +497,13 @@ class ChunkScrubber:
         """The text between one value and the next that recurs in the last run (``_cut``)."""
         self._skip = 0
         """Pieces still to leave to the full reading (``SKIP_VARYING``)."""
+        self.cut: tuple[str, str, str, list[str], str] | None = None
+        """How ``_run`` cut the piece ``scrub`` returned last (unchanged) when it was a recurring
+        run (``_cut_at_recurring``), else None: ``(head, opening, after, bodies, end)``, the piece
+        being ``head + opening + between.join(bodies) + between + end`` where ``between`` is
+        ``'"' + after + opening`` (a value's closing quote, the text after it that recurs, the next
+        opening). ``records.chunk_line`` writes the piece's record from it without reading the
+        text again."""
         self.frames: object = None
         """Set by ``records.chunk_record`` on the stream's first piece: False for a text body, else
         (an AWS event-stream body) what re-frames its masked messages (``records.EventStreamCrc``)."""
@@ -507,6 +514,7 @@ class ChunkScrubber:
         characters (a binary body, whose framing counts bytes: the piece's key characters are ASCII)."""
         joined = self._tail + text
         n = len(self._tail)
+        self.cut = None
         if self._skip:
             self._skip -= 1
         elif len(text) >= self.RUN_MIN and self._inside is None and not self._last and self._run(joined, n, text):
@@ -569,11 +577,12 @@ class ChunkScrubber:
         cut = self._cut(text)
         if cut is None:
             return False
-        start, values, new, closed, end = cut
+        start, values, new, closed, end, pieces = cut
         head = joined[:n + start]
-        if maybe_key(head) or "\\u00" in head or (known is not None and known.search(head) is not None):
+        # ``"\\" in``: one ``memchr``; most pieces hold no backslash, and no escape without one.
+        if maybe_key(head) or ("\\" in head and "\\u00" in head) or (known is not None and known.search(head) is not None):
             return False
-        if (maybe_key(values) or "\\u00" in values or "\\\n" in values
+        if (maybe_key(values) or ("\\" in values and ("\\u00" in values or "\\\n" in values))
                 or (known is not None and known.search(values) is not None)):
             return False
         framed = False
@@ -602,6 +611,7 @@ class ChunkScrubber:
                 self._between = set()
             self._between |= new
         self._inside = None if closed else (m.group(1), values[-self.KEEP:])
+        self.cut = pieces
         return True
 
     FRAMES_KEPT = 16
@@ -652,11 +662,11 @@ class ChunkScrubber:
         return (middles.count('"') == len(texts) - 1 and not maybe_key(middles) and "\\u00" not in middles
                 and (known is None or known.search(middles) is None))
 
-    def _cut(self, text: str) -> tuple[int, str, set[str], str, str] | None:
+    def _cut(self, text: str) -> tuple[int, str, set[str], str, str, tuple[str, str, str, list[str], str] | None] | None:
         """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
         of that field as one text, the texts after them not yet in ``_between``, whether the
-        last value closed (``'"'``) or runs on (``""``), and the text after the last value; None
-        when it is no such run. Learns the
+        last value closed (``'"'``) or runs on (``""``), the text after the last value, and the
+        cut as ``self.cut`` keeps it (None unless recurring); None when it is no such run. Learns the
         opening (``"text":"``) and the text between values once it recurs, after which each value's
         body is its part less that text (``_cut_at_recurring``: no tuple, set or hash per value)."""
         opening, after_text = self._opening, self._after
@@ -673,8 +683,9 @@ class ChunkScrubber:
         if after_text is not None and len(parts) > 3 and after_text in between:
             recurring = _cut_at_recurring(text, parts, opening, '"' + after_text)
             if recurring is not None:
-                values, last, closed = recurring
-                return len(parts[0]), values, {last} - between if last else set(), closed, last
+                values, last, closed, bodies = recurring
+                pieces = (parts[0], opening, after_text, bodies, parts[-1])
+                return len(parts[0]), values, {last} - between if last else set(), closed, last, pieces
         cut = _cut_at_openings(parts)
         if cut is None:
             return None
@@ -683,7 +694,7 @@ class ChunkScrubber:
         new = set(after) - between
         if len(after) > 2 and after.count(y) >= len(after) - 1:
             self._after = y
-        return len(parts[0]), "".join(bodies), new, closed, after[-1]
+        return len(parts[0]), "".join(bodies), new, closed, after[-1], None
 
     def _across_values(self, joined: str, n: int, spans: list, hot: bool,
                        found: list[tuple[str, str, str]] | None = None) -> None:
@@ -843,10 +854,11 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, str, str] | None:
+def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, str, str, list[str]] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
     but the last is followed by the same text (``closing``: ``"`` and that text): the values'
-    bodies as one text, the text after the last value and its closing quote (``""``: open); None
+    bodies as one text, the text after the last value, its closing quote (``""``: open) and the
+    bodies of the values but the last (each part less ``closing``); None
     when a part does not end in ``closing``, or a body holds a quote it does not escape or ends
     in a backslash (which may escape its closing quote).
 
@@ -859,7 +871,8 @@ def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -
     pairs read from the left as JSON reads them (no body ends in a backslash: no pair spans two)."""
     middle = parts[1:-1]
     size = len(text) - len(parts[0]) - len(parts[-1]) - (len(parts) - 1) * len(opening)  # of the middle parts
-    joined = "".join(map(str.removesuffix, middle, repeat(closing)))
+    bodies = list(map(str.removesuffix, middle, repeat(closing)))
+    joined = "".join(bodies)
     if len(joined) != size - len(middle) * len(closing):
         return None  # some part does not end in ``closing``
     if "\\" in joined:
@@ -877,7 +890,7 @@ def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -
         if end is None:
             return None
         (last,), (after,), closed = end
-    return joined + last, after, closed
+    return joined + last, after, closed, bodies
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
     """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own

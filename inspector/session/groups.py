@@ -3,8 +3,10 @@
 A short tool call is a start event, a few deltas and a stop event, and the framing hands the
 session many such events at once. Taking each through ``Session.take_frame`` pays the general
 checks of every event (a new response? an end marker seen? JSON? a name that disagrees with the
-type? the dialect detected yet?) and four calls of dispatch before the dialect's handler runs. Here
-the session takes such a group in one pass over its frames:
+type? the dialect detected yet?) and four calls of dispatch before the dialect's handler runs. An
+untimed run of short calls goes first to the dialect's own pass (``Dialect.take_calls``: Anthropic
+writes out its checks for the wire shape, a call at a time). Otherwise the session takes such a
+group in one pass over its frames:
 
 - the start (a type in ``Dialect.group_starts``) and the stop (``Dialect.group_stops``): each
   recorded in the event log as ``take_frame`` records it, seen by the timing rules, and handed to
@@ -42,7 +44,7 @@ def take(s: "Session", items: list, i: int) -> int:
     if response.ended:
         return 0
     if dialect.whole_calls and s.untimed_calls:
-        taken = _call(s, items, i, dialect)
+        taken = dialect.take_calls(s, items, i) or _call(s, items, i, dialect)
         if taken:
             return taken
     if not _one(s, items[i], dialect.group_starts):

@@ -5,7 +5,8 @@ import orjson
 import pytest
 
 from inspector.capture.load import load_path
-from inspector.capture.recorder import Recorder, chunk_record
+from inspector.capture.recorder import Recorder
+from inspector.capture.records import chunk_record
 from inspector.capture.redact import REDACTED, redact_headers, redact_url
 
 SECRET = "sk-ant-TESTSECRET123"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import orjson
 
 from inspector.model.blocks import Block
+from inspector.providers.anthropic import calls
 from inspector.providers.anthropic.clients import says
 from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
@@ -22,6 +23,7 @@ from inspector.model.members import object_member, string_member
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
+    from inspector.providers.base import CallTaker
 
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
@@ -299,6 +301,13 @@ class AnthropicMessages(Dialect):
             return block, "arguments", value if value.__class__ is str else ""
 
         return of
+
+    def take_calls(self, session: "CallTaker", items: list, i: int) -> int:
+        """Short tool calls taken whole, one pass per call (``inspector.providers.anthropic.calls``), which
+        stands for this class's own hooks and handlers: none in a subclass (it may judge its events its own way)."""
+        if self.__class__ is not AnthropicMessages:
+            return 0
+        return calls.take(self, session, items, i, TOOL_BLOCKS, _Slot)
 
     def close_call(self, p: dict, block: Block, at: int) -> bool:
         """``_block_stop`` of ``block`` (a tool block ``open_call`` opened) that reports nothing: its
