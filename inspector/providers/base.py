@@ -270,6 +270,16 @@ class Dialect:
         else between): it may lean on what that start established. Default: ``delta_of`` itself."""
         return self.delta_of
 
+    def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str, str | None] | None":
+        """For the events right after ``block``'s start that ``open_call`` took (``data``: the first one's
+        text): ``(name, head, tail, noise_tail)`` when every untimed event, unnamed or named ``name``, whose
+        data is ``head``, a JSON string body and ``tail`` (with ``noise_tail``: then another JSON string
+        body, one no rule reads, and ``noise_tail``) is an event of type ``name`` that ``deltas_after(block)``
+        would answer ``(block, "arguments", that string)`` for: the session reads such events from their
+        text, not parsing them (``inspector.session.deltas``). None: each is parsed and asked. Exactness
+        is the contract: answer None whenever unsure."""
+        return None
+
     whole_calls: bool = False
     """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
 

@@ -98,24 +98,25 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
     frame = items[i]
     if frame.__class__ is not Frame or frame.t is not None:
         return 0
-    p = _typed(frame, dialect.group_starts)
+    p = _typed(frame, dialect.group_starts, dialect.untyped)
     if p is None:
         return 0
     events = s.events
     at = events.size()
-    typ = p["type"]
+    typ: str = p.get("type", dialect.untyped)  # type: ignore[assignment]  # a string: ``_typed`` checked it
     block = dialect.open_call(p, at)
     if block is None:
         frame.payload = p  # parsed once: the usual path takes it next
         return 0
     j, n = i + 1, len(items)
     k = deltas.take(s, items, j, 1, block, (frame, typ)) if j < n else 0
+    stops = dialect.group_stops  # none in a dialect whose calls close at a later event (Chat)
     if k > 0:  # recorded after the start, in its span
         j += k
-        if j < n:
+        if j < n and stops:
             stop = items[j]
             if stop.__class__ is Frame and stop.t is None:
-                p = _typed(stop, dialect.group_stops)
+                p = _typed(stop, stops)
                 if p is not None:
                     if dialect.close_call(p, block, events.size()):
                         events.add_stop(stop, p["type"])
@@ -127,15 +128,15 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
             for m in range(j, j - k):
                 s.take_frame(items[m])
             j -= k
-    if j < n and _one(s, items[j], dialect.group_stops):
+    if j < n and stops and _one(s, items[j], stops):
         j += 1
     return j - i
 
 
-def _typed(frame: Frame, types: frozenset) -> "dict | None":
-    """``frame``'s parsed payload when it is a JSON object whose string ``type`` is one of ``types`` and
-    agrees with its SSE name, if any (its ``payload`` then None); None otherwise (``payload``: the
-    parsed value, when it was parsed)."""
+def _typed(frame: Frame, types: frozenset, untyped: str | None = None) -> "dict | None":
+    """``frame``'s parsed payload when it is a JSON object whose string ``type`` (``untyped`` when it has
+    none: ``Dialect.untyped``) is one of ``types`` and agrees with its SSE name, if any (its ``payload``
+    then None); None otherwise (``payload``: the parsed value, when it was parsed)."""
     named = frame.named
     if named and frame.event not in types:
         return None
@@ -143,7 +144,7 @@ def _typed(frame: Frame, types: frozenset) -> "dict | None":
     if p is None:
         p = parse_payload(frame.data)
     if p.__class__ is dict:
-        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        typ = p.get("type", untyped)  # type: ignore[union-attr]  # a dict: checked above
         if typ.__class__ is str and typ in types and (not named or frame.event == typ):
             frame.payload = None
             return p  # type: ignore[return-value]  # a dict: checked above
