@@ -44,9 +44,19 @@ def take(s: "Session", items: list, i: int) -> int:
     if response.ended:
         return 0
     if dialect.whole_calls and s.untimed_calls:
-        taken = dialect.take_calls(s, items, i) or _call(s, items, i, dialect)
-        if taken:
-            return taken
+        j, n = i, len(items)
+        while j < n:  # the calls after one ``_call`` takes too, as ``Session._take`` would ask, while none is dispatched
+            taken = dialect.take_calls(s, items, j)
+            if taken:  # the dialect's own pass went as far as it could
+                j += taken
+                break
+            taken = _call(s, items, j, dialect)
+            if taken <= 0:
+                j -= taken  # ``-k``: k items taken, some of them dispatched (the response may have moved on)
+                break
+            j += taken
+        if j > i:
+            return j - i
     if not _one(s, items[i], dialect.group_starts):
         return 0
     j, n = i + 1, len(items)
@@ -94,7 +104,8 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
     """Take ``items[i]``, an untimed start the dialect takes whole (``Dialect.open_call``), its deltas
     and, when the dialect takes it whole too (``Dialect.close_call``), its stop: all recorded in one
     ``EventSpan`` (the records made when asked). Returns how many items were taken (0: nothing
-    changed, ``items[i]`` goes the usual way with its payload parsed on it)."""
+    changed, ``items[i]`` goes the usual way with its payload parsed on it), negated when some of them
+    were dispatched (``Session.take_frame``, ``_one``: the response may have moved on)."""
     frame = items[i]
     if frame.__class__ is not Frame or frame.t is not None:
         return 0
@@ -128,8 +139,11 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
             for m in range(j, j - k):
                 s.take_frame(items[m])
             j -= k
+            if j < n and stops and _one(s, items[j], stops):
+                j += 1
+            return i - j
     if j < n and stops and _one(s, items[j], stops):
-        j += 1
+        return i - j - 1
     return j - i
 
 
