@@ -14,6 +14,8 @@ _NAN = math.nan
 """An untimed fragment's time."""
 _NO_T, _NO_N = array("d"), array("q")
 """Empty arrays of each kind (a new ``FragmentTimes`` copies them)."""
+_NANS = array("d", [_NAN] * 64).tobytes()
+"""The bytes of 64 untimed entries: a run of deltas' times copied from them (``frombytes``), not built as a list."""
 
 
 class FragmentTimes:
@@ -38,7 +40,11 @@ class FragmentTimes:
         """Append one entry per size in ``sizes``, all arrived at ``t`` (a run of deltas)."""
         sizes = list(sizes)  # ``fromlist`` copies a list at C speed; ``extend`` asks an iterator item by item
         self._n.fromlist(sizes)
-        self._t.fromlist([_NAN if t is None else t] * len(sizes))
+        n = len(sizes)
+        if t is None and n <= 64:
+            self._t.frombytes(_NANS[:8 * n])
+        else:
+            self._t.fromlist([_NAN if t is None else t] * n)
 
     def set(self, pairs) -> None:
         """Replace every entry with ``pairs``."""
@@ -215,7 +221,7 @@ class Block(Record):
         if fragment:
             parts = self._parts
             parts.append(fragment)
-            self._joined = None
+            self._joined = None if len(parts) > 1 else fragment  # a sole part is the content: no join to read it
             self._length += len(fragment)
             if len(parts) - self._packed >= _PACK:
                 self._pack()
