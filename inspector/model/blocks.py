@@ -14,6 +14,8 @@ _NAN = math.nan
 """An untimed fragment's time."""
 _NO_T, _NO_N = array("d"), array("q")
 """Empty arrays of each kind (a new ``FragmentTimes`` copies them)."""
+_ONE_T, _ONE_N = array("d", [_NAN]), array("q", [0])
+"""One untimed entry of 0 bytes (``FragmentTimes.EMPTY_DELTA``)."""
 _NANS = array("d", [_NAN] * 64).tobytes()
 """The bytes of 64 untimed entries: a run of deltas' times copied from them (``frombytes``), not built as a list."""
 
@@ -28,9 +30,12 @@ class FragmentTimes:
 
     __slots__ = ("_t", "_n")
 
-    def __init__(self) -> None:
-        self._t = _NO_T.__copy__()  # a copy of an empty array costs a third of ``array("d")`` (once per block)
-        self._n = _NO_N.__copy__()
+    EMPTY_DELTA = (_ONE_T, _ONE_N)
+    """``FragmentTimes(*EMPTY_DELTA)``: one untimed entry of 0 bytes (``append(None, 0)`` on a new one)."""
+
+    def __init__(self, t: array = _NO_T, n: array = _NO_N) -> None:
+        self._t = t.__copy__()  # a copy of an empty array costs a third of ``array("d")`` (once per block)
+        self._n = n.__copy__()
 
     def append(self, t: float | None, n: int) -> None:
         self._t.append(_NAN if t is None else t)

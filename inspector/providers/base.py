@@ -82,6 +82,10 @@ class StreamWriter(Protocol):
         """Start a block at event ``at`` (arrived at ``t``), which is not the one being handled: what
         ``Dialect.open_call`` opens (the session records that event afterwards)."""
 
+    def open_call_at(self, at: int, kind: str, index: int, choice: int | None, id: str, name: str) -> "Block":
+        """``open_block_at(at, kind, index, choice, id, name, True)`` and then ``add_text`` of an empty
+        fragment (its first delta), in one step."""
+
     def add_text(self, block: "Block", text: str) -> None:
         """One text/reasoning delta (an empty one still counts as a delta)."""
 

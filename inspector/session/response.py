@@ -34,6 +34,7 @@ class ResponseWriter:
         s = session
         self.open_block = s.open_block
         self.open_block_at = s.open_block_at
+        self.open_call_at = s.open_call_at
         self.add_text = s.add_delta  # what ``Session.add_text`` does, without its call
         self.add_arguments = s.argument_rules.fragment  # what ``Session.add_arguments`` does, without its call
         self.set_arguments = s.set_arguments

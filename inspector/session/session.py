@@ -18,7 +18,7 @@ import orjson
 
 from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
-from inspector.model.blocks import Block
+from inspector.model.blocks import Block, FragmentTimes
 from inspector.model.capture import Chunk, End
 from inspector.model.events import DONE, KEEPALIVE_TYPES, NOT_JSON, RELEASED, EventLog, EventRecord, EventRun, EventSpan, parse_payload
 from inspector.model.findings import Finding
@@ -337,6 +337,19 @@ class Session:
         b.pos, b.response = len(self.blocks), response.index
         if tool:
             b.progress = JsonProgress()
+        self.blocks.append(b)
+        response.blocks.append(b)
+        return b
+
+    def open_call_at(self, at: int, kind: str, index: int, choice: int | None, id: str, name: str) -> Block:
+        """``open_block_at`` for a tool block (no text means no ``{}``, untimed) and then its first delta, an
+        empty fragment added with no event current, as ``add_delta`` adds it: one delta, one untimed entry
+        of 0 bytes (a Chat call's opening taken whole, ``Dialect.open_call``)."""
+        response = self.current_response
+        assert response is not None  # a dialect opens blocks only once its response began
+        b = Block(kind, index, choice, id, name, True, False, at, None, deltas=1,
+                  fragment_times=FragmentTimes(*FragmentTimes.EMPTY_DELTA))
+        b.pos, b.response, b.progress = len(self.blocks), response.index, JsonProgress()
         self.blocks.append(b)
         response.blocks.append(b)
         return b

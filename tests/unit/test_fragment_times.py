@@ -37,3 +37,13 @@ def test_appended_content_is_the_fragments_joined(fragments):
     assert block.content == seen and block.head(3) == seen[:3] and block.tail(3) == seen[-3:]
     block.append("z")
     assert block.content == seen + "z"
+
+
+def test_the_empty_delta_is_one_untimed_entry_of_0_bytes_of_its_own():
+    one = FragmentTimes()
+    one.append(None, 0)
+    made = FragmentTimes(*FragmentTimes.EMPTY_DELTA)
+    assert list(made) == list(one) == [(None, 0)]
+    made.append(1.0, 5)
+    made.extend(None, [1, 2])
+    assert list(FragmentTimes(*FragmentTimes.EMPTY_DELTA)) == [(None, 0)]  # the prototype is copied, never grown

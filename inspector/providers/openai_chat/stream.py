@@ -357,14 +357,13 @@ class OpenAIChat(Dialect):
                 return None
             if len(_GOOD_NAMES) < GOOD_NAMES_KEPT:
                 _GOOD_NAMES.add(name)
-        block = self.w.open_block_at(at, "tool_call", idx, ch.index, eid, name, True)
+        block = self.w.open_call_at(at, "tool_call", idx, ch.index, eid, name)  # its empty fragment added (no J rule judges it)
         call = _Call(block, idx)
         ch.seen_indexes.add(idx)
         ch.calls.append(call)
         ch.opening, ch.batch = True, [call]
         ch.by_index[idx] = call
         ch.by_id.setdefault(eid, call)
-        self.w.add_text(block, "")  # ``add_arguments`` of an empty fragment: a delta no J rule judges (no event current)
         return block
 
     def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str, str | None] | None":
