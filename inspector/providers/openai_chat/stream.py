@@ -20,12 +20,12 @@ llama.cpp ``function.id`` and repeated names, vLLM ``""`` ids and reused index 0
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
+from inspector.model.record import Record
 from inspector.providers.openai_chat import templates
 from inspector.providers.openai_chat.clients import says
 from inspector.providers.base import Dialect
@@ -118,55 +118,88 @@ def _signature_of(obj: object) -> str | None:
     return sig if isinstance(sig, str) and sig else None
 
 
-@dataclass(eq=False)
-class _Call:
-    """Bookkeeping for one streamed tool call (the block itself lives on the session)."""
+class _Call(Record):
+    """Bookkeeping for one streamed tool call (the block itself lives on the session). A ``Record``, not
+    a dataclass: one is made per call (its ``__init__`` written out costs less than the generated one)."""
+
+    __slots__ = ("block", "wire_index", "how", "c008", "c012", "c020", "c002", "from_object", "after_finish")
+    __eq__ = object.__eq__  # compared by identity (``eq=False``)
+    __hash__ = object.__hash__  # type: ignore[assignment]  # Record's is None (value equality)
 
     block: "Block"
     wire_index: int | None
     """The ``index`` the provider sent, None when the call was attributed without one (C001)."""
-    how: list = field(default_factory=list)
+    how: list
     """How index-less fragments were attributed to this call (``by id``, ``by position``...)."""
-    c008: bool = False
-    c012: bool = False
-    c020: bool = False
-    c002: Finding | None = None
+    c008: bool
+    c012: bool
+    c020: bool
+    c002: Finding | None
     """The C002 finding of a call opened without a name (its message says when the name came)."""
-    from_object: bool = False
+    from_object: bool
     """Opened from a ``tool_calls`` that was an object, not a list (C018 says it; no C002)."""
-    after_finish: bool = False
+    after_finish: bool
     """Opened after its choice's ``finish_reason`` (C016): closed at the end of the stream."""
 
+    def __init__(self, block: "Block", wire_index: int | None, how: list | None = None, c008: bool = False,
+                 c012: bool = False, c020: bool = False, c002: Finding | None = None, from_object: bool = False,
+                 after_finish: bool = False) -> None:
+        self.block = block
+        self.wire_index = wire_index
+        self.how = [] if how is None else how
+        self.c008 = c008
+        self.c012 = c012
+        self.c020 = c020
+        self.c002 = c002
+        self.from_object = from_object
+        self.after_finish = after_finish
 
-@dataclass(eq=False)
-class _Choice:
+
+class _Choice(Record):
     """What one choice (``choices[].index``) has assembled so far."""
 
+    __slots__ = ("index", "text", "reasoning", "refusal", "calls", "batch", "opening", "by_index", "by_id",
+                 "seen_indexes", "legacy", "finish", "pending_signature", "c006", "c015_judged", "c019", "audio")
+    __eq__ = object.__eq__  # compared by identity (``eq=False``)
+    __hash__ = object.__hash__  # type: ignore[assignment]  # Record's is None (value equality)
+
     index: int
-    text: "Block | None" = None
-    reasoning: "Block | None" = None
-    refusal: "Block | None" = None
-    calls: list = field(default_factory=list)
+    text: "Block | None"
+    reasoning: "Block | None"
+    refusal: "Block | None"
+    calls: list
     """Every call in opening order."""
-    batch: list = field(default_factory=list)
+    batch: list
     """The calls opened by the latest delta that opened any: index-less entries are attributed
     by their position in it (C001), a standalone signature goes to its first call (C010)."""
-    opening: bool = False
+    opening: bool
     """The current ``tool_calls`` delta already opened a call (so the batch is being rebuilt)."""
-    by_index: dict = field(default_factory=dict)
+    by_index: dict
     """Wire index -> the current ``_Call`` for it (a C005 split replaces the entry)."""
-    by_id: dict = field(default_factory=dict)
-    seen_indexes: set = field(default_factory=set)
-    legacy: "_Call | None" = None
+    by_id: dict
+    seen_indexes: set
+    legacy: "_Call | None"
     """The deprecated ``delta.function_call`` (one per choice)."""
-    finish: str | None = None
-    pending_signature: str | None = None
+    finish: str | None
+    pending_signature: str | None
     """A standalone thought signature seen before any call: it belongs to the first call."""
-    c006: bool = False
-    c015_judged: bool = False
-    c019: bool = False
-    audio: "Block | None" = None
+    c006: bool
+    c015_judged: bool
+    c019: bool
+    audio: "Block | None"
     """The ``delta.audio`` transcript (audio output), shown as a block."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.text = self.reasoning = self.refusal = self.legacy = self.audio = None
+        self.calls = []
+        self.batch = []
+        self.opening = False
+        self.by_index = {}
+        self.by_id = {}
+        self.seen_indexes = set()
+        self.finish = self.pending_signature = None
+        self.c006 = self.c015_judged = self.c019 = False
 
 
 class OpenAIChat(Dialect):
