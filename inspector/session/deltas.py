@@ -147,8 +147,8 @@ def _known(s: "Session", items: list, i: int, lead: "Block", head: "tuple[Frame,
     if not s.argument_rules.quiet(lead, fragments, text):
         _give_back(items, i, payloads)
         return i - j
-    s.record_deltas(frames, payloads, name, lead, None, head)
-    s.add_deltas(lead, fragments, len(text), None, text)
+    assert head is not None  # a lead comes with its start (``groups``)
+    s.record_lead_deltas(frames, fragments, text, name, lead, head)
     return j - i
 
 

@@ -734,6 +734,22 @@ class Session:
         self._clean = self._reports == reports
         return None
 
+    def record_lead_deltas(self, frames: list, fragments: list, text: str, name: str, block: Block,
+                           head: tuple[Frame, str]) -> None:
+        """``record_deltas`` and ``add_deltas`` for the deltas of a call its dialect opened whole (``head``: its
+        start's frame and name; ``inspector.session.deltas``), read from their text: ``frames`` untimed and
+        unparsed, in a body with no lines of its own (what ``groups`` asks before a start is taken whole);
+        ``fragments`` their strings, ``text`` them joined."""
+        events = self.events
+        span = EventSpan(events.size(), [head[0], *frames], name, self.line_base, block.pos, block.response, head[1])
+        events.add_run(span)
+        self._clean = True
+        block.deltas += len(fragments)
+        block.last_fragment = fragments[-1]
+        if text:  # untimed: the first content's time stays None
+            block.append(text)
+        block.fragment_times.extend(None, map(len, fragments if text.isascii() else map(str.encode, fragments)))
+
     def take_call(self, kind: str, index: int, id: str, name: str, fragments: list, frames: list,
                   names: tuple[str, str, str]) -> Block | None:
         """A short tool call taken whole by its dialect (``Dialect.take_calls``): ``frames``, untimed and
