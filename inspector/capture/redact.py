@@ -951,11 +951,14 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
         return None
     if not hot:
         m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 1), hi)
-        ok = m is not None and m.group() in HEAD_STARTS and (m.start() == lo or text[m.start() - 1] not in _KEY_CHARS)
+        if m is None:
+            return None
+        run, start = _after_escape(text, lo, m.group(), m.start())
+        ok = run in HEAD_STARTS and (start == lo or start > m.start() or text[start - 1] not in _KEY_CHARS)
         return hi if ok else None
     m = TRAIL.search(text, max(lo, hi - 256), hi)
     if m is not None:
-        run, start = m.group(), m.start()
+        run, start = _after_escape(text, lo, m.group(), m.start())
         if not run.startswith("eyJ") and "." in run:  # a key begins a word: after a sentence's full stop
             dot = run.rindex(".") + 1
             run, start = run[dot:], start + dot
@@ -965,6 +968,14 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
             return hi
     m = BEARER_END.search(text, max(lo, hi - 300), hi)
     return m.start(1) if m is not None else None
+
+
+def _after_escape(text: str, lo: int, run: str, start: int) -> tuple[str, int]:
+    """A run of key characters at ``text[start:]`` less its first letter when that ends a JSON escape
+    of a control character (``\\nsk-ant-``: a key that starts a line, ``keyshapes.KEY``)."""
+    if start > lo and text[start - 1] == "\\" and run[0] in "bfnrt":
+        return run[1:], start + 1
+    return run, start
 
 
 _SPACES = " \t\n\r\f\v"

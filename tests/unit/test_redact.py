@@ -415,3 +415,25 @@ def test_a_key_after_a_basic_word_that_is_no_credential_is_still_masked():
     assert google[8:] not in str(scrub_value({"headers": plain}))
     credential = "dXNlcjpodW50ZXIy"  # base64 of user:hunter2: still masked as a whole credential
     assert scrub_secrets(f"Basic {credential} and Basic {google}") == "Basic [redacted] and Basic AIza[redacted]"
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+@pytest.mark.parametrize("escape", ["\n", "\t", "\r", "\b", "\f"])
+def test_a_key_after_a_json_escaped_control_character_is_masked_in_raw_text(key, prefix, escape):
+    """In raw event text a newline is the two characters ``\\n``: a key that starts a line follows the
+    letter ``n``. It was written whole to recordings (the check report, which scrubs the assembled
+    text, masked it); also when deltas cut it, right after the escape or inside its type prefix."""
+    raw = json.dumps({"text": f"Your key:{escape}{key} ok"})
+    assert key[len(prefix):] not in scrub_secrets(raw)
+    secret = key[len(prefix):]
+    for cut in range(len(prefix) + 2):
+        events = [_delta_event(f"Your key:{escape}{key[:cut]}"), _delta_event(key[cut:] + " ok")]
+        scrubber = ChunkScrubber()
+        for out in ("".join(scrubber.scrub(e) for e in events), ChunkScrubber().scrub("".join(events))):
+            assert not any(secret[i:i + 5] in out for i in range(len(secret) - 4)), (cut, out)
+
+
+def test_a_word_that_merely_ends_in_n_before_a_key_shape_stays_a_word():
+    """The escape counts, not the letter: ``hisk-proj-…`` is one word (no key begins inside a word)."""
+    word = "hisk-proj-" + "a" * 24
+    assert scrub_secrets(json.dumps({"text": word})) == json.dumps({"text": word})
