@@ -950,7 +950,7 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     if last not in _KEY_CHARS:
         return None
     if not hot:
-        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 1), hi)
+        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 7), hi)  # room for a ``\\uXXXX`` before it
         if m is None:
             return None
         run, start = _after_escape(text, lo, m.group(), m.start())
@@ -971,11 +971,17 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
 
 
 def _after_escape(text: str, lo: int, run: str, start: int) -> tuple[str, int]:
-    """A run of key characters at ``text[start:]`` less its first letter when that ends a JSON escape
-    of a control character (``\\nsk-ant-``: a key that starts a line, ``keyshapes.KEY``)."""
-    if start > lo and text[start - 1] == "\\" and run[0] in "bfnrt":
-        return run[1:], start + 1
+    """A run of key characters at ``text[start:]`` less the end of a JSON escape it begins with: that
+    of a control character or a ``\\uXXXX`` (``\\nsk-ant-``: a key that starts a line, ``keyshapes.KEY``)."""
+    if start > lo and text[start - 1] == "\\":
+        if run[0] in "bfnrt":
+            return run[1:], start + 1
+        if run[0] == "u" and len(run) >= 5 and all(c in _HEX for c in run[1:5]):
+            return run[5:], start + 5
     return run, start
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 _SPACES = " \t\n\r\f\v"

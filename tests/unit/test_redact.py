@@ -418,12 +418,12 @@ def test_a_key_after_a_basic_word_that_is_no_credential_is_still_masked():
 
 
 @pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
-@pytest.mark.parametrize("escape", ["\n", "\t", "\r", "\b", "\f"])
+@pytest.mark.parametrize("escape", ["\n", "\t", "\r", "\b", "\f", "\u2028", "\x01", "\u00e9", "\U0001F600"])
 def test_a_key_after_a_json_escaped_control_character_is_masked_in_raw_text(key, prefix, escape):
     """In raw event text a newline is the two characters ``\\n``: a key that starts a line follows the
-    letter ``n``. It was written whole to recordings (the check report, which scrubs the assembled
+    letter ``n`` (after ``\\u2028`` or an escaped emoji: a hex digit). It was written whole to recordings (the check report, which scrubs the assembled
     text, masked it); also when deltas cut it, right after the escape or inside its type prefix."""
-    raw = json.dumps({"text": f"Your key:{escape}{key} ok"})
+    raw = json.dumps({"text": f"Your key:{escape}{key} ok"})  # non-ASCII as ``\\uXXXX`` (ensure_ascii)
     assert key[len(prefix):] not in scrub_secrets(raw)
     secret = key[len(prefix):]
     for cut in range(len(prefix) + 2):
