@@ -448,6 +448,8 @@ def _value_end(text: str, start: int) -> int:
 
 
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=-")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+"""What ``keyshapes.KEY`` takes for the word a key would be the tail of (no key begins after one)."""
 """Characters a key or token is made of: a value ending in one may have begun a key."""
 
 
@@ -954,7 +956,10 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
         if m is None:
             return None
         run, start = _after_escape(text, lo, m.group(), m.start())
-        ok = run in HEAD_STARTS and (start == lo or start > m.start() or text[start - 1] not in _KEY_CHARS)
+        dot = run.rfind(".") + 1  # a key begins a word: after a full stop (as below)
+        run, start = run[dot:], start + dot
+        # before the run: no character ``KEY`` reads as part of a word (``=``, ``/``, ``+`` are not: ``KEY=sk``)
+        ok = run in HEAD_STARTS and (start == lo or start > m.start() or text[start - 1] not in _WORD_CHARS)
         return hi if ok else None
     m = TRAIL.search(text, max(lo, hi - 256), hi)
     if m is not None:

@@ -437,3 +437,17 @@ def test_a_word_that_merely_ends_in_n_before_a_key_shape_stays_a_word():
     """The escape counts, not the letter: ``hisk-proj-…`` is one word (no key begins inside a word)."""
     word = "hisk-proj-" + "a" * 24
     assert scrub_secrets(json.dumps({"text": word})) == json.dumps({"text": word})
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+@pytest.mark.parametrize("before", ["ANTHROPIC_API_KEY=", "path/", "a+", "x~", "end."])
+def test_a_key_cut_in_its_first_characters_after_a_sign_no_word_holds_is_masked(key, prefix, before):
+    """``KEY=sk`` then ``-ant-…``: a key begins after ``=``, ``/``, ``+``, ``~`` or ``.`` (``KEY`` reads it
+    so), but a value ending in a short start of one after such a sign was not taken as its beginning,
+    so the next value's part of the key was written whole."""
+    secret = key[len(prefix):]
+    for cut in range(1, len(prefix) + 1):
+        events = [_delta_event(before + key[:cut]), _delta_event(key[cut:] + " ok")]
+        scrubber = ChunkScrubber()
+        out = "".join(scrubber.scrub(e) for e in events)
+        assert not any(secret[i:i + 5] in out for i in range(len(secret) - 4)), (cut, out)
