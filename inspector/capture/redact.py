@@ -432,15 +432,18 @@ def _key_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in key_matches(text)]
 
 
-def _value_end(text: str, start: int) -> int:
-    """The position of the quote that closes the JSON string starting at ``start``, or -1."""
+def _value_end(text: str, start: int, floor: int | None = None) -> int:
+    """The position of the quote that closes the JSON string starting at ``start``, or -1. ``floor``:
+    where the string's body began, when before ``start`` (a value the previous piece ended inside: a
+    backslash ending that piece escapes a quote opening this one)."""
     i = start
+    lo = start if floor is None else floor
     while True:
         q = text.find('"', i)
         if q < 0:
             return -1
         k = q
-        while k > start and text[k - 1] == "\\":
+        while k > lo and text[k - 1] == "\\":
             k -= 1
         if (q - k) % 2 == 0:
             return q
@@ -715,7 +718,7 @@ class ChunkScrubber:
         pos, inside = 0, None
         name, ctx = self._inside if self._inside is not None else ("", "")
         if self._inside is not None:
-            q = _value_end(joined, n)
+            q = _value_end(joined, n, 0)
             inside = [joined[n:q if q >= 0 else len(joined)]]
             if q < 0:  # the whole piece is inside one value
                 return self._settle({name: inside}, name, hot, ctx, name)
@@ -768,7 +771,7 @@ class ChunkScrubber:
             name, ctx = self._inside
             self._inside = None
             self._last[name] = ctx  # the value's part so far is what its rest is read after
-            q = _value_end(joined, n)
+            q = _value_end(joined, n, 0)
             end = q if q >= 0 else len(joined)
             parts[name] = [(n, end)]
             if q < 0:
@@ -812,10 +815,18 @@ class ChunkScrubber:
                 found += [m.span() for m in known.finditer(text)]
             bounds = starts[1:] if not ctx else starts
             for x, y in found:
-                if any(x < s < y for s in bounds):  # one value alone does not hold it: the raw scan missed it
+                # one value alone does not hold it, or what comes before it (``KEY``'s look-behind, up to a
+                # ``\\uXXXX``) is in an earlier one: the raw scan missed it
+                if any(x - 6 < s < y for s in bounds):
                     mask(x, y)
         if left_open:
             self._inside = (name, text[-self.KEEP:])
+            # A key begun in an earlier value and going on in the open one: the piece's end alone does not
+            # look like a key's start (``_open_secret``), yet what of the key this piece holds is written now
+            # (``hot``: a key's type prefix is there; without one nothing of a secret is).
+            begun = _key_begun(text, 0, len(text), hot) if hot and (len(starts) > 1 or ctx) else None
+            if begun is not None and begun < len(text):
+                mask(begun, len(text))
             return
         begun = _key_begun(text, 0, len(text), hot)
         if begun is None:
@@ -932,13 +943,14 @@ _OPEN_ESCAPE = lazy(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
 
 def _escaped_begun(text: str, w: int, hi: int) -> int | None:
     """``_key_begun`` of ``text[w:hi]`` read with its JSON escapes decoded (and an escape cut short
-    at its end dropped): the offset in ``text``."""
+    at its end dropped): the offset in ``text``. An escape cut short may be one a key follows (``\\`` then
+    ``n``, ``\\u20`` then ``28``: the key comes with the rest): ``hi``, nothing to mask yet, read on."""
     cut = _OPEN_ESCAPE.search(text, w, hi)
     end = cut.start() if cut is not None else hi
     decoded, at, raw = _unescaped(text[w:end])
     d = _plain_begun(decoded, 0, len(decoded), True)
     if d is None:
-        return None
+        return hi if cut is not None else None
     return w + _raw_offset(at, raw, d) if d < len(decoded) else end
 
 
