@@ -951,7 +951,11 @@ def _escaped_begun(text: str, w: int, hi: int) -> int | None:
     d = _plain_begun(decoded, 0, len(decoded), True)
     if d is None:
         return hi if cut is not None else None
-    return w + _raw_offset(at, raw, d) if d < len(decoded) else end
+    if d < len(decoded):
+        return w + _raw_offset(at, raw, d)
+    # only a key's start so far: the escape cut short is masked (it may write a key's character), not a
+    # whole escaped backslash (``\\\\``: none, and masking it would change a stream with no key)
+    return end if end == hi or text.count("\\", end, hi) % 2 or text[hi - 1] != "\\" else hi
 
 
 def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
