@@ -23,7 +23,7 @@ import orjson
 
 from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
-from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue, Item
+from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue, Item, unnamed_frames
 from inspector.model.lazyre import lazy
 from inspector.model.record import Record
 
@@ -124,15 +124,12 @@ def _data_only(text: str, line: int, pos: int, ident: str, t: float | None) -> l
     if text.startswith("data: "):  # the usual spelling: cut with the space, so no value is copied again
         values = text[6:-2].split("\n\ndata: ")
         if "\n" not in "".join(values):  # memchr over a copy: cheaper than counting LFs one by one
-            offsets = accumulate([len(v) + 8 for v in values], initial=pos)
-            return [Frame("message", v, ident, None, False, ln, at, t)
-                    for v, ln, at in zip(values, range(line, line + 2 * len(values), 2), offsets)]
+            return unnamed_frames(values, accumulate([len(v) + 8 for v in values], initial=pos), line, ident, t)
     values = text[5:-2].split("\n\ndata:")
     if "\n" in "".join(values):
         return None
     offsets = accumulate([len(v) + 7 for v in values], initial=pos)
-    return [Frame("message", v[1:] if v[:1] == " " else v, ident, None, False, ln, at, t)
-            for v, ln, at in zip(values, range(line, line + 2 * len(values), 2), offsets)]
+    return unnamed_frames([v[1:] if v[:1] == " " else v for v in values], offsets, line, ident, t)
 
 
 def _named_only(text: str, line: int, pos: int, ident: str, t: float | None,

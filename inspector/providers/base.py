@@ -148,6 +148,16 @@ class StreamWriter(Protocol):
         """Token usage as the provider reports it (the latest report wins)."""
 
 
+class CallTaker(Protocol):
+    """What ``Dialect.take_calls`` takes its calls through (the session: ``Session.take_call``)."""
+
+    def take_call(self, kind: str, index: int, id: str, name: str, fragments: list, frames: list,
+                  names: tuple[str, str, str]) -> "Block | None":
+        """A short tool call (``frames``: its start, one delta per string of ``fragments``, its stop; ``names``
+        their types) recorded and its block opened, filled and closed, when its rules would report
+        nothing: the block; None: nothing changed."""
+
+
 class Dialect:
     """Base class. Subclasses set ``name`` and implement ``on_event`` and ``on_end`` (detection is the
     folder's ``sniff`` module, named on its ``Provider`` record)."""
@@ -260,8 +270,25 @@ class Dialect:
         else between): it may lean on what that start established. Default: ``delta_of`` itself."""
         return self.delta_of
 
+    def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str, str | None] | None":
+        """For the events right after ``block``'s start that ``open_call`` took (``data``: the first one's
+        text): ``(name, head, tail, noise_tail)`` when every untimed event, unnamed or named ``name``, whose
+        data is ``head``, a JSON string body and ``tail`` (with ``noise_tail``: then another JSON string
+        body, one no rule reads, and ``noise_tail``) is an event of type ``name`` that ``deltas_after(block)``
+        would answer ``(block, "arguments", that string)`` for: the session reads such events from their
+        text, not parsing them (``inspector.session.deltas``). None: each is parsed and asked. Exactness
+        is the contract: answer None whenever unsure."""
+        return None
+
     whole_calls: bool = False
     """``open_call`` and ``close_call`` may answer (False: the session does not ask them)."""
+
+    def take_calls(self, session: CallTaker, items: list, i: int) -> int:
+        """Where ``open_call`` may answer: the short calls from ``items[i]`` on (frames as the framing
+        gave them) taken whole, each through ``Session.take_call`` when handling its events one by one
+        would report nothing but open, fill and close its block; how many items were taken (0: none,
+        nothing changed). Exactness is the contract: stop at anything unproven. Default: none."""
+        return 0
 
     def judges_text(self, block: "Block", values: list) -> bool:
         """True when adding some of ``values`` (text deltas of a run) to ``block`` one by one could

@@ -50,16 +50,23 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
 
     ``lead``: the block an untimed start just opened and not yet recorded (``head``: its frame and
     name): only untimed deltas of that block are taken, recorded in one ``EventSpan`` after the
-    start; 0 or ``-k``: nothing recorded (the caller records the start first)."""
+    start; 0 or ``-k``: nothing recorded (the caller records the start first). When the dialect reads
+    the lead's deltas from their text (``Dialect.lead_template``), those are taken and nothing after them."""
     dialect, response = s.dialect, s.current_response
     assert dialect is not None and response is not None  # called once the dialect is known
     if lead is None and (response.ended or s.stall_pending):  # with a lead: neither (``groups``)
         return 0
+    first = items[i]
+    if lead is not None and first.__class__ is Frame:  # a call's deltas the dialect reads from their text at once
+        known = dialect.lead_template(lead, first.data)
+        if known is not None:
+            taken = _known(s, items, i, lead, head, known)
+            if taken:
+                return taken
     n = len(items)
     kinds = dialect.delta_types
     untyped, typed = dialect.untyped, dialect.typed_deltas
     delta_of = dialect.delta_of if lead is None else dialect.deltas_after(lead)
-    first = items[i]
     t = None if lead is not None else first.t
     block = None
     how = name = ""
@@ -120,6 +127,69 @@ def take(s: "Session", items: list, i: int, least: int = MIN, lead: "Block | Non
     return count
 
 
+def _known(s: "Session", items: list, i: int, lead: "Block", head: "tuple[Frame, str] | None",
+           known: "tuple[str, str, str, str | None]") -> int:
+    """``take`` for ``lead``'s deltas as the dialect reads them from their text (``known``:
+    ``Dialect.lead_template``'s ``(name, head, tail, noise_tail)``): the frames from ``items[i]`` of that
+    text, and none after them (what follows goes the usual way). Returns what ``take`` returns."""
+    fragments: list[str] = []
+    payloads: list = []
+    frames: list = []
+    name, noise_tail = known[0], known[3]
+    if noise_tail is None:
+        j = _read_like(items, i, None, name, (known[1], known[2]), fragments, payloads, frames)
+    else:
+        j = _read_noisy(items, i, name, (known[1], known[2], noise_tail), fragments, frames)
+        payloads += [RELEASED] * (j - i)
+    if j == i:
+        return 0
+    text = "".join(fragments)
+    if not s.argument_rules.quiet(lead, fragments, text):
+        _give_back(items, i, payloads)
+        return i - j
+    s.record_deltas(frames, payloads, name, lead, None, head)
+    s.add_deltas(lead, fragments, len(text), None, text)
+    return j - i
+
+
+def _read_noisy(items: list, j: int, name: str, template: tuple[str, str, str], fragments: list, frames: list) -> int:
+    """``_read_like`` for untimed frames whose data is ``head``, the string's body, ``tail``, a second JSON
+    string body (padding no rule reads: it varies from one event to the next) and ``noise_tail``
+    (``template``): each one's string and the frame appended; returns the index of the first item that is
+    not one of them."""
+    head, tail, noise_tail = template
+    lh, lt = len(head), len(tail)
+    n = len(items)
+    match = _BODY_END.match
+    while j < n:
+        frame = items[j]
+        if frame.__class__ is not Frame or frame.t is not None or frame.payload is not None or (
+                frame.named and frame.event != name):
+            break
+        data = frame.data
+        if data[:lh] != head:
+            break
+        m = match(data, lh)
+        if m is None:
+            break
+        q = m.end() - 1  # the string's closing quote: ``tail`` starts with it
+        b = q + lt  # where the padding's body starts
+        if data[q:b] != tail:
+            break
+        m = match(data, b)
+        if m is None or data[m.end() - 1:] != noise_tail:
+            break
+        try:  # each body with its quotes: strings, or it raises (padding that is no JSON string: no JSON event)
+            fragment = loads(data[lh - 1:q + 1])
+            loads(data[b - 1:m.end()])
+        except JSONDecodeError:
+            break
+        fragments.append(fragment)
+        frames.append(frame)
+        j += 1
+    return j
+
+
 def _give_back(items: list, i: int, payloads: list) -> None:
     """The frames from ``items[i]`` on, looked at and not taken, keep what was parsed of them (the exact
     path takes them next); one read from a template's text (``RELEASED``) is parsed there again."""
@@ -178,10 +248,11 @@ def _read_like(items: list, j: int, t: float | None, name: str, template: tuple[
                 frame.named and frame.event != name):
             break
         data = frame.data
-        if len(data) < lh + lt or not data.startswith(head) or not data.endswith(tail):
+        end = len(data) - lt  # head and tail compared as slices: cheaper than ``startswith``'s argument parsing
+        if end < lh or data[:lh] != head or data[end:] != tail:
             break
         try:  # the body with its quotes (the head ends with one, the tail starts with one): a string, or it raises
-            fragments.append(loads(data[lh - 1:len(data) - lt + 1]))
+            fragments.append(loads(data[lh - 1:end + 1]))
         except JSONDecodeError:
             break
         payloads.append(RELEASED)

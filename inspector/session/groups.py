@@ -3,8 +3,10 @@
 A short tool call is a start event, a few deltas and a stop event, and the framing hands the
 session many such events at once. Taking each through ``Session.take_frame`` pays the general
 checks of every event (a new response? an end marker seen? JSON? a name that disagrees with the
-type? the dialect detected yet?) and four calls of dispatch before the dialect's handler runs. Here
-the session takes such a group in one pass over its frames:
+type? the dialect detected yet?) and four calls of dispatch before the dialect's handler runs. An
+untimed run of short calls goes first to the dialect's own pass (``Dialect.take_calls``: Anthropic
+writes out its checks for the wire shape, a call at a time). Otherwise the session takes such a
+group in one pass over its frames:
 
 - the start (a type in ``Dialect.group_starts``) and the stop (``Dialect.group_stops``): each
   recorded in the event log as ``take_frame`` records it, seen by the timing rules, and handed to
@@ -42,7 +44,7 @@ def take(s: "Session", items: list, i: int) -> int:
     if response.ended:
         return 0
     if dialect.whole_calls and s.untimed_calls:
-        taken = _call(s, items, i, dialect)
+        taken = dialect.take_calls(s, items, i) or _call(s, items, i, dialect)
         if taken:
             return taken
     if not _one(s, items[i], dialect.group_starts):
@@ -96,24 +98,25 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
     frame = items[i]
     if frame.__class__ is not Frame or frame.t is not None:
         return 0
-    p = _typed(frame, dialect.group_starts)
+    p = _typed(frame, dialect.group_starts, dialect.untyped)
     if p is None:
         return 0
     events = s.events
     at = events.size()
-    typ = p["type"]
+    typ: str = p.get("type", dialect.untyped)  # type: ignore[assignment]  # a string: ``_typed`` checked it
     block = dialect.open_call(p, at)
     if block is None:
         frame.payload = p  # parsed once: the usual path takes it next
         return 0
     j, n = i + 1, len(items)
     k = deltas.take(s, items, j, 1, block, (frame, typ)) if j < n else 0
+    stops = dialect.group_stops  # none in a dialect whose calls close at a later event (Chat)
     if k > 0:  # recorded after the start, in its span
         j += k
-        if j < n:
+        if j < n and stops:
             stop = items[j]
             if stop.__class__ is Frame and stop.t is None:
-                p = _typed(stop, dialect.group_stops)
+                p = _typed(stop, stops)
                 if p is not None:
                     if dialect.close_call(p, block, events.size()):
                         events.add_stop(stop, p["type"])
@@ -125,15 +128,15 @@ def _call(s: "Session", items: list, i: int, dialect: "Dialect") -> int:
             for m in range(j, j - k):
                 s.take_frame(items[m])
             j -= k
-    if j < n and _one(s, items[j], dialect.group_stops):
+    if j < n and stops and _one(s, items[j], stops):
         j += 1
     return j - i
 
 
-def _typed(frame: Frame, types: frozenset) -> "dict | None":
-    """``frame``'s parsed payload when it is a JSON object whose string ``type`` is one of ``types`` and
-    agrees with its SSE name, if any (its ``payload`` then None); None otherwise (``payload``: the
-    parsed value, when it was parsed)."""
+def _typed(frame: Frame, types: frozenset, untyped: str | None = None) -> "dict | None":
+    """``frame``'s parsed payload when it is a JSON object whose string ``type`` (``untyped`` when it has
+    none: ``Dialect.untyped``) is one of ``types`` and agrees with its SSE name, if any (its ``payload``
+    then None); None otherwise (``payload``: the parsed value, when it was parsed)."""
     named = frame.named
     if named and frame.event not in types:
         return None
@@ -141,7 +144,7 @@ def _typed(frame: Frame, types: frozenset) -> "dict | None":
     if p is None:
         p = parse_payload(frame.data)
     if p.__class__ is dict:
-        typ = p.get("type")  # type: ignore[union-attr]  # a dict: checked above
+        typ = p.get("type", untyped)  # type: ignore[union-attr]  # a dict: checked above
         if typ.__class__ is str and typ in types and (not named or frame.event == typ):
             frame.payload = None
             return p  # type: ignore[return-value]  # a dict: checked above

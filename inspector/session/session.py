@@ -721,6 +721,37 @@ class Session:
         self._clean = self._reports == reports
         return None
 
+    def take_call(self, kind: str, index: int, id: str, name: str, fragments: list, frames: list,
+                  names: tuple[str, str, str]) -> Block | None:
+        """A short tool call taken whole by its dialect (``Dialect.take_calls``): ``frames``, untimed and
+        unparsed, are its start, one delta per string of ``fragments`` and its stop, the next events;
+        ``names`` their types (start, deltas, stop; the stop's is the block's ``stop_info``). What
+        ``open_block_at``, ``add_deltas`` and ``close_block_at`` do with the events recorded in one
+        ``EventSpan``, when the J rules (``ArgumentRules.fresh_call``) and the V rules (nothing declared)
+        would report nothing: the block, closed; None: nothing changed (the dialect takes the start
+        the usual way). The dialect checked the rest: the body untimed with no lines of its own, no
+        stall pending, the response under way."""
+        text = "".join(fragments)
+        progress = argument_rules.ArgumentRules.fresh_call(fragments, text)
+        if progress is None or self.declared.declared is not None:
+            return None
+        response = self.current_response
+        assert response is not None  # a dialect takes calls only once its response began
+        at, count = self.events.size(), len(fragments)
+        b = Block(kind, index, None, id, name, True, True, at, None, True, at + count + 1, None)
+        b.pos, b.response, b.progress, b.deltas, b.last_fragment = len(self.blocks), response.index, progress, count, fragments[-1]
+        b.stop_info = names[2]
+        b.replace(text)  # ``add_deltas``'s content, its text joined already (a report reads it)
+        # ``add_deltas``: each fragment's UTF-8 bytes (its characters when ASCII, as all of them mostly are)
+        b.fragment_times.extend(None, map(len, fragments if text.isascii() else map(str.encode, fragments)))
+        self.blocks.append(b)
+        response.blocks.append(b)
+        span = EventSpan(at, frames, names[1], self.line_base, b.pos, response.index, names[0])
+        span.tail = names[2]
+        self.events.extend([span] * len(frames))
+        self._clean = True
+        return b
+
     def record_run(self, run: FrameRun, a: int, b: int, name: str, block: Block) -> None:
         """Events ``a``..``b - 1`` of ``run`` go into the event log as one packed ``EventRun``."""
         if self._chunk_starts:  # a native capture: every event of the run is on its chunk's file line

@@ -233,11 +233,13 @@ def test_the_direct_way_matches_the_general_way(chunks, cuts, timed, runs):
     assert direct == general
 
 
-def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
+@pytest.mark.parametrize("timed", [True, False])
+def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same(timed):
     """Not vacuous: on an ordinary stream only the head, the first text, the finish and ``[DONE]`` reach
-    ``on_chunk``; each call's opening goes the direct way (``on_event``, not ``on_chunk``); a call's
-    argument chunks are taken as one group (they never reach ``on_event``) unless one of them is judged,
-    and then each goes alone and is judged at its chunk (J003, J006)."""
+    ``on_chunk``; each call's opening goes the direct way (``on_event``, not ``on_chunk``; untimed, it is
+    taken with its call's deltas and reaches neither: ``OpenAIChat.open_call``); a call's argument chunks
+    are taken as one group (they never reach ``on_event``) unless one of them is judged, and then each goes
+    alone and is judged at its chunk (J003, J006)."""
     chunks = [*HEAD]
     for i in range(3):
         chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {"tool_calls": [
@@ -248,7 +250,7 @@ def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
                 {"index": i, "function": {"arguments": part}}]}, "finish_reason": None}]})
     chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": None}]})
     chunks.append({**HEAD[0], "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
-    cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=False)
+    cap = _capture(_body(chunks) + b"data: [DONE]\n\n", [], timed=timed)
     general_calls, event_calls = [], []
     with pytest.MonkeyPatch.context() as m:
         on_chunk, on_event = OpenAIChat.on_chunk, OpenAIChat.on_event
@@ -260,7 +262,8 @@ def test_the_common_shape_takes_the_direct_way_and_is_judged_the_same():
                                                               on_message(self, p))[1])
         s = run_capture(cap)
     assert general_calls == [0, 11, 12, 13]  # the head, the text's opening, the finish, [DONE]
-    assert event_calls == [0, 1, 4, 5, 6, 7, 8, 11, 12, 13]  # calls 0 and 2: their arguments as a group
+    # calls 0 and 2: their arguments as a group (untimed: with their openings)
+    assert event_calls == ([0, 1, 4, 5, 6, 7, 8, 11, 12, 13] if timed else [0, 5, 6, 7, 11, 12, 13])
     assert [(f.code, f.event) for f in s.findings] == [("J003", 6), ("J006", 7)]
     assert [e.block for e in s.events] == [None, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 0, None]
     direct, general = _both(cap, runs=False)
@@ -421,9 +424,11 @@ def test_text_deltas_read_from_the_first_ones_text_match(decoy, key, vary):
     assert direct == general
 
 
-def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch):
+@pytest.mark.parametrize("timed", [True, False])
+def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch, timed):
     """Not vacuous: on the common shape, a call's deltas after its first are read from the first one's
-    text (not parsed), and the report is the general way's."""
+    text (not parsed), and the report is the general way's. Untimed, the call's opening is taken whole
+    and its first delta is read from its text as well (``OpenAIChat.lead_template``)."""
     import inspector.session.deltas as deltas
 
     read: list[str] = []
@@ -436,10 +441,10 @@ def test_a_calls_later_deltas_are_read_from_the_first_ones_text(monkeypatch):
 
     monkeypatch.setattr(deltas, "_read_like", reading)
     datas = [_OPEN, *(_CONT % ("", f'"arguments":"{p}"') for p in _PARTS), _FINISH]
-    cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], False)
+    cap = _capture(_raw_body(datas) + b"data: [DONE]\n\n", [], timed)
     s = run_capture(cap)
     assert s.blocks[0].content == '{"a":1,"b":"x"}' and not s.findings
-    assert read == datas[2:5]  # the second to fourth parts, read from the first one's text; not the finish
+    assert read == (datas[2:5] if timed else datas[1:5])  # read from their text; not the finish
     direct, general = _both(cap, runs=False)
     assert direct == general
 

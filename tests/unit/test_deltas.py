@@ -25,6 +25,7 @@ from inspector.framing.sse import SSEDecoder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.providers.anthropic.stream import AnthropicMessages
 from inspector.session import deltas, detect, groups
+from inspector.session.session import Session
 from tests.unit.test_runs import _fingerprint
 
 KEY = "sk-ant-api03-" + "A" * 40
@@ -244,10 +245,9 @@ def test_short_calls_are_taken_in_one_step_and_report_what_the_exact_path_report
               ["10.0", "10"]]  # a top-level number: complete, and a shorter fragment of the same value follows
     events = _calls(parts, ["Hel", "lo"])
     whole: list[int] = []
-    fast, exact, taken = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False), whole=whole)
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False), whole=whole)
     assert fast == exact
-    assert taken >= 30
-    assert whole.count(5) >= 30  # start, 3 deltas and stop of each bench-like call in one pass
+    assert whole[0] == 5 * 30  # start, 3 deltas and stop of each bench-like call, all in one pass
     for code in ("J001", "J003", "J006", "J002", "J004"):
         assert f'"{code}"' in fast
     assert fast.count('"J006"') == 2  # the whole array sent again, and 10 after 10.0
@@ -335,17 +335,23 @@ def test_an_event_log_with_groups_of_deltas_reads_as_its_records():
 
 def _one_chunk(events: list, declared: bool = False) -> tuple[str, str, int]:
     """``events`` after ``message_start`` in one untimed chunk, read both ways (fingerprints), and how
-    many starts the dialect took whole (``open_call`` opened a block)."""
+    many starts the dialect took whole (``open_call`` opened a block, or ``take_calls`` took its call)."""
     opened = []
-    open_call = AnthropicMessages.open_call
+    open_call, take_call = AnthropicMessages.open_call, Session.take_call
 
     def counting(self, p, at):
         block = open_call(self, p, at)
         opened.append(block is not None)
         return block
 
+    def counting_calls(self, *args):
+        block = take_call(self, *args)
+        opened.append(block is not None)
+        return block
+
     with pytest.MonkeyPatch.context() as m:
         m.setattr(AnthropicMessages, "open_call", counting)
+        m.setattr(Session, "take_call", counting_calls)
         fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False, declared))
     return fast, exact, sum(opened)
 
@@ -425,6 +431,27 @@ def test_a_subclass_with_its_own_start_handler_sees_every_start():
     assert [b.closed for b in s.blocks] == [True, True]
 
 
+def test_a_subclass_is_asked_for_each_start_it_refuses():
+    """A dialect that takes no start whole (its own ``open_call``): the per-call pass, which stands for the
+    base class's hooks, takes none of its calls either; it is asked for every start."""
+    seen = []
+
+    class OwnOpen(AnthropicMessages):
+        def open_call(self, p, at):
+            seen.append(p.get("index"))
+            return None
+
+    def make(name, writer):
+        return OwnOpen(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+    events = _whole_call(0) + _whole_call(1)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(detect, "make", make)
+        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    assert seen == [0, 1] and s.dialect.whole_calls
+    assert [(b.content, b.closed) for b in s.blocks] == [('{"a": 1}', True)] * 2
+
+
 def test_an_event_log_holds_a_whole_block_as_one_span():
     """An untimed short call is one ``EventSpan``: its start, deltas and stop, each record named by its type."""
     from inspector.model.events import EventSpan
@@ -440,3 +467,69 @@ def test_an_event_log_holds_a_whole_block_as_one_span():
     assert [e.block for e in s.events][1:7] == [0, 0, 0, 0, 1, 1]
     assert s.events.names(1, 4) == {("content_block_start", True), ("content_block_delta", False),
                                     ("content_block_delta", True)}
+
+
+@pytest.mark.parametrize("odd", [
+    _whole_call(3, "bad id!"), _whole_call(3, name=""), _whole_call(4), _whole_call(2),  # A011, A004, A003
+    _whole_call(3, parts=()), _whole_call(3, parts=('{"a": 1',)), _whole_call(3, parts=("[1]",)),  # J002, J004
+    _whole_call(3, parts=('{"a": ' + "[" * 200, "]" * 200 + "}")),  # deep: S019 at the stop
+    _whole_call(3, parts=('{"a":', ' 1}', "x")), _whole_call(3, parts=('{"a": 1}', '{"a": 1}')),  # J003, J006
+    _whole_call(3)[:-1],  # no stop: block 4 starts while block 3 is open (A006)
+    _whole_call(3, parts=('{"a": "', *("x",) * 200, '"}')),  # a long call: runs of deltas take it
+    [*_whole_call(3)[:-1], {"type": "content_block_stop", "index": 2}],  # a stop for a stopped block (A005)
+    [*_whole_call(3)[:2], {"type": "ping"}, *_whole_call(3)[2:]],
+    [*_whole_call(3)[:2], {**_delta(3, "input_json_delta", "}"), "error": {"type": "x"}}, *_whole_call(3)[3:]],
+    [_start(3, "tool_use", "toolu_3", {"a": 1}), *_whole_call(3)[1:]],  # A010
+    [_start(3, "text", "x", None), _delta(3, "text_delta", "hi"), {"type": "content_block_stop", "index": 3}],
+    # the deltas' or the stop's text neither as Anthropic writes it nor parsed by the pass (a key it does not expect,
+    # a delta that is no JSON, another index, a stop that is no JSON): left to the usual way
+    [_start(3, "tool_use", "toolu_3", {}), '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta",'
+     '"partial_json":"{\\"a","x":"y"}}', _delta(3, "input_json_delta", '":1}'), {"type": "content_block_stop", "index": 3}],
+    [*_whole_call(3)[:2], '{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"}"}}x',
+     *_whole_call(3)[2:]],
+    [*_whole_call(3)[:2], {"type": "content_block_delta", "index": 30, "delta": {"type": "input_json_delta",
+                                                                                 "partial_json": '": 1}'}},
+     *_whole_call(3)[3:]],
+    [*_whole_call(3)[:-1], '{"type":"content_block_stop","index":3}x'],
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"a\tb",'
+     '"input":{}}}', *_whole_call(3)[1:]],  # a raw control character: no JSON
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"a"b",'
+     '"input":{}}}', *_whole_call(3)[1:]],
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"",'
+     '"input":{}}}', *_whole_call(3)[1:]],  # A011
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3","name":"read_file",'
+     '"input":{}}}x', *_whole_call(3)[1:]],
+])
+@pytest.mark.parametrize("declared", [False, True])
+def test_a_call_the_pass_cannot_take_stops_it_before_that_call(odd, declared):
+    """Three short calls, one the per-call pass (``Dialect.take_calls``) must leave to the usual way, then two
+    more: everything reads as on the exact path, and the pass takes the calls before the odd one in one
+    go (not with tools declared: the V rules judge each call at its stop)."""
+    events = [*_whole_call(0), *_whole_call(1), *_whole_call(2), *odd, *_whole_call(4), *_whole_call(5)]
+    whole: list[int] = []
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False, declared), whole=whole)
+    assert fast == exact
+    assert whole[0] == 12 if not declared else whole[0] < 12  # 4 events a call
+
+
+@pytest.mark.parametrize("odd", [
+    [_start(3, "tool_use", "toolu_3", {}), _delta(3, "input_json_delta", '{"a": "' + 'x\\u00e9\\"' * 60 + '"}'),
+     {"type": "content_block_stop", "index": 3}],  # longer than what is parsed at once: the text's head still reads it
+    [*_whole_call(3)[:2], {"delta": {"partial_json": '": 1}', "type": "input_json_delta"}, "index": 3,
+                           "type": "content_block_delta"}, *_whole_call(3)[3:]],
+    [*_whole_call(3)[:-1], '{"type": "content_block_stop", "index": 3}'],
+    [*_whole_call(3)[:-1], {"type": "content_block_stop", "index": 3, "x": [1]}],
+    [_start(3, "server_tool_use", "srvtoolu_3", {}), *_whole_call(3)[1:]],
+    _whole_call(3, name="r\u00e9ad \u2028x"), _whole_call(3, name='a"b\\'),  # (the second escaped)
+    _whole_call(3, name="x" * 200, ident="t_" + "9" * 300),  # longer than what is parsed at once
+    ['{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_3",'
+     '"name":"read_file","input":{} }}', *_whole_call(3)[1:]],
+])
+def test_the_pass_reads_a_call_written_otherwise(odd):
+    """A call whose deltas or stop are not written as Anthropic writes them, but say the same: the pass
+    takes it all the same (parsed), and everything reads as on the exact path."""
+    events = [*_whole_call(0), *_whole_call(1), *_whole_call(2), *odd, *_whole_call(4), *_whole_call(5)]
+    whole: list[int] = []
+    fast, exact, _ = _both(_capture(_stream(events, ["same"] * len(events)), [], 0, False), whole=whole)
+    assert fast == exact
+    assert whole[0] == 12 + len(odd) + 8

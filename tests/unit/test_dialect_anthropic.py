@@ -98,6 +98,16 @@ def test_A006_overlapping_blocks():
     assert codes(s) == ["A006"]
 
 
+def test_A006_names_the_lowest_open_index_whatever_the_sets_history():
+    """With 2, 3 and 8 open, block 17 and then block 0 start: both name block 2. The open set's iteration
+    order hangs on its adds and discards (block 1 opened and closed before; a whole call takes none), so
+    naming its first element named block 8 for one and block 2 for the other (breaker's repro)."""
+    s = run(MSG_START, start(0, "tool_use"), stop(0), start(1, "tool_use"), args(1, "{}"), stop(1),
+            start(2, "tool_use"), start(3), start(8, "tool_use"), start(17, "tool_use"), start(0, "tool_use"))
+    said = [f.message for f in s.findings if f.code == "A006"]
+    assert said[-2:] == ["block 17 starts while block 2 is still open", "block 0 starts while block 2 is still open"]
+
+
 @pytest.mark.parametrize("blocks,r,fires", [
     ([start(0, "tool_use"), args(0, "{}"), stop(0)], "end_turn", True),
     ([start(0, "tool_use"), args(0, "{}"), stop(0)], "tool_use", False),

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from httpx_sse import EventSource
 
-from inspector.model.frames import Comment, Frame, FramingIssue
+from inspector.model.frames import Comment, Frame, FramingIssue, unnamed_frames
 from inspector.framing.sse import SSEDecoder
 from tests.conftest import SHARED_CORPUS
 
@@ -562,3 +562,13 @@ def test_named_chunks_take_the_one_pass_path(monkeypatch, space):
     chunks = split(body, [len(body) // 3, 2 * len(body) // 3])
     assert decode(*chunks) == _line_path(*chunks)
     assert sum(n for n in taken if n > 0) >= 45  # all but the events cut by a chunk's end
+
+
+def test_unnamed_frames_are_what_frames_init_makes():
+    """The data-only path's frames, made without ``Frame.__init__``, equal the ones it makes: every field
+    set alike (a field one of them forgets fails here: ``Record``'s ``==`` reads every slot)."""
+    values, offsets = ["{}", "[DONE]", "", " x"], [0, 10, 24, 32]
+    made = unnamed_frames(values, iter(offsets), 3, "id-1", 0.5)
+    assert made == [Frame("message", v, "id-1", None, False, 3 + 2 * k, o, 0.5)
+                    for k, (v, o) in enumerate(zip(values, offsets))]
+    assert [f.payload for f in made] == [None] * 4

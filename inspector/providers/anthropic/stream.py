@@ -14,6 +14,7 @@ from collections.abc import Callable
 import orjson
 
 from inspector.model.blocks import Block
+from inspector.providers.anthropic import calls
 from inspector.providers.anthropic.clients import says
 from inspector.providers.anthropic.sniff import EVENT_TYPES
 from inspector.providers.base import Dialect
@@ -22,6 +23,7 @@ from inspector.model.members import object_member, string_member
 if TYPE_CHECKING:
     from inspector.model.capture import End
     from inspector.model.events import EventRecord
+    from inspector.providers.base import CallTaker
 
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
@@ -300,6 +302,13 @@ class AnthropicMessages(Dialect):
 
         return of
 
+    def take_calls(self, session: "CallTaker", items: list, i: int) -> int:
+        """Short tool calls taken whole, one pass per call (``inspector.providers.anthropic.calls``), which
+        stands for this class's own hooks and handlers: none in a subclass (it may judge its events its own way)."""
+        if self.__class__ is not AnthropicMessages:
+            return 0
+        return calls.take(self, session, items, i, TOOL_BLOCKS, _Slot)
+
     def close_call(self, p: dict, block: Block, at: int) -> bool:
         """``_block_stop`` of ``block`` (a tool block ``open_call`` opened) that reports nothing: its
         own index, and J002/J004/J007 and the V rules silent (``StreamWriter.close_block_at``)."""
@@ -452,9 +461,10 @@ class AnthropicMessages(Dialect):
                       "(clients that finalised the block lose it)", index=block.index)
 
     def A006_overlapping_blocks(self, idx: int) -> None:
-        """A006: a block starts while another is still open."""
+        """A006: a block starts while another is still open (named: the lowest open index, so the
+        message does not hang on the set's iteration order, which its history of adds and discards sets)."""
         if self.open_slots:
-            other = next(iter(self.open_slots))
+            other = min(self.open_slots)
             self.w.report("A006", f"block {idx} starts while block {other} is still open", index=idx)
 
     def A007_stop_reason_mismatch(self) -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TypeGuard
 import orjson
 
 from inspector.model.events import DONE, NOT_JSON
+from inspector.providers.openai_chat import templates
 from inspector.providers.openai_chat.clients import says
 from inspector.providers.base import Dialect
 from inspector.providers.openai_chat.sniff import LEGACY_OBJECT
@@ -60,6 +61,8 @@ add ``.``/``:`` and 128 characters)."""
 TEMPLATE_TOKENS = re.compile(r"<\|[^|<>]*\|>|</?tool_call>|\[TOOL_CALLS\]")
 """C020: chat-template control tokens a tool parser can leak into a name (Harmony ``<|channel|>``,
 Hermes ``<tool_call>``, Mistral ``[TOOL_CALLS]``)."""
+LEARN_TRIES = 8
+"""Calls whose first delta may fail to give ``lead_template`` its template before it stops trying."""
 GOOD_NAMES_KEPT = 1024
 _GOOD_NAMES: set[str] = set()
 """Names C020 already found valid (an agent calls the same few tools over and over; at most
@@ -190,6 +193,9 @@ class OpenAIChat(Dialect):
         self.direct = {"message": self._on_message}
         """Every chunk's handler is ``on_event`` (``message``: a chunk without ``type``, or with that one):
         the session takes a chunk and the deltas after it in one pass (``Dialect.group_starts``)."""
+        self._lead: tuple | None = None
+        """``(choice, pre, post, tail, noise_tail)``: the template of a call's argument deltas (``templates.learn``)."""
+        self._learn_budget = LEARN_TRIES
 
     # ------------------------------------------------------------------ detection
 
@@ -322,6 +328,62 @@ class OpenAIChat(Dialect):
             self.c020_invalid_tool_name(call, name)
         self.w.add_arguments(block, args)
         return True
+
+    whole_calls = True
+
+    def open_call(self, p: dict, at: int) -> "Block | None":
+        """``_opens`` for an untimed opening that reports nothing, taken with its deltas
+        (``Dialect.open_call``): one entry of exactly a new ``index`` that is the next one (C013), a
+        non-empty ``id`` and ``type`` (C011) and a ``function`` with a non-empty name C020 passes and
+        ``arguments`` empty (no J rule judges them; its other keys are read by no rule), no signature
+        pending (C010); None for any other chunk (nothing changed). Its empty fragment is added with no
+        event current (the session records the opening afterwards)."""
+        one = self._plain(p)
+        if one is None:
+            return None
+        ch, delta = one
+        entry = _sole_entry(delta.get("tool_calls"), 4)
+        if entry is None or ch.pending_signature is not None:
+            return None
+        idx, fn = entry.get("index"), entry.get("function")
+        if idx.__class__ is not int or idx != len(ch.seen_indexes) or idx in ch.by_index or fn.__class__ is not dict:
+            return None
+        eid, typ, name = entry.get("id"), entry.get("type"), fn.get("name")
+        if not (eid.__class__ is str and eid and typ.__class__ is str and typ and name.__class__ is str and name
+                and fn.get("arguments") == ""):
+            return None
+        if name not in _GOOD_NAMES:  # as ``c020_invalid_tool_name`` judges it
+            if TEMPLATE_TOKENS.search(name) is not None or TOOL_NAME.fullmatch(name) is None:
+                return None
+            if len(_GOOD_NAMES) < GOOD_NAMES_KEPT:
+                _GOOD_NAMES.add(name)
+        block = self.w.open_block_at(at, "tool_call", idx, ch.index, eid, name, True)
+        call = _Call(block, idx)
+        ch.seen_indexes.add(idx)
+        ch.calls.append(call)
+        ch.opening, ch.batch = True, [call]
+        ch.by_index[idx] = call
+        ch.by_id.setdefault(eid, call)
+        self.w.add_text(block, "")  # ``add_arguments`` of an empty fragment: a delta no J rule judges (no event current)
+        return block
+
+    def lead_template(self, block: "Block", data: str) -> "tuple[str, str, str, str | None] | None":
+        """The text of the argument deltas of ``block``, a call ``open_call`` just opened (so its choice is
+        not finished, the response not ended; ``data``: the text after its opening): one template per
+        choice, learnt from the first call whose first delta proves it (``templates.learn``), a few tries
+        at most."""
+        ch = self.choices[block.choice]  # type: ignore[index]  # a call's block has its choice
+        lead = self._lead
+        if lead is None or lead[0] is not ch:
+            if self._learn_budget <= 0:
+                return None
+            cut = templates.learn(self, ch, data, block.index)  # type: ignore[arg-type]  # opened with its index
+            if cut is None:
+                self._learn_budget -= 1
+                return None
+            lead = self._lead = (ch, *cut)
+        ch.opening = False  # as ``_continuation`` leaves it (read only by ``_open_call``, which sets it first)
+        return "message", lead[1] + str(block.index) + lead[2], lead[3], lead[4]
 
     def on_chunk(self, ev: "EventRecord") -> None:
         """Any event, every field read (``on_event``'s general way)."""

@@ -99,6 +99,24 @@ class ArgumentRules:
                 length += len(fragment)
         return True
 
+    @staticmethod
+    def fresh_call(fragments: list, text: str) -> JsonProgress | None:
+        """The JSON state of a new tool block whose missing arguments mean ``{}`` (nothing fed yet),
+        fed ``fragments`` (``text``: them joined), when neither :meth:`quiet` for them nor
+        :meth:`at_close` right after would report anything (a short call taken whole,
+        ``Session.take_call``); None otherwise."""
+        prog = JsonProgress()
+        state = prog.feed(text)
+        if state == INVALID or state == TRAILING or prog.top_kind == "number":
+            return None
+        if state == COMPLETE:  # ``silent_at_close``'s test, with the text at hand
+            if prog.top_kind != "object" or len(text) > MAX_DEPTH and depth_over(text) \
+                    or _resent_from_start(fragments, text, prog.complete_at):
+                return None
+        elif state == PARTIAL or _resent_from_start(fragments, text, None):
+            return None
+        return prog
+
     def whole(self, block: "Block", text: str) -> None:
         """Arguments that arrived whole: judged afresh (J001, J003)."""
         block.progress = JsonProgress()
@@ -165,6 +183,19 @@ def _undo(block: "Block", prog: JsonProgress, snap: tuple | None) -> None:
         prog.restore(snap)
     else:
         block.progress = JsonProgress()
+
+
+def _resent_from_start(fragments: list, text: str, end: int | None) -> bool:
+    """J006 (:meth:`ArgumentRules.quiet`'s loop) would fire for one of ``fragments`` fed to a block with
+    no text before them (``text``: them joined; ``end``: where the value they complete ends)."""
+    length = 0
+    for fragment in fragments:
+        complete = end is not None and length >= end
+        if fragment and length and (len(fragment) >= length or complete) \
+                and _resends(fragment, text[:length], length, complete):
+            return True
+        length += len(fragment)
+    return False
 
 
 def _resends(fragment: str, text: str, length: int, complete: bool) -> bool:
