@@ -49,17 +49,19 @@ PREFIXES: tuple[str, ...] = ("sk-", "AIza", "AKIA", "ASIA", "ghp_", "gho_", "ghu
 and ``basic`` in the text lowered (the scheme words are matched in any case)."""
 
 KEY = lazy(
-    r"(?<![A-Za-z0-9_-])(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
+    r"(?:(?<![A-Za-z0-9_-])|(?<=\\[bfnrt])|(?<=\\u[0-9A-Fa-f]{4}))(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
     r"|(?i:\b(Bearer)(?:\s|\\[tnr])+)([A-Za-z0-9._~+/-]{16,}=*)"
     r"|(?i:\b(Basic))(?:\s|\\[tnr])+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-"""Group 1: a key of one of ``SHAPES``; groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its
+"""Group 1: a key of one of ``SHAPES``, after a character no key holds or after a JSON escape of a
+control character or a ``\\uXXXX`` escape (``\\n``, ``\\t``, ``\\u2028``...: in raw event text a key
+that starts a line follows the letter ``n``); groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its
 credential (either word in any case; the white space between written as is or as a JSON escape:
 ``\\t``, ``\\n``, ``\\r``)."""
 
 _KEEP = [(lazy(rx), keep) for _, rx, keep in SHAPES]
 
 OPEN = lazy(
-    r"(?<![A-Za-z0-9_-])(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
+    r"(?:(?<![A-Za-z0-9_-])|(?<=\\[bfnrt])|(?<=\\u[0-9A-Fa-f]{4}))(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
     r"|gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,}|glpat-[A-Za-z0-9_-]{2,}|xox[abposr]-[A-Za-z0-9-]{2,}"
     r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)\s+[A-Za-z0-9._~+/-]{3,})\Z")
 """Text that ends in what may be the first part of a key (the rest may come in the next chunk or event)."""

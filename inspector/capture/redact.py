@@ -432,15 +432,18 @@ def _key_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in key_matches(text)]
 
 
-def _value_end(text: str, start: int) -> int:
-    """The position of the quote that closes the JSON string starting at ``start``, or -1."""
+def _value_end(text: str, start: int, floor: int | None = None) -> int:
+    """The position of the quote that closes the JSON string starting at ``start``, or -1. ``floor``:
+    where the string's body began, when before ``start`` (a value the previous piece ended inside: a
+    backslash ending that piece escapes a quote opening this one)."""
     i = start
+    lo = start if floor is None else floor
     while True:
         q = text.find('"', i)
         if q < 0:
             return -1
         k = q
-        while k > start and text[k - 1] == "\\":
+        while k > lo and text[k - 1] == "\\":
             k -= 1
         if (q - k) % 2 == 0:
             return q
@@ -448,6 +451,8 @@ def _value_end(text: str, start: int) -> int:
 
 
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=-")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+"""What ``keyshapes.KEY`` takes for the word a key would be the tail of (no key begins after one)."""
 """Characters a key or token is made of: a value ending in one may have begun a key."""
 
 
@@ -713,7 +718,7 @@ class ChunkScrubber:
         pos, inside = 0, None
         name, ctx = self._inside if self._inside is not None else ("", "")
         if self._inside is not None:
-            q = _value_end(joined, n)
+            q = _value_end(joined, n, 0)
             inside = [joined[n:q if q >= 0 else len(joined)]]
             if q < 0:  # the whole piece is inside one value
                 return self._settle({name: inside}, name, hot, ctx, name)
@@ -766,7 +771,7 @@ class ChunkScrubber:
             name, ctx = self._inside
             self._inside = None
             self._last[name] = ctx  # the value's part so far is what its rest is read after
-            q = _value_end(joined, n)
+            q = _value_end(joined, n, 0)
             end = q if q >= 0 else len(joined)
             parts[name] = [(n, end)]
             if q < 0:
@@ -810,10 +815,18 @@ class ChunkScrubber:
                 found += [m.span() for m in known.finditer(text)]
             bounds = starts[1:] if not ctx else starts
             for x, y in found:
-                if any(x < s < y for s in bounds):  # one value alone does not hold it: the raw scan missed it
+                # one value alone does not hold it, or what comes before it (``KEY``'s look-behind, up to a
+                # ``\\uXXXX``) is in an earlier one: the raw scan missed it
+                if any(x - 6 < s < y for s in bounds):
                     mask(x, y)
         if left_open:
             self._inside = (name, text[-self.KEEP:])
+            # A key begun in an earlier value and going on in the open one: the piece's end alone does not
+            # look like a key's start (``_open_secret``), yet what of the key this piece holds is written now
+            # (``hot``: a key's type prefix is there; without one nothing of a secret is).
+            begun = _key_begun(text, 0, len(text), hot) if hot and (len(starts) > 1 or ctx) else None
+            if begun is not None and begun < len(text):
+                mask(begun, len(text))
             return
         begun = _key_begun(text, 0, len(text), hot)
         if begun is None:
@@ -930,14 +943,19 @@ _OPEN_ESCAPE = lazy(r"\\+(?:u[0-9A-Fa-f]{0,3})?\Z")
 
 def _escaped_begun(text: str, w: int, hi: int) -> int | None:
     """``_key_begun`` of ``text[w:hi]`` read with its JSON escapes decoded (and an escape cut short
-    at its end dropped): the offset in ``text``."""
+    at its end dropped): the offset in ``text``. An escape cut short may be one a key follows (``\\`` then
+    ``n``, ``\\u20`` then ``28``: the key comes with the rest): ``hi``, nothing to mask yet, read on."""
     cut = _OPEN_ESCAPE.search(text, w, hi)
     end = cut.start() if cut is not None else hi
     decoded, at, raw = _unescaped(text[w:end])
     d = _plain_begun(decoded, 0, len(decoded), True)
     if d is None:
-        return None
-    return w + _raw_offset(at, raw, d) if d < len(decoded) else end
+        return hi if cut is not None else None
+    if d < len(decoded):
+        return w + _raw_offset(at, raw, d)
+    # only a key's start so far: the escape cut short is masked (it may write a key's character), not a
+    # whole escaped backslash (``\\\\``: none, and masking it would change a stream with no key)
+    return end if end == hi or text.count("\\", end, hi) % 2 or text[hi - 1] != "\\" else hi
 
 
 def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
@@ -950,12 +968,18 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     if last not in _KEY_CHARS:
         return None
     if not hot:
-        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 1), hi)
-        ok = m is not None and m.group() in HEAD_STARTS and (m.start() == lo or text[m.start() - 1] not in _KEY_CHARS)
+        m = TRAIL.search(text, max(lo, hi - _LONGEST_START - 7), hi)  # room for a ``\\uXXXX`` before it
+        if m is None:
+            return None
+        run, start = _after_escape(text, lo, m.group(), m.start())
+        dot = run.rfind(".") + 1  # a key begins a word: after a full stop (as below)
+        run, start = run[dot:], start + dot
+        # before the run: no character ``KEY`` reads as part of a word (``=``, ``/``, ``+`` are not: ``KEY=sk``)
+        ok = run in HEAD_STARTS and (start == lo or start > m.start() or text[start - 1] not in _WORD_CHARS)
         return hi if ok else None
     m = TRAIL.search(text, max(lo, hi - 256), hi)
     if m is not None:
-        run, start = m.group(), m.start()
+        run, start = _after_escape(text, lo, m.group(), m.start())
         if not run.startswith("eyJ") and "." in run:  # a key begins a word: after a sentence's full stop
             dot = run.rindex(".") + 1
             run, start = run[dot:], start + dot
@@ -965,6 +989,20 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
             return hi
     m = BEARER_END.search(text, max(lo, hi - 300), hi)
     return m.start(1) if m is not None else None
+
+
+def _after_escape(text: str, lo: int, run: str, start: int) -> tuple[str, int]:
+    """A run of key characters at ``text[start:]`` less the end of a JSON escape it begins with: that
+    of a control character or a ``\\uXXXX`` (``\\nsk-ant-``: a key that starts a line, ``keyshapes.KEY``)."""
+    if start > lo and text[start - 1] == "\\":
+        if run[0] in "bfnrt":
+            return run[1:], start + 1
+        if run[0] == "u" and len(run) >= 5 and all(c in _HEX for c in run[1:5]):
+            return run[5:], start + 5
+    return run, start
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 _SPACES = " \t\n\r\f\v"

@@ -415,3 +415,77 @@ def test_a_key_after_a_basic_word_that_is_no_credential_is_still_masked():
     assert google[8:] not in str(scrub_value({"headers": plain}))
     credential = "dXNlcjpodW50ZXIy"  # base64 of user:hunter2: still masked as a whole credential
     assert scrub_secrets(f"Basic {credential} and Basic {google}") == "Basic [redacted] and Basic AIza[redacted]"
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+@pytest.mark.parametrize("escape", ["\n", "\t", "\r", "\b", "\f", "\u2028", "\x01", "\u00e9", "\U0001F600"])
+def test_a_key_after_a_json_escaped_control_character_is_masked_in_raw_text(key, prefix, escape):
+    """In raw event text a newline is the two characters ``\\n``: a key that starts a line follows the
+    letter ``n`` (after ``\\u2028`` or an escaped emoji: a hex digit). It was written whole to recordings (the check report, which scrubs the assembled
+    text, masked it); also when deltas cut it, right after the escape or inside its type prefix."""
+    raw = json.dumps({"text": f"Your key:{escape}{key} ok"})  # non-ASCII as ``\\uXXXX`` (ensure_ascii)
+    assert key[len(prefix):] not in scrub_secrets(raw)
+    secret = key[len(prefix):]
+    for cut in range(len(prefix) + 2):
+        events = [_delta_event(f"Your key:{escape}{key[:cut]}"), _delta_event(key[cut:] + " ok")]
+        scrubber = ChunkScrubber()
+        for out in ("".join(scrubber.scrub(e) for e in events), ChunkScrubber().scrub("".join(events))):
+            assert not any(secret[i:i + 5] in out for i in range(len(secret) - 4)), (cut, out)
+
+
+def test_a_word_that_merely_ends_in_n_before_a_key_shape_stays_a_word():
+    """The escape counts, not the letter: ``hisk-proj-…`` is one word (no key begins inside a word)."""
+    word = "hisk-proj-" + "a" * 24
+    assert scrub_secrets(json.dumps({"text": word})) == json.dumps({"text": word})
+
+
+@pytest.mark.parametrize("key, prefix", SHAPED, ids=[p for _, p in SHAPED])
+@pytest.mark.parametrize("before", ["ANTHROPIC_API_KEY=", "path/", "a+", "x~", "end."])
+def test_a_key_cut_in_its_first_characters_after_a_sign_no_word_holds_is_masked(key, prefix, before):
+    """``KEY=sk`` then ``-ant-…``: a key begins after ``=``, ``/``, ``+``, ``~`` or ``.`` (``KEY`` reads it
+    so), but a value ending in a short start of one after such a sign was not taken as its beginning,
+    so the next value's part of the key was written whole."""
+    secret = key[len(prefix):]
+    for cut in range(1, len(prefix) + 1):
+        events = [_delta_event(before + key[:cut]), _delta_event(key[cut:] + " ok")]
+        scrubber = ChunkScrubber()
+        out = "".join(scrubber.scrub(e) for e in events)
+        assert not any(secret[i:i + 5] in out for i in range(len(secret) - 4)), (cut, out)
+
+
+_SPLIT_KEYS = ["sk-ant-api03-" + "Nm7Bv6Cx5Zl4Kj3Hg2Fd1Sa0Qw9Er8Ty7Ui6Op5", "AKIAZ7XQ4MPLE3KEYID9",
+               "ghp_" + "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5", "sk-proj-" + "Zz8Yy7Xx" * 5]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_key_cut_by_deltas_and_by_network_chunks_at_once_never_shows(seed):
+    """A key split over deltas (text, or tool arguments whose escapes are escaped again) and the stream
+    cut into network chunks anywhere: no 8 characters of its secret part in what is written. Each of
+    these once showed: a closed value holding the key's start with the piece ending inside the next
+    value (``_read`` of an open value), a backslash ending a piece that escapes the quote opening the
+    next (``_value_end``), an escape cut short between two values (``_escaped_begun``), a look-behind
+    held by the previous value (``\\\\t`` | ``AKIA…``)."""
+    rng = random.Random(seed)
+    for _ in range(60):
+        key = rng.choice(_SPLIT_KEYS)
+        text = "pre" + rng.choice([" ", "\n", "\t", ": ", "\u2028", "é", '"', "(", "=", "/"]) + key + rng.choice([" post", ".", "\n", ""])
+        field, kind = ("partial_json", "input_json_delta") if rng.random() < 0.4 else ("text", "text_delta")
+        if field == "partial_json":
+            text = json.dumps({"k": text})
+        cuts = sorted(rng.sample(range(1, len(text)), rng.randint(0, 4)))
+        parts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+        body = "".join('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":'
+                       f'{{"type":"{kind}","{field}":{json.dumps(p)}}}}}\n\n' for p in parts)
+        scrubber = ChunkScrubber()
+        out = "".join(scrubber.scrub(c) for c in _cuts(body, rng))
+        secret = key[4:] if key[0] in "Ag" else key[key.index("-", 3) + 1:]
+        assert not any(secret[i:i + 8] in out for i in range(len(secret) - 7)), (parts, out)
+
+
+def test_a_whole_escaped_backslash_after_what_may_begin_a_key_is_kept():
+    """``x`` may begin ``xoxb-``, and a piece ending inside an escape is masked from the escape (it may
+    write a key's character); a whole escaped backslash writes none: a stream without a key stays as it is."""
+    body = "".join(_delta_event(v) for v in ("hello x\\", "<x\\", " ok"))
+    for cut in range(1, len(body)):
+        scrubber = ChunkScrubber()
+        assert scrubber.scrub(body[:cut]) + scrubber.scrub(body[cut:]) == body, cut
