@@ -155,13 +155,12 @@ class _Call(Record):
         self.after_finish = after_finish
 
 
-class _Choice(Record):
-    """What one choice (``choices[].index``) has assembled so far."""
+class _Choice:
+    """What one choice (``choices[].index``) has assembled so far. A slotted class, not a ``Record``:
+    made from its index alone, the rest is state it gathers; compared by identity."""
 
     __slots__ = ("index", "text", "reasoning", "refusal", "calls", "batch", "opening", "by_index", "by_id",
                  "seen_indexes", "legacy", "finish", "pending_signature", "c006", "c015_judged", "c019", "audio")
-    __eq__ = object.__eq__  # compared by identity (``eq=False``)
-    __hash__ = object.__hash__  # type: ignore[assignment]  # Record's is None (value equality)
 
     index: int
     text: "Block | None"
