@@ -411,6 +411,18 @@ def test_a_call_to_a_declared_tool_is_judged_at_its_stop():
     assert '"V002"' in fast
 
 
+def _two_calls_read_by(dialect: type) -> object:
+    """The session of two whole calls, untimed, read by ``dialect`` (a subclass of Anthropic's) in place of
+    Anthropic's own."""
+    def make(name, writer):
+        return dialect(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
+
+    events = _whole_call(0) + _whole_call(1)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(detect, "make", make)
+        return run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+
+
 def test_a_subclass_with_its_own_start_handler_sees_every_start():
     """A dialect that handles starts its own way: no start is taken whole past it."""
     seen = []
@@ -420,13 +432,7 @@ def test_a_subclass_with_its_own_start_handler_sees_every_start():
             seen.append(p.get("index"))
             super()._block_start(p)
 
-    def make(name, writer):
-        return OwnStart(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
-
-    events = _whole_call(0) + _whole_call(1)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(detect, "make", make)
-        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    s = _two_calls_read_by(OwnStart)
     assert seen == [0, 1] and not s.dialect.whole_calls
     assert [b.closed for b in s.blocks] == [True, True]
 
@@ -441,13 +447,7 @@ def test_a_subclass_is_asked_for_each_start_it_refuses():
             seen.append(p.get("index"))
             return None
 
-    def make(name, writer):
-        return OwnOpen(writer) if name == "anthropic-messages" else detect.dialect_class(name)(writer)
-
-    events = _whole_call(0) + _whole_call(1)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(detect, "make", make)
-        s = run_capture(_capture(_stream(events, ["same"] * len(events)), [], 0, False))
+    s = _two_calls_read_by(OwnOpen)
     assert seen == [0, 1] and s.dialect.whole_calls
     assert [(b.content, b.closed) for b in s.blocks] == [('{"a": 1}', True)] * 2
 
