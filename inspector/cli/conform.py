@@ -78,7 +78,8 @@ def run(args) -> int:
 
     def started(case, n: int) -> None:
         if progress is not None:
-            progress.update(progress.task_ids[0], description=f"{n}/{len(matrix.cases)} {case.name}")
+            # Drawn now: the refresh thread ticks at 10 Hz and a fast case would end unnamed on screen.
+            progress.update(progress.task_ids[0], description=f"{n}/{len(matrix.cases)} {case.name}", refresh=True)
 
     def done(result: CaseResult) -> None:
         results.append(result)
