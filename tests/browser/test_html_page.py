@@ -52,11 +52,15 @@ def test_a_small_page_shows_every_event_and_a_finding_links_to_its_event(page, t
     assert p.inner_text("#page-info").strip().startswith("page 1 of 1")
     finding = next(f for f in s.findings if f.event is not None)
     p.click(f'tr.finding[data-event="{finding.event}"] a')
-    row = p.locator(f"#event-{finding.event}")
+    # the link's hashchange redraws the rows, the target marked "hit" (the row there before is replaced:
+    # waiting for the id alone found it at once, and its summary, clicked, went with it)
+    row = p.locator(f"#event-{finding.event}.hit")
     row.wait_for()
-    assert "hit" in row.get_attribute("class") and row.is_visible()
-    p.click(f"#event-{finding.event} summary")  # the data, shown when opened
-    assert p.inner_text(f"#event-{finding.event} pre") == s.events[finding.event].data
+    assert row.is_visible()
+    p.click(f"#event-{finding.event} summary")  # the data, written into the row when it opens ("toggle")
+    pre = f"#event-{finding.event} pre"
+    p.wait_for_function("sel => document.querySelector(sel).textContent !== ''", arg=pre)
+    assert p.inner_text(pre) == s.events[finding.event].data
     shot = p.screenshot(full_page=True)
     (tmp_path / "small.png").write_bytes(shot)
     assert len(shot) > 20_000
