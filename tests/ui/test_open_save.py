@@ -6,6 +6,7 @@ proxy) as a native capture that replays to the same findings; ``y`` copies what 
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 
@@ -15,6 +16,7 @@ from inspector.capture.load import load_path
 from inspector.capture.recorder import write_capture
 from inspector.feeds.live import LiveFeed
 from inspector.feeds.opening import OpeningFeed
+from inspector.feeds.replay import ReplayFeed
 from inspector.feeds.run import run_capture
 from inspector.tui import opening
 from inspector.tui.app import make_app
@@ -85,18 +87,32 @@ async def test_a_capture_read_quickly_shows_no_loading_indicator(monkeypatch):
     assert True not in covered and app.shown_blocks
 
 
-async def test_a_big_capture_shows_its_first_events_while_its_total_is_still_being_learned(tmp_path):
+async def test_a_big_capture_shows_its_first_events_while_its_total_is_still_being_learned(tmp_path, monkeypatch):
     path = tmp_path / "big.jsonl"
     write_capture(big_capture(30_000), path)
+    # The background scan for the total is held until the end: on a loaded machine it once finished
+    # before the first events were seen, and the test raced it. Held, it is "still being learned" for
+    # sure, and the first events must come without it.
+    scanning, release = asyncio.Event(), asyncio.Event()
+    real_ascan = ReplayFeed.ascan
+
+    async def held_ascan(self, *args, **kw):
+        scanning.set()
+        await release.wait()
+        await real_ascan(self, *args, **kw)
+
+    monkeypatch.setattr(ReplayFeed, "ascan", held_ascan)
     app = make_app(OpeningFeed(path))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.feed.seekable and app.feed.event_count > 0, "the first events")
         app.refresh_now()
         await pilot.pause()
         assert app.query_one(EventLog).count > 0 and app.shown_blocks
-        assert app.feed.total_events is None  # the background scan has not reached the end yet
+        await wait_until(pilot, scanning.is_set, "the background scan to start")
+        assert app.feed.total_events is None  # the background scan has not reached the end
         await pilot.press("space")  # and it answers keys meanwhile
         assert app.feed.paused
+        release.set()
 
 
 async def test_an_unreadable_capture_ends_the_app_with_one_line(tmp_path):
