@@ -11,6 +11,8 @@ second exchange ends first.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 from openai import OpenAI
 
@@ -18,7 +20,7 @@ from inspector.capture.load import load_path
 from inspector.model.capture import Chunk, End
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.serve import ServerThread
-from tests.e2e.conftest import ROOT, WAIT_S
+from tests.e2e.conftest import ROOT, WAIT_S, run_cli
 
 HOLD_S = 2.0
 """How long the upstream keeps each body open after ``[DONE]``."""
@@ -27,11 +29,11 @@ MANGLED = '{"symbol": "ACME"}'
 
 
 @pytest.fixture
-def proxied():
+def proxied(tmp_path):
     cap = load_path(ROOT / "inspector" / "data" / "captures" / "3-openai-parallel-tool-calls.jsonl")
     cap.chunks = [Chunk(0.001 * i, c.data) for i, c in enumerate(cap.chunks)]
     cap.end = End(0.001 * len(cap.chunks) + HOLD_S, "eof")
-    with ServerThread([("tools", cap)]) as srv, ProxyThread(srv.url, timeout=WAIT_S) as px:
+    with ServerThread([("tools", cap)]) as srv, ProxyThread(srv.url, timeout=WAIT_S, record_dir=tmp_path) as px:
         yield OpenAI(base_url=px.url + "/v1", api_key="sk-race-test", max_retries=0, timeout=WAIT_S), px
 
 
@@ -73,7 +75,7 @@ def verdicts(px: ProxyThread, pairs: int) -> list[tuple[int, list[str], int | No
     return out
 
 
-def test_a_request_sent_while_its_answer_is_still_open_is_judged_against_that_answer(proxied):
+def test_a_request_sent_while_its_answer_is_still_open_is_judged_against_that_answer(proxied, tmp_path):
     client, px = proxied
     question = [{"role": "user", "content": "Quote ACME and convert 100 EUR to BRL."}]
     first = client.chat.completions.create(model="m", stream=True, messages=question)
@@ -84,6 +86,14 @@ def test_a_request_sent_while_its_answer_is_still_open_is_judged_against_that_an
     [(n, codes, continues, message)] = verdicts(px, 1)
     assert (n, codes, continues) == (2, ["Q006"], 1)
     assert message.startswith("vs exchange #1 (matched by tool call id): ")
+    # `check --request` of exchange #1's recording with the request #2 sent: the same verdict
+    one, two = px.log.by_n[1], px.log.by_n[2]
+    request = tmp_path / "next.json"
+    request.write_text(json.dumps(two.request["body"]))
+    code, out, _ = run_cli(["check", "--format", "json", "--request", str(request), str(one.record_path)])
+    checked = [f for f in json.loads(out)["findings"] if f["code"].startswith("Q")]
+    assert [(f["code"], f["index"], "vs exchange #1 (matched by tool call id): " + f["message"]) for f in checked] == [
+        (f.code, f.index, f.message) for f in two.findings if f.code.startswith("Q")]
 
 
 def test_requests_sent_as_soon_as_done_is_read_are_never_judged_against_nothing(proxied):

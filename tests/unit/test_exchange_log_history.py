@@ -195,3 +195,17 @@ def test_a_verdict_after_the_response_head_bumps_the_generation():
     generation = two.generation
     end(log, 1)
     assert two.generation == generation + 1
+
+
+def test_the_same_request_sent_twice_gets_its_finding_twice():
+    """A retry judged against the same answer: its Q006 is its own, not a repeat counted on the first
+    request's finding (already reported)."""
+    log, _ = logged()
+    start(log, exchange(1, {"stream": True, "messages": [QUESTION]}))
+    end(log, 1)
+    two, three = exchange(2, MANGLED), exchange(3, MANGLED)
+    for ex in (two, three):
+        start(log, ex)
+        end(log, ex.n)
+    assert [(f.code, f.count) for f in two.findings] == [(f.code, f.count) for f in three.findings] == [("Q006", 1)]
+    assert report_for(three)["findings"] == report_for(two)["findings"]

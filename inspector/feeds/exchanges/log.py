@@ -304,13 +304,12 @@ class ExchangeLog:
         target = prev.held_session if prev is not None else session_for(Capture(), dialect=self.dialect)
         first = len(target.findings)
         check_request(target, ex.body)
-        found = target.findings[first:]
-        del target.findings[first:]  # they belong to the new exchange's report (module docstring)
+        found = target.take_findings(first)  # the new exchange's report's (module docstring)
         if prev is None:
             found = [f for f in found if f.code in HISTORY_ONLY_RULES]
             if claims_an_answer(ex.body):
-                found.insert(0, target.report("Q007", UNMATCHED, event=False))
-                del target.findings[first:]
+                target.report("Q007", UNMATCHED, event=False)
+                found[:0] = target.take_findings(first)
         else:
             ex.continues, ex.continues_how = prev.n, how
             for f in found:
