@@ -209,3 +209,22 @@ def test_the_same_request_sent_twice_gets_its_finding_twice():
         end(log, ex.n)
     assert [(f.code, f.count) for f in two.findings] == [(f.code, f.count) for f in three.findings] == [("Q006", 1)]
     assert report_for(three)["findings"] == report_for(two)["findings"]
+
+
+def test_an_end_that_fails_to_be_taken_leaves_no_verdict_waiting(monkeypatch, capsys):
+    log, heard = logged()
+    two = exchange(2, MANGLED)
+    start(log, exchange(1, {"stream": True, "messages": [QUESTION]}))
+    start(log, two)
+    end(log, 2)
+    taken = log._end
+
+    def broken(n: int, end_: End) -> None:
+        if n == 1:
+            raise RuntimeError("boom")
+        taken(n, end_)
+
+    monkeypatch.setattr(log, "_end", broken)
+    end(log, 1)
+    assert "inspection failed: RuntimeError: boom" in capsys.readouterr().err
+    assert [c for c, _ in q(two)] == ["Q007"] and ("end", 2) in heard

@@ -189,7 +189,10 @@ class ExchangeLog:
                     due_.append((ex.n, end))
                 continue
             n, end = due_.pop(0)
-            self._end(n, end)
+            try:
+                self._end(n, end)
+            except Exception as e:  # noqa: BLE001 - a broken end must not leave the verdicts waiting for it
+                print(f"stream-inspector: proxy: inspection failed: {type(e).__name__}: {e}", file=sys.stderr)
             ready_.extend(self._unblocked(n))
         with self.changed:
             self.changed.notify_all()
@@ -274,10 +277,11 @@ class ExchangeLog:
         got cannot be the one it sends back: the head is handed over before the first byte is
         relayed; an answer that is not linted is never judged against). Empty when its history
         continues no answer (a first request: no Q007 to give), or its socket names the answer."""
-        if ex.socket_continues is not None or not claims_an_answer(ex.body):
+        if ex.socket_continues is not None:
             return set()
         by_n = self.by_n
-        return {n for n in self._drivers if n < ex.n and by_n[n].path == ex.path and by_n[n].linted}
+        open_ = {n for n in self._drivers if n < ex.n and by_n[n].path == ex.path and by_n[n].linted}
+        return open_ if open_ and claims_an_answer(ex.body) else set()
 
     def _check_history(self, ex: Exchange, late: bool = False) -> None:
         """Give ``ex``'s history verdict (``ex.q_findings``); ``late``: after its session began, so
