@@ -19,9 +19,12 @@ come first in the exchange's session, before what its stream gets.
 A verdict waits for the answers the request may continue. An SDK sends its next request as soon
 as it has read ``[DONE]``, and the relay hands the previous exchange's end to this log after that
 (``inspector.net.proxy.sink``), so the answer the history repeats may still be open here when the
-request begins. Such a request is judged once every earlier exchange on its path that was open
-and streaming when it began has ended here (``finish``), against the answers ended by then (the
-verdict the calls in order give: Q006 where it is due, Q007 only where no answer matches). Its own end waits for its verdict (an exchange is
+request begins. Such a request is judged once the earlier exchanges on its path that were open
+and streaming when it began, and whose answer it may continue (``pairing.answers_in_question``:
+what they had streamed shows in its history, or they began its conversation; all of them when its
+last turn shows no answer yet), have ended here (``finish``), against the answers ended by then
+(the verdict the calls in order give: Q006 where it is due, Q007 only where no answer matches).
+Another agent's stream, however long, holds nothing back. Its own end waits for its verdict (an exchange is
 reported once, with its Q findings); ``close`` gives every verdict still waiting with what is
 there (the proxy stopped before the earlier end came).
 
@@ -34,7 +37,7 @@ import sys
 import threading
 from typing import Callable
 
-from inspector.feeds.exchanges.pairing import claims_an_answer, continued_exchange
+from inspector.feeds.exchanges.pairing import answers_in_question, claims_an_answer, continued_exchange
 from inspector.feeds.exchanges.record import BODY_EXCERPT, KEEP, KEEP_BYTES, Exchange, should_lint
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
@@ -275,13 +278,16 @@ class ExchangeLog:
         """Numbers of the exchanges ``ex``'s verdict waits for (module docstring): before it on its
         path, open, their response head taken and linted (an answer whose head the client had not
         got cannot be the one it sends back: the head is handed over before the first byte is
-        relayed; an answer that is not linted is never judged against). Empty when its history
-        continues no answer (a first request: no Q007 to give), or its socket names the answer."""
+        relayed; an answer that is not linted is never judged against), and that its history may
+        continue (``pairing.answers_in_question``). Empty when its history continues no answer (a
+        first request: no Q007 to give), or its socket names the answer."""
         if ex.socket_continues is not None:
             return set()
         by_n = self.by_n
-        open_ = {n for n in self._drivers if n < ex.n and by_n[n].path == ex.path and by_n[n].linted}
-        return open_ if open_ and claims_an_answer(ex.body) else set()
+        open_ = [by_n[n] for n in self._drivers if n < ex.n and by_n[n].path == ex.path and by_n[n].linted]
+        if not open_ or not claims_an_answer(ex.body):
+            return set()
+        return {e.n for e in answers_in_question(ex, open_, self.exchanges)}
 
     def _check_history(self, ex: Exchange, late: bool = False) -> None:
         """Give ``ex``'s history verdict (``ex.q_findings``); ``late``: after its session began, so
