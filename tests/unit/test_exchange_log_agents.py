@@ -7,7 +7,7 @@ from __future__ import annotations
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.model.capture import Chunk
 from inspector.net.proxy.reports import report_for
-from tests.unit.test_exchange_log_history import (MANGLED, QUESTION, end, exchange, in_order, logged, q,
+from tests.unit.test_exchange_log_history import (ANSWER, MANGLED, QUESTION, end, exchange, in_order, logged, q,
                                                    sent_back, start)
 
 ESSAY = {"stream": True, "messages": [{"role": "user", "content": "write me a long essay"}]}
@@ -66,15 +66,12 @@ def test_a_client_that_rewrites_its_earlier_turns_still_waits_for_the_answer_it_
     assert [c for c, _ in q(three)] == ["Q006"] and three.continues == 2
 
 
-def test_a_history_whose_last_turn_matches_no_answer_yet_waits_for_every_open_one():
-    """Nothing shows what it continues (the answer it read left no evidence, or it is from before the
-    proxy): it may continue any open answer, through an earlier turn, so it waits for all of them."""
+def test_a_history_that_shows_no_answer_at_all_gets_its_q007_at_once():
+    """A conversation begun before the proxy: nothing it could continue is open, nothing to wait for."""
     log, _ = logged()
     stalled(log, 1)
     before = exchange(2, sent_back({"location": "Lisbon"}, tool_id="toolu_fromBefore", text="Checking Lisbon first."))
     start(log, before)
-    assert q(before) == []
-    end(log, 1)
     assert [c for c, _ in q(before)] == ["Q007"]
 
 
@@ -103,3 +100,85 @@ def test_the_report_is_the_one_the_calls_in_order_give():
     expected = in_order(MANGLED)
     assert [(f["code"], f["message"].replace("#2", "#1")) for f in report["findings"]] == [
         (f["code"], f["message"]) for f in expected["findings"]]
+
+
+SECOND = ANSWER.replace(b"toolu_01PoA7q", b"toolu_02Second").replace(b"Let me look that up.", b"Now a second look, then.")
+"""Agent B's second answer (another tool id, another text)."""
+ANSWER_TURN = MANGLED["messages"][1:]
+"""The first answer sent back (its call cut short) and its tool result."""
+BEYOND = [{"role": "assistant", "content": [{"type": "text", "text": "(rewritten by the client)"},
+                                            {"type": "tool_use", "id": "toolu_zz", "name": "get_weather", "input": {}}]},
+          {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_zz", "content": "ok"}]}]
+"""The second answer sent back mangled beyond recognition: found through the earlier turn only."""
+REQUESTS = {
+    "mangled call": MANGLED,
+    "correct call": sent_back({"location": "Porto Alegre, RS"}),
+    "earlier turns rewritten": dict(MANGLED, messages=[{"role": "user", "content": [{"type": "text", "text": "w?"}]},
+                                                       *ANSWER_TURN]),
+    "tool result alone": {"stream": True, "messages": [ANSWER_TURN[1]]},
+    "from before the proxy": sent_back({"location": "Lisbon"}, tool_id="toolu_fromBefore", text="Checking Lisbon first."),
+    "second answer mangled beyond recognition": {"stream": True, "messages": [QUESTION, *ANSWER_TURN, *BEYOND]},
+    "second answer sent back": {"stream": True, "messages": [QUESTION, *ANSWER_TURN, {"role": "assistant", "content": [
+        {"type": "text", "text": "Now a second look, then."},
+        {"type": "tool_use", "id": "toolu_02Second", "name": "get_weather", "input": {"location": "Porto"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_02Second", "content": "ok"}]}]},
+    "odd items": {"stream": True, "messages": [None, 3, "x", {"role": "assistant", "content": 7}, {"role": "tool"},
+                                               {"role": "assistant", "content": [None, {"type": "tool_use", "id": None}]}]},
+    "odd history": {"stream": True, "messages": "not a list", "input": [{"type": "function_call_output"}]},
+}
+
+
+def conversation(log: ExchangeLog, a: str) -> None:
+    """Agent A's answer (``a``: writing text, silent, or the same answer as B's) open all along; agent B's
+    #2 (ended) and #3 (its second request, answered ``SECOND``: its end not taken yet)."""
+    if a == "same answer":
+        start(log, exchange(1, {"stream": True, "messages": [QUESTION]}))
+    else:
+        stalled(log, 1, text=a == "writing")
+    start(log, exchange(2, {"stream": True, "messages": [QUESTION]}))
+    end(log, 2)
+    log.begin(exchange(3, sent_back({"location": "Porto Alegre, RS"})))
+    log.head(3, 200, {"content-type": "text/event-stream"})
+    log.chunk(3, Chunk(0.01, SECOND))
+
+
+def verdict_of(body: dict, a: str, order: str) -> tuple:
+    """#4's verdict (Q findings, ``continues``, whether it was reported) before A's answer ends, and its
+    report after; ``order``: "in order" (#3 ended before #4 arrived), "raced" (#4 arrived first, #3's
+    end then taken first), "raced, ending first" (#4's end posted before #3's)."""
+    log, _ = logged()
+    conversation(log, a)
+    four = exchange(4, body)
+    if order == "in order":
+        end(log, 3)
+        start(log, four)
+        end(log, 4)
+    else:
+        start(log, four)
+        if order == "raced":
+            end(log, 3)
+            end(log, 4)
+        else:
+            end(log, 4)
+            end(log, 3)
+    before = q(four), four.continues, four.done
+    end(log, 1)
+    return before, report_for(four)["findings"]
+
+
+FOLLOWED = {"second answer mangled beyond recognition"}
+"""Only an earlier turn shows an answer: it may be followed forward to any open one (A's too)."""
+ODD = {"odd items", "odd history"}
+"""Show no answer at all (not even A's equal one): Q007 at once."""
+
+
+def test_the_verdict_in_a_race_is_the_one_the_calls_in_order_give_while_another_stream_stays_open():
+    """Differential: each request raced (#4 before #3's end, ending after or before it) against the same
+    request sent once #3 had ended, another agent's answer open all along (writing, silent, or equal to
+    B's: the same ids, so it may be the one continued) and ended last."""
+    for name, body in REQUESTS.items():
+        for a in ("writing", "silent", "same answer"):
+            expected = verdict_of(body, a, "in order")
+            assert expected[0][2] == (name in ODD or (a != "same answer" and name not in FOLLOWED)), (name, a)
+            for order in ("raced", "raced, ending first"):
+                assert verdict_of(body, a, order) == expected, (name, a, order)

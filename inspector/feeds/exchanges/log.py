@@ -21,8 +21,8 @@ as it has read ``[DONE]``, and the relay hands the previous exchange's end to th
 (``inspector.net.proxy.sink``), so the answer the history repeats may still be open here when the
 request begins. Such a request is judged once the earlier exchanges on its path that were open
 and streaming when it began, and whose answer it may continue (``pairing.answers_in_question``:
-what they had streamed shows in its history, or they began its conversation; all of them when its
-last turn shows no answer yet), have ended here (``finish``), against the answers ended by then
+what they had streamed shows in its history, or they began its conversation; all of them when
+only an earlier turn shows an answer), have ended here (``finish``), against the answers ended by then
 (the verdict the calls in order give: Q006 where it is due, Q007 only where no answer matches).
 Another agent's stream, however long, holds nothing back. Its own end waits for its verdict (an exchange is
 reported once, with its Q findings); ``close`` gives every verdict still waiting with what is

@@ -109,12 +109,13 @@ def answers_in_question(ex: Exchange, open_: Sequence[Exchange], earlier: Sequen
     had read when it sent ``ex`` (the log takes calls in the order they were posted).
 
     Kept: an answer that shows any ``MATCHES`` evidence in one of the history's turns, or whose
-    own request began this history (its conversation). Left out, the others (another agent's
-    stream, whatever it has sent): only when the history's last turn shows the evidence of an
-    answer, an ended one in ``earlier`` or a kept one, for ``continued_exchange`` then stops at
-    that turn and never follows a conversation forward through an answer left out. A last turn
-    that shows nothing yet (its answer left no evidence, or came before the proxy): all of
-    ``open_``. ``ex.body`` is a JSON object that ``claims_an_answer``. Never raises on odd blocks."""
+    own request began this history (its conversation). The others (another agent's stream,
+    whatever it has sent) are left out when the history's last turn shows an answer (an ended
+    one in ``earlier`` or a kept one: ``continued_exchange`` stops at that turn), and when no turn
+    shows any (nothing to follow forward from: the verdict is the one given now). All of
+    ``open_`` when only an earlier turn shows one: the match may be followed forward along its
+    conversation to any of them (a last turn mangled beyond recognition, or an answer that left
+    no evidence). ``ex.body`` is a JSON object that ``claims_an_answer``. Never raises on odd blocks."""
     turns = list(zip(range(_MAX_TURNS), history_turns(ex.body)))
     answers: dict[int, _Answer] = {}
 
@@ -123,10 +124,12 @@ def answers_in_question(ex: Exchange, open_: Sequence[Exchange], earlier: Sequen
         return any(answer.shows(how, turn) for _, turn in among for how in MATCHES)
 
     kept = [e for e in open_ if _began(e.body, ex.body) or shown(e, turns)]
-    last = turns[:1]
-    if any(shown(e, last) for e in kept) or any(shown(e, last) for e in _candidates(ex, earlier)):
-        return kept
-    return list(open_)
+    ended = _candidates(ex, earlier)
+
+    def answered(among) -> bool:
+        return any(shown(e, among) for e in kept) or any(shown(e, among) for e in ended)
+
+    return list(open_) if not answered(turns[:1]) and answered(turns[1:]) else kept
 
 
 def claims_an_answer(body: object) -> bool:
