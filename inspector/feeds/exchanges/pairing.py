@@ -123,7 +123,7 @@ def answers_in_question(ex: Exchange, open_: Sequence[Exchange], earlier: Sequen
         answer = _answer(answers, e)
         return any(answer.shows(how, turn) for _, turn in among for how in MATCHES)
 
-    kept = [e for e in open_ if _began(e.body, ex.body) or shown(e, turns)]
+    kept = [e for e in open_ if shown(e, turns) or _began(e.body, ex.body)]
     ended = _candidates(ex, earlier)
 
     def answered(among) -> bool:
