@@ -52,6 +52,21 @@ def test_the_answer_the_client_read_still_open_holds_the_verdict_and_not_the_oth
     assert not log.by_n[1].done
 
 
+def test_an_answer_whose_bytes_are_not_inspected_yet_is_waited_for_as_its_conversation():
+    """The answer's last bytes relayed, their inspection not run yet (nothing of it in the log): the request
+    shows no answer, but the open exchange's request began its history."""
+    log, _ = logged()
+    stalled(log, 1)
+    log.begin(exchange(2, {"stream": True, "messages": [QUESTION]}))
+    log.head(2, 200, {"content-type": "text/event-stream"})
+    three = exchange(3, MANGLED)
+    start(log, three)
+    assert q(three) == []
+    log.chunk(2, Chunk(0.01, ANSWER))
+    end(log, 2)
+    assert [c for c, _ in q(three)] == ["Q006"] and three.continues == 2
+
+
 def test_a_client_that_rewrites_its_earlier_turns_still_waits_for_the_answer_it_read():
     """The first message rewritten (cache_control moved): its conversation is not recognised, its answer is."""
     log, _ = logged()
