@@ -5,6 +5,7 @@ read still open in the log) stays closed, for clients that rewrite their earlier
 from __future__ import annotations
 
 from inspector.feeds.exchanges.log import ExchangeLog
+from inspector.feeds.exchanges.pairing import answers_in_question
 from inspector.model.capture import Chunk
 from inspector.net.proxy.reports import report_for
 from tests.unit.test_exchange_log_history import (ANSWER, MANGLED, QUESTION, end, exchange, in_order, logged, q,
@@ -197,3 +198,11 @@ def test_the_verdict_in_a_race_is_the_one_the_calls_in_order_give_while_another_
             assert expected[0][2] == (name in ODD or (a != "same answer" and name not in FOLLOWED)), (name, a)
             for order in ("raced", "raced, ending first"):
                 assert verdict_of(body, a, order) == expected, (name, a, order)
+
+
+def test_a_body_that_is_not_a_json_object_leaves_no_open_answer_out():
+    log, _ = logged()
+    stalled(log, 1)
+    odd = exchange(2, {})
+    odd.body = ["not", "an", "object"]
+    assert answers_in_question(odd, [log.by_n[1]], log.exchanges) == [log.by_n[1]]

@@ -115,15 +115,18 @@ def answers_in_question(ex: Exchange, open_: Sequence[Exchange], earlier: Sequen
     shows any (nothing to follow forward from: the verdict is the one given now). All of
     ``open_`` when only an earlier turn shows one: the match may be followed forward along its
     conversation to any of them (a last turn mangled beyond recognition, or an answer that left
-    no evidence). ``ex.body`` is a JSON object that ``claims_an_answer``. Never raises on odd blocks."""
-    turns = list(zip(range(_MAX_TURNS), history_turns(ex.body)))
+    no evidence). ``ex.body`` not a JSON object: all of ``open_``. Never raises on odd bodies or blocks."""
+    body = ex.body
+    if not isinstance(body, dict):  # not what the log asks about (it claims an answer): wait for them all
+        return list(open_)
+    turns = list(zip(range(_MAX_TURNS), history_turns(body)))
     answers: dict[int, _Answer] = {}
 
     def shown(e: Exchange, among) -> bool:
         answer = _answer(answers, e)
         return any(answer.shows(how, turn) for _, turn in among for how in MATCHES)
 
-    kept = [e for e in open_ if shown(e, turns) or _began(e.body, ex.body)]
+    kept = [e for e in open_ if shown(e, turns) or _began(e.body, body)]
     ended = _candidates(ex, earlier)
 
     def answered(among) -> bool:
