@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from inspector.compare.hops import PairLog
-from inspector.feeds.exchanges.hops import settle
+from inspector.feeds.exchanges.hops import agreement, answer_marks, settle
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.model.capture import Chunk, End
 from tests.gateway import toy
@@ -175,3 +175,13 @@ def test_two_agents_asking_alike_are_told_apart_by_the_answers_the_gateway_relay
     assert got == [("paired", 1, 2, []), ("paired", 2, 1, [])]
     assert all(p.clean for p in log.pairs), [p.found for p in log.pairs]
 
+
+def test_agreement_of_two_answers():
+    ids = frozenset({"toolu_A"})
+    assert agreement(("Sun in", frozenset()), ("Sun in Lisbon.", frozenset())) == 1  # a stream still running
+    assert agreement(("Sun", ids), ("Rain", ids)) == 1  # the ids decide where both show some
+    assert agreement(("Sun", ids), ("Sun", frozenset({"toolu_B"}))) == -1
+    assert agreement(("Sun in Lisbon.", frozenset()), ("Rain in Lisbon.", frozenset())) == -1
+    assert agreement(("", frozenset()), ("Rain", frozenset())) == 0
+    assert agreement(None, ("Rain", ids)) == 0
+    assert answer_marks(ex(1, None, 10.0, 1.0)) is None  # no stream read (released, not streamed)
