@@ -278,6 +278,17 @@ class Session:
         self.findings.append(f)
         return f
 
+    def take_findings(self, first: int) -> list[Finding]:
+        """Remove and return the findings from position ``first`` on, forgotten for folding too: they
+        belong to another report (the proxy judges each request's history against the answer this
+        session holds and keeps the findings for the request's exchange), so the same finding for
+        the next request (a retry) is that request's own, not a repeat counted on this one's."""
+        taken = self.findings[first:]
+        del self.findings[first:]
+        gone = {id(f) for f in taken}
+        self._fold = {key: f for key, f in self._fold.items() if id(f) not in gone}
+        return taken
+
     def after_end(self, what: str, *, event: "EventRecord | None | bool" = True, line: int | None = None,
                   t: float | None = None) -> None:
         """S004 event-after-end, once per stream (dialects and the session both call it)."""

@@ -122,12 +122,12 @@ async def test_the_body_read_straight_from_aiohttp_is_what_aiter_raw_gives(trans
     async with Upstream(answer(*pieces, keep=True)) as up:
         client = httpx.AsyncClient(transport=transport)
         resp = await client.send(httpx.Request("POST", up.url + "/v1/messages", content=b"{}"), stream=True)
-        read = body_reader(resp)
-        assert read is not None
+        body = body_reader(resp)
+        assert body is not None
         items = []
-        while data := await read():
+        while data := await body.next():
             items.append(data)
-        assert await read() == b""
+        assert await body.next() == b"" and not body.buffered()
         await resp.aclose()
         assert items == pieces
         clock = iter(range(1000))
@@ -144,6 +144,50 @@ async def test_the_body_read_straight_from_aiohttp_is_what_aiter_raw_gives(trans
         assert body_reader(resp) is None  # httpx's own transport: the pump reads ``aiter_raw``
         await resp.aread()
         await resp.aclose()
+
+
+async def test_buffered_means_the_next_item_comes_without_waiting_and_the_pump_stamps_it_so(transport):
+    """``_Body.buffered`` (the pump gives what it says is buffered the time of the item taken before
+    it): True only when ``next`` returns without suspending; what came in one write shares one time
+    in the pump, what came later gets a later one."""
+    later = asyncio.Event()
+
+    async def behave(reader, writer, request):
+        writer.write(HEAD + b"".join(chunk(b"a%d" % i) for i in range(50)))
+        await writer.drain()
+        await later.wait()
+        writer.write(chunk(b"late") + b"0\r\n\r\n")
+        await writer.drain()
+
+    async with Upstream(behave) as up:
+        client = httpx.AsyncClient(transport=transport)
+        resp = await client.send(httpx.Request("POST", up.url, content=b"{}"), stream=True)
+        body = body_reader(resp)
+        assert body is not None
+        items, was_buffered = [], []
+        while len(items) < 50:
+            was_buffered.append(body.buffered())
+            step = body.next()
+            if was_buffered[-1]:
+                with pytest.raises(StopIteration) as done:
+                    step.send(None)  # no suspension: the item is there
+                items.append(done.value.value)
+            else:
+                items.append(await step)
+        assert items == [b"a%d" % i for i in range(50)] and any(was_buffered) and not body.buffered()
+        await resp.aclose()
+        clock = iter(range(1000))
+        resp = await client.send(httpx.Request("POST", up.url, content=b"{}"), stream=True)
+        pump = Pump(resp, lambda: float(next(clock)), timeout=5.0, url=up.url)
+        first = await pump.batch()
+        while len(first) < 50:
+            first += await pump.batch()
+        later.set()
+        rest = await pump.batch()
+        await resp.aclose()
+        await pump.aclose()
+    assert [data for _, data in first] == [b"a%d" % i for i in range(50)] and [data for _, data in rest] == [b"late"]
+    assert len({t for t, _ in first}) < 50 and rest[0][0] > first[-1][0]
 
 
 async def test_a_compressed_body_comes_through_as_sent(transport):

@@ -63,6 +63,8 @@ class ExchangeFeed:
         ex = self.ex
         if ex is None:
             return self._own
+        if len(ex.q_findings) > len(self._own.findings):  # a verdict that waited (``ExchangeLog``): given since
+            self._own.findings.extend(ex.q_findings[len(self._own.findings):])
         if ex.session is not None:
             return ex.session
         if ex.released:

@@ -13,6 +13,14 @@ correlation header by default, notes/litellm.md §4), so exchanges are paired by
   string content becomes text parts) but keeps them. A back exchange whose score is 0 is not this
   front's. Requests with no such strings on a side match by time only (said so).
 
+Windows overlap: agents call at once, and an agent sends its next turn on ``[DONE]``, before the
+gateway closes the previous stream (more so on a loaded machine), and that turn's upstream request
+carries every string of the previous one (its history begins with them). So each back exchange
+belongs to one front exchange, the one whose request it repeats best (:func:`similarity`, shared
+strings over all strings of both: the next turn's request repeats the previous one only in part);
+between equal ones (two agents asking alike) the answers decide (:func:`agreement`: the answer the
+gateway relayed shows the upstream answer's tool ids and text); time only orders what is left.
+
 Decisions (:func:`settle`, ``HopPair.status``):
 
 - ``paired``: the best-scoring back exchange (the latest of equal ones: a retry that finally
@@ -40,6 +48,7 @@ MIN_CHARS = 8
 GIVE_UP_S = 30.0
 """A front exchange whose matching back exchange has not ended this long after it is decided anyway."""
 _SCAN_BUDGET = 100_000
+_TEXT_KINDS = frozenset({"text", "message", "output_text", "content"})
 
 
 @dataclass
@@ -86,6 +95,40 @@ def content_score(front: Exchange, back: Exchange) -> float | None:
     return len(fs & bs) / len(fs)
 
 
+def similarity(fs: set[str], bs: set[str]) -> float | None:
+    """Shared strings over all strings of both requests (0–1; None when either has none)."""
+    if not fs or not bs:
+        return None
+    shared = len(fs & bs)
+    return shared / (len(fs) + len(bs) - shared)
+
+
+def answer_marks(ex: Exchange) -> tuple[str, frozenset[str]] | None:
+    """What a streamed answer shows so far: its text (text blocks joined) and its tool-call ids; None
+    when there is no stream to read (not streamed, released)."""
+    s = ex.session
+    if s is None or getattr(s, "json_body", False):
+        return None
+    text = "".join(b.content for b in s.blocks if not b.tool and b.kind in _TEXT_KINDS)
+    ids = frozenset(k for b in s.blocks if b.tool for k in (b.id, b.call_id) if isinstance(k, str) and k)
+    return text, ids
+
+
+def agreement(front: tuple[str, frozenset[str]] | None, back: tuple[str, frozenset[str]] | None) -> int:
+    """1: the answers show a tool id in common, or one's text begins the other's (a stream still
+    running shows a prefix); -1: both show ids and none in common, or texts that part; 0: nothing to tell."""
+    if front is None or back is None:
+        return 0
+    (ft, fi), (bt, bi) = front, back
+    if fi and bi:
+        if fi & bi:
+            return 1
+        return -1
+    if ft and bt:
+        return 1 if ft.startswith(bt) or bt.startswith(ft) else -1
+    return 0
+
+
 def end_wall(ex: Exchange) -> float | None:
     """Wall-clock time the exchange ended (None while it is open)."""
     if ex.end is None:
@@ -102,21 +145,66 @@ def _front_reason(f: Exchange) -> str:
     return "no upstream request matched while it was open: a cached answer, or an answer the gateway made itself"
 
 
+def _in_window(f: Exchange, b: Exchange) -> bool:
+    f_end = end_wall(f)
+    return f.started_wall - EARLY_S <= b.started_wall <= (f_end if f_end is not None else float("inf"))
+
+
+def _owned(fronts: Sequence[Exchange], backs: Sequence[Exchange]) -> list[list[tuple[Exchange, float | None]]]:
+    """For each front exchange, the back exchanges it keeps with their content scores (module docstring):
+    each back goes to the front in whose window it started that it repeats best (content score above 0,
+    or no strings to score), then whose answer agrees with its own, then holding the fewest (two agents
+    asking alike, in arrival order), then the earliest. A front keeps only its best-scoring ones (the
+    same request sent again: a retry); the others are offered to their next best front, and so on
+    (each offer refused once: at most fronts × backs rounds)."""
+    strings = {id(e): request_strings(e.body) for e in (*fronts, *backs)}
+    answers: dict[int, tuple[str, frozenset[str]] | None] = {}
+
+    def marks(e: Exchange) -> tuple[str, frozenset[str]] | None:
+        if id(e) not in answers:
+            answers[id(e)] = answer_marks(e)
+        return answers[id(e)]
+
+    # per back: (similarity, agreement, front index, score)
+    candidates: list[list[tuple[float, int, int, float | None]]] = []
+    for b in backs:
+        bs, cands = strings[id(b)], []
+        for i, f in enumerate(fronts):
+            if not _in_window(f, b):
+                continue
+            fs = strings[id(f)]
+            score = len(fs & bs) / len(fs) if fs and bs else None
+            if score is None or score > 0:
+                cands.append((similarity(fs, bs) or 0.0, 0, i, score))
+        if len(cands) > 1:  # the answers are read only where there is a choice
+            cands = [(sim, agreement(marks(fronts[i]), marks(b)), i, score) for sim, _, i, score in cands]
+        candidates.append(cands)
+    refused: set[tuple[int, int]] = set()  # (back index, front index)
+    while True:
+        owned: list[list[tuple[int, float | None]]] = [[] for _ in fronts]
+        for j, cands in enumerate(candidates):
+            offers = [(sim, agree, -len(owned[i]), -i, score) for sim, agree, i, score in cands if (j, i) not in refused]
+            if offers:
+                *_, minus_i, score = max(offers)
+                owned[-minus_i].append((j, score))
+        refusals = set()
+        for i, mine in enumerate(owned):
+            top = max((s for _, s in mine if s is not None), default=None)
+            refusals |= {(j, i) for j, s in mine if s != top}
+        if not refusals:
+            return [[(backs[j], s) for j, s in mine] for mine in owned]
+        refused |= refusals
+
+
 def settle(fronts: Sequence[Exchange], backs: Sequence[Exchange], now: float, *, grace: float = 0.5) -> list[HopPair]:
     """The pairs that can be decided now among undecided ``fronts`` and ``backs`` (each in arrival
     order; ``now`` on the ``started_wall`` clock). Exchanges not in the result are decided later."""
     pool = list(backs)
     out: list[HopPair] = []
     open_since: list[float] = []
-    for f in fronts:
+    for f, matching in zip(fronts, _owned(fronts, backs)):
         f_end = end_wall(f)
-        hi = f_end if f_end is not None else float("inf")
-        window = [b for b in pool if f.started_wall - EARLY_S <= b.started_wall <= hi]
-        scored = [(b, content_score(f, b)) for b in window]
-        matching = [(b, s) for b, s in scored if s is None or s > 0]
         top = max((s for _, s in matching if s is not None), default=None)
-        # the front's own requests: the best content match (the same request sent again is a retry)
-        matching = [(b, s) for b, s in matching if s == top]
         for b, _ in matching:
             pool.remove(b)  # this front's, decided or not
         if f_end is None:

@@ -13,7 +13,20 @@ call every id unknown), and a history that continues some answer (an assistant t
 result) gets one Q007 saying it was judged against nothing. **The Q findings belong to the new
 exchange's report** (the request is what is wrong, and the earlier report has already been
 printed); each message starts with ``vs exchange #K (how it was matched)``, ``t`` is 0 (they are
-known when the request arrives) and ``index`` is the block index in exchange K's response.
+known when the request arrives) and ``index`` is the block index in exchange K's response. They
+come first in the exchange's session, before what its stream gets.
+
+A verdict waits for the answers the request may continue. An SDK sends its next request as soon
+as it has read ``[DONE]``, and the relay hands the previous exchange's end to this log after that
+(``inspector.net.proxy.sink``), so the answer the history repeats may still be open here when the
+request begins. Such a request is judged once the earlier exchanges on its path that were open
+and streaming when it began, and whose answer it may continue (``pairing.answers_in_question``:
+what they had streamed shows in its history, or they began its conversation; all of them when
+only an earlier turn shows an answer), have ended here (``finish``), against the answers ended by then
+(the verdict the calls in order give: Q006 where it is due, Q007 only where no answer matches).
+Another agent's stream, however long, holds nothing back. Its own end waits for its verdict (an exchange is
+reported once, with its Q findings); ``close`` gives every verdict still waiting with what is
+there (the proxy stopped before the earlier end came).
 
 Imports: ``record``, ``pairing``, ``inspector.feeds.run`` and the session's Q rules.
 """
@@ -24,7 +37,7 @@ import sys
 import threading
 from typing import Callable
 
-from inspector.feeds.exchanges.pairing import claims_an_answer, continued_exchange
+from inspector.feeds.exchanges.pairing import answers_in_question, claims_an_answer, continued_exchange
 from inspector.feeds.exchanges.record import BODY_EXCERPT, KEEP, KEEP_BYTES, Exchange, should_lint
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import session_for
@@ -55,7 +68,8 @@ class ExchangeLog:
     """The exchanges seen so far and their sessions. Single-threaded: every call on one loop.
 
     Listeners are callables ``f(event, exchange)`` with ``event`` one of ``"begin"``, ``"update"``
-    (head or body bytes arrived), ``"end"``, ``"release"``, ``"forget"``.
+    (head or body bytes arrived, or a verdict that waited: module docstring), ``"end"``,
+    ``"release"``, ``"forget"``.
 
     Memory is bounded (issue 17): after each end, the oldest ended exchanges are released
     (``Exchange.release``: session, events and bodies dropped, a summary kept for the list; the
@@ -93,6 +107,11 @@ class ExchangeLog:
         self.keep_tapes = False
         """Keep each exchange's response as relayed (``Exchange.tape``), so a viewer can save it
         (until the exchange is released)."""
+        self._waiting: dict[int, tuple[Exchange, set[int]]] = {}
+        """Requests whose history verdict waits (module docstring), oldest first: the exchange and the
+        numbers of the earlier exchanges whose end it still waits for."""
+        self._ends_due: dict[int, End] = {}
+        """The ends of waiting exchanges, taken once their verdict is given."""
 
     @property
     def running(self) -> int:
@@ -112,9 +131,13 @@ class ExchangeLog:
         self.exchanges.append(ex)
         self.by_n[ex.n] = ex
         try:
+            waits = self._answers_open(ex)
+        except Exception:  # noqa: BLE001 - an odd body: judged at once, where the failure is said
+            waits = set()
+        if waits:
+            self._waiting[ex.n] = (ex, waits)
+        else:
             self._check_history(ex)
-        except Exception as e:  # noqa: BLE001 - Q rules never crash the proxy
-            print(f"stream-inspector: proxy: history check failed on exchange {ex.n}: {e}", file=sys.stderr)
         self._emit("begin", ex)
 
     def head(self, n: int, status: int, headers: dict) -> None:
@@ -142,6 +165,52 @@ class ExchangeLog:
         self._emit("update", ex)
 
     def finish(self, n: int, end: End) -> None:
+        if n in self._waiting:  # ends once its verdict is given (module docstring)
+            self._ends_due[n] = end
+            return
+        self._settle(due=((n, end),))
+
+    def close(self) -> None:
+        """The source stopped (the proxy shut down): give every verdict still waiting with the answers
+        that have ended, oldest first, and end the exchanges that waited for theirs. The log stays
+        usable: an end taken later is an end like any other."""
+        while self._waiting:
+            n = next(iter(self._waiting))
+            ex, _ = self._waiting.pop(n)
+            self._settle(ready=(ex,))
+
+    def _settle(self, due: tuple[tuple[int, End], ...] = (), ready: tuple[Exchange, ...] = ()) -> None:
+        """Take the ends ``due`` and give the verdicts ``ready``, then whatever they unblock, in order: a
+        verdict given lets its exchange's end be taken, an end taken may give verdicts waiting for it."""
+        due_, ready_ = list(due), list(ready)
+        while due_ or ready_:
+            if ready_:
+                ex = ready_.pop(0)
+                self._check_history(ex, late=True)
+                end = self._ends_due.pop(ex.n, None)
+                if end is not None:
+                    due_.append((ex.n, end))
+                continue
+            n, end = due_.pop(0)
+            try:
+                self._end(n, end)
+            except Exception as e:  # noqa: BLE001 - a broken end must not leave the verdicts waiting for it
+                print(f"stream-inspector: proxy: inspection failed: {type(e).__name__}: {e}", file=sys.stderr)
+            ready_.extend(self._unblocked(n))
+        with self.changed:
+            self.changed.notify_all()
+
+    def _unblocked(self, ended: int) -> list[Exchange]:
+        """The waiting requests that waited for exchange ``ended`` alone, now ready for their verdict."""
+        ready = []
+        for n, (ex, waits) in list(self._waiting.items()):
+            waits.discard(ended)
+            if not waits:
+                del self._waiting[n]
+                ready.append(ex)
+        return ready
+
+    def _end(self, n: int, end: End) -> None:
         ex = self.by_n[n]
         self._open -= 1
         if ex.session is None:  # no response at all: the fault is the whole story
@@ -159,8 +228,6 @@ class ExchangeLog:
             ex.held_session.close_unjudged(end)
         self._emit("end", ex)
         self._bound(ex)
-        with self.changed:
-            self.changed.notify_all()
 
     def _bound(self, ended: Exchange) -> None:
         """Release the oldest ended exchanges beyond ``keep`` and ``keep_bytes`` (class docstring)."""
@@ -195,7 +262,7 @@ class ExchangeLog:
         ex.session = driver.session
         ex.tape = driver.tape
         ex.generation += 1
-        ex.session.findings.extend(ex.q_findings)
+        ex.session.findings[:0] = ex.q_findings  # first: known before the first byte (module docstring)
 
     def previous_for(self, ex: Exchange) -> tuple[Exchange | None, str]:
         """The exchange whose answer ``ex``'s request continues, and how it was matched (a response on a
@@ -207,24 +274,56 @@ class ExchangeLog:
                 return prev, how
         return continued_exchange(ex, self.exchanges)
 
-    def _check_history(self, ex: Exchange) -> None:
-        if not isinstance(ex.body, dict) or not has_history(ex.body):
+    def _answers_open(self, ex: Exchange) -> set[int]:
+        """Numbers of the exchanges ``ex``'s verdict waits for (module docstring): before it on its
+        path, open, their response head taken and linted (an answer whose head the client had not
+        got cannot be the one it sends back: the head is handed over before the first byte is
+        relayed; an answer that is not linted is never judged against), and that its history may
+        continue (``pairing.answers_in_question``). Empty when its history continues no answer (a
+        first request: no Q007 to give), or its socket names the answer."""
+        if ex.socket_continues is not None:
+            return set()
+        by_n = self.by_n
+        open_ = [by_n[n] for n in self._drivers if n < ex.n and by_n[n].path == ex.path and by_n[n].linted]
+        if not open_ or not claims_an_answer(ex.body):
+            return set()
+        return {e.n for e in answers_in_question(ex, open_, self.exchanges)}
+
+    def _check_history(self, ex: Exchange, late: bool = False) -> None:
+        """Give ``ex``'s history verdict (``ex.q_findings``); ``late``: after its session began, so
+        the findings go in first and viewers read it again (``generation``)."""
+        try:
+            found = self._verdict(ex)
+        except Exception as e:  # noqa: BLE001 - Q rules never crash the proxy
+            print(f"stream-inspector: proxy: history check failed on exchange {ex.n}: {e}", file=sys.stderr)
             return
+        if found is None:
+            return
+        ex.q_findings = found
+        if late:
+            if ex.session is not None and found:
+                ex.session.findings[:0] = found
+                ex.generation += 1
+            self._emit("update", ex)
+
+    def _verdict(self, ex: Exchange) -> list | None:
+        """The Q findings of ``ex``'s request (None: it carries no history)."""
+        if not isinstance(ex.body, dict) or not has_history(ex.body):
+            return None
         prev, how = self.previous_for(ex)
         target = prev.held_session if prev is not None else session_for(Capture(), dialect=self.dialect)
         first = len(target.findings)
         check_request(target, ex.body)
-        found = target.findings[first:]
-        del target.findings[first:]  # they belong to the new exchange's report (module docstring)
+        found = target.take_findings(first)  # the new exchange's report's (module docstring)
         if prev is None:
             found = [f for f in found if f.code in HISTORY_ONLY_RULES]
             if claims_an_answer(ex.body):
-                found.insert(0, target.report("Q007", UNMATCHED, event=False))
-                del target.findings[first:]
+                target.report("Q007", UNMATCHED, event=False)
+                found[:0] = target.take_findings(first)
         else:
             ex.continues, ex.continues_how = prev.n, how
             for f in found:
                 f.message = f"vs exchange #{prev.n} ({how}): {f.message}"
         for f in found:
             f.event, f.line, f.t = None, None, 0.0
-        ex.q_findings = found
+        return found

@@ -85,8 +85,7 @@ def continued_exchange(ex: Exchange, earlier: Sequence[Exchange]) -> tuple[Excha
     """
     if not isinstance(ex.body, dict):
         return None, ""
-    cands = [e for e in reversed(earlier) if e is not ex and e.n < ex.n and e.path == ex.path
-             and e.done and e.linted and e.session is not None and e.session.blocks]
+    cands = _candidates(ex, earlier)
     if not cands:
         return None, ""
     answers: dict[int, _Answer] = {}  # read once per request, and only when asked
@@ -102,6 +101,38 @@ def continued_exchange(ex: Exchange, earlier: Sequence[Exchange]) -> tuple[Excha
                 return None, ""
             return found, how + (" (an earlier turn)" if depth else "")
     return None, ""
+
+
+def answers_in_question(ex: Exchange, open_: Sequence[Exchange], earlier: Sequence[Exchange]) -> list[Exchange]:
+    """Of ``open_`` (exchanges before ``ex`` on its path, linted, still streaming), those whose
+    answer ``ex``'s history may continue, judged by what each has streamed so far: all the client
+    had read when it sent ``ex`` (the log takes calls in the order they were posted).
+
+    Kept: an answer that shows any ``MATCHES`` evidence in one of the history's turns, or whose
+    own request began this history (its conversation). The others (another agent's stream,
+    whatever it has sent) are left out when the history's last turn shows an answer (an ended
+    one in ``earlier`` or a kept one: ``continued_exchange`` stops at that turn), and when no turn
+    shows any (nothing to follow forward from: the verdict is the one given now). All of
+    ``open_`` when only an earlier turn shows one: the match may be followed forward along its
+    conversation to any of them (a last turn mangled beyond recognition, or an answer that left
+    no evidence). ``ex.body`` not a JSON object: all of ``open_``. Never raises on odd bodies or blocks."""
+    body = ex.body
+    if not isinstance(body, dict):  # not what the log asks about (it claims an answer): wait for them all
+        return list(open_)
+    turns = list(zip(range(_MAX_TURNS), history_turns(body)))
+    answers: dict[int, _Answer] = {}
+
+    def shown(e: Exchange, among) -> bool:
+        answer = _answer(answers, e)
+        return any(answer.shows(how, turn) for _, turn in among for how in MATCHES)
+
+    kept = [e for e in open_ if shown(e, turns) or _began(e.body, body)]
+    ended = _candidates(ex, earlier)
+
+    def answered(among) -> bool:
+        return any(shown(e, among) for e in kept) or any(shown(e, among) for e in ended)
+
+    return list(open_) if not answered(turns[:1]) and answered(turns[1:]) else kept
 
 
 def claims_an_answer(body: object) -> bool:
@@ -162,6 +193,12 @@ class _Answer:
         if how == MATCHES[2]:
             return any(t in turn.strings for t in self.texts)
         return bool(self.calls) and self.calls <= turn.calls
+
+
+def _candidates(ex: Exchange, earlier: Sequence[Exchange]) -> list[Exchange]:
+    """The exchanges of ``earlier`` whose answer ``ex`` may be judged against, the latest first."""
+    return [e for e in reversed(earlier) if e is not ex and e.n < ex.n and e.path == ex.path
+            and e.done and e.linted and e.session is not None and e.session.blocks]
 
 
 def _answer(answers: dict, e: Exchange) -> "_Answer":

@@ -106,6 +106,8 @@ def run_foreground(taps: GatewayTaps, reports: PairReports, *, ready=None) -> in
         loop.run_until_complete(asyncio.sleep(0))  # the last steps the taps posted
         for _ in range(3):
             loop.run_until_complete(asyncio.sleep(0.01))
+        taps.front.log.close()  # verdicts still waiting for an end that never came (ExchangeLog.close)
+        taps.back.log.close()
         taps.pairs.flush()
     finally:
         loop.close()

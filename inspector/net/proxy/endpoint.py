@@ -10,7 +10,8 @@ are first teed (``tap.Tee``: appended to the ``--record`` capture, one record pe
 in one unbuffered write, so a kill never loses a chunk the client already has; their decoded
 copies queued for inspection, chunk by chunk, which runs elsewhere and delays nothing); the
 client's bytes are never decoded or changed. Times are seconds since the request was sent
-upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of the parser.
+upstream (``time.monotonic``), one per upstream chunk, taken as it comes out of the parser (chunks
+the parser already held share one: ``pump``).
 
 Limits (``inspector.net.limits``): a response body longer than ``--max-bytes`` or than
 ``--max-duration`` is cut there, the client's body ends short (no terminating chunk) and the

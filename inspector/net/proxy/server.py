@@ -67,6 +67,7 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     finally:
         sock.close()
         collector.stop()
+        log.close()  # the loop is gone: verdicts still waiting for an end that never came are given now
     return reports.worst
 
 
@@ -102,6 +103,13 @@ class ProxyThread(BackgroundServer):
         self.relay = websocket_relay(self.endpoint)
         """The WebSocket side (``wsrelay``): upgrades on the same port, each response on a socket an exchange."""
         super().__init__(make_asgi_app(self.endpoint, self.relay), host, port, sock, requests=requests)
+
+    def stop(self) -> None:
+        """Stop serving; then, with inspection on its own loop (not ``external``) and that loop's thread
+        gone, give the verdicts still waiting for an end that never came (``ExchangeLog.close``)."""
+        super().stop()
+        if self.sink.auto_attach and (self._thread is None or not self._thread.is_alive()):
+            self.log.close()
 
     @property
     def reports(self) -> list[dict]:

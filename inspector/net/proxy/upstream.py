@@ -156,12 +156,12 @@ BODY = "stream_inspector.body"
 """The ``httpx.Response.extensions`` key of a body read through aiohttp (``body_reader``)."""
 
 
-def body_reader(resp: httpx.Response) -> typing.Callable[[], typing.Awaitable[bytes]] | None:
-    """``resp``'s body one item at a time straight from aiohttp (``_Body.next``: what ``aiter_raw``
-    gives, without httpx's three generator layers per item), or None when httpx's own transport read
-    it. Close the response as usual (``aclose``) when done."""
+def body_reader(resp: httpx.Response) -> _Body | None:
+    """``resp``'s body read straight from aiohttp (``_Body.next``: what ``aiter_raw`` gives, one item
+    at a time, without httpx's three generator layers per item; ``_Body.buffered``), or None when
+    httpx's own transport read it. Close the response as usual (``aclose``) when done."""
     body = resp.extensions.get(BODY)
-    return body.next if isinstance(body, _Body) else None
+    return body if isinstance(body, _Body) else None
 
 
 def _fields(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
@@ -187,6 +187,8 @@ class _Body(httpx.AsyncByteStream):
 
     def __init__(self, resp: aiohttp.ClientResponse) -> None:
         self._resp = resp
+        self._taken = 0
+        """Bytes ``next`` has returned (what aiohttp's ``total_bytes`` counts as fed, less what is buffered)."""
         conn = resp.connection
         self._protocol = conn.protocol if conn is not None else None
         self._closed = self._protocol.closed if self._protocol is not None else None
@@ -209,6 +211,11 @@ class _Body(httpx.AsyncByteStream):
         while data := await self.next():
             yield data
 
+    def buffered(self) -> bool:
+        """Some of the body is in aiohttp's buffer already, parsed: ``next`` returns without waiting
+        (``auto_decompress`` is off, so aiohttp counts the bytes it buffers in ``total_bytes``)."""
+        return self._resp.content.total_bytes > self._taken
+
     async def next(self) -> bytes:
         """The next item of the body (an HTTP chunk, or a socket read's worth when not chunked), ``b""``
         at its end. Raises ``httpx.TransportError`` (module docstring)."""
@@ -218,6 +225,7 @@ class _Body(httpx.AsyncByteStream):
             while True:
                 data, end_of_chunk = await readchunk()
                 if data:
+                    self._taken += len(data)
                     return data
                 if not end_of_chunk:  # (b"", False): the end of the body (aiohttp's ``iter_chunks``)
                     break
