@@ -489,3 +489,114 @@ def test_a_whole_escaped_backslash_after_what_may_begin_a_key_is_kept():
     for cut in range(1, len(body)):
         scrubber = ChunkScrubber()
         assert scrubber.scrub(body[:cut]) + scrubber.scrub(body[cut:]) == body, cut
+
+
+# ---- a ``Basic``/``Bearer`` credential whose first part ends a piece (the rest comes with the next)
+SCHEME_CASES = [(word, ws, body) for word in ("Basic", "BASIC", "bAsIc") for ws in (" ", "\t") for body in ("plain", "sse")]
+SCHEME_CASES += [("bEaReR", "\t", "sse"), ("bearer", " ", "plain")]
+BASIC_CREDENTIAL = "YWxpY2U6czNjcmV0LXBhc3M="  # base64 of alice:s3cret-pass (printable: every spelling masks it)
+BEARER_TOKEN = "Zq9Xw8Vu7Ts6Rq5Po4Nm3Lk2"
+
+
+def _said(word: str, ws: str) -> tuple[str, str]:
+    """A curl line quoting a credential after ``word`` and ``ws``, and the credential."""
+    secret = BEARER_TOKEN if word.lower() == "bearer" else BASIC_CREDENTIAL
+    return f"curl -H 'authorization: {word}{ws}{secret}' -d done", secret
+
+
+def _shows(written: str, secret: str) -> list[str]:
+    """The runs of 4 characters of ``secret`` that ``written`` holds."""
+    return [secret[i:i + 4] for i in range(len(secret) - 3) if secret[i:i + 4] in written]
+
+
+def _written(tmp_path, name: str, pieces: list[str]) -> str:
+    """What a ``Recorder`` fed ``pieces`` as network chunks writes: the file and the chunks it reads back as."""
+    from inspector.capture.load import load_path
+    from inspector.capture.recorder import Recorder
+
+    path = tmp_path / f"{name}.jsonl"
+    with Recorder(path) as rec:
+        for i, piece in enumerate(pieces):
+            rec.chunk(0.1 * i, piece.encode())
+    return path.read_text() + "".join(c.data.decode() for c in load_path(path).chunks)
+
+
+@pytest.mark.parametrize("word, ws, body", SCHEME_CASES)
+def test_a_scheme_credential_cut_anywhere_by_a_chunk_boundary_never_shows(word, ws, body, tmp_path):
+    """A piece ending in ``Basic dXNl`` (or ``BASIC\\tYW``, or ``bAsIc\\`` inside a JSON escape) is
+    written before the rest arrives: what it holds of the credential is masked at once."""
+    text, secret = _said(word, ws)
+    stream = _delta_event(text) if body == "sse" else text + "\n"
+    assert _shows(stream, secret)
+    start = stream.index(word)
+    for cut in range(start, stream.index("done")):
+        scrubber = ChunkScrubber()
+        pieces = [scrubber.scrub(stream[:cut]), scrubber.scrub(stream[cut:])]
+        assert not _shows("".join(pieces), secret), (cut, pieces)
+        assert pieces[0].startswith(stream[:start] + word) and pieces[1].endswith("done" + stream.split("done")[1])
+    for cut in range(stream.index(secret) - 1, stream.index(secret) + len(secret) + 1):
+        assert not _shows(_written(tmp_path, str(cut), [stream[:cut], stream[cut:]]), secret), cut
+
+
+@pytest.mark.parametrize("word, ws, body", [c for c in SCHEME_CASES if c[2] == "sse"])
+def test_a_scheme_credential_cut_anywhere_by_a_delta_boundary_never_shows(word, ws, body, tmp_path):
+    """Two events, the first ending in the scheme word, its white space and part of the credential:
+    each event a network chunk, all in one chunk, through a recording, and as ``EventMasks`` shows them."""
+    from inspector.capture.redact import EventMasks
+    from inspector.model.events import EventRecord
+
+    text, secret = _said(word, ws)
+    for cut in range(text.index(word), text.index("done")):
+        events = [_delta_event(text[:cut]), _delta_event(text[cut:])]
+        scrubber = ChunkScrubber()
+        one_each = [scrubber.scrub(e) for e in events]
+        assert not _shows("".join(one_each), secret), (cut, one_each)
+        assert not _shows(ChunkScrubber().scrub("".join(events)), secret), cut
+        assert not _shows(_written(tmp_path, str(cut), events), secret), cut
+        masks = EventMasks([EventRecord(i, "message", e.split("data: ")[1], None, None, None) for i, e in enumerate(events)])
+        assert not _shows(masks.data(0) + masks.data(1), secret), cut
+
+
+def _open_runs(text: str) -> list[tuple[int, int]]:
+    """Where each ``Basic`` word's run of base64 characters after white space lies in ``text``."""
+    import re
+
+    return [m.span(1) for m in re.finditer(r"(?i:\bbasic)(?:\s|\\t)+([A-Za-z0-9+/]+)", text)]
+
+
+@pytest.mark.parametrize("body", ["plain", "sse"])
+def test_text_with_the_word_basic_and_no_credential_is_unchanged_when_no_boundary_ends_inside_its_run(body):
+    """A piece is masked only when it ends inside ``Basic``, white space and base64 characters (a
+    boundary right there): cut anywhere else, by a chunk or a delta boundary, prose with the word
+    comes out as it went in."""
+    prose = "Basic usage: BASIC programs, the basic\tidea and basic information; basically classic. Basic+ plan"
+    stream = _delta_event(prose) if body == "sse" else prose
+    runs = _open_runs(stream)
+    assert len(runs) == 4
+    for cut in range(1, len(stream)):
+        if not any(a < cut <= b for a, b in runs):
+            scrubber = ChunkScrubber()
+            assert scrubber.scrub(stream[:cut]) + scrubber.scrub(stream[cut:]) == stream, cut
+    runs = _open_runs(prose)
+    for cut in range(1, len(prose) if body == "sse" else 0):
+        if not any(a < cut <= b for a, b in runs):
+            events = [_delta_event(prose[:cut]), _delta_event(prose[cut:])]
+            scrubber = ChunkScrubber()
+            assert [scrubber.scrub(e) for e in events] == events, cut
+
+
+def test_a_boundary_right_after_basic_us_masks_the_open_end_the_trade_off():
+    """``Basic us`` may go on as ``Basic usage`` or as ``Basic usXy…`` (a credential): written
+    before the rest arrives, so masked. Any other spelling masks only what may still begin a
+    credential it masks whole (base64 of printable ``user:password``): ``us`` decodes to the byte
+    0xBA, no start of UTF-8 text, so ``basic us`` is kept; ``BASIC PR`` (``=``) is masked."""
+    from inspector.capture.redact import open_secret
+
+    for said, shown in [("Basic us", "Basic [redacted]"), ("basic us", "basic us"), ("BASIC PR", "BASIC [redacted]"),
+                        ("BASIC PRO", "BASIC PRO"), ("bAsIc\\tdX", "bAsIc\\t[redacted]")]:
+        scrubber = ChunkScrubber()
+        assert scrubber.scrub(f"see {said}") + scrubber.scrub("age.") == f"see {shown}age.", said
+        open_at = shown.find("[redacted]")
+        assert open_secret(f"see {said}") == (None if open_at < 0 else len("see ") + open_at), said
+        scrubber = ChunkScrubber()
+        assert scrubber.scrub(_delta_event(f"see {said}")) == _delta_event(f"see {shown}"), said
