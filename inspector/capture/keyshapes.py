@@ -63,7 +63,7 @@ _KEEP = [(lazy(rx), keep) for _, rx, keep in SHAPES]
 OPEN = lazy(
     r"(?:(?<![A-Za-z0-9_-])|(?<=\\[bfnrt])|(?<=\\u[0-9A-Fa-f]{4}))(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
     r"|gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,}|glpat-[A-Za-z0-9_-]{2,}|xox[abposr]-[A-Za-z0-9-]{2,}"
-    r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)\s+[A-Za-z0-9._~+/-]{3,})\Z")
+    r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)(?:\s|\\[tnr])+[A-Za-z0-9._~+/-]{3,})\Z")
 """Text that ends in what may be the first part of a key (the rest may come in the next chunk or event)."""
 
 
@@ -79,8 +79,15 @@ TRAIL = lazy(r"[A-Za-z0-9_.-]{1,256}\Z")
 """The run of key characters (and the dots of a JSON Web Token) that ends a text (searched from
 256 characters before its end: longer than any key)."""
 
-BEARER_END = lazy(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]*=*)\Z")
-"""A text ending in a ``Bearer`` scheme and what there is of its token."""
+BEARER_END = lazy(r"(?i:\bbearer)(?:\s|\\[tnr])+([A-Za-z0-9._~+/-]*=*)\Z")
+"""A text ending in a ``Bearer`` scheme, its white space (as ``KEY`` takes it) and what there is of its token."""
+
+BASIC_END = lazy(r"(?i:\b(basic))(?:\s|\\[tnr])+([A-Za-z0-9+/]*=?)\Z")
+"""A text ending in a ``Basic`` scheme (group 1: the word as written), its white space (as ``KEY``
+takes it) and what there is of a credential (group 2: base64 characters, and a ``=`` that a second
+may follow; after ``==`` the credential is whole, ``KEY``'s to judge)."""
+
+_SCHEME_WORD = lazy(r"(?i:bearer)(?:\s|\\[tnr])+")
 
 
 _DASHED = re.compile(r"-(?:(?<=sk-)|(?<=glpat-)|(?<=xox[abposr]-))")
@@ -138,7 +145,8 @@ def open_keep(head: str) -> int:
         return 4
     if head.startswith("eyJ"):
         return 3
-    return len(head) - len(head.split()[-1])  # Bearer: the word and its space
+    word = _SCHEME_WORD.match(head)  # Bearer: the word and its white space
+    return word.end() if word is not None else 0
 
 
 def is_basic_credential(value: str, word: str = "Basic") -> bool:
@@ -161,6 +169,40 @@ def is_basic_credential(value: str, word: str = "Basic") -> bool:
         return raw.decode("utf-8").isprintable()
     except UnicodeDecodeError:
         return False
+
+
+def basic_open(text: str, lo: int, hi: int) -> int | None:
+    """Where the credential starts when ``text[lo:hi]`` ends in a ``Basic`` scheme word, its white
+    space and what may be the first part of a credential that ``KEY`` and ``is_basic_credential``
+    mask once whole: the offset after the white space (``hi``: none of it yet), else None.
+
+    After ``Basic`` any base64 characters may go on into ``user:password``. After any other spelling
+    (``basic``, ``BASIC``) the whole credential must decode to printable text, so only a part whose
+    bytes so far may begin such text counts: ``basic us`` (the byte 0xBA, no start of UTF-8) is
+    left alone, as ``basic usage`` whole is; ``BASIC PR`` (``=``) counts."""
+    m = BASIC_END.search(text, lo, hi)
+    if m is None:
+        return None
+    if m.group(1) != "Basic" and not _may_begin_text(m.group(2)):
+        return None
+    return m.start(2)
+
+
+def _may_begin_text(part: str) -> bool:
+    """``part`` (base64 characters, maybe a ``=``) may begin the base64 of printable UTF-8 text: the
+    bytes its characters already fix (6 bits each; a last character or two fix only part of a byte)
+    decode to a printable beginning, a character cut short at the end allowed."""
+    import base64
+    import codecs
+
+    part = part.rstrip("=")
+    whole, rest = len(part) - len(part) % 4, len(part) % 4
+    raw = base64.b64decode(part[:whole] + (part[whole:] + "A" * (4 - rest) if rest else ""))
+    try:
+        head = codecs.getincrementaldecoder("utf-8")().decode(raw[:whole // 4 * 3 + rest * 6 // 8])
+    except UnicodeDecodeError:
+        return False
+    return head.isprintable()
 
 
 def key_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:

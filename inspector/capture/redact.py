@@ -28,7 +28,7 @@ from inspector.model.static import TypeVar, overload
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
-from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, OPEN, TRAIL, key_matches, maybe_key, open_keep,
+from inspector.capture.keyshapes import (BEARER_END, basic_open, HEAD_STARTS, HEADS, OPEN, TRAIL, key_matches, maybe_key, open_keep,
                                         readable, sub_keys)
 
 K = TypeVar("K")
@@ -963,8 +963,8 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
     if hi <= lo:
         return None
     last = text[hi - 1]
-    if last in _SPACES:  # ``Bearer`` in any case (``KEY``: RFC 9110 §11.1), its token still to come
-        return hi if text[max(lo, hi - 32):hi].rstrip(_SPACES).lower().endswith("bearer") else None
+    if last in _SPACES:  # ``Bearer`` or ``Basic`` in any case (``KEY``: RFC 9110 §11.1), its credential still to come
+        return hi if text[max(lo, hi - 32):hi].rstrip(_SPACES).lower().endswith(("bearer", "basic")) else None
     if last not in _KEY_CHARS:
         return None
     if not hot:
@@ -988,7 +988,12 @@ def _plain_begun(text: str, lo: int, hi: int, hot: bool) -> int | None:
         if run in HEAD_STARTS:
             return hi
     m = BEARER_END.search(text, max(lo, hi - 300), hi)
-    return m.start(1) if m is not None else None
+    if m is not None:
+        return m.start(1)
+    begun = basic_open(text, max(lo, hi - 300), hi)
+    if begun is None and text[max(lo, hi - 6):hi].lower().endswith(("bearer", "basic")):
+        return hi  # the scheme word alone: its white space and credential may come with the next value
+    return begun
 
 
 def _after_escape(text: str, lo: int, run: str, start: int) -> tuple[str, int]:
@@ -1051,12 +1056,16 @@ def _open_secret(joined: str, n: int, hot: bool = True) -> int | None:
     """Where a possible secret starts at the very end of ``joined`` (within its last piece, which
     starts at ``n``), else None. The type prefix (``sk-``, ``AIza``, ``Bearer ``) stays readable.
     ``hot``: False when ``joined`` holds no key prefix at all (``maybe_key``)."""
-    m = OPEN.search(joined, max(0, len(joined) - 200)) if hot and maybe_key(joined[-200:]) else None
-    if m is not None and m.end() > n:
-        return max(m.start() + open_keep(m.group()), n)
+    end = len(joined)
+    if hot and maybe_key(joined[-200:]):
+        m = OPEN.search(joined, max(0, end - 200))
+        if m is not None and m.end() > n:
+            return max(m.start() + open_keep(m.group()), n)
+        basic = basic_open(joined, max(0, end - 200), end)
+        if basic is not None and basic < end:  # some of the credential (``hi``: only the word, nothing to mask)
+            return max(basic, n)
     # A remembered credential whose first k >= 4 characters end the text: find its first four
     # characters in the last len(value) - 1 characters, then compare once (no per-length loop).
-    end = len(joined)
     for value in list(_known):
         head, p = value[:4], end - len(value) + 1
         while True:
