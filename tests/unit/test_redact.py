@@ -106,7 +106,7 @@ def test_remembered_credentials_cut_anywhere_never_appear():
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200))
 def test_scrubbing_text_without_a_secret_changes_nothing(text):
-    if "sk-" in text or "AIza" in text or "earer" in text:
+    if "sk-" in text or "AIza" in text or "earer" in text or "basic" in text.lower():  # (a boundary after ``Basic x``: masked)
         return
     assert scrub_secrets(text) == text
     assert "".join(ChunkScrubber().scrub(p) for p in (text[:len(text) // 2], text[len(text) // 2:])) == text
