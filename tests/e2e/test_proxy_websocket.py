@@ -9,6 +9,7 @@ its HTTP answer; the socket is recorded as a WebSocket capture that ``check`` re
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 
@@ -145,3 +146,39 @@ def test_the_socket_is_recorded_as_a_websocket_capture(upstream, proxy, tmp_path
         ("send", b"close:4001:", False)]
     assert (cap.end.kind, cap.end.code) == ("close", 4001)
     assert [json.loads(line).get("ws") for line in raw.splitlines()[1:-1]] == ["send", "recv", "recv", "send"]
+
+
+def test_a_client_close_that_overtakes_an_upstream_message_still_reaches_the_upstream(upstream):
+    """The client closes (4321) while the upstream's reply is on its way: the server has taken the close
+    frame, so forwarding the reply fails (uvicorn's ``ClientDisconnected``) before the relay reads the
+    close. The upstream must still get the client's close, not a dropped connection (CI, under load)."""
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    from inspector.net.proxy.routes import Routes
+    from inspector.net.proxy.wsrelay import WebSocketRelay
+
+    async def scenario() -> list[dict]:
+        send_failed = asyncio.Event()
+        sent: list[dict] = []
+        incoming = [{"type": "websocket.connect"}, {"type": "websocket.receive", "text": "echo:x"}]
+
+        async def receive() -> dict:
+            if incoming:
+                return incoming.pop(0)
+            await send_failed.wait()  # the close is read only after the reply's send failed: the order under load
+            return {"type": "websocket.disconnect", "code": 4321, "reason": "client is done"}
+
+        async def send(msg: dict) -> None:
+            sent.append(msg)
+            if msg["type"] == "websocket.send":
+                send_failed.set()
+                raise ClientDisconnected()
+
+        scope = {"type": "websocket", "path": "/v1/responses", "raw_path": b"/v1/responses", "query_string": b"",
+                 "headers": [(b"host", b"127.0.0.1")], "subprotocols": []}
+        await asyncio.wait_for(WebSocketRelay(Routes.single(upstream.url))(scope, receive, send), WAIT_S)
+        return sent
+
+    sent = asyncio.run(scenario())
+    assert [m["type"] for m in sent][:2] == ["websocket.accept", "websocket.send"]
+    assert upstream.last().closed == (4321, "client is done")

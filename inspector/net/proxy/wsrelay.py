@@ -55,6 +55,10 @@ NO_STATUS = 1005
 ABNORMAL = 1006
 """No close frame at all: the connection dropped (RFC 6455 section 7.4.1; never sent on the wire)."""
 
+CLIENT_CLOSE_S = 10.0
+"""Longest wait, once a send to the client failed, for the client's close to be read (it is queued by then;
+the reading may first finish a send to the upstream)."""
+
 _HANDSHAKE_FIELDS = frozenset({"sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
                                "sec-websocket-accept", "sec-websocket-protocol"})
 """The handshake's own fields: each hop negotiates them (the subprotocol is passed on by value)."""
@@ -286,7 +290,8 @@ class WebSocketRelay:
 
         sink = self.sink
 
-        async def from_upstream() -> Close:
+        async def from_upstream() -> Close | None:
+            """The upstream's close; None when the client left first (its own close, ``from_client``'s, says how)."""
             while True:
                 try:
                     data = await upstream.recv()
@@ -294,10 +299,13 @@ class WebSocketRelay:
                     return _close_of(upstream)
                 if observer is not None:
                     observer.message(now(sock), "recv", data)
-                if isinstance(data, str):
-                    await send({"type": "websocket.send", "text": data})
-                else:
-                    await send({"type": "websocket.send", "bytes": data})
+                try:
+                    if isinstance(data, str):
+                        await send({"type": "websocket.send", "text": data})
+                    else:
+                        await send({"type": "websocket.send", "bytes": data})
+                except OSError:  # uvicorn's ClientDisconnected: the client closed while this message was on its way
+                    return None
                 if sink is not None and sink.posted_bytes - sink.inspected_bytes > BACKLOG_LIMIT:
                     await sink.wait_for_room()
 
@@ -308,6 +316,8 @@ class WebSocketRelay:
         try:
             done, _ = await asyncio.wait({client_task, upstream_task}, return_when=asyncio.FIRST_COMPLETED)
             close = next(iter(done)).result()
+            if close is None:  # the client's close is queued (the server took it before the send failed)
+                close = await asyncio.wait_for(client_task, CLIENT_CLOSE_S)
             client_task.cancel()
             upstream_task.cancel()
             if close.by == "client":
