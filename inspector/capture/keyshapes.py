@@ -50,20 +50,20 @@ and ``basic`` in the text lowered (the scheme words are matched in any case)."""
 
 KEY = lazy(
     r"(?:(?<![A-Za-z0-9_-])|(?<=\\[bfnrt])|(?<=\\u[0-9A-Fa-f]{4}))(" + "|".join(f"(?:{rx})" for _, rx, _ in SHAPES) + r")"
-    r"|(?i:\b(Bearer)(?:\s|\\[tnr])+)([A-Za-z0-9._~+/-]{16,}=*)"
-    r"|(?i:\b(Basic))(?:\s|\\[tnr])+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+    r"|(?i:\b(Bearer)(?:\s|\\+[tnr])+)([A-Za-z0-9._~+/-]{16,}=*)"
+    r"|(?i:\b(Basic))(?:\s|\\+[tnr])+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 """Group 1: a key of one of ``SHAPES``, after a character no key holds or after a JSON escape of a
 control character or a ``\\uXXXX`` escape (``\\n``, ``\\t``, ``\\u2028``...: in raw event text a key
 that starts a line follows the letter ``n``); groups 2-3: ``Bearer`` and its token; 4-5: ``Basic`` and its
 credential (either word in any case; the white space between written as is or as a JSON escape:
-``\\t``, ``\\n``, ``\\r``)."""
+``\\t``, ``\\n``, ``\\r``, escaped again in raw tool arguments: ``\\\\t``)."""
 
 _KEEP = [(lazy(rx), keep) for _, rx, keep in SHAPES]
 
 OPEN = lazy(
     r"(?:(?<![A-Za-z0-9_-])|(?<=\\[bfnrt])|(?<=\\u[0-9A-Fa-f]{4}))(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{2,}|(?:AKIA|ASIA)[A-Z0-9]{2,}"
     r"|gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,}|glpat-[A-Za-z0-9_-]{2,}|xox[abposr]-[A-Za-z0-9-]{2,}"
-    r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)(?:\s|\\[tnr])+[A-Za-z0-9._~+/-]{3,})\Z")
+    r"|hf_[A-Za-z0-9]{2,}|eyJ[A-Za-z0-9_.-]{2,}|(?i:\bBearer)(?:\s|\\+[tnr])+[A-Za-z0-9._~+/-]{3,})\Z")
 """Text that ends in what may be the first part of a key (the rest may come in the next chunk or event)."""
 
 
@@ -79,15 +79,15 @@ TRAIL = lazy(r"[A-Za-z0-9_.-]{1,256}\Z")
 """The run of key characters (and the dots of a JSON Web Token) that ends a text (searched from
 256 characters before its end: longer than any key)."""
 
-BEARER_END = lazy(r"(?i:\bbearer)(?:\s|\\[tnr])+([A-Za-z0-9._~+/-]*=*)\Z")
+BEARER_END = lazy(r"(?i:\bbearer)(?:\s|\\+[tnr])+([A-Za-z0-9._~+/-]*=*)\Z")
 """A text ending in a ``Bearer`` scheme, its white space (as ``KEY`` takes it) and what there is of its token."""
 
-BASIC_END = lazy(r"(?i:\b(basic))(?:\s|\\[tnr])+([A-Za-z0-9+/]*=?)\Z")
+BASIC_END = lazy(r"(?i:\b(basic))(?:\s|\\+[tnr])+([A-Za-z0-9+/]*=?)\Z")
 """A text ending in a ``Basic`` scheme (group 1: the word as written), its white space (as ``KEY``
 takes it) and what there is of a credential (group 2: base64 characters, and a ``=`` that a second
 may follow; after ``==`` the credential is whole, ``KEY``'s to judge)."""
 
-_SCHEME_WORD = lazy(r"(?i:bearer)(?:\s|\\[tnr])+")
+_SCHEME_WORD = lazy(r"(?i:bearer)(?:\s|\\+[tnr])+")
 
 
 _DASHED = re.compile(r"-(?:(?<=sk-)|(?<=glpat-)|(?<=xox[abposr]-))")

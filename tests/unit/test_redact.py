@@ -603,3 +603,21 @@ def test_a_boundary_right_after_basic_us_masks_the_open_end_the_trade_off():
         said, shown = said.replace("\\t", "\t"), shown.replace("\\t", "\t")  # in an event: the tab, JSON-escaped
         scrubber = ChunkScrubber()
         assert scrubber.scrub(_delta_event(f"see {said}")) == _delta_event(f"see {shown}"), said
+
+
+@pytest.mark.parametrize("word, ws", [("Basic", "\t"), ("bAsIc", "\n"), ("BEARER", "\t"), ("Basic", " ")])
+def test_a_scheme_credential_in_tool_arguments_after_an_escaped_tab_never_shows(word, ws):
+    """In tool arguments a tab is escaped twice in the raw event (``"Basic\\\\\\\\t…"``): the whole
+    credential in one delta was written to the recording as it was; also cut at every offset."""
+    secret = BEARER_TOKEN if word.lower() == "bearer" else BASIC_CREDENTIAL
+    args = json.dumps({"h": f"{word}{ws}{secret}", "n": 1})
+
+    def event(part: str) -> str:
+        return 'data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":' + \
+            json.dumps(part) + "}}\n\n"
+
+    assert not _shows(ChunkScrubber().scrub(event(args)), secret)
+    for cut in range(args.index(word) + len(word), args.index(secret) + len(secret)):
+        scrubber = ChunkScrubber()
+        out = [scrubber.scrub(event(args[:cut])), scrubber.scrub(event(args[cut:]))]
+        assert not _shows("".join(out), secret), (cut, out)
