@@ -22,6 +22,7 @@ key ids ``AKIA``/``ASIA`` + 16 upper-case letters and digits; GitHub ``ghp_``/``
 """
 from __future__ import annotations
 
+import codecs  # loaded by the interpreter itself (io): free
 import re
 from collections.abc import Callable, Iterator
 
@@ -193,7 +194,6 @@ def _may_begin_text(part: str) -> bool:
     bytes its characters already fix (6 bits each; a last character or two fix only part of a byte)
     decode to a printable beginning, a character cut short at the end allowed."""
     import base64
-    import codecs
 
     part = part.rstrip("=")
     whole, rest = len(part) - len(part) % 4, len(part) % 4
