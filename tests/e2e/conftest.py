@@ -149,8 +149,10 @@ class RawServer:
     @staticmethod
     def head(conn: socket.socket, status: int = 200, ctype: str = "text/event-stream", reason: str = "OK",
              extra: dict | None = None) -> None:
-        lines = [f"HTTP/1.1 {status} {reason}", f"content-type: {ctype}", "transfer-encoding: chunked"]
-        lines += [f"{k}: {v}" for k, v in (extra or {}).items()]
+        # connection: close: this server closes after each answer (``_one``), so a client must not pool the
+        # connection (the proxy's pool reused one the server had just closed: a 502 under load in CI).
+        fields = {"content-type": ctype, "transfer-encoding": "chunked", "connection": "close", **(extra or {})}
+        lines = [f"HTTP/1.1 {status} {reason}", *(f"{k}: {v}" for k, v in fields.items())]
         conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
 
     @staticmethod
