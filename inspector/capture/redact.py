@@ -451,9 +451,9 @@ def _value_end(text: str, start: int, floor: int | None = None) -> int:
 
 
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=-")
+"""Characters a key or token is made of: a value ending in one may have begun a key."""
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 """What ``keyshapes.KEY`` takes for the word a key would be the tail of (no key begins after one)."""
-"""Characters a key or token is made of: a value ending in one may have begun a key."""
 
 
 class ChunkScrubber:

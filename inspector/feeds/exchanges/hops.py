@@ -89,7 +89,11 @@ def request_strings(body: object) -> set[str]:
 
 def content_score(front: Exchange, back: Exchange) -> float | None:
     """Share of ``front``'s request strings found in ``back``'s (None when either has none)."""
-    fs, bs = request_strings(front.body), request_strings(back.body)
+    return share(request_strings(front.body), request_strings(back.body))
+
+
+def share(fs: set[str], bs: set[str]) -> float | None:
+    """Share of the strings ``fs`` found in ``bs`` (0–1; None when either has none)."""
     if not fs or not bs:
         return None
     return len(fs & bs) / len(fs)
@@ -173,7 +177,7 @@ def _owned(fronts: Sequence[Exchange], backs: Sequence[Exchange]) -> list[list[t
             if not _in_window(f, b):
                 continue
             fs = strings[id(f)]
-            score = len(fs & bs) / len(fs) if fs and bs else None
+            score = share(fs, bs)
             if score is None or score > 0:
                 cands.append((similarity(fs, bs) or 0.0, 0, i, score))
         if len(cands) > 1:  # the answers are read only where there is a choice
