@@ -14,6 +14,7 @@ from inspector.compare.hops import PairReports
 from inspector.net.gateway.server import GatewayTaps, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import is_loopback, listen, url_for
+from inspector.net.stopsignals import ending_by_signal
 from inspector.tui.screens.gateway import GatewayApp
 from inspector.tui.themes import check_theme
 
@@ -37,7 +38,8 @@ def banner(front: str, back: str, gateway: str, upstream: str) -> str:
 
 def run(args) -> int:
     """Exit 0 after Ctrl+C (headless: 1 if any pair was not clean), 2 for a bad URL, an unusable
-    ``--record`` directory, a busy port or a bad theme."""
+    ``--record`` directory, a busy port or a bad theme. Headless, a SIGTERM or SIGHUP stops it as
+    Ctrl+C does, then ends the process by that signal (``inspector.net.stopsignals``)."""
     for option, url in (("--gateway-url", args.gateway_url), ("--upstream", args.upstream)):
         problem = _bad_url(option, url)
         if problem:
@@ -71,9 +73,10 @@ def run(args) -> int:
     if args.format != "tui":
         print(text + (f"\n  recording pairs in {args.record}" if args.record else "") + " (Ctrl+C stops)",
               file=sys.stderr, flush=True)
-        worst = run_foreground(taps, PairReports(args.format, sys.stdout))
-        print("stream-inspector gateway stopped", file=sys.stderr, flush=True)
-        return worst
+        with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C, then ended by it
+            worst = run_foreground(taps, PairReports(args.format, sys.stdout))
+            print("stream-inspector gateway stopped", file=sys.stderr, flush=True)
+            return worst
     app = GatewayApp(taps, banner=text, theme=args.theme, record_dir=args.record)
     old = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)  # as proxy: the taps forward while the TUI renders

@@ -21,6 +21,7 @@ from inspector.net.proxy.resend import resend_request
 from inspector.net.proxy.server import ProxyThread, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import RequestLimits, is_loopback, listen, url_for
+from inspector.net.stopsignals import ending_by_signal
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
@@ -44,7 +45,9 @@ def _warn_exposed(host: str) -> str:
 
 def run(args) -> int:
     """``stream-inspector proxy --upstream URL``: exit 0 after Ctrl+C (headless: 1 if any exchange had
-    an error finding), 2 for a bad upstream URL, an unusable ``--record`` directory or a busy port."""
+    an error finding), 2 for a bad upstream URL, an unusable ``--record`` directory or a busy port.
+    Headless, a SIGTERM or SIGHUP stops it as Ctrl+C does, then ends the process by that signal
+    (``inspector.net.stopsignals``)."""
     upstream = args.upstream
     parts = urlsplit(upstream)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -79,13 +82,18 @@ def run(args) -> int:
     url = url_for(sock)
     safe_upstream = redact_url(upstream)
     listeners = (ExchangeSpans(sender),) if sender is not None else ()
-    try:
-        if fmt == "tui":
+    if fmt == "tui":
+        try:
             return _run_tui(args, sock, url, safe_upstream, exposed, listeners, warn)
-        return _run_headless(args, sock, url, safe_upstream, fmt, listeners)
-    finally:
-        if sender is not None:
-            sender.close()
+        finally:
+            if sender is not None:
+                sender.close()
+    with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C, then ended by it
+        try:
+            return _run_headless(args, sock, url, safe_upstream, fmt, listeners)
+        finally:
+            if sender is not None:
+                sender.close()  # the last spans exported before the process ends
 
 
 def _log_line(line: str) -> None:

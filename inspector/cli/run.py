@@ -8,7 +8,8 @@ unchanged (under the TUI they are held and written out when it closes, so the sc
 readable). Headless, ``run`` ends when the command ends, after the exchanges still streaming have
 ended (at most ``DRAIN_S``); under the TUI the exchanges stay on screen until ``q``. Either way
 ``run`` exits with the command's exit status (127 command not found, 126 not executable, 2 bad
-usage, as ``env`` does).
+usage, as ``env`` does). Headless, a SIGTERM or SIGHUP sent to ``run`` is passed on to the command
+and handled as Ctrl+C is; once every report is out, ``run`` ends by that signal (``stopsignals``).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from inspector.cli.proxy import bounds
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import listen, url_for
+from inspector.net.stopsignals import Stopped, ending_by_signal
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.themes import check_theme
 
@@ -67,13 +69,18 @@ def run(args) -> int:
         return EXIT_USAGE
     url = url_for(sock)
     listeners = (ExchangeSpans(sender),) if sender is not None else ()
-    try:
-        if args.format == "tui":
+    if args.format == "tui":
+        try:
             return _run_tui(args, command, the_plan, sock, url, listeners, warn)
-        return _run_headless(args, command, the_plan, sock, url, listeners)
-    finally:
-        if sender is not None:
-            sender.close()
+        finally:
+            if sender is not None:
+                sender.close()
+    with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C, then ended by it
+        try:
+            return _run_headless(args, command, the_plan, sock, url, listeners)
+        finally:
+            if sender is not None:
+                sender.close()
 
 
 def _drain(proxy: ProxyThread, seconds: float) -> None:
@@ -108,7 +115,9 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
         agent.start()
         try:
             code = agent.wait()
-        except KeyboardInterrupt:  # the command got the same Ctrl+C: give it time to finish
+        except KeyboardInterrupt as e:  # the command got the same Ctrl+C: give it time to finish
+            if isinstance(e, Stopped):  # a SIGTERM or SIGHUP sent to ``run`` alone: the command gets it too
+                agent.send(e.signum)
             late = agent.wait(10.0)
             code = late if late is not None else agent.stop()
         _drain(proxy, DRAIN_S)

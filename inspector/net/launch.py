@@ -26,6 +26,7 @@ Imports: ``inspector.providers`` (the variables), ``inspector.net.proxy.routes``
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -224,6 +225,13 @@ class Agent:
             return _shell_status(self._started().wait(timeout))
         except subprocess.TimeoutExpired:
             return None
+
+    def send(self, signum: int) -> None:
+        """Send it ``signum`` if it still runs (``run`` passes on a SIGTERM or SIGHUP sent to itself alone)."""
+        proc = self._started()
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):  # it ended in between
+                proc.send_signal(signum)
 
     def stop(self, grace: float = 5.0) -> int:
         """End it if it still runs: SIGTERM, then SIGKILL after ``grace`` seconds. Its exit status."""

@@ -15,8 +15,10 @@ it arrives) is answered ``413`` and closed, before the app has read it all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
+import signal
 import socket
 import sys
 import threading
@@ -32,6 +34,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES
+from inspector.net.stopsignals import stop_signals, took
 
 @dataclass(frozen=True, slots=True)
 class RequestLimits:
@@ -317,16 +320,41 @@ class _WebSocketProtocol(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
 
+class _StopsThenReturns(uvicorn.Server):
+    """uvicorn's server, stopping gracefully on SIGTERM and SIGHUP as on Ctrl+C (``stopsignals``), and
+    returning from ``run`` once stopped, whatever the signal, so the caller's cleanup runs: uvicorn
+    raises the signal again once it has stopped (``Server.capture_signals``, uvicorn 0.54), and
+    SIGTERM's default action then ended the process before it. The signals it took are handed to
+    ``stopsignals.took`` (the command ends by a SIGTERM or SIGHUP once cleaned up). In a thread other
+    than the main one (tests, the TUI) it takes no signal, as uvicorn's own."""
+
+    @contextlib.contextmanager
+    def capture_signals(self):
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {s: signal.signal(s, self.handle_exit) for s in stop_signals()}
+        try:
+            yield
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+            for s in self._captured_signals:
+                took(s)
+
+
 def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter: logging.Filter | None = None,
                    requests: RequestLimits | None = None, websockets: bool = False, lifespan: bool = False,
-                   fast_http: bool = False):
+                   fast_http: bool = False, returns_on_signal: bool = False):
     """A uvicorn ``Server`` for ``app`` that logs only warnings, adds no ``server`` header and bounds
     each request (``requests``, default ``RequestLimits()``: module docstring). ``websockets``: accept
     WebSocket upgrades (``websocket`` ASGI scopes; a message may be as large as a request body; no
     per-message compression: on loopback it costs time and saves nothing), else an upgrade request is an
     ordinary HTTP request. ``lifespan``: run the app's ASGI lifespan (its shutdown after the last
     connection closed: the proxy closes its upstream connections there). ``fast_http``: requests read
-    and responses written by httptools (``_FastHttp``, the proxy's), else by h11."""
+    and responses written by httptools (``_FastHttp``, the proxy's), else by h11. ``returns_on_signal``:
+    in the main thread, SIGTERM and SIGHUP stop it as Ctrl+C does and ``run`` returns, without raising
+    the signal again (``_StopsThenReturns``), else uvicorn's own handling."""
     if log_filter is not None:
         logger = logging.getLogger("uvicorn.error")
         if log_filter not in logger.filters:
@@ -345,7 +373,7 @@ def uvicorn_server(app, *, graceful: float, date_header: bool = True, log_filter
                             lifespan="on" if lifespan else "off", server_header=False,
                             date_header=date_header,
                             timeout_graceful_shutdown=graceful)  # type: ignore[arg-type]  # uvicorn types it int; a float works
-    return uvicorn.Server(config)
+    return (_StopsThenReturns if returns_on_signal else uvicorn.Server)(config)
 
 
 class BackgroundServer:

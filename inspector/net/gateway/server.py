@@ -17,6 +17,7 @@ import threading
 from inspector.compare.hops import PairLog, PairReports
 from inspector.net.gateway.record import PairRecorder, staging_dirs
 from inspector.net.proxy.server import ProxyThread
+from inspector.net.stopsignals import stop_signals, took
 
 TICK_S = 0.25
 
@@ -78,22 +79,28 @@ class GatewayTaps:
 
 
 def run_foreground(taps: GatewayTaps, reports: PairReports, *, ready=None) -> int:
-    """Run the taps until Ctrl+C, inspecting on a loop in this thread; print one report per pair.
+    """Run the taps until Ctrl+C, SIGTERM or SIGHUP (``stopsignals``: a SIGTERM or SIGHUP is handed to
+    ``took``, the command ends by it), inspecting on a loop in this thread; print one report per pair.
     Exchanges still undecided at the end (streams the taps cut, fronts within their grace) are
     decided then. Returns ``reports.worst``."""
     taps.pairs.listeners.append(reports)
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
+    signals = stop_signals() if threading.current_thread() is threading.main_thread() else ()
+    previous = {s: signal.getsignal(s) for s in signals}
 
-    def interrupted() -> None:
-        # Ctrl+C between two steps of the loop, never in the middle of a report being written; a
-        # second Ctrl+C interrupts at once (the default handler is back).
+    def interrupted(signum: int) -> None:
+        # A stop signal between two steps of the loop, never in the middle of a report being written;
+        # a second Ctrl+C interrupts at once (the default handler is back).
+        if signum != signal.SIGINT:
+            took(signum)
         stop.set()
-        loop.remove_signal_handler(signal.SIGINT)
+        if signum == signal.SIGINT:
+            loop.remove_signal_handler(signal.SIGINT)
 
     try:
-        if threading.current_thread() is threading.main_thread():
-            loop.add_signal_handler(signal.SIGINT, interrupted)
+        for s in signals:
+            loop.add_signal_handler(s, interrupted, s)
         taps.attach(loop)
         taps.start()
         if ready is not None:
@@ -106,9 +113,14 @@ def run_foreground(taps: GatewayTaps, reports: PairReports, *, ready=None) -> in
         loop.run_until_complete(asyncio.sleep(0))  # the last steps the taps posted
         for _ in range(3):
             loop.run_until_complete(asyncio.sleep(0.01))
+        taps.front.sink.run_left()  # what is still queued, in order (this thread runs their loop)
+        taps.back.sink.run_left()
         taps.front.log.close()  # verdicts still waiting for an end that never came (ExchangeLog.close)
         taps.back.log.close()
         taps.pairs.flush()
     finally:
-        loop.close()
+        loop.close()  # removes its signal handlers: the ones found before are put back
+        for s, handler in previous.items():
+            if handler is not None:
+                signal.signal(s, handler)
     return reports.worst

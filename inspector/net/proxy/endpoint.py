@@ -286,8 +286,10 @@ class ProxyEndpoint:
             for alarm in (timer, state.timer):
                 if alarm is not None:
                     alarm.cancel()
-            await pump.aclose()
-            await self._close(tee, state.end or End(now(), "cancelled", "proxy stopped"), record_path, resp)
+            try:
+                await pump.aclose()
+            finally:  # cancelled again while waiting here (the loop shutting down): the end is still written
+                await self._close(tee, state.end or End(now(), "cancelled", "proxy stopped"), record_path, resp)
 
     async def _send_head(self, n: int, resp: httpx.Response, record_path, request, send) -> Tee:
         """Send the client the response head and start the exchange's ``Tee`` (its recording opened)."""

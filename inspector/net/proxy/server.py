@@ -42,14 +42,14 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
                    record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
                    listeners: tuple = (), keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
                    limits: StreamLimits | None = None, log_line=None, requests: RequestLimits | None = None) -> int:
-    """Serve on the listening ``sock`` in this thread until Ctrl+C (inspection on the server's own
+    """Serve on the listening ``sock`` in this thread until Ctrl+C, SIGTERM or SIGHUP (inspection on the server's own
     loop; full garbage collections only between streams: ``collect.IdleCollector``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
     OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally;
     ``requests``: what one request may take (``--header-timeout``, ``--max-request-bytes``).
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
     # rows=0: nothing shows a list here; a released exchange's report was printed when it ended.
-    log, _, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
-                            stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits, rows=0)
+    log, sink, endpoint = wire(upstream, reports, timeout=timeout, record_dir=record_dir, dialect=dialect,
+                               stall_s=stall_s, keep=keep, keep_bytes=keep_bytes, limits=limits, rows=0)
     endpoint.log = log_line
     if log_line is not None:
         log.listeners.append(EndLines(log_line))
@@ -58,16 +58,17 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
     log.listeners.append(collector)
     server = uvicorn_server(make_asgi_app(endpoint, websocket_relay(endpoint)), graceful=2.0, date_header=False,
                             log_filter=QUIET_ABORTS, requests=requests, websockets=True, lifespan=True,
-                            fast_http=True)
+                            fast_http=True, returns_on_signal=True)
     collector.start()
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
+        server.run(sockets=[sock])  # returns on Ctrl+C, SIGTERM, SIGHUP (``stopsignals``): the cleanup below runs
+    except KeyboardInterrupt:  # a second Ctrl+C (uvicorn's forced exit), or one before the loop ran
         pass
     finally:
         sock.close()
         collector.stop()
-        log.close()  # the loop is gone: verdicts still waiting for an end that never came are given now
+        sink.run_left()  # the loop is gone: the steps it had still queued (a stream's end) are taken now
+        log.close()  # verdicts still waiting for an end that never came are given now
     return reports.worst
 
 
@@ -106,9 +107,11 @@ class ProxyThread(BackgroundServer):
 
     def stop(self) -> None:
         """Stop serving; then, with inspection on its own loop (not ``external``) and that loop's thread
-        gone, give the verdicts still waiting for an end that never came (``ExchangeLog.close``)."""
+        gone, take the inspection steps still queued (``LoopSink.run_left``) and give the verdicts still
+        waiting for an end that never came (``ExchangeLog.close``)."""
         super().stop()
         if self.sink.auto_attach and (self._thread is None or not self._thread.is_alive()):
+            self.sink.run_left()  # the steps its loop had still queued when it ended (a stream's end)
             self.log.close()
 
     @property

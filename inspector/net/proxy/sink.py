@@ -165,6 +165,23 @@ class LoopSink:
                 break
         self._slice_end = time.perf_counter()
 
+    def run_left(self) -> None:
+        """Run every call still queued, in order, now, in this thread: only once the inspecting loop has
+        stopped for good (its thread gone, or this thread its own). A server's shutdown can end its
+        loop with the last steps still queued (a stream's end, the verdicts and reports it releases):
+        those would be lost."""
+        if self._deferred is not None:
+            self._deferred.cancel()
+            self._deferred = None
+        queue = self._queue
+        while queue:
+            fn, args = queue.popleft()
+            try:
+                fn(*args)
+            except Exception as e:  # noqa: BLE001 - as ``_drain``: one broken step must not stop the others
+                print(f"stream-inspector: proxy: inspection failed: {type(e).__name__}: {e}", file=sys.stderr)
+        self._scheduled = False
+
     def begin(self, ex: Exchange) -> None:
         self._arriving[ex.n] = ex
         self.post(self.target.begin, ex)
