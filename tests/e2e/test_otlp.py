@@ -8,6 +8,7 @@ collector that is down costs one warning line, never the inspection.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -209,6 +210,31 @@ def test_live_and_run_send_their_exchanges(receiver, corpus, tmp_path):
     models = sorted(s["attributes"]["gen_ai.request.model"] for s in receiver.spans)
     assert models == ["claude-live", "claude-run"]
     assert all(s["attributes"]["gen_ai.response.finish_reasons"] == ["tool_use"] for s in receiver.spans)
+
+
+def test_a_proxy_stopped_by_sigterm_exports_its_last_span_first(receiver, corpus):
+    """SIGTERM stops ``proxy`` as Ctrl+C does: the spans still queued are exported (``OtlpSender.close``)
+    before the process ends by the signal. The batch delay is made long, so nothing but that close
+    exports the span (before: uvicorn raised SIGTERM again and the process died with it queued)."""
+    with ServerThread([corpus / "anthropic-doc-tool-call.sse"], instant=True) as srv:
+        proc = spawn(["proxy", "--upstream", srv.url_for("anthropic-doc-tool-call"), "--port", "0", "--format", "json",
+                      "--otlp"], env=env_for(receiver, OTEL_BSP_SCHEDULE_DELAY="600000"))
+        try:
+            url = proc.stderr.readline().split(" on ", 1)[1].split(" ", 1)[0]
+            with httpx.Client(trust_env=False, timeout=WAIT_S) as client:
+                client.post(f"{url}/v1/messages", json={"model": "claude-sigterm", "max_tokens": 50, "stream": True,
+                                                        "messages": [{"role": "user", "content": "x"}]})
+            assert json.loads(proc.stdout.readline())["exchange"] == 1  # ended and reported: its span is queued
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == -signal.SIGTERM, err
+    assert "Traceback" not in err, err
+    wait_for(lambda: len(receiver.spans) == 1, "the span")
+    assert receiver.spans[0]["attributes"]["gen_ai.request.model"] == "claude-sigterm"
 
 
 def test_a_collector_that_is_down_is_one_warning_and_the_check_goes_on():

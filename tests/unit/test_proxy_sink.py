@@ -256,3 +256,24 @@ def test_a_batch_is_inspected_a_piece_per_slice_with_other_work_between():
     asyncio.run(main())
     assert order.count("piece") == 3 and order[-1] == "finish"
     assert order.index("other exchange") < 3  # each piece is over the time budget: the loop polled between
+
+
+def test_calls_left_queued_when_the_loop_ended_are_run_by_run_left_in_order():
+    """A server's shutdown can end its loop between two slices (a stream's end still queued behind its
+    last chunk): ``run_left`` takes them once the loop is gone, in order; without it they were lost."""
+    order: list[str] = []
+    log = SlowLog(order)
+    sink = LoopSink(log)  # type: ignore[arg-type]
+    loop = asyncio.new_event_loop()
+    try:
+        sink.attach(loop, threading.get_ident())
+        sink.chunk(1, Chunk(0.5, bytes(3 * PIECE)))  # three pieces, each over the slice's budget
+        sink.finish(1, End(0.6, "eof"))
+        loop.run_until_complete(asyncio.sleep(0))  # one slice ran, then the loop ends
+    finally:
+        loop.close()
+    assert order and "finish" not in order  # what the loop left
+    sink.run_left()
+    assert order == ["piece", "piece", "piece", "finish"] and sink.backlog == 0
+    sink.run_left()  # nothing left: nothing run twice
+    assert order.count("finish") == 1
