@@ -212,13 +212,13 @@ def test_live_and_run_send_their_exchanges(receiver, corpus, tmp_path):
     assert all(s["attributes"]["gen_ai.response.finish_reasons"] == ["tool_use"] for s in receiver.spans)
 
 
-def test_a_proxy_stopped_by_sigterm_exports_its_last_span_first(receiver, corpus):
-    """SIGTERM stops ``proxy`` as Ctrl+C does: the spans still queued are exported (``OtlpSender.close``)
-    before the process ends by the signal. The batch delay is made long, so nothing but that close
-    exports the span (before: uvicorn raised SIGTERM again and the process died with it queued)."""
+def test_a_proxy_stopped_by_sigterm_exports_its_span_and_metrics_first(receiver, corpus):
+    """SIGTERM stops ``proxy`` as Ctrl+C does: the last collection of metrics (exported every 10 s
+    otherwise) and the queued spans are sent (``OtlpSender.close``) before the process ends by the
+    signal. Before, uvicorn raised SIGTERM again once stopped and the process died with them."""
     with ServerThread([corpus / "anthropic-doc-tool-call.sse"], instant=True) as srv:
         proc = spawn(["proxy", "--upstream", srv.url_for("anthropic-doc-tool-call"), "--port", "0", "--format", "json",
-                      "--otlp"], env=env_for(receiver, OTEL_BSP_SCHEDULE_DELAY="600000"))
+                      "--otlp"], env=env_for(receiver))
         try:
             url = proc.stderr.readline().split(" on ", 1)[1].split(" ", 1)[0]
             with httpx.Client(trust_env=False, timeout=WAIT_S) as client:
@@ -233,8 +233,9 @@ def test_a_proxy_stopped_by_sigterm_exports_its_last_span_first(receiver, corpus
                 proc.communicate()
     assert proc.returncode == -signal.SIGTERM, err
     assert "Traceback" not in err, err
-    wait_for(lambda: len(receiver.spans) == 1, "the span")
-    assert receiver.spans[0]["attributes"]["gen_ai.request.model"] == "claude-sigterm"
+    assert [s["attributes"]["gen_ai.request.model"] for s in receiver.spans] == ["claude-sigterm"]
+    durations = [p for p in receiver.points if p[0] == "gen_ai.client.operation.duration"]
+    assert durations and durations[0][1]["gen_ai.request.model"] == "claude-sigterm", receiver.points
 
 
 def test_a_collector_that_is_down_is_one_warning_and_the_check_goes_on():
