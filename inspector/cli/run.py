@@ -29,7 +29,7 @@ from inspector.cli.proxy import bounds
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import listen, url_for
-from inspector.net.stopsignals import Stopped, ending_by_signal
+from inspector.net.stopsignals import Stopped, cleaning_up, ending_by_signal
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.themes import check_theme
 
@@ -120,6 +120,7 @@ def _run_headless(args, command: list[str], the_plan: Plan, sock, url: str, list
                 agent.send(e.signum)
             late = agent.wait(10.0)
             code = late if late is not None else agent.stop()
+        cleaning_up()  # a SIGTERM from here on must not cut the reports short: noted, run ends by it after
         _drain(proxy, DRAIN_S)
         return code
     except LaunchError as e:

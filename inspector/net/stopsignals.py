@@ -25,6 +25,8 @@ import threading
 
 _taken: list[int] = []
 """The stop signals taken since ``ending_by_signal`` began, in order."""
+_cleaning: list[bool] = []
+"""Not empty once ``cleaning_up`` was called: a stop signal is only noted, it interrupts nothing."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -51,12 +53,18 @@ def took(signum: int) -> None:
     _taken.append(signum)
 
 
+def cleaning_up() -> None:
+    """The command is stopping on its own (``run``: its command ended): from now on a SIGTERM or SIGHUP
+    interrupts nothing (the cleanup is bounded and must not be cut), the process still ends by it."""
+    _cleaning.append(True)
+
+
 def _first_ending() -> int | None:
     return next((s for s in _taken if s != signal.SIGINT), None)
 
 
 def _stop(signum: int, frame) -> None:
-    first = _first_ending() is None
+    first = _first_ending() is None and not _cleaning
     took(signum)
     if first:
         raise Stopped(signum)
@@ -67,8 +75,8 @@ def _stop(signum: int, frame) -> None:
 def ending_by_signal():
     """Around a headless command's whole run, in the main thread (elsewhere: nothing changes).
 
-    Inside, the first SIGTERM or SIGHUP raises ``Stopped`` (later ones are only noted; a server
-    that takes the signals itself reports them with ``took``). When the body is done (its cleanup
+    Inside, the first SIGTERM or SIGHUP raises ``Stopped`` (later ones, and any after
+    ``cleaning_up``, are only noted; a server that takes the signals itself reports them with ``took``). When the body is done (its cleanup
     run, ``Stopped`` swallowed), if a SIGTERM or SIGHUP was taken, stdout and stderr are flushed and
     the process ends by that signal. Otherwise the previous handlers are back and the body's
     result or exception goes on."""
@@ -76,6 +84,7 @@ def ending_by_signal():
         yield
         return
     _taken.clear()
+    _cleaning.clear()
     previous = {s: signal.signal(s, _stop) for s in stop_signals() if s != signal.SIGINT}
     try:
         yield
@@ -86,6 +95,7 @@ def ending_by_signal():
         for s, handler in previous.items():
             signal.signal(s, handler)
         _taken.clear()
+        _cleaning.clear()
         if ending is not None:
             _end_by(ending)
 

@@ -52,6 +52,21 @@ def test_sigterm_interrupts_the_body_its_cleanup_runs_then_the_process_ends_by_i
     assert p.stdout == "stopped by SIGTERM\ncleaned up\n" and p.stderr == ""
 
 
+def test_after_cleaning_up_began_a_sigterm_interrupts_nothing_and_still_ends_the_process():
+    p = _child("""
+        from inspector.net.stopsignals import cleaning_up
+        with ending_by_signal():
+            cleaning_up()  # ``run``: its command ended, the reports are being written
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):
+                pass
+            print("reports written", flush=True)
+        print("not reached")
+    """)
+    assert p.returncode == -signal.SIGTERM, p.stderr
+    assert p.stdout == "reports written\n"
+
+
 def test_a_signal_a_server_took_ends_the_process_once_the_body_returns():
     p = _child("""
         with ending_by_signal():

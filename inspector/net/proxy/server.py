@@ -42,8 +42,9 @@ def run_foreground(upstream: str | Routes, sock: socket.socket, reports: Reports
                    record_dir: str | os.PathLike | None, dialect: str | None, stall_s: float,
                    listeners: tuple = (), keep: int = KEEP, keep_bytes: int = KEEP_BYTES,
                    limits: StreamLimits | None = None, log_line=None, requests: RequestLimits | None = None) -> int:
-    """Serve on the listening ``sock`` in this thread until Ctrl+C, SIGTERM or SIGHUP (inspection on the server's own
-    loop; full garbage collections only between streams: ``collect.IdleCollector``); closes ``sock``. ``listeners``: more exchange-log listeners (e.g.
+    """Serve on the listening ``sock`` in this thread until Ctrl+C, SIGTERM or SIGHUP (inspection on the
+    server's own loop; full garbage collections only between streams: ``collect.IdleCollector``); closes
+    ``sock``. ``listeners``: more exchange-log listeners (e.g.
     OpenTelemetry spans); ``log_line``: called with one line per exchange that ended abnormally;
     ``requests``: what one request may take (``--header-timeout``, ``--max-request-bytes``).
     Returns ``reports.worst`` (0, or 1 after an error finding)."""
