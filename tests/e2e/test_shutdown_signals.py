@@ -13,6 +13,8 @@ processes, real HTTP on 127.0.0.1; every wait is bounded by ``WAIT_S`` (or a min
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import re
@@ -26,6 +28,8 @@ import httpx
 import pytest
 
 from inspector.capture.load import load_path
+from inspector.net.proxy.server import ProxyThread
+from inspector.net.servers import BackgroundServer
 from tests.e2e.conftest import WAIT_S, RawServer, spawn, sse_event, wait_for
 
 ANSWER = "Hello there"
@@ -245,3 +249,41 @@ def test_gateway_stopped_by_sigterm_reports_and_files_every_pair(raw_server, tmp
         for side in ("front.jsonl", "back.jsonl"):
             assert "end" in whole_lines(rec / d / side)[-1]
     assert os.path.exists(rec / "pair-002" / "pair.json")
+
+
+def test_a_stream_cancelled_again_while_it_closes_still_ends_its_recording_and_report(raw_server, tmp_path):
+    """A loop shutting down cancels what still runs, again: a stream the server's grace had already
+    cancelled may be waiting in its cleanup (its upstream read being stopped). Its recording's end line
+    and its end in the log are still written (before, the second cancel skipped both: no end, no report)."""
+    def opening_then_hold(srv, conn, request) -> None:
+        srv.head(conn)
+        srv.chunk(conn, OPENING)
+        srv.hold()
+
+    up = raw_server(opening_then_hold)
+    px = ProxyThread(up.url, record_dir=tmp_path, timeout=WAIT_S)
+    relayed = asyncio.Event()
+
+    async def cancelled_twice(scope, receive, send):
+        async def watched(msg):
+            await send(msg)
+            if msg["type"] == "http.response.body" and msg.get("body"):
+                relayed.set()
+
+        relay = asyncio.create_task(px.endpoint(scope, receive, watched))
+        await relayed.wait()
+        relay.cancel()  # the server's grace is over
+        await asyncio.sleep(0)  # the relay is now stopping its upstream read
+        relay.cancel()  # the loop shutting down
+        with contextlib.suppress(asyncio.CancelledError):
+            await relay
+
+    with BackgroundServer(cancelled_twice) as srv:
+        with pytest.raises(httpx.HTTPError):  # the body is cut short
+            with httpx.stream("POST", srv.url + "/v1/messages", json=FIRST, timeout=WAIT_S, trust_env=False) as r:
+                for _ in r.iter_raw():
+                    pass
+        report = px.wait_reports(1, timeout=WAIT_S)[0]
+    end = whole_lines(next(tmp_path.iterdir()))[-1]
+    assert (end["end"], end["error"]) == ("cancelled", "proxy stopped")
+    assert "proxy stopped" in next(f["message"] for f in report["findings"] if f["code"] == "S012")
