@@ -1,0 +1,3 @@
+# The C scanner (inspector/capture/_runscan.c; hatch_build.py builds it when a compiler is at hand).
+def recurring_cut(text: str, opening: str, closing: str, between: bytes | None, /
+                  ) -> tuple[int, str, str, bytes | None] | None: ...
