@@ -391,6 +391,112 @@ done:
     return rc;
 }
 
+/* ``keyshapes.maybe_key``: any of ``keyshapes.PREFIXES`` in the text (``sk-``, ``glpat-``, ``xox?-``,
+   ``AIza``, ``AKIA``, ``ASIA``, ``gh?_``, ``github_pat_``, ``hf_``, ``eyJ``), or ``earer`` or ``basic`` in
+   ``text.lower()``. Only ASCII letters lower to these (U+0130 lowers to ``i`` and U+0307, which no
+   prefix goes on with; tests/unit/test_runscan.py checks every code point), so an ASCII test of the
+   case is the same. Each prefix is looked for at its rarest character, one pass, no lowered copy. */
+static unsigned char KEYCHAR1[256]; /* the characters a test starts at */
+
+INLINE int
+lower_is(Py_UCS4 c, char want)
+{
+    return (c | 0x20) == (Py_UCS4)want; /* true only for the ASCII letter ``want`` in either case */
+}
+
+/* text[i:i+m] == word (``text`` long enough: the caller checks). */
+INLINE int
+is_at(int kind, const void *s, Py_ssize_t i, const char *word, Py_ssize_t m)
+{
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (at(kind, s, i + k) != (Py_UCS4)(unsigned char)word[k])
+            return 0;
+    return 1;
+}
+
+INLINE int
+key_at(int kind, const void *s, Py_ssize_t n, Py_ssize_t i, Py_UCS4 c)
+{
+    switch (c) {
+    case '-': /* sk-  glpat-  xox[abposr]- */
+        if (i >= 2 && is_at(kind, s, i - 2, "sk", 2))
+            return 1;
+        if (i >= 5 && is_at(kind, s, i - 5, "glpat", 5))
+            return 1;
+        if (i >= 4 && is_at(kind, s, i - 4, "xox", 3)) {
+            Py_UCS4 d = at(kind, s, i - 1);
+            return d == 'a' || d == 'b' || d == 'p' || d == 'o' || d == 's' || d == 'r';
+        }
+        return 0;
+    case 'A': /* AIza  AKIA  ASIA */
+        return i + 4 <= n && (is_at(kind, s, i + 1, "Iza", 3) || is_at(kind, s, i + 1, "KIA", 3)
+                              || is_at(kind, s, i + 1, "SIA", 3));
+    case '_': /* hf_  gh[pousr]_  github_pat_ */
+        if (i >= 2 && is_at(kind, s, i - 2, "hf", 2))
+            return 1;
+        if (i >= 3 && is_at(kind, s, i - 3, "gh", 2)) {
+            Py_UCS4 d = at(kind, s, i - 1);
+            if (d == 'p' || d == 'o' || d == 'u' || d == 's' || d == 'r')
+                return 1;
+        }
+        return i >= 6 && i + 5 <= n && is_at(kind, s, i - 6, "github", 6) && is_at(kind, s, i + 1, "pat_", 4);
+    case 'J': /* eyJ */
+        return i >= 2 && is_at(kind, s, i - 2, "ey", 2);
+    case 'e':
+    case 'E': /* earer, any case */
+        return i + 5 <= n && lower_is(at(kind, s, i + 1), 'a') && lower_is(at(kind, s, i + 2), 'r')
+               && lower_is(at(kind, s, i + 3), 'e') && lower_is(at(kind, s, i + 4), 'r');
+    case 'b':
+    case 'B': /* basic, any case */
+        return i + 5 <= n && lower_is(at(kind, s, i + 1), 'a') && lower_is(at(kind, s, i + 2), 's')
+               && lower_is(at(kind, s, i + 3), 'i') && lower_is(at(kind, s, i + 4), 'c');
+    }
+    return 0;
+}
+
+INLINE int
+has_key_prefix(int kind, const void *s, Py_ssize_t n)
+{
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *p = (const Py_UCS1 *)s;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (KEYCHAR1[p[i]] && key_at(kind, s, n, i, p[i]))
+                return 1;
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = at(kind, s, i);
+        if (c < 256 && KEYCHAR1[c] && key_at(kind, s, n, i, c))
+            return 1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(maybe_key_doc,
+"maybe_key(text, /) -> bool\n\n"
+"``keyshapes.maybe_key(text)``: whether ``text`` holds one of ``keyshapes.PREFIXES`` (``earer`` and\n"
+"``basic`` in any case), in one pass.");
+
+static PyObject *
+maybe_key(PyObject *Py_UNUSED(module), PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "maybe_key(): text must be str");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    int kind = PyUnicode_KIND(text);
+    const void *s = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int found = kind == PyUnicode_1BYTE_KIND ? has_key_prefix(PyUnicode_1BYTE_KIND, s, n)
+              : kind == PyUnicode_2BYTE_KIND ? has_key_prefix(PyUnicode_2BYTE_KIND, s, n)
+              : has_key_prefix(PyUnicode_4BYTE_KIND, s, n);
+    return PyBool_FromLong(found);
+}
+
 /* A str as a needle in ``kind``: 0 when it cannot occur in such a text (wider), -1 an exception. */
 static int
 needle(PyObject *str, int kind, Needle *out)
@@ -461,12 +567,14 @@ recurring_cut(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
 
 static PyMethodDef methods[] = {
     {"recurring_cut", (PyCFunction)(void (*)(void))recurring_cut, METH_FASTCALL, recurring_cut_doc},
+    {"maybe_key", maybe_key, METH_O, maybe_key_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_runscan",
-    "The recording scrub's recurring cut in C (inspector/capture/_runscan.c; redact.py has the same in Python).",
+    "The recording scrub's recurring cut and key-prefix test in C (inspector/capture/_runscan.c; redact.py and\n"
+    "keyshapes.py have the same in Python).",
     0, methods, NULL, NULL, NULL, NULL,
 };
 
@@ -475,5 +583,7 @@ PyInit__runscan(void)
 {
     for (int c = 0; c < 256; c++)
         SPECIAL1[c] = (unsigned char)special((Py_UCS4)c);
+    for (const char *c = "-A_JeEbB"; *c; c++)
+        KEYCHAR1[(unsigned char)*c] = 1;
     return PyModule_Create(&module);
 }

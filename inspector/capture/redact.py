@@ -612,10 +612,11 @@ class ChunkScrubber:
             return False
         start, values, new, closed, end, pieces = cut
         head = joined[:n + start]
+        key = maybe_key if _runscan is None else _runscan.maybe_key  # the same test, in C when it was built
         # ``"\\" in``: one ``memchr``; most pieces hold no backslash, and no escape without one.
-        if maybe_key(head) or ("\\" in head and "\\u00" in head) or (known is not None and known.search(head) is not None):
+        if key(head) or ("\\" in head and "\\u00" in head) or (known is not None and known.search(head) is not None):
             return False
-        if (maybe_key(values) or ("\\" in values and ("\\u00" in values or "\\\n" in values))
+        if (key(values) or ("\\" in values and ("\\u00" in values or "\\\n" in values))
                 or (known is not None and known.search(values) is not None)):
             return False
         framed = False

@@ -1,5 +1,5 @@
-"""The recording scrub's recurring cut in C (``inspector/capture/_runscan.c``) answers as the Python
-(``redact.recurring_cut``) does, on generated pieces made of what matters to it: the opening and the
+"""The recording scrub's recurring cut and key-prefix test in C (``inspector/capture/_runscan.c``)
+answer as the Python (``redact.recurring_cut``, ``keyshapes.maybe_key``) does, on generated pieces made of what matters to it: the opening and the
 closing and fragments of them, quotes, backslashes and escaped ones, control characters, non-ASCII
 and astral characters, surrogates (a text read with ``surrogateescape``), key prefixes, empty bodies,
 a piece beginning or ending inside a value. It is built wherever a C compiler is (a silent build
@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from inspector.capture import redact
+from inspector.capture.keyshapes import PREFIXES, maybe_key
 from inspector.capture.records import chunk_line
 from tests.unit.test_scrub_runs import _chat, _raw
 
@@ -142,6 +143,8 @@ def test_the_scrubber_writes_a_fast_streams_chunks_through_it(monkeypatch):
     calls = []
 
     class Counted:
+        maybe_key = native.maybe_key
+
         @staticmethod
         def recurring_cut(*args):
             calls.append(args[1])
@@ -156,3 +159,23 @@ def test_the_scrubber_writes_a_fast_streams_chunks_through_it(monkeypatch):
             line = chunk_line(1.5, data, scrubber)
             assert line == orjson.dumps({"t": 1.5, "data": data.decode()}, option=orjson.OPT_APPEND_NEWLINE)
     assert calls.count('"text":"') >= 4 and calls.count('"content":"') >= 4
+
+
+KEY_PIECES = [*PREFIXES, *(p[:k] for p in PREFIXES for k in range(1, len(p))), *(p[k:] for p in PREFIXES for k in range(1, len(p))),
+              "EARER", "BaSiC", "bAsIc", "İ", "\u212a", "x", "-", "_", "A", "J", "é", "😀", " ", "xoxz-", "ghx_", "github_",
+              "pat_", "\udc80"]
+"""Key prefixes, their beginnings and ends, other cases, the two non-ASCII characters that lower to
+ASCII letters, near misses."""
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(KEY_PIECES), max_size=8).map("".join))
+def test_the_c_key_prefix_test_is_maybe_key(text):
+    assert native.maybe_key(text) is maybe_key(text)
+
+
+def test_only_ascii_letters_lower_to_the_letters_of_earer_and_basic():
+    """What the C's case test relies on: no other character lowers to one, but U+0130 (``i`` and
+    U+0307, which ``basic`` cannot go on with) and U+212A (``k``)."""
+    found = {hex(c): chr(c).lower() for c in range(0x80, 0x110000) if set(chr(c).lower()) & set("earbsicEARBSIC")}
+    assert found == {"0x130": "i\u0307"}
