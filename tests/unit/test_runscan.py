@@ -20,7 +20,9 @@ from inspector.capture.keyshapes import PREFIXES, maybe_key
 from inspector.capture.records import chunk_line
 from tests.unit.test_scrub_runs import _chat, _raw
 
-native = pytest.importorskip("inspector.capture._runscan", reason="the C scanner was not built (no C compiler)")
+native = redact._runscan
+"""The C scanner, or None when it was not built (then only ``test_the_c_scanner_is_built_where_a_compiler_is`` runs)."""
+built = pytest.mark.skipif(native is None, reason="the C scanner was not built (no C compiler): the Python cut runs")
 
 FRAMES = [
     ('"text":"', '}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":0,'
@@ -69,6 +71,7 @@ def both(text: str, opening: str, closing: str, between: bytes | None):
     return native.recurring_cut(text, opening, closing, between), redact.recurring_cut(text, opening, closing, between)
 
 
+@built
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pieces(), st.booleans())
 @example(('"text":"a"x"text":"b"x"text":"c', '"text":"', '"x'), True)
@@ -84,6 +87,7 @@ def test_the_c_cut_is_the_python_cut(case, with_between):
         assert [type(x) for x in c] == [type(x) for x in py]
 
 
+@built
 @given(st.lists(st.sampled_from(["word ", "é", "中", "😀", "\\\\", '\\"', "\x01", "sk-"]), min_size=2, max_size=300),
        st.sampled_from(FRAMES))
 @settings(max_examples=200, deadline=None)
@@ -97,6 +101,7 @@ def test_long_runs_are_cut_alike(bodies, frame):
     assert c == py
 
 
+@built
 def test_what_the_c_leaves_to_the_python():
     """None, never a wrong answer, where it does not look: an opening longer than 64 characters or
     not beginning with a quote, needles wider than the text, an empty closing."""
@@ -109,6 +114,7 @@ def test_what_the_c_leaves_to_the_python():
     assert native.recurring_cut('"t":"a"x"t":"b"x"t":"', '"t":"', "", None) is None
 
 
+@built
 @pytest.mark.parametrize("text", ["", '"', "\\" * 100_000, '"t":"' * 50_000, ('"t":"' + '"x') * 40_000,
                                   '"t":"\\"x' * 30_000, "😀" * 100_000, ('"t":"é"x' * 30_000) + "\udc80"])
 def test_odd_and_huge_pieces(text):
@@ -119,6 +125,7 @@ def test_odd_and_huge_pieces(text):
                 redact.recurring_cut(text, '"t":"', closing, between)
 
 
+@built
 def test_bad_arguments_are_type_errors():
     for args in [(b"x", '"t":"', '"x', None), ("x", '"t":"', '"x', "between"), ("x", None, '"x', None), ("x",)]:
         with pytest.raises(TypeError):
@@ -135,9 +142,10 @@ def test_the_c_scanner_is_built_where_a_compiler_is():
     cut to run, silently slower: CI fails here instead."""
     if _compiler() is None:
         pytest.skip("no C compiler: the install leaves the Python cut")
-    assert redact._runscan is native
+    assert native is not None, "hatch_build.py did not build inspector/capture/_runscan.c (`uv sync -v` says why)"
 
 
+@built
 def test_the_scrubber_writes_a_fast_streams_chunks_through_it(monkeypatch):
     """The proxy's common chunk (64 deltas) goes through the C cut, and its line is orjson's."""
     calls = []
@@ -168,6 +176,7 @@ KEY_PIECES = [*PREFIXES, *(p[:k] for p in PREFIXES for k in range(1, len(p))), *
 ASCII letters, near misses."""
 
 
+@built
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(KEY_PIECES), max_size=8).map("".join))
 def test_the_c_key_prefix_test_is_maybe_key(text):
