@@ -903,25 +903,28 @@ def _recurring(text: str, opening: str, after: str, between: set[str]
     """``ChunkScrubber._cut`` of ``text`` when every value but the last is followed by the same text
     (``after``, known from earlier pieces): cut by ``recurring_cut`` (in C when it was built), the last
     value read as ``_cut_at_openings`` reads one; None when it is no such run."""
-    first, escaped = _escaped(opening, after)
-    found = (_runscan.recurring_cut if _runscan is not None else recurring_cut)(text, opening, '"' + after, escaped)
+    closing, first, escaped = _escaped(opening, after)
+    found = (_runscan.recurring_cut if _runscan is not None else recurring_cut)(text, opening, closing, escaped)
     if found is None:
         return None
     start, joined, end, middle = found
-    last_value = _last_value(end)
-    if last_value is None:
-        return None
-    last, rest, closed = last_value
+    last, closed, rest = end.partition('"')
+    if last.endswith("\\"):  # its quote may be escaped
+        last_value = _last_value(end)
+        if last_value is None:
+            return None
+        last, rest, closed = last_value
     pieces = (text[:start], first, escaped, middle, end)
     return start, joined + last, {rest} - between if rest else set(), closed, rest, pieces
 
 
 @lru_cache(maxsize=16)
-def _escaped(opening: str, after: str) -> tuple[bytes, bytes]:
-    """``opening`` and the text between two values (``'"' + after + opening``) as a JSON string holds
-    them, without its quotes (what orjson writes). Escaping goes character by character, so the
-    escaped pieces of a text join to the escaped text (``records.chunk_line``)."""
-    return orjson.dumps(opening)[1:-1], orjson.dumps('"' + after + opening)[1:-1]
+def _escaped(opening: str, after: str) -> tuple[str, bytes, bytes]:
+    """The closing of a value (``'"' + after``), and ``opening`` and the text between two values
+    (``'"' + after + opening``) as a JSON string holds them, without its quotes (what orjson writes).
+    Escaping goes character by character, so the escaped pieces of a text join to the escaped text
+    (``records.chunk_line``)."""
+    return '"' + after, orjson.dumps(opening)[1:-1], orjson.dumps('"' + after + opening)[1:-1]
 
 
 def recurring_cut(text: str, opening: str, closing: str, between: bytes | None) -> tuple[int, str, str, bytes | None] | None:

@@ -121,7 +121,7 @@ BROKEN = {  # a check of the line left out: where, the text taken out and what r
                                             'len(joined.encode("utf-8"))) + 2:', "if True:"),
     "the frame not escaped": ("_escaped", """orjson.dumps('"' + after + opening)[1:-1]""",
                               """('"' + after + opening).encode()"""),
-    "the opening not escaped": ("_escaped", "return orjson.dumps(opening)[1:-1]", "return opening.encode()"),
+    "the opening not escaped": ("_escaped", "orjson.dumps(opening)[1:-1],", "opening.encode(),"),
 }
 
 
