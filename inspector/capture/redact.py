@@ -947,7 +947,7 @@ def recurring_cut(text: str, opening: str, closing: str, between: bytes | None) 
             return len(parts[0]), joined, parts[-1], None
         # orjson adds bytes to what it escapes and writes every other character as its UTF-8.
         if len(escaped) == (len(joined) if joined.isascii() else len(joined.encode("utf-8"))) + 2:
-            middle = between.join([body.encode("utf-8") for body in bodies])
+            middle = between.decode("utf-8").join(bodies).encode("utf-8")  # one encode, not one per body
     return len(parts[0]), joined, parts[-1], middle
 
 
