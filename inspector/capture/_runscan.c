@@ -396,7 +396,8 @@ done:
    ``text.lower()``. Only ASCII letters lower to these (U+0130 lowers to ``i`` and U+0307, which no
    prefix goes on with; tests/unit/test_runscan.py checks every code point), so an ASCII test of the
    case is the same. Each prefix is looked for at its rarest character, one pass, no lowered copy. */
-static unsigned char KEYCHAR1[256]; /* the characters a test starts at */
+#define KEY_STARTS "-A_JeEbB" /* the characters a test starts at */
+static unsigned char KEYCHAR1[256]; /* KEY_STARTS as a table */
 
 INLINE int
 lower_is(Py_UCS4 c, char want)
@@ -459,6 +460,13 @@ has_key_prefix(int kind, const void *s, Py_ssize_t n)
 {
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *p = (const Py_UCS1 *)s;
+        if (p[n] == 0) { /* a str's data ends in a NUL: ``strcspn`` (SIMD in glibc) skips to the next start */
+            for (Py_ssize_t i = (Py_ssize_t)strcspn((const char *)p, KEY_STARTS); i < n;
+                 i += 1 + (Py_ssize_t)strcspn((const char *)p + i + 1, KEY_STARTS))
+                if (p[i] != 0 && key_at(kind, s, n, i, p[i])) /* a NUL inside the text stops it too */
+                    return 1;
+            return 0;
+        }
         for (Py_ssize_t i = 0; i < n; i++)
             if (KEYCHAR1[p[i]] && key_at(kind, s, n, i, p[i]))
                 return 1;
@@ -583,7 +591,7 @@ PyInit__runscan(void)
 {
     for (int c = 0; c < 256; c++)
         SPECIAL1[c] = (unsigned char)special((Py_UCS4)c);
-    for (const char *c = "-A_JeEbB"; *c; c++)
+    for (const char *c = KEY_STARTS; *c; c++)
         KEYCHAR1[(unsigned char)*c] = 1;
     return PyModule_Create(&module);
 }

@@ -171,9 +171,9 @@ def test_the_scrubber_writes_a_fast_streams_chunks_through_it(monkeypatch):
 
 KEY_PIECES = [*PREFIXES, *(p[:k] for p in PREFIXES for k in range(1, len(p))), *(p[k:] for p in PREFIXES for k in range(1, len(p))),
               "EARER", "BaSiC", "bAsIc", "İ", "\u212a", "x", "-", "_", "A", "J", "é", "😀", " ", "xoxz-", "ghx_", "github_",
-              "pat_", "\udc80"]
+              "pat_", "\udc80", "\x00"]
 """Key prefixes, their beginnings and ends, other cases, the two non-ASCII characters that lower to
-ASCII letters, near misses."""
+ASCII letters, near misses, a NUL (the C's ``strcspn`` stops at one)."""
 
 
 @built
