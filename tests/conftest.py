@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from inspector.capture import redact
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "corpus" / "shared"
 SHARED_CORPUS = SHARED / "corpus"
@@ -53,3 +55,21 @@ def _unfreeze_after_each_test():
     of ``test_chat_direct``'s property took 30 s of CPU instead of 2.5. ``unfreeze`` is one list splice."""
     yield
     gc.unfreeze()
+
+
+@pytest.fixture(params=["c", "python"])
+def both_cuts(request, monkeypatch):
+    """The test once with the recording scrub's recurring cut in C (``inspector/capture/_runscan.c``,
+    skipped when it was not built) and once in Python (``redact.recurring_cut``, what runs without a
+    C compiler): both must write the same. The value: ``"c"`` or ``"python"``."""
+    if request.param == "python":
+        monkeypatch.setattr(redact, "_runscan", None)
+    elif redact._runscan is None:
+        pytest.skip("the C scanner was not built (no C compiler at install): the Python cut runs")
+    return request.param
+
+
+@pytest.fixture
+def python_cut(monkeypatch):
+    """The recurring cut in Python only (a test that breaks its proofs on purpose, to see them caught)."""
+    monkeypatch.setattr(redact, "_runscan", None)

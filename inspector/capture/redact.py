@@ -21,15 +21,22 @@ from __future__ import annotations
 import re
 from _thread import allocate_lock  # ``threading.Lock`` itself, without importing ``threading`` (start-up)
 from bisect import bisect_right
-from functools import cache
+from functools import cache, lru_cache
 from itertools import repeat
 from operator import itemgetter
 from inspector.model.static import TypeVar, overload
+
+import orjson
 
 from inspector.model.events import EventRecord, parse_payload
 from inspector.model.lazyre import lazy
 from inspector.capture.keyshapes import (BEARER_END, HEAD_STARTS, HEADS, OPEN, TRAIL, basic_open, key_matches, maybe_key,
                                         open_keep, readable, sub_keys)
+
+try:
+    from inspector.capture import _runscan  # the recurring cut in C (hatch_build.py), when it was built
+except ImportError:  # no C compiler at install: the same cut in Python (``recurring_cut``)
+    _runscan = None  # type: ignore[assignment]  # the module is optional
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -520,13 +527,16 @@ class ChunkScrubber:
         """The text between one value and the next that recurs in the last run (``_cut``)."""
         self._skip = 0
         """Pieces still to leave to the full reading (``SKIP_VARYING``)."""
-        self.cut: tuple[str, str, str, list[str], str] | None = None
+        self.cut: tuple[str, bytes, bytes, bytes | None, str] | None = None
         """How ``_run`` cut the piece ``scrub`` returned last (unchanged) when it was a recurring
-        run (``_cut_at_recurring``), else None: ``(head, opening, after, bodies, end)``, the piece
-        being ``head + opening + between.join(bodies) + between + end`` where ``between`` is
-        ``'"' + after + opening`` (a value's closing quote, the text after it that recurs, the next
-        opening). ``records.chunk_line`` writes the piece's record from it without reading the
-        text again."""
+        run (``_recurring``), else None: ``(head, opening, between, middle, end)``, the piece being
+        ``head``, the field's opening (``"text":"``), the values' bodies each followed by the text
+        between two values (a value's closing quote, the text after it that recurs, the next
+        opening), then ``end``. ``opening`` and ``between`` as a JSON string holds them (bytes,
+        without its quotes), ``middle`` the bodies but the last joined by ``between`` as a JSON
+        string holds them, when JSON escapes nothing in them (else None): the piece's record is
+        ``head`` escaped, ``opening``, ``middle``, ``between``, ``end`` escaped, and
+        ``records.chunk_line`` writes it so without reading the text again."""
         self.frames: object = None
         """Set by ``records.chunk_record`` on the stream's first piece: False for a text body, else
         (an AWS event-stream body) what re-frames its masked messages (``records.EventStreamCrc``)."""
@@ -602,10 +612,11 @@ class ChunkScrubber:
             return False
         start, values, new, closed, end, pieces = cut
         head = joined[:n + start]
+        key = maybe_key if _runscan is None else _runscan.maybe_key  # the same test, in C when it was built
         # ``"\\" in``: one ``memchr``; most pieces hold no backslash, and no escape without one.
-        if maybe_key(head) or ("\\" in head and "\\u00" in head) or (known is not None and known.search(head) is not None):
+        if key(head) or ("\\" in head and "\\u00" in head) or (known is not None and known.search(head) is not None):
             return False
-        if (maybe_key(values) or ("\\" in values and ("\\u00" in values or "\\\n" in values))
+        if (key(values) or ("\\" in values and ("\\u00" in values or "\\\n" in values))
                 or (known is not None and known.search(values) is not None)):
             return False
         framed = False
@@ -685,7 +696,7 @@ class ChunkScrubber:
         return (middles.count('"') == len(texts) - 1 and not maybe_key(middles) and "\\u00" not in middles
                 and (known is None or known.search(middles) is None))
 
-    def _cut(self, text: str) -> tuple[int, str, set[str], str, str, tuple[str, str, str, list[str], str] | None] | None:
+    def _cut(self, text: str) -> tuple[int, str, set[str], str, str, tuple[str, bytes, bytes, bytes | None, str] | None] | None:
         """``text`` as ``_run`` reads it: where its first opening starts, the bodies of the values
         of that field as one text, the texts after them not yet in ``_between``, whether the
         last value closed (``'"'``) or runs on (``""``), the text after the last value, and the
@@ -693,6 +704,11 @@ class ChunkScrubber:
         opening (``"text":"``) and the text between values once it recurs, after which each value's
         body is its part less that text (``_cut_at_recurring``: no tuple, set or hash per value)."""
         opening, after_text = self._opening, self._after
+        between = self._between
+        if opening is not None and after_text is not None and after_text in between:
+            recurring = _recurring(text, opening, after_text, between)
+            if recurring is not None:
+                return recurring
         parts = text.split(opening) if opening is not None else []
         if opening is None or len(parts) < 2:
             m = _STREAMED_VALUE.search(text)
@@ -702,13 +718,10 @@ class ChunkScrubber:
             if _known_pattern is not None and _known_pattern.search(opening) is not None:
                 return None
             parts = text.split(opening)
-        between = self._between
-        if after_text is not None and len(parts) > 3 and after_text in between:
-            recurring = _cut_at_recurring(text, parts, opening, '"' + after_text)
-            if recurring is not None:
-                values, last, closed, bodies = recurring
-                pieces = (parts[0], opening, after_text, bodies, parts[-1])
-                return len(parts[0]), values, {last} - between if last else set(), closed, last, pieces
+            if after_text is not None and len(parts) > 3 and after_text in between:  # the new opening, the old text
+                recurring = _recurring(text, opening, after_text, between)
+                if recurring is not None:
+                    return recurring
         cut = _cut_at_openings(parts)
         if cut is None:
             return None
@@ -885,13 +898,77 @@ def _cut_at_openings(parts: list[str]) -> tuple[list[str], list[str], str] | Non
     return None if closed is None else (bodies, after, closed)
 
 
-def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, str, str, list[str]] | None:
+def _recurring(text: str, opening: str, after: str, between: set[str]
+               ) -> tuple[int, str, set[str], str, str, tuple[str, bytes, bytes, bytes | None, str]] | None:
+    """``ChunkScrubber._cut`` of ``text`` when every value but the last is followed by the same text
+    (``after``, known from earlier pieces): cut by ``recurring_cut`` (in C when it was built), the last
+    value read as ``_cut_at_openings`` reads one; None when it is no such run."""
+    closing, first, escaped = _escaped(opening, after)
+    found = (_runscan.recurring_cut if _runscan is not None else recurring_cut)(text, opening, closing, escaped)
+    if found is None:
+        return None
+    start, joined, end, middle = found
+    last, closed, rest = end.partition('"')
+    if last.endswith("\\"):  # its quote may be escaped
+        last_value = _last_value(end)
+        if last_value is None:
+            return None
+        last, rest, closed = last_value
+    pieces = (text[:start], first, escaped, middle, end)
+    return start, joined + last, {rest} - between if rest else set(), closed, rest, pieces
+
+
+@lru_cache(maxsize=16)
+def _escaped(opening: str, after: str) -> tuple[str, bytes, bytes]:
+    """The closing of a value (``'"' + after``), and ``opening`` and the text between two values
+    (``'"' + after + opening``) as a JSON string holds them, without its quotes (what orjson writes).
+    Escaping goes character by character, so the escaped pieces of a text join to the escaped text
+    (``records.chunk_line``)."""
+    return '"' + after, orjson.dumps(opening)[1:-1], orjson.dumps('"' + after + opening)[1:-1]
+
+
+def recurring_cut(text: str, opening: str, closing: str, between: bytes | None) -> tuple[int, str, str, bytes | None] | None:
+    """``_runscan.recurring_cut`` in Python (its docstring; the one used when the C was not built):
+    ``text.split(opening)`` read by ``_cut_at_recurring``: where the first opening is, the bodies of
+    the values but the last as one text, the last part, and the bodies joined by ``between`` as
+    UTF-8 when JSON escapes nothing in them (else None); None when it is no such run."""
+    parts = text.split(opening)
+    if len(parts) < 4:
+        return None
+    cut = _cut_at_recurring(text, parts, opening, closing)
+    if cut is None:
+        return None
+    joined, bodies = cut
+    middle = None
+    if between is not None:
+        try:
+            escaped = orjson.dumps(joined)
+        except orjson.JSONEncodeError:  # a surrogate (a text read with ``surrogateescape``): no UTF-8
+            return len(parts[0]), joined, parts[-1], None
+        # orjson adds bytes to what it escapes and writes every other character as its UTF-8.
+        if len(escaped) == (len(joined) if joined.isascii() else len(joined.encode("utf-8"))) + 2:
+            middle = between.decode("utf-8").join(bodies).encode("utf-8")  # one encode, not one per body
+    return len(parts[0]), joined, parts[-1], middle
+
+
+def _last_value(end: str) -> tuple[str, str, str] | None:
+    """The last part of a recurring cut (``end``) read as ``_cut_at_openings`` reads a last value:
+    its body, the text after it and its closing quote (``""``: open); None when a backslash ending
+    the body leaves it unread."""
+    last, closed, after = end.partition('"')
+    if last.endswith("\\"):  # its quote may be escaped
+        cut = _cut_at_openings(["", end])
+        if cut is None:
+            return None
+        (last,), (after,), closed = cut
+    return last, after, closed
+
+
+def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, list[str]] | None:
     """``text.split(opening)`` (``parts``) read as ``ChunkScrubber._cut`` reads it when every value
-    but the last is followed by the same text (``closing``: ``"`` and that text): the values'
-    bodies as one text, the text after the last value, its closing quote (``""``: open) and the
-    bodies of the values but the last (each part less ``closing``); None
-    when a part does not end in ``closing``, or a body holds a quote it does not escape or ends
-    in a backslash (which may escape its closing quote).
+    but the last is followed by the same text (``closing``: ``"`` and that text): the bodies of the
+    values but the last (each part less ``closing``), as one text and each; None when a part does not end in ``closing``,
+    or a body holds a quote it does not escape or ends in a backslash (which may escape its closing quote).
 
     The proofs are whole-text passes in C, none per value: each part less ``closing``
     (``str.removesuffix``) is exactly ``len(closing)`` shorter only when it ends in ``closing``, so
@@ -915,13 +992,8 @@ def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -
                 return None  # a quote no backslash escapes: the value ends there
     elif '"' in joined:
         return None
-    last, closed, after = parts[-1].partition('"')
-    if last.endswith("\\"):  # its quote may be escaped: read as ``_cut_at_openings`` reads a last value
-        end = _cut_at_openings(["", parts[-1]])
-        if end is None:
-            return None
-        (last,), (after,), closed = end
-    return joined + last, after, closed, bodies
+    return joined, bodies
+
 
 def _unescaped_ends(parts: list[str], bodies: list[str], after: list[str], closed: str) -> str | None:
     """``ChunkScrubber._run``'s bodies, cut at each part's first ``"``, moved past quotes their own

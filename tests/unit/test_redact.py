@@ -15,6 +15,8 @@ from inspector.capture.redact import (
     scrub_secrets, scrub_value, secret_spans,
 )
 
+pytestmark = pytest.mark.usefixtures("both_cuts")  # the recurring cut in C and in Python (tests/conftest.py)
+
 ALNUM = string.ascii_letters + string.digits
 
 
