@@ -909,11 +909,11 @@ def _recurring(text: str, opening: str, after: str, between: set[str]
         return None
     start, joined, end, middle = found
     last, closed, rest = end.partition('"')
-    if last.endswith("\\"):  # its quote may be escaped
-        last_value = _last_value(end)
-        if last_value is None:
+    if last.endswith("\\"):  # its quote may be escaped: read as ``_cut_at_openings`` reads a last value
+        cut = _cut_at_openings(["", end])
+        if cut is None:
             return None
-        last, rest, closed = last_value
+        (last,), (rest,), closed = cut
     pieces = (text[:start], first, escaped, middle, end)
     return start, joined + last, {rest} - between if rest else set(), closed, rest, pieces
 
@@ -949,19 +949,6 @@ def recurring_cut(text: str, opening: str, closing: str, between: bytes | None) 
         if len(escaped) == (len(joined) if joined.isascii() else len(joined.encode("utf-8"))) + 2:
             middle = between.decode("utf-8").join(bodies).encode("utf-8")  # one encode, not one per body
     return len(parts[0]), joined, parts[-1], middle
-
-
-def _last_value(end: str) -> tuple[str, str, str] | None:
-    """The last part of a recurring cut (``end``) read as ``_cut_at_openings`` reads a last value:
-    its body, the text after it and its closing quote (``""``: open); None when a backslash ending
-    the body leaves it unread."""
-    last, closed, after = end.partition('"')
-    if last.endswith("\\"):  # its quote may be escaped
-        cut = _cut_at_openings(["", end])
-        if cut is None:
-            return None
-        (last,), (after,), closed = cut
-    return last, after, closed
 
 
 def _cut_at_recurring(text: str, parts: list[str], opening: str, closing: str) -> tuple[str, list[str]] | None:
