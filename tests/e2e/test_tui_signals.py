@@ -192,15 +192,6 @@ def test_run_tui_signalled_passes_it_to_the_command_and_restores_the_terminal(tt
     assert b"the agent's output" in term.out[mark:]  # written out once the TUI closed
 
 
-def test_a_closed_terminal_ends_run_tui_by_sighup_its_command_told(tty, tmp_path):
-    """The command's held output is written out on the way: to a terminal that hung up it cannot go
-    (EIO), and must not turn the exit into a crash."""
-    term, told = run_tui(tty, tmp_path)
-    term.hang_up()
-    assert term.ended() == -signal.SIGHUP
-    assert told.read_text() == "SIGHUP"
-
-
 @pytest.mark.parametrize("command", ["gateway", "replay"])
 def test_other_tuis_signalled_restore_the_terminal_and_end_by_the_signal(raw_server, tty, command):
     argv = {"replay": ["replay", REPLAY],
