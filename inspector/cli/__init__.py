@@ -109,7 +109,8 @@ def _main(argv: list[str] | None) -> int:
         if argv is None and _AS_COMMAND and args.command in FROZEN_AT_THE_END:
             _freeze_at_the_end()
         return code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        _end_if_stopped(e)
         print("stream-inspector: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
@@ -123,6 +124,15 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
         from inspector.cli.crash import report_internal_error  # a crash is rare (start-up)
         return report_internal_error(e, args.command)  # a bug: one line and a saved traceback, exit 3 (never "findings")
+
+
+def _end_if_stopped(e: KeyboardInterrupt) -> None:
+    """A TUI left because of a SIGTERM or SIGHUP (``stopsignals.Stopped``; the command's cleanup has
+    run on the way here): end the process by that signal, as its default action would have. Only a
+    command that loaded ``stopsignals`` can raise it, so ``check`` does not import it to ask."""
+    stopsignals = sys.modules.get("inspector.model.stopsignals")
+    if stopsignals is not None and isinstance(e, stopsignals.Stopped):
+        stopsignals.end_by(e.signum)
 
 
 def _no_terminal(e: Exception) -> bool:

@@ -14,7 +14,7 @@ from inspector.compare.hops import PairReports
 from inspector.net.gateway.server import GatewayTaps, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import is_loopback, listen, url_for
-from inspector.net.stopsignals import ending_by_signal
+from inspector.model.stopsignals import ending_by_signal
 from inspector.tui.screens.gateway import GatewayApp
 from inspector.tui.themes import check_theme
 
@@ -38,8 +38,9 @@ def banner(front: str, back: str, gateway: str, upstream: str) -> str:
 
 def run(args) -> int:
     """Exit 0 after Ctrl+C (headless: 1 if any pair was not clean), 2 for a bad URL, an unusable
-    ``--record`` directory, a busy port or a bad theme. Headless, a SIGTERM or SIGHUP stops it as
-    Ctrl+C does, then ends the process by that signal (``inspector.net.stopsignals``)."""
+    ``--record`` directory, a busy port or a bad theme. A SIGTERM or SIGHUP stops it as Ctrl+C does
+    (under the TUI: the app left as on ``q``), then ends the process by that signal
+    (``inspector.model.stopsignals``)."""
     for option, url in (("--gateway-url", args.gateway_url), ("--upstream", args.upstream)):
         problem = _bad_url(option, url)
         if problem:
@@ -85,9 +86,10 @@ def run(args) -> int:
     except (OSError, RuntimeError) as e:
         sys.setswitchinterval(old)
         return _err(str(e))
-    try:
-        app.run()
-    finally:
-        taps.stop()
-        sys.setswitchinterval(old)
-    return EXIT_OK
+    with ending_by_signal():  # a SIGTERM or SIGHUP: the app left as on q, the taps stopped, then ended by it
+        try:
+            app.run()
+        finally:
+            taps.stop()
+            sys.setswitchinterval(old)
+        return EXIT_OK

@@ -21,7 +21,7 @@ from inspector.net.proxy.resend import resend_request
 from inspector.net.proxy.server import ProxyThread, run_foreground
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import RequestLimits, is_loopback, listen, url_for
-from inspector.net.stopsignals import ending_by_signal
+from inspector.model.stopsignals import ending_by_signal
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.terminal import require_terminal
 from inspector.tui.themes import check_theme
@@ -46,8 +46,8 @@ def _warn_exposed(host: str) -> str:
 def run(args) -> int:
     """``stream-inspector proxy --upstream URL``: exit 0 after Ctrl+C (headless: 1 if any exchange had
     an error finding), 2 for a bad upstream URL, an unusable ``--record`` directory or a busy port.
-    Headless, a SIGTERM or SIGHUP stops it as Ctrl+C does, then ends the process by that signal
-    (``inspector.net.stopsignals``)."""
+    A SIGTERM or SIGHUP stops it as Ctrl+C does (under the TUI: the app left as on ``q``), then ends
+    the process by that signal (``inspector.model.stopsignals``)."""
     upstream = args.upstream
     parts = urlsplit(upstream)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -83,11 +83,12 @@ def run(args) -> int:
     safe_upstream = redact_url(upstream)
     listeners = (ExchangeSpans(sender),) if sender is not None else ()
     if fmt == "tui":
-        try:
-            return _run_tui(args, sock, url, safe_upstream, exposed, listeners, warn)
-        finally:
-            if sender is not None:
-                sender.close()
+        with ending_by_signal():  # a SIGTERM or SIGHUP: the app left as on q, stopped, then ended by it
+            try:
+                return _run_tui(args, sock, url, safe_upstream, exposed, listeners, warn)
+            finally:
+                if sender is not None:
+                    sender.close()
     with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C, then ended by it
         try:
             return _run_headless(args, sock, url, safe_upstream, fmt, listeners)

@@ -8,8 +8,9 @@ unchanged (under the TUI they are held and written out when it closes, so the sc
 readable). Headless, ``run`` ends when the command ends, after the exchanges still streaming have
 ended (at most ``DRAIN_S``); under the TUI the exchanges stay on screen until ``q``. Either way
 ``run`` exits with the command's exit status (127 command not found, 126 not executable, 2 bad
-usage, as ``env`` does). Headless, a SIGTERM or SIGHUP sent to ``run`` is passed on to the command
-and handled as Ctrl+C is; once every report is out, ``run`` ends by that signal (``stopsignals``).
+usage, as ``env`` does). A SIGTERM or SIGHUP sent to ``run`` is passed on to the command and handled
+as Ctrl+C is (under the TUI: the app left as on ``q``, the command given 10 s to end); once every
+report is out and every recording ended, ``run`` ends by that signal (``stopsignals``).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from inspector.cli.proxy import bounds
 from inspector.net.proxy.server import ProxyThread
 from inspector.net.proxy.tap import check_record_dir
 from inspector.net.servers import listen, url_for
-from inspector.net.stopsignals import Stopped, cleaning_up, ending_by_signal
+from inspector.model.stopsignals import Stopped, cleaning_up, ending_by_signal
 from inspector.tui.screens.exchanges import ProxyApp
 from inspector.tui.themes import check_theme
 
@@ -70,11 +71,12 @@ def run(args) -> int:
     url = url_for(sock)
     listeners = (ExchangeSpans(sender),) if sender is not None else ()
     if args.format == "tui":
-        try:
-            return _run_tui(args, command, the_plan, sock, url, listeners, warn)
-        finally:
-            if sender is not None:
-                sender.close()
+        with ending_by_signal():  # a SIGTERM or SIGHUP: the app left as on q, passed on, then ended by it
+            try:
+                return _run_tui(args, command, the_plan, sock, url, listeners, warn)
+            finally:
+                if sender is not None:
+                    sender.close()
     with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C, then ended by it
         try:
             return _run_headless(args, command, the_plan, sock, url, listeners)
@@ -190,6 +192,10 @@ def _run_tui(args, command: list[str], the_plan: Plan, sock, url: str, listeners
     watch_agent(agent, app, command[0])
     try:
         app.run()
+    except Stopped as e:  # a SIGTERM or SIGHUP sent to ``run``: passed on, the command given time to finish
+        agent.send(e.signum)
+        agent.wait(10.0)
+        raise
     finally:
         code = agent.stop()  # q before the command ended ends it too
         proxy.stop()

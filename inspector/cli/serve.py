@@ -21,6 +21,7 @@ from inspector.net.replay.provider import match_provider
 from inspector.net.serve import Served, asgi_app, load_served, make_asgi_app
 from inspector.net.servers import QUIET_ABORTS, RequestLimits, is_loopback, listen, url_for, uvicorn_server
 from inspector.model.display import display_text
+from inspector.model.stopsignals import ending_by_signal
 from inspector.providers import PROVIDERS
 from inspector.providers.conformers import CONFORMANCE
 
@@ -62,19 +63,20 @@ def list_mutations(fmt: str) -> str:
 
 def _serve_until_stopped(app, sock, log, holder: dict, args) -> bool:
     """Run ``app`` on ``sock`` until it stops (``holder["server"]``: the server, for whoever stops it)
-    or Ctrl+C, with the request limits of ``args``; closes ``sock``. True after Ctrl+C."""
+    or Ctrl+C, SIGTERM or SIGHUP (stopped gracefully, then ``run`` returns: ``servers._StopsThenReturns``),
+    with the request limits of ``args``; closes ``sock``. True when a signal stopped it."""
     server = holder["server"] = uvicorn_server(app, graceful=1.0, log_filter=QUIET_ABORTS,
                                                requests=RequestLimits(args.header_timeout, args.max_request_bytes),
-                                               websockets=True)
+                                               websockets=True, returns_on_signal=True)
     interrupted = False
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a second Ctrl+C (uvicorn's forced exit), or one before the loop ran
         interrupted = True
     finally:
         sock.close()
     log("stopped")
-    return interrupted
+    return interrupted or bool(server.stopped_by)
 
 
 def run_match(args) -> int:
@@ -191,13 +193,19 @@ def run(args) -> int:
 
     Several captures rotate (or are picked by path). Without ``--loop`` the server stops by itself
     once every capture has been answered in full, so a script can run ``serve`` beside one client
-    run and need no cleanup; with ``--loop`` it keeps answering until Ctrl+C.
+    run and need no cleanup; with ``--loop`` it keeps answering until Ctrl+C. A SIGTERM or SIGHUP
+    stops it as Ctrl+C does (the ``stopped`` line, the verdicts so far), then ends the process by
+    that signal (``inspector.model.stopsignals``).
     """
     if args.mutations:
         print(list_mutations(args.format))
         return EXIT_OK
-    if args.match:
-        return run_match(args)
+    with ending_by_signal():  # a SIGTERM or SIGHUP: stopped as by Ctrl+C (the verdicts given), then ended by it
+        return run_match(args) if args.match else _serve_captures(args)
+
+
+def _serve_captures(args) -> int:
+    """``serve CAPTURE...`` once the arguments are read: see ``run``."""
     problem = _usage_problem(args)
     if problem:
         return _err(problem)

@@ -34,7 +34,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from inspector.net.limits import HEADER_TIMEOUT, MAX_REQUEST_BYTES
-from inspector.net.stopsignals import stop_signals, took
+from inspector.model.stopsignals import stop_signals, took
 
 @dataclass(frozen=True, slots=True)
 class RequestLimits:
@@ -326,7 +326,10 @@ class _StopsThenReturns(uvicorn.Server):
     raises the signal again once it has stopped (``Server.capture_signals``, uvicorn 0.54), and
     SIGTERM's default action then ended the process before it. The signals it took are handed to
     ``stopsignals.took`` (the command ends by a SIGTERM or SIGHUP once cleaned up). In a thread other
-    than the main one (tests, the TUI) it takes no signal, as uvicorn's own."""
+    than the main one (tests, the TUI) it takes no signal, as uvicorn's own. ``stopped_by``: the
+    signals that stopped it, in order (empty when it stopped on its own: ``should_exit``)."""
+
+    stopped_by: tuple[int, ...] = ()
 
     @contextlib.contextmanager
     def capture_signals(self):
@@ -339,7 +342,8 @@ class _StopsThenReturns(uvicorn.Server):
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
-            for s in self._captured_signals:
+            self.stopped_by = tuple(self._captured_signals)
+            for s in self.stopped_by:
                 took(s)
 
 

@@ -1,5 +1,5 @@
 """SIGTERM and SIGHUP stop ``proxy``, ``run`` and ``gateway`` (headless) as Ctrl+C does, then end them by
-the signal (``inspector.net.stopsignals``): nothing their cleanup gives is lost.
+the signal (``inspector.model.stopsignals``): nothing their cleanup gives is lost.
 
 Before, uvicorn raised SIGTERM again once it had stopped, and its default action ended ``proxy``
 before its cleanup (the ``stopped`` line, the OTLP flush: ``test_otlp``); ``run`` and ``gateway`` had

@@ -1,4 +1,4 @@
-"""``inspector.net.stopsignals``: a SIGTERM or SIGHUP stops a server command as Ctrl+C does, its cleanup
+"""``inspector.model.stopsignals``: a SIGTERM or SIGHUP stops a server command as Ctrl+C does, its cleanup
 runs, then the process ends by the signal; a signal the process ignores (``nohup``) stays ignored.
 The ending is checked in a child process (it ends the process it runs in)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 import textwrap
 import threading
 
-from inspector.net.stopsignals import Stopped, ending_by_signal, stop_signals
+from inspector.model.stopsignals import Stopped, ending_by_signal, stop_signals
 from tests.conftest import ROOT
 
 
@@ -28,7 +28,7 @@ def test_an_ignored_signal_is_not_taken_and_ctrl_c_always_is():
 
 
 def _child(body: str) -> subprocess.CompletedProcess:
-    code = "import os, signal, sys, time\nfrom inspector.net.stopsignals import Stopped, ending_by_signal, took\n"
+    code = "import os, signal, sys, time\nfrom inspector.model.stopsignals import Stopped, ending_by_signal, took\n"
     return subprocess.run([sys.executable, "-c", code + textwrap.dedent(body)], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
 
@@ -54,7 +54,7 @@ def test_sigterm_interrupts_the_body_its_cleanup_runs_then_the_process_ends_by_i
 
 def test_after_cleaning_up_began_a_sigterm_interrupts_nothing_and_still_ends_the_process():
     p = _child("""
-        from inspector.net.stopsignals import cleaning_up
+        from inspector.model.stopsignals import cleaning_up
         with ending_by_signal():
             cleaning_up()  # ``run``: its command ended, the reports are being written
             os.kill(os.getpid(), signal.SIGTERM)

@@ -17,7 +17,7 @@ import threading
 from inspector.compare.hops import PairLog, PairReports
 from inspector.net.gateway.record import PairRecorder, staging_dirs
 from inspector.net.proxy.server import ProxyThread
-from inspector.net.stopsignals import stop_signals, took
+from inspector.model.stopsignals import stop_signals, took
 
 TICK_S = 0.25
 

@@ -1,4 +1,5 @@
-"""Stopping a headless server command (``proxy``, ``run``, ``gateway``) on SIGTERM or SIGHUP as on Ctrl+C.
+"""Stopping a command on SIGTERM or SIGHUP as on Ctrl+C: the server commands (``proxy``, ``run``,
+``gateway``, ``serve``) headless or under their TUI, and every TUI (``tui.terminal`` leaves the app first).
 
 Why: uvicorn stops gracefully on SIGTERM, then puts the previous handler back and raises the signal
 again (uvicorn ``Server.capture_signals``), so SIGTERM's default action ended ``proxy`` before its
@@ -12,7 +13,8 @@ Now the first SIGTERM or SIGHUP stops the command as Ctrl+C does (streams still 
 server's grace end ``cancelled``, "proxy stopped"; every report printed once), and once it has
 cleaned up, ``ending_by_signal`` ends the process by that signal, as its default action would have
 (exit status 128 + N in a shell; -N for a parent's ``waitpid``). Ctrl+C keeps its documented exit
-status. A signal this process ignores (``nohup``'s SIGHUP) stays ignored.
+status. A signal this process ignores (``nohup``'s SIGHUP) stays ignored. ``serve`` lost the same
+to uvicorn's re-raise (its ``stopped`` line, ``--expect-next``'s verdicts).
 
 Imports: the standard library only.
 """
@@ -73,7 +75,7 @@ def _stop(signum: int, frame) -> None:
 
 @contextlib.contextmanager
 def ending_by_signal():
-    """Around a headless command's whole run, in the main thread (elsewhere: nothing changes).
+    """Around a command's whole run, in the main thread (elsewhere: nothing changes).
 
     Inside, the first SIGTERM or SIGHUP raises ``Stopped`` (later ones, and any after
     ``cleaning_up``, are only noted; a server that takes the signals itself reports them with ``took``). When the body is done (its cleanup
@@ -97,11 +99,12 @@ def ending_by_signal():
         _taken.clear()
         _cleaning.clear()
         if ending is not None:
-            _end_by(ending)
+            end_by(ending)
 
 
-def _end_by(signum: int) -> None:
-    """End the process by ``signum`` (its default action), what is buffered written first."""
+def end_by(signum: int) -> None:
+    """End the process by ``signum`` (its default action), what is buffered written first (the CLI's
+    way out for a TUI left on a SIGTERM or SIGHUP outside ``ending_by_signal``)."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # a closed or broken stream: nothing more to say there
             stream.flush()
