@@ -3,17 +3,17 @@ for the tests that hold "secrets never reach a file or the screen unmasked" for 
 
 Keys (Anthropic shape, random bodies): in a thinking block and a text block (each split over two
 deltas), in tool arguments (split, and one written with a JSON ``\\u`` escape), as a tool name
-(which V001 quotes), a tool id, a ``stop_reason``, a value a schema violation quotes (V002), an
+(which V001 quotes), a JSON member name in tool arguments, a tool id, a ``stop_reason``, a value a schema violation quotes (V002), an
 error message, a signature, the request's URL query (a parameter not named as a secret), a request
-header not named as a secret, and the request body."""
+header not named as a secret (and one named by a key), and the request body (in a text, and as a member name)."""
 from __future__ import annotations
 
 import random
 
 from tests.ui.capture_factory import native, sse
 
-PLACES = ("text", "thinking", "args", "escaped", "name", "id", "stop", "signature", "error", "url", "header",
-          "body")
+PLACES = ("text", "thinking", "args", "escaped", "member", "name", "id", "stop", "signature", "error", "url",
+          "header", "header_name", "body", "body_member")
 
 
 def keyed_capture(seed: int = 3, drop_event: int | None = None) -> tuple[str, dict[str, str]]:
@@ -25,12 +25,14 @@ def keyed_capture(seed: int = 3, drop_event: int | None = None) -> tuple[str, di
     key = {p: "sk-ant-api03-" + s for p, s in secret.items()}
     key["escaped"] = "sk-\\u0061nt-api03-" + secret["escaped"]
     request = {"method": "POST", "url": "https://api.anthropic.com/v1/messages?note=" + key["url"],
-               "headers": {"x-api-key": "[redacted]", "anthropic-version": "2023-06-01", "x-note": key["header"]},
+               "headers": {"x-api-key": "[redacted]", "anthropic-version": "2023-06-01", "x-note": key["header"],
+                           key["header_name"]: "1"},
                "body": {"model": "claude-x", "max_tokens": 1024, "stream": True,
                         "tools": [{"name": "save", "input_schema": {
                             "type": "object", "required": ["token"],
                             "properties": {"token": {"type": "string", "maxLength": 5}}}}],
-                        "messages": [{"role": "user", "content": "my key is " + key["body"]}]}}
+                        "messages": [{"role": "user", "content": "my key is " + key["body"]}],
+                        "metadata": {key["body_member"]: 1}}}
 
     def delta(i: int, kind: str, field: str, value: str) -> tuple[str, dict]:
         return "content_block_delta", {"type": "content_block_delta", "index": i,
@@ -60,7 +62,7 @@ def keyed_capture(seed: int = 3, drop_event: int | None = None) -> tuple[str, di
         delta(2, "input_json_delta", "partial_json", key["args"][20:] + '", "e": "' + key["escaped"] + '"}'),
         stop(2),
         block(3, {"type": "tool_use", "id": "toolu_2", "name": key["name"], "input": {}}),
-        delta(3, "input_json_delta", "partial_json", '{"n": 1}'),
+        delta(3, "input_json_delta", "partial_json", '{"n": 1, "' + key["member"] + '": 2}'),
         stop(3),
         ("message_delta", {"type": "message_delta", "delta": {"stop_reason": key["stop"]},
                            "usage": {"output_tokens": 3}}),

@@ -355,15 +355,33 @@ def scrub_value(value: object) -> object: ...
 
 
 def scrub_value(value: object) -> object:
-    """``value`` (parsed JSON: dicts, lists, strings...) with every string scrubbed; a new
-    structure when anything changed, else the same object."""
+    """``value`` (parsed JSON: dicts, lists, strings...) with every string scrubbed, member names
+    too (``{"sk-ant-…": 1}``: a model or a client may use a key as a name); a new structure when
+    anything changed, else the same object. Two names that mask alike keep the last value."""
+    return _scrubbed(value, {})
+
+
+_NEW = object()
+
+
+def _scrubbed(value: object, names: dict) -> object:
+    """``scrub_value``; ``names``: member names scrubbed so far in this walk, and what they became
+    (None: unchanged; a body repeats a few names thousands of times)."""
     if isinstance(value, str):
         return scrub_secrets(value)
     if isinstance(value, dict):
-        out = {k: scrub_value(v) for k, v in value.items()}
-        return value if all(out[k] is value[k] for k in value) else out
+        pairs = []
+        for k, v in value.items():
+            k2 = names.get(k, _NEW)
+            if k2 is _NEW:
+                masked = scrub_secrets(k) if k.__class__ is str else k
+                k2 = names[k] = None if masked is k else masked
+            pairs.append((k, k if k2 is None else k2, v, _scrubbed(v, names)))
+        if all(k is k2 and v is v2 for k, k2, v, v2 in pairs):
+            return value
+        return {k2: v2 for _, k2, _, v2 in pairs}
     if isinstance(value, list):
-        items = [scrub_value(v) for v in value]
+        items = [_scrubbed(v, names) for v in value]
         return value if all(a is b for a, b in zip(items, value)) else items
     return value
 

@@ -80,6 +80,15 @@ def test_scrub_value_walks_json_and_keeps_unchanged_objects():
     assert dirty["a"][0].endswith("qrstuv")  # the input is not changed in place
 
 
+def test_scrub_value_masks_a_key_written_as_a_member_name():
+    # {"sk-ant-…": 1}: a model (or a client) can use a key as a JSON object's member name
+    key = "sk-ant-api03-" + "Qw3Er5Ty7Ui9" * 3
+    dirty = {"outer": {key: 1, "n": [{key: key}]}}
+    assert "Qw3Er5Ty7Ui9" not in json.dumps(scrub_value(dirty))
+    assert scrub_value(dirty)["outer"]["n"][0] == {"sk-ant-[redacted]": "sk-ant-[redacted]"}
+    assert key in dirty["outer"]  # the input is not changed in place
+
+
 def test_random_secrets_cut_anywhere_never_appear_in_scrubbed_chunks():
     rng = random.Random(1717)
     for _ in range(400):

@@ -16,29 +16,19 @@ JSON (one object)::
     CALL = {"position", "name", "id", "kind", "block_index", "arguments", "parsed", "status",
             "first_arg_byte_s", "last_arg_byte_s"}
 
-Secrets are scrubbed from every string (``scrub_secrets``), control characters escaped in text.
+Secrets are scrubbed from every string, member names too (``scrub_value``), control characters escaped in text.
 """
 from __future__ import annotations
 
 import orjson
 
-from inspector.capture.redact import mask_in_place, scrub_secrets
+from inspector.capture.redact import mask_in_place, scrub_secrets, scrub_value
 from inspector.compare.diff.compare import Diff
 from inspector.model.display import display_text, json_safe
 
 
-def _scrub(v):
-    if isinstance(v, str):
-        return scrub_secrets(v)
-    if isinstance(v, dict):
-        return {k: _scrub(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_scrub(x) for x in v]
-    return v
-
-
 def to_json(d: Diff) -> dict:
-    return _scrub({"equivalent": d.equivalent, "a": d.a.to_json(), "b": d.b.to_json(),
+    return scrub_value({"equivalent": d.equivalent, "a": d.a.to_json(), "b": d.b.to_json(),
                    "pairs": [p.to_json() for p in d.pairs], "differences": [x.to_json() for x in d.differences],
                    "normalisations": d.normalisations, "notes": d.notes,
                    "b_offset_s": None if d.b_offset is None else round(d.b_offset, 6),
