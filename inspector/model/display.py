@@ -73,6 +73,37 @@ def display_text(text: object, *, one_line: bool = False) -> str:
     return text.translate(_tables()[one_line])
 
 
+_EVERYWHERE: dict[int, str] = {}
+"""``escaped_everywhere``'s table: what ``display_text`` changes but tab, each as a ``\\u`` escape
+(built on first use, as ``_TABLES``)."""
+_EVERYWHERE_UNSAFE = lazy("[" + _ranges(sorted({*_C0, *_C1, *BIDI, *_SEPARATORS} - {0x09})) + "\ud800-\udfff]")
+
+
+def escaped_everywhere(text: str) -> str:
+    """``text`` (a document mixing markup, script and JSON: an HTML page) with every character
+    ``display_text`` would change but tab and LF written as a ``\\uXXXX`` escape: inside a JSON or
+    script string the same value, anywhere else visible text; never anything a terminal obeys
+    (``export`` to standard output). Text without such characters comes back unchanged (same object)."""
+    if _EVERYWHERE_UNSAFE.search(text) is None:
+        return text
+    if not _EVERYWHERE:
+        _EVERYWHERE.update({c: f"\\u{c:04x}" for c in (*_C0, *_C1, *BIDI, *_SEPARATORS, *_SURROGATES) if c != 0x09})
+    return text.translate(_EVERYWHERE)
+
+
+def file_name(path: str) -> str:
+    """``path`` as reports name it: valid Unicode text. A name's bytes that are not UTF-8 reach
+    Python as lone surrogates (``os.fsdecode``), which no JSON or UTF-8 writer accepts; they are
+    written as ``\\x9b``. The same object when there is none (nearly always)."""
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return path
+
+
 def json_safe(encoded: str) -> str:
     """JSON text (as ``orjson.dumps(...).decode()`` gives it) with C1 controls, DEL, bidi controls
     and U+2028/U+2029 escaped as ``\\u…`` (the same value to a JSON reader; nothing invisible or

@@ -34,6 +34,7 @@ from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.records import chunk_record, end_record, masked_bytes, pending_record
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
+from inspector.model.display import json_safe
 
 HTTP_VERSION = "HTTP/1.1"
 
@@ -192,5 +193,6 @@ def document(entries: list[dict]) -> dict:
 
 
 def render(caps: list[tuple[Capture, datetime | None, str | None]]) -> str:
-    """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started, name)``."""
-    return orjson.dumps(document(entries(caps)), option=orjson.OPT_INDENT_2).decode()
+    """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started, name)``; C1, DEL and bidi
+    characters written as ``\\u`` escapes (``json_safe``: the same values; nothing a terminal obeys)."""
+    return json_safe(orjson.dumps(document(entries(caps)), option=orjson.OPT_INDENT_2).decode())

@@ -34,6 +34,7 @@ from inspector import __version__
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import EventMasks, scrub_secrets
 from inspector.model.capture import Capture, end_word
+from inspector.model.display import escaped_everywhere
 from inspector.providers import summarize
 from inspector.report.text import plural
 from inspector.session.advice import advice_for
@@ -416,7 +417,13 @@ def page_name(name: str) -> str:
 
 def chunks(name: str, s: Session, cap: Capture | None = None) -> Iterator[str]:
     """The page for session ``s`` of the capture called ``name`` (``cap`` adds the request and
-    response heads), piece by piece: no piece is the whole page (the events go in batches)."""
+    response heads), piece by piece: no piece is the whole page (the events go in batches). No
+    control or bidi character from the capture is written raw (``escaped_everywhere``): the page
+    may go to a terminal (``export`` without ``-o``), and a page's own markup has none."""
+    return map(escaped_everywhere, _pieces(name, s, cap))
+
+
+def _pieces(name: str, s: Session, cap: Capture | None) -> Iterator[str]:
     name = page_name(name)
     yield ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

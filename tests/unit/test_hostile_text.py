@@ -46,6 +46,20 @@ def test_diff_and_compare_print_no_control_and_no_bidi_character_from_the_data(h
         json.loads(out)
 
 
+@pytest.mark.parametrize("to", ["html", "har"])
+@pytest.mark.parametrize("dialect", list(BODIES))
+def test_export_to_standard_output_prints_no_control_and_no_bidi_character_from_the_data(hostile, dialect, to,
+                                                                                          capsys):
+    assert main(["export", str(hostile[dialect]), "--to", to]) == 0
+    out, err = capsys.readouterr()
+    for text in (out, err):
+        found = [f for f in FORBIDDEN if f in text]
+        assert not found, f"{to} {dialect}: raw {found!r}"
+        assert not [c for c in text if 0x7F <= ord(c) < 0xA0 or ord(c) < 0x20 and c not in "\n"]
+    if to == "har":
+        json.loads(out)  # the same values, written as \u escapes
+
+
 def test_conform_reports_escape_what_the_server_sent():
     # a server's answer is quoted in conform's reasons: ESC, C1 and bidi never reach the terminal raw
     from inspector.net.conform.grade import CaseResult
