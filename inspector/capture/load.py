@@ -21,6 +21,7 @@ import orjson
 
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.display import file_name
 from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
@@ -123,9 +124,10 @@ def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | Non
     were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
     (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
     file, entry = split_entry(path, entry)
-    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry, keep_audio=keep_audio)
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=file_name(str(file)), entry=entry,
+                                      keep_audio=keep_audio)  # a name not UTF-8 is still text to report
     if len(streams) == 1 and entry is not None:
-        streams = [(str(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
+        streams = [(file_name(str(path)), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
     return streams, skipped
 
 

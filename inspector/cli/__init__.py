@@ -30,6 +30,7 @@ import importlib  # noqa: E402 - after the handler: an interrupt during these im
 
 from inspector.cli.codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: E402
 from inspector.cli.quick import check_args  # noqa: E402
+from inspector.cli.stderr import guarded  # noqa: E402
 from inspector.model.static import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
@@ -72,9 +73,12 @@ def main(argv: list[str] | None = None) -> int:
 
     The SIGINT handler found when this module was imported is back in place when ``main`` returns
     (a test process or a host program keeps its own)."""
+    stderr = sys.stderr
+    sys.stderr = guarded(stderr)  # every message quotes text from outside: none drives the terminal
     try:
         return _main(argv)
     finally:
+        sys.stderr = stderr
         _signal.signal(_signal.SIGINT, _BEFORE)
 
 

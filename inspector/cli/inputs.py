@@ -19,6 +19,7 @@ from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
+from inspector.model.display import file_name
 from inspector.session.session import Session
 from inspector.model.record import FrozenRecord
 
@@ -39,7 +40,7 @@ class Input(FrozenRecord):
     """Named on the command line (not found by walking a folder or matching a glob)."""
 
     def __init__(self, name: str, path: str | None, explicit: bool) -> None:
-        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "name", file_name(name))  # a name that is not UTF-8 is still text to report
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "explicit", explicit)
 
