@@ -4,10 +4,14 @@ every value (as ``\\u`` escapes) and stays parseable."""
 from __future__ import annotations
 
 import json
+from xml.etree import ElementTree as ET
 
 import pytest
 
 from inspector.cli import main
+from inspector.net.conform.grade import CaseResult
+from inspector.net.conform.report import cases_junit, verdicts_junit
+from inspector.net.conform.verdict import Verdict
 from tests.hostile import BODIES, FORBIDDEN, HOSTILE, write_all
 
 
@@ -70,3 +74,19 @@ def test_conform_reports_escape_what_the_server_sent():
     for out in (cases_text([case], title="t"), cases_github([case], "s"), cases_json([case])):
         assert not any(ch in out for ch in ("\x1b", "\x07", "\u202e", "\x9b")), out
     assert "\\x1b]52" in cases_text([case], title="t")
+
+
+def test_conform_junit_is_xml_a_ci_reads_and_quotes_nothing_a_terminal_obeys():
+    # JUnit XML quotes the server's answer and the client's last words: raw ESC or C1 made it
+    # ill-formed XML 1.0 (a CI's parser rejects the whole file) and drove a terminal that showed it
+    bad = HOSTILE + "\x00\x0b\ufffe\uffff\udc9b"
+    case = CaseResult("one-tool-call", "a call", grade="fail", reason=bad, problems=[f"fail: {bad}"])
+    verdict = Verdict(mutation="stall=3", capture="c", provider="anthropic", outcome="mis-assembled", detail=bad,
+                      problems=[bad], client=f"exit 1: {bad}")
+    for out in (cases_junit([case], "s"), verdicts_junit([verdict], "s")):
+        assert not [f for f in FORBIDDEN if f in out], out
+        assert not [c for c in out if 0x7F <= ord(c) < 0xA0 or ord(c) < 0x20 and c != "\n"
+                    or ord(c) in (0xFFFE, 0xFFFF) or 0xD800 <= ord(c) < 0xE000]
+        root = ET.fromstring(out.encode())
+        assert "\\x1b]52" in ET.tostring(root, encoding="unicode")  # quoted, visibly
+

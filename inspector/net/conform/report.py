@@ -133,6 +133,15 @@ def _escape(s: str) -> str:
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
+_NOT_XML = {0xFFFE: "\\ufffe", 0xFFFF: "\\uffff"}
+"""Characters XML 1.0 forbids that ``display_text`` leaves (it writes the others out: C0 but tab,
+LF and CR, and lone surrogates)."""
+
+
 def _xml(root: ET.Element) -> str:
+    """The document, with what it quotes from the server or the client (ESC, C1, bidi, characters
+    XML forbids) written out visibly as ``display_text`` does: well-formed XML a CI's parser reads,
+    nothing a terminal that shows it obeys. The document's own markup has none of these characters."""
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    text = display_text(ET.tostring(root, encoding="unicode"))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + text.translate(_NOT_XML)
