@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError
+from inspector.capture.redact import scrub_secrets
 from inspector.cli.codes import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.feeds.base import Settings
 from inspector.net.conform import client as client_run
@@ -144,7 +145,8 @@ def _run_client(args) -> int:
         return _err(str(e))
     machine = args.format != "text"
     out = sys.stderr if machine else sys.stdout
-    print(f"conform --client {args.client!r} ({args.provider}, {len(specs)} mutations)", file=out, flush=True)
+    print(scrub_secrets(f"conform --client {args.client!r} ({args.provider}, {len(specs)} mutations)"), file=out,
+          flush=True)  # a command line may carry a key
     verdicts = []
 
     def shown(v) -> None:

@@ -85,6 +85,21 @@ def test_a_client_that_never_reaches_the_mock_is_told_which_variables_to_read():
     assert "no request reached the mock provider (does the client read ANTHROPIC_BASE_URL" in out
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "junit"])
+def test_conform_client_masks_the_secrets_of_the_clients_command_environment_and_stderr(fmt):
+    # The command line may carry a key, and a failing client's last stderr line (quoted as why it
+    # failed) may print one: key-shaped, or any value of a variable named as a secret in its environment.
+    key = "sk-ant-api03-" + "Wx4Rt6Yu8Io0" * 3
+    token = "zzGatewayValue" + "q7" * 8
+    cmd = f"echo 'boom {key}' $DEPLOY_SECRET_TOKEN >&2; exit 1"
+    proc = spawn(["conform", "--provider", "anthropic", "--client", cmd, "--mutate", "bom", "--format", fmt],
+                 env={"DEPLOY_SECRET_TOKEN": token})
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    assert "boom sk-ant-[redacted]" in out + err  # the reason is still told
+    assert "Wx4Rt6Yu8Io0" not in out + err and "q7q7q7" not in out + err
+
+
 def serve_expect_next(fmt: str):
     """``serve --mutate finish-stop,no-stop-event --expect-next`` on the bundled parallel-calls capture:
     ``(process, base URL)``."""

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from inspector.capture.bundled import captures_dir
 from inspector.capture.load import load_path
+from inspector.capture.redact import remember_headers
 from inspector.net.conform.expect import ExpectNextProvider
 from inspector.net.conform.mutate import MutatedCapture, NotApplicable, Spec, apply
 from inspector.net.conform.verdict import Verdict, crashed
@@ -125,6 +126,7 @@ def _one(client: Client, mc: MutatedCapture, *, timeout: float, next_timeout: fl
     provider = ExpectNextProvider([(served, mc)], next_timeout=next_timeout, instant=instant)
     with BackgroundServer(asgi_app(provider)) as srv:
         env = client_env(srv.url)
+        remember_headers(env)  # its secrets (variables named as such), should it print one, are masked by value
         state = _Run()
         stop = _start(client, env, state)
         deadline = time.monotonic() + timeout

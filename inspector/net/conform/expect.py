@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from inspector.capture.redact import remember_headers
 from inspector.model.capture import Capture, Chunk
 from inspector.net.conform.mutate import MutatedCapture
 from inspector.net.conform.verdict import Verdict, crashed, grade, starts_anew
@@ -59,6 +60,7 @@ class ExpectNextProvider(MockProvider):
         return self._pending is not None
 
     def choose(self, scope, body: bytes) -> Served:
+        remember_headers(scope.get("headers"))  # the client's credentials: masked wherever they are quoted
         if self._pending is not None:
             k, first = self._pending
             self._pending = None

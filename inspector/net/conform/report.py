@@ -1,5 +1,6 @@
 """Reports of the conformance tools: client verdicts and server grades as text, JSON lines, JUnit XML
-and GitHub workflow commands.
+and GitHub workflow commands. Every report masks secrets (``inspector.capture.redact``): they quote
+what a server answered and what a client sent and printed.
 
 JUnit XML follows the de-facto schema CI systems read (the Jenkins/Ant ``junit-10.xsd`` facts):
 ``<testsuites>`` holding one ``<testsuite name tests failures errors skipped time>`` per run,
@@ -18,6 +19,7 @@ from typing import Protocol
 import orjson
 
 from inspector.net.conform.verdict import ERRORED, FAILED, OUTCOMES, Verdict
+from inspector.capture.redact import scrub_secrets, scrub_value
 from inspector.model.display import display_text, json_safe
 
 
@@ -40,7 +42,7 @@ class Case(Protocol):
 # ----------------------------------------------------------------------------------------- verdicts
 def verdict_line(v: Verdict, width: int = 22) -> str:
     """``MUTATION  VERDICT  detail`` for the live listing."""
-    return f"{v.mutation:<{width}} {v.outcome:<19} {v.detail}"
+    return scrub_secrets(f"{v.mutation:<{width}} {v.outcome:<19} {v.detail}")
 
 
 def verdicts_text(verdicts: Sequence[Verdict], *, interrupted: bool = False) -> str:
@@ -52,7 +54,7 @@ def verdicts_text(verdicts: Sequence[Verdict], *, interrupted: bool = False) -> 
         if v.client:
             lines.append(f"{'':<{width}} {'':<19} client: {v.client}")
     lines.append(summary(verdicts) + (" (interrupted)" if interrupted else ""))
-    return display_text("\n".join(lines))  # details quote the served stream: a stranger's text
+    return display_text(scrub_secrets("\n".join(lines)))  # details quote the served stream and the client
 
 
 def summary(verdicts: Sequence[Verdict]) -> str:
@@ -61,7 +63,7 @@ def summary(verdicts: Sequence[Verdict]) -> str:
 
 
 def verdicts_json(verdicts: Sequence[Verdict]) -> str:
-    return json_safe("\n".join(orjson.dumps(v.to_dict()).decode() for v in verdicts))
+    return json_safe("\n".join(orjson.dumps(scrub_value(v.to_dict())).decode() for v in verdicts))
 
 
 def verdicts_junit(verdicts: Sequence[Verdict], suite: str) -> str:
@@ -88,7 +90,7 @@ def cases_text(cases: Sequence[Case], *, title: str, interrupted: bool = False) 
     for c in cases:
         lines += c.lines()
     lines.append(cases_summary(cases) + (" (interrupted: the cases above ran)" if interrupted else ""))
-    return display_text("\n".join(lines))  # reasons quote the server's answer: a stranger's text
+    return display_text(scrub_secrets("\n".join(lines)))  # reasons quote the server's answer: a stranger's text
 
 
 def cases_summary(cases: Sequence[Case]) -> str:
@@ -97,7 +99,7 @@ def cases_summary(cases: Sequence[Case]) -> str:
 
 
 def cases_json(cases: Sequence[Case]) -> str:
-    return json_safe("\n".join(orjson.dumps(c.to_dict()).decode() for c in cases))
+    return json_safe("\n".join(orjson.dumps(scrub_value(c.to_dict())).decode() for c in cases))
 
 
 def cases_junit(cases: Sequence[Case], suite: str) -> str:
@@ -126,7 +128,7 @@ def cases_github(cases: Sequence[Case], suite: str) -> str:
         text = "%0A".join(_escape(p) for p in [c.reason] + [ln.strip() for ln in c.lines()[1:]])
         title = _escape(f"conform {suite} {c.name}: {c.grade}").replace(":", "%3A").replace(",", "%2C")
         out.append(f"::{level[c.grade]} title={title}::{text}")
-    return display_text("\n".join(out))
+    return display_text(scrub_secrets("\n".join(out)))
 
 
 def _escape(s: str) -> str:
@@ -139,9 +141,9 @@ LF and CR, and lone surrogates)."""
 
 
 def _xml(root: ET.Element) -> str:
-    """The document, with what it quotes from the server or the client (ESC, C1, bidi, characters
-    XML forbids) written out visibly as ``display_text`` does: well-formed XML a CI's parser reads,
+    """The document, secrets masked, with what it quotes from the server or the client (ESC, C1,
+    bidi, characters XML forbids) written out visibly as ``display_text`` does: well-formed XML a CI's parser reads,
     nothing a terminal that shows it obeys. The document's own markup has none of these characters."""
     ET.indent(root)
-    text = display_text(ET.tostring(root, encoding="unicode"))
+    text = display_text(scrub_secrets(ET.tostring(root, encoding="unicode")))
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + text.translate(_NOT_XML)
