@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 import orjson
@@ -110,11 +111,53 @@ def compile_schema(schema: dict | bool) -> Compiled:
     return hit
 
 
+class LinearRe:
+    """Stands for the ``re`` module in jsonschema's keyword modules (``pattern``, ``patternProperties``,
+    ``additionalProperties``, ``unevaluatedProperties``...): ``search`` runs the pattern in
+    jsonschema_rs's engine, the one the fast check uses (linear time; lookaround and backreferences
+    with a backtracking limit), where Python's backtracking ``re`` took 2^n steps for ``^(a+)+$``
+    on n a's and a ``!``. Both the schema and the arguments come from outside (the request, the
+    model). A pattern that engine does not take is not judged (a note says so, ``_audit``): it
+    counts as matching. Every other name is ``re``'s."""
+
+    def __init__(self, re_module) -> None:
+        self.re = re_module
+
+    def search(self, pattern, string, flags=0):
+        if flags or not isinstance(pattern, str) or not isinstance(string, str):
+            return self.re.search(pattern, string, flags)
+        matcher = _matcher(pattern)
+        return True if matcher is None or matcher.is_valid(string) else None
+
+    def __getattr__(self, name: str):
+        return getattr(self.re, name)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _matcher(pattern: str) -> Checks | None:
+    """``pattern`` compiled by jsonschema_rs (a schema of that one keyword); None when it does not take it."""
+    import jsonschema_rs  # deferred with jsonschema (see ``_compile``)
+    try:
+        return jsonschema_rs.validator_for({"pattern": pattern})
+    except (ValueError, TypeError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+        return None
+
+
+def _linear_searches() -> None:
+    """jsonschema's keyword modules search with ``LinearRe`` (once per process)."""
+    from jsonschema import _keywords, _legacy_keywords, _utils  # deferred (see ``_compile``)
+    for module in (_keywords, _legacy_keywords, _utils):
+        if not isinstance(module.re, LinearRe):
+            module.re = LinearRe(module.re)
+
+
 def _compile(schema: dict | bool) -> Compiled:
     # Deferred: jsonschema (with attrs, referencing, rpds) costs start-up that only a request
     # declaring a schema needs (DEFERRED in tests/unit/test_layers.py).
     import jsonschema_rs
     from jsonschema import exceptions, validators
+
+    _linear_searches()
 
     cls = validators.validator_for(schema, default=validators.Draft202012Validator)
     notes = []
@@ -145,6 +188,12 @@ def _audit(schema: object, path: str, known: frozenset, formats: frozenset, note
     for key in schema:
         if key not in known and not key.startswith("x-"):
             notes.append(f"at {path}: {key!r} is not a keyword the validator knows: not judged")
+    patterns = [schema["pattern"]] if isinstance(schema.get("pattern"), str) else []
+    if isinstance(schema.get("patternProperties"), dict):
+        patterns += schema["patternProperties"]
+    for p in patterns:
+        if _matcher(p) is None:
+            notes.append(f"at {path}: pattern {p[:80]!r} is not judged (not a pattern the linear-time engine takes)")
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt not in formats:
         notes.append(f"at {path}: format {fmt!r} is not checked (neither JSON Schema nor OpenAPI defines it)")
