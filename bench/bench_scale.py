@@ -5,7 +5,10 @@
 - OpenAI Chat: N parallel tool calls in one choice, each opened and given arguments (C013 once
   searched a list of seen indexes);
 - Anthropic: N pings inside one open block (timing rules per event);
-- Responses: N output items.
+- Responses: N output items;
+- Anthropic: N blocks started and never stopped (A006 once named the lowest open index with a
+  ``min`` over every open block);
+- Bedrock ConverseStream: N text blocks (B006 once searched the list of positions seen).
 
 Prints seconds at N and 2N and their ratio (linear ≈ 2.0). CPU time, best of 3.
 
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.model.capture import Capture, Chunk  # noqa: E402
 from inspector.feeds.run import run_capture  # noqa: E402
+from tests import bedrock_frames as bf  # noqa: E402
 
 
 def sse(events) -> bytes:
@@ -76,12 +80,27 @@ def responses_items(n: int) -> bytes:
     return sse(evs)
 
 
-def cpu(body: bytes) -> float:
+def never_stopped(n: int) -> bytes:
+    evs = [{"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant", "model": "x",
+                                                 "content": [], "stop_reason": None}}]
+    evs += [{"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}
+            for i in range(n)]
+    return sse(evs + [{"type": "message_stop"}])
+
+
+def converse_blocks(n: int) -> bytes:
+    body = bf.message_start()
+    for i in range(n):
+        body += bf.text(i, "w") + bf.stop(i)
+    return body + bf.message_stop() + bf.metadata()
+
+
+def cpu(body: bytes, dialect: str | None = None) -> float:
     cap = Capture(chunks=[Chunk(None, body)])
     best = float("inf")
     for _ in range(3):
         t0 = time.process_time()
-        run_capture(cap)
+        run_capture(cap, dialect=dialect)
         best = min(best, time.process_time() - t0)
     return best
 
@@ -92,10 +111,12 @@ def main() -> None:
     a = ap.parse_args()
     print("| shape | N | s at N | s at 2N | ratio (linear ≈ 2) |")
     print("|---|---:|---:|---:|---:|")
-    for name, make, n in (("Anthropic blocks", anthropic_blocks, a.n), ("Chat parallel calls", chat_calls, a.n),
-                          ("Anthropic pings in an open block", pings, a.n * 10),
-                          ("Responses items", responses_items, a.n)):
-        one, two = cpu(make(n)), cpu(make(2 * n))
+    for name, make, n, dialect in (
+            ("Anthropic blocks", anthropic_blocks, a.n, None), ("Chat parallel calls", chat_calls, a.n, None),
+            ("Anthropic pings in an open block", pings, a.n * 10, None), ("Responses items", responses_items, a.n, None),
+            ("Anthropic blocks never stopped", never_stopped, a.n, None),
+            ("Bedrock Converse blocks", converse_blocks, a.n, "bedrock-converse")):
+        one, two = cpu(make(n), dialect), cpu(make(2 * n), dialect)
         print(f"| {name} | {n:,} | {one:.2f} | {two:.2f} | {two / one:.2f} |")
 
 

@@ -587,8 +587,9 @@ def chart_series(cmp: Comparison, a_cap: Capture, b_cap: Capture) -> tuple[dict,
         streams[name] = [(c.t - o, len(c.data)) for c in cap.chunks if c.t is not None and side.timed]
         if session is None:
             continue
+        blocks = [b for b in session.blocks if b.tool and not b.replaced]  # once: block_at per tool was quadratic
         for t in side.tools:
-            b = block_at(session, t)
+            b = blocks[t.index] if t.index < len(blocks) else None
             if b is not None and side.timed:
                 fragments[(name, t.index)] = [(ft - o, n) for ft, n in b.fragment_times if ft is not None and n]
     return streams, fragments

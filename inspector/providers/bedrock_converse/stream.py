@@ -58,8 +58,9 @@ class BedrockConverse(Dialect):
     def __init__(self, writer) -> None:
         super().__init__(writer)
         self.slots: dict[int, _Slot] = {}
-        self.positions: list[int] = []
-        """Indexes in the order they first appeared (B006)."""
+        self.positions: dict[int, None] = {}
+        """Indexes in the order they first appeared (B006); a dict, not a list: ``in`` once per block
+        was a search of every block before it (quadratic in blocks)."""
         self.orphans: set[int] = set()
         self.seen_first = False
         self.message_started = False
@@ -113,7 +114,7 @@ class BedrockConverse(Dialect):
     def _position(self, idx: int) -> None:
         if idx not in self.positions:
             self.B006_index_out_of_order(idx)
-            self.positions.append(idx)
+            self.positions[idx] = None
 
     def _block_start(self, p: dict) -> None:
         idx = self._index(p, "contentBlockStart")

@@ -1,0 +1,91 @@
+"""Work per content block stays O(1) however many blocks a stream opens: 100 000 blocks never stopped
+(Anthropic), a Bedrock ConverseStream of many blocks, and ``compare``'s chart of many tool calls once
+took time quadratic in the blocks (``bench/bench_scale.py`` has the figures). Speed is not asserted:
+each test counts the walks over the stream's blocks that one block costs, and holds what is reported."""
+from __future__ import annotations
+
+import orjson
+
+from inspector.compare import compare_captures
+from inspector.compare.timing import chart_series
+from inspector.feeds.base import Driver, Settings
+from inspector.feeds.run import run_capture
+from inspector.model.capture import Capture, Chunk
+from tests import bedrock_frames as bf
+
+N = 2000
+
+
+class CountingSet(set):
+    """A set that counts the times it is walked (``min``, ``sorted``, a ``for``)."""
+
+    walks = 0
+
+    def __iter__(self):
+        CountingSet.walks += 1
+        return super().__iter__()
+
+
+class CountingList(list):
+    walks = 0
+
+    def __iter__(self):
+        CountingList.walks += 1
+        return super().__iter__()
+
+
+def _sse(events) -> bytes:
+    return b"".join(b"event: " + e["type"].encode() + b"\ndata: " + orjson.dumps(e) + b"\n\n" for e in events)
+
+
+MESSAGE_START = {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant", "model": "x",
+                                                      "content": [], "stop_reason": None}}
+
+
+def test_blocks_never_stopped_are_not_walked_at_each_start_and_a006_names_the_lowest_open():
+    starts = [{"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}
+              for i in range(N)]
+    stop0 = {"type": "content_block_stop", "index": 0}
+    driver = Driver.for_capture(Capture(), Settings(dialect="anthropic-messages"))
+    driver.take(Chunk(0.0, _sse([MESSAGE_START, starts[0]])))
+    driver.session.dialect.open_slots = CountingSet(driver.session.dialect.open_slots)
+    CountingSet.walks = 0
+    driver.take(Chunk(0.1, _sse(starts[1:3] + [stop0] + starts[3:])))
+    s = driver.close()
+    assert CountingSet.walks < 10  # was one walk of every open block per start
+    a006 = [f for f in s.findings if f.code == "A006"]
+    assert a006[0].message == "block 1 starts while block 0 is still open"
+    assert a006[-1].message == f"block {N - 1} starts while block 1 is still open"  # 0 was stopped
+
+
+def test_bedrock_converse_blocks_cost_no_search_of_the_blocks_before_them():
+    body = bf.message_start()
+    for i in [*range(N), N + 1]:  # the last one skips a position: B006 still told
+        body += bf.text(i, "w") + bf.stop(i)
+    s = run_capture(Capture(chunks=[Chunk(0.1, body + bf.message_stop() + bf.metadata())]),
+                    dialect="bedrock-converse")
+    positions = s.dialect.positions
+    assert isinstance(positions, (dict, set)), "a membership test per block must not search a list"
+    assert [f.message for f in s.findings if f.code == "B006"] == [
+        f"content block at contentBlockIndex {N + 1}, expected {N} (the index is the position in the message content)"]
+
+
+def _calls(shift: float) -> Capture:
+    events = [MESSAGE_START]
+    for i in range(N):
+        events += [{"type": "content_block_start", "index": i,
+                    "content_block": {"type": "tool_use", "id": f"t{i}", "name": "f", "input": {}}},
+                   {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": "{}"}},
+                   {"type": "content_block_stop", "index": i}]
+    return Capture(chunks=[Chunk(0.001 * i + shift, _sse([e])) for i, e in enumerate(events)])
+
+
+def test_compare_chart_finds_each_tool_block_without_walking_the_blocks_again():
+    a, b = _calls(0.0), _calls(0.0005)
+    cmp = compare_captures(a, b, a_label="a", b_label="b")
+    for session in (cmp.session_a, cmp.session_b):
+        session.blocks = CountingList(session.blocks)
+    CountingList.walks = 0
+    streams, fragments = chart_series(cmp, a, b)
+    assert CountingList.walks <= 2  # was one walk per tool block
+    assert len(fragments) == 2 * N and fragments[("B", N - 1)] == [(fragments[("A", N - 1)][0][0], 2)]
