@@ -1,12 +1,16 @@
 """Work per content block stays O(1) however many blocks a stream opens: 100 000 blocks never stopped
-(Anthropic), a Bedrock ConverseStream of many blocks, and ``compare``'s chart of many tool calls once
-took time quadratic in the blocks (``bench/bench_scale.py`` has the figures). Speed is not asserted:
+(Anthropic), a Bedrock ConverseStream of many blocks, ``compare``'s chart of many tool calls and
+``diff``'s pairing of many calls once took time quadratic in the blocks (``bench/bench_scale.py`` has the figures). Speed is not asserted:
 each test counts the walks over the stream's blocks that one block costs, and holds what is reported."""
 from __future__ import annotations
+
+import random
 
 import orjson
 
 from inspector.compare import compare_captures
+from inspector.compare.diff.answer import Call
+from inspector.compare.diff.compare import _pair_calls
 from inspector.compare.timing import chart_series
 from inspector.feeds.base import Driver, Settings
 from inspector.feeds.run import run_capture
@@ -89,3 +93,55 @@ def test_compare_chart_finds_each_tool_block_without_walking_the_blocks_again():
     streams, fragments = chart_series(cmp, a, b)
     assert CountingList.walks <= 2  # was one walk per tool block
     assert len(fragments) == 2 * N and fragments[("B", N - 1)] == [(fragments[("A", N - 1)][0][0], 2)]
+
+
+class CountingStr(str):
+    """A call id that counts the comparisons made with it."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        CountingStr.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def _reference_pairing(a: list[Call], b: list[Call]) -> list:
+    """What ``_pair_calls`` did with a search of B's calls per call of A (the meaning it keeps)."""
+    left_b, matched = list(b), {}
+    for ca in a:
+        if ca.id:
+            cb = next((x for x in left_b if x.id == ca.id), None)
+            if cb is not None:
+                matched[ca.position] = (cb, "id")
+                left_b.remove(cb)
+    for ca in a:
+        if ca.position not in matched:
+            cb = next((x for x in left_b if x.name == ca.name), None)
+            if cb is not None:
+                rewritten = ca.id and cb.id and ca.id != cb.id and ca.position == cb.position
+                matched[ca.position] = (cb, "rewritten id" if rewritten else "name")
+                left_b.remove(cb)
+    for ca in a:
+        if ca.position not in matched and left_b:
+            matched[ca.position] = (left_b.pop(0), "position")
+    return [(ca, *matched.get(ca.position, (None, None))) for ca in a] + [(None, cb, None) for cb in left_b]
+
+
+def test_diff_pairs_tool_calls_without_searching_b_for_each_call_of_a():
+    a = [Call(i, "f", CountingStr(f"call_a{i}"), "{}") for i in range(N)]
+    b = [Call(i, "f", CountingStr(f"call_b{i}"), "{}") for i in range(N)]
+    CountingStr.compared = 0
+    pairs = _pair_calls(a, b)
+    assert CountingStr.compared < 3 * N  # was one comparison per pair of calls (N * N)
+    assert [(x.position, y.position, how) for x, y, how in pairs] == [(i, i, "rewritten id") for i in range(N)]
+
+
+def test_diff_pairs_tool_calls_as_it_did():
+    rng = random.Random(7)
+    for _ in range(300):
+        def calls(n):
+            return [Call(i, rng.choice(["f", "g", None]), rng.choice(["x", "y", "z", None, ""]), "{}") for i in range(n)]
+        a, b = calls(rng.randrange(6)), calls(rng.randrange(6))
+        assert _pair_calls(a, b) == _reference_pairing(a, b), (a, b)

@@ -28,6 +28,7 @@ class, a tool turn ended by a dialect that has no tool stop reason, codes of the
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import orjson
@@ -224,30 +225,42 @@ def _text(d: Diff, kind: str, ta: str, tb: str, na: int, nb: int) -> None:
 def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | None, str | None]]:
     """Tool calls of A matched with B's: same id, then same name in order, then by position; the rest
     alone. ``rewritten id``: same name at the same position, ids differing (the only pairs whose
-    ids may be taken as rewritten one for one)."""
-    left_b = list(b)
+    ids may be taken as rewritten one for one). Each step takes B's first call left that fits, found
+    in a queue per id and per name (a search of B's calls for each of A's was quadratic in calls)."""
+    taken = [False] * len(b)
     matched: dict[int, tuple[Call, str]] = {}
+    by_id: dict[object, deque[int]] = {}
+    for j, cb in enumerate(b):
+        if cb.id:
+            by_id.setdefault(cb.id, deque()).append(j)
     for ca in a:
-        if ca.id:
-            cb = next((x for x in left_b if x.id == ca.id), None)
-            if cb is not None:
-                matched[ca.position] = (cb, "id")
-                left_b.remove(cb)
+        queue = by_id.get(ca.id) if ca.id else None
+        if queue:
+            j = queue.popleft()
+            taken[j] = True
+            matched[ca.position] = (b[j], "id")
+    by_name: dict[object, deque[int]] = {}
+    for j, cb in enumerate(b):
+        if not taken[j]:
+            by_name.setdefault(cb.name, deque()).append(j)
     for ca in a:
         if ca.position in matched:
             continue
-        cb = next((x for x in left_b if x.name == ca.name), None)
-        if cb is not None:
-            rewritten = ca.id and cb.id and ca.id != cb.id and ca.position == cb.position
-            matched[ca.position] = (cb, "rewritten id" if rewritten else "name")
-            left_b.remove(cb)
+        queue = by_name.get(ca.name)
+        if queue:
+            j = queue.popleft()
+            taken[j] = True
+            found = b[j]
+            rewritten = ca.id and found.id and ca.id != found.id and ca.position == found.position
+            matched[ca.position] = (found, "rewritten id" if rewritten else "name")
+    left_b = deque(cb for j, cb in enumerate(b) if not taken[j])
     for ca in a:
         if ca.position not in matched and left_b:
-            matched[ca.position] = (left_b.pop(0), "position")
+            matched[ca.position] = (left_b.popleft(), "position")
     out: list[tuple[Call | None, Call | None, str | None]] = []
     for ca in a:
-        cb, how = matched.get(ca.position, (None, None))
-        out.append((ca, cb, how))
+        paired, how = matched.get(ca.position, (None, None))
+        out.append((ca, paired, how))
     out.extend((None, cb, None) for cb in left_b)
     return out
 
