@@ -91,3 +91,14 @@ def test_a_quote_cut_short_masks_the_key_before_the_cut():
     assert "a1b2c3d4" not in clipped("y" * 150 + " " + key, 170)
     assert "a1b2c3d4" not in _short("z" * 140 + f" '{key}' is too long")
     assert clipped("plain words", 5) == "plain…"
+
+
+@pytest.mark.parametrize("command", [["check"], ["serve"], ["export", "--to", "har"], ["diff", "{f}"],
+                                     ["compare", "--format", "json", "{f}"]], ids=lambda c: c[0])
+def test_messages_on_stderr_mask_keys(command, tmp_path, monkeypatch, capsys):
+    # a message quotes what it was given: a file named after a key (a capture saved by its key's name)
+    monkeypatch.chdir(tmp_path)
+    name = "sk-ant-api03-" + "Zx8Cv6Bn4Ml2" * 3 + ".jsonl"
+    assert main([a.format(f=name) for a in command] + [name]) == 2
+    err = capsys.readouterr().err
+    assert "sk-ant-[redacted]" in err and "Zx8Cv6Bn4Ml2" not in err
