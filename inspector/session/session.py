@@ -97,7 +97,8 @@ class Session:
         """Findings by cause: a repeat of the same cause counts on the first one (RULES.md preamble)."""
         self._decoder: Decoder | None = None
         self._pending: list[EventRecord] = []
-        self._sniff = b""
+        self._sniff: list[bytes] = []
+        """The chunks taken before a decoder is chosen: blank ones (BOM, spaces, line breaks) so far."""
         self._body_head = bytearray()
         self.current: EventRecord | None = None
         """The event being handled (the writer's default place for findings)."""
@@ -156,13 +157,15 @@ class Session:
         if self._decoder is None and self.messages:
             self._decoder = MessageDecoder()
         if self._decoder is None:
-            self._sniff += chunk.data
-            probe = self._sniff.lstrip(b"\xef\xbb\xbf \t\r\n")
+            # What came before is blank (else a decoder would be chosen): only this chunk is looked at,
+            # and the blanks are joined once (a body of blank chunks was quadratic in them).
+            self._sniff.append(chunk.data)
+            probe = chunk.data.lstrip(b"\xef\xbb\xbf \t\r\n")
             if not probe:
                 return
             self._decoder = choose_decoder(stream_rules.content_type(self), probe)
             self._arm_runs()
-            data, self._sniff = self._sniff, b""
+            data, self._sniff = b"".join(self._sniff), []
         else:
             data = chunk.data
         if len(data) <= SLICE or self.messages:  # a message is one event: never cut it
@@ -183,9 +186,9 @@ class Session:
         if end is None:
             end = End(t=self.last_byte_t, kind="eof")
         self.end = end
-        if self._decoder is None and self._sniff:
-            self._decoder = choose_decoder(stream_rules.content_type(self), self._sniff)
-            data, self._sniff = self._sniff, b""
+        if self._decoder is None and any(self._sniff):
+            data, self._sniff = b"".join(self._sniff), []
+            self._decoder = choose_decoder(stream_rules.content_type(self), data)
             self._take(self._decoder.feed(data, self.last_byte_t))
         if self._decoder is not None:
             self._take(self._decoder.close(end.t if end.t is not None else self.last_byte_t))

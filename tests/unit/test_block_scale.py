@@ -145,3 +145,27 @@ def test_diff_pairs_tool_calls_as_it_did():
             return [Call(i, rng.choice(["f", "g", None]), rng.choice(["x", "y", "z", None, ""]), "{}") for i in range(n)]
         a, b = calls(rng.randrange(6)), calls(rng.randrange(6))
         assert _pair_calls(a, b) == _reference_pairing(a, b), (a, b)
+
+
+class CountingBytes(bytes):
+    """Chunk data that counts the bytes copied when something is joined to it with ``+``."""
+
+    copied = 0
+
+    def __radd__(self, other: bytes) -> bytes:
+        CountingBytes.copied += len(other) + len(self)
+        return bytes(other) + bytes(self)
+
+
+def test_blank_chunks_before_the_first_event_are_each_looked_at_once():
+    # A body that opens with many blank chunks (keep-alive newlines before the first event): each was
+    # joined to all the blanks before it and the whole searched again, quadratic in the chunks.
+    chunks = [Chunk(0.01 * i, CountingBytes(b"\n" * 100)) for i in range(500)]
+    chunks.append(Chunk(6.0, b'event: ping\ndata: {"type": "ping"}\n\n'))
+    CountingBytes.copied = 0
+    driver = Driver.for_capture(Capture(), Settings())
+    for c in chunks:
+        driver.take(c)
+    s = driver.close()
+    assert CountingBytes.copied <= 2 * sum(len(c.data) for c in chunks)  # was 500 * 50 000 / 2
+    assert len(s.events) == 1 and s.events[0].line == 50_001 and s.events[0].name == "ping"
