@@ -84,7 +84,7 @@ def run(args) -> int:
 
     def done(result: CaseResult) -> None:
         results.append(result)
-        text = "\n".join(result.lines())
+        text = report.case_text(result)
         if progress is not None:
             progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
             progress.advance(progress.task_ids[0])

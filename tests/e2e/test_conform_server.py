@@ -21,6 +21,7 @@ from inspector.net.conform.mutate import parse_specs, served_variants
 from inspector.net.serve import ServerThread, load_served, make_asgi_app
 from inspector.net.servers import BackgroundServer
 from inspector.providers.conformers import CONFORMANCE
+from tests import hostile
 from tests.conform_reference import captures
 from tests.conftest import ROOT, SHARED_CORPUS
 from tests.e2e.conftest import run_cli, spawn, wait_for
@@ -278,3 +279,18 @@ def test_on_a_terminal_a_progress_bar_runs_above_the_case_lines():
     assert "1/2 plain-text" in text and "2/2 one-tool-call" in text  # the bar names the case being sent
     assert "\u2501" in text  # rich's bar
     assert "PASS  plain-text" in text and "2 pass, 0 warn, 0 fail" in text
+
+
+def test_the_live_case_lines_quote_a_hostile_server_escaped_and_masked(tmp_path):
+    # --format text prints each case as it ends, quoting the server's answer: no escape, C1 or bidi
+    # character reaches the terminal, and a key the server echoes is masked.
+    key = "sk-ant-api03-" + "Hq5Jw7Ke9Lr1" * 3
+    capture = tmp_path / "hostile.jsonl"
+    capture.write_text(hostile.native("anthropic").replace("errmessage:", key).replace("toolid:", key), encoding="utf-8")
+    with ServerThread([capture], instant=True) as srv:
+        code, out, err = run_cli(["conform", "--provider", "anthropic", "--base-url", srv.url, "--format", "text",
+                                  "--only", "plain-text"])
+    assert code == 1, err
+    assert "\\x1b]52" in out and not [f for f in hostile.FORBIDDEN if f in out + err], out
+    assert not [c for c in out if 0x80 <= ord(c) < 0xA0]
+    assert "sk-ant-[redacted]" in out and "Hq5Jw7Ke9Lr1" not in out + err

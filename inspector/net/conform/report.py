@@ -93,6 +93,12 @@ def cases_text(cases: Sequence[Case], *, title: str, interrupted: bool = False) 
     return display_text(scrub_secrets("\n".join(lines)))  # reasons quote the server's answer: a stranger's text
 
 
+def case_text(case: Case) -> str:
+    """One case as the live listing prints it when it ends (its ``lines``), masked and made safe for
+    a terminal: its reasons quote the server's answer."""
+    return display_text(scrub_secrets("\n".join(case.lines())))
+
+
 def cases_summary(cases: Sequence[Case]) -> str:
     counts = Counter(c.grade for c in cases)
     return f"{counts.get('pass', 0)} pass, {counts.get('warn', 0)} warn, {counts.get('fail', 0)} fail"
