@@ -17,7 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from inspector.model.writes import write_whole
 from inspector.capture.load import CaptureError
-from inspector.capture.redact import scrub_secrets
+from inspector.capture.redact import redact_url, scrub_secrets
+from inspector.model.display import display_text
 from inspector.cli.codes import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from inspector.feeds.base import Settings
 from inspector.net.conform import client as client_run
@@ -46,11 +47,12 @@ def run(args) -> int:
         return _err(str(e))
     if args.list:
         width = max(len(c.name) for c in matrix.cases)
-        print(f"{matrix.source} ({len(matrix.cases)} cases, model {matrix.model or 'none: give --model'})")
+        lines = [f"{matrix.source} ({len(matrix.cases)} cases, model {matrix.model or 'none: give --model'})"]
         for c in matrix.cases:
             flags = "".join([" [compared without streaming]" if c.compare else "",
                              " [optional]" if c.optional else ""])
-            print(f"  {c.name:<{width}}  {c.about}{flags}")
+            lines.append(f"  {c.name:<{width}}  {c.about}{flags}")
+        print(display_text(scrub_secrets("\n".join(lines))))  # a matrix file is shared: text from outside
         return EXIT_OK
     if not args.base_url:
         return _err("give --base-url URL (the server to grade), or --client CMD to grade a client")
@@ -72,7 +74,8 @@ def run(args) -> int:
         check_target(target, matrix)
     except LiveError as e:
         return _err(str(e))
-    title = f"conform {args.provider} {args.base_url} (model {model}, {len(matrix.cases)} cases)"
+    title = display_text(scrub_secrets(f"conform {args.provider} {redact_url(args.base_url)} (model {model}, "
+                                       f"{len(matrix.cases)} cases)"), one_line=True)
     results: list[CaseResult] = []
     out = sys.stdout if args.format == "text" else sys.stderr
     progress = _progress(len(matrix.cases)) if sys.stdout.isatty() else None

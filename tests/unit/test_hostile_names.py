@@ -55,3 +55,19 @@ def test_a_file_name_that_is_not_utf8_is_reported_not_a_crash(argv, undecodable,
     assert not _raw(out + err), out + err
     if "json" in argv or "har" in argv:
         json.loads(out.splitlines()[0] if argv[0] == "check" else out)
+
+
+def test_conform_list_and_title_show_a_shared_matrix_file_escaped(tmp_path, capsys):
+    # A matrix file is shared like a capture: its names, notes and model are text from outside.
+    esc = "".join(  # HOSTILE in a TOML basic string: every control, quote and backslash as a \\u escape
+        c if 0x20 <= ord(c) < 0x7F and c not in "\"\\\\" else f"\\u{ord(c):04x}" for c in HOSTILE)
+    matrix = tmp_path / "m.toml"
+    matrix.write_text(f'provider = "anthropic"\nmodel = "m-{esc}"\n\n[[case]]\nname = "c"\nabout = "about {esc}"\n'
+                      'expect = { calls = 0 }\nbody = { max_tokens = 5, messages = [] }\n', encoding="utf-8")
+    assert main(["conform", "--provider", "anthropic", "--matrix", str(matrix), "--list"]) == 0
+    out, err = capsys.readouterr()
+    assert "about \\x1b]52" in out and not _raw(out + err), out
+    assert main(["conform", "--provider", "anthropic", "--matrix", str(matrix), "--base-url", "http://127.0.0.1:9",
+                 "--format", "text"]) in (1, 2)
+    out, err = capsys.readouterr()
+    assert not _raw(out + err), out
