@@ -60,9 +60,18 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
     return [(i, _describe(i, e)) for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
 
 
+SHOWN_ENTRIES = 20
+"""Streamed entries ``several_streams_message`` lists; the rest are counted (a HAR of thousands is one
+error, not a flood of lines)."""
+
+
 def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
-    """The readable list of a HAR's streamed entries: one per line, then how to pick."""
-    listing = "".join(f"\n  {d}" for _, d in choices)
+    """The readable list of a HAR's streamed entries: one per line (the first ``SHOWN_ENTRIES``, then
+    how many more), then how to pick."""
+    listing = "".join(f"\n  {d}" for _, d in choices[:SHOWN_ENTRIES])
+    if len(choices) > SHOWN_ENTRIES:
+        listing += (f"\n  … and {len(choices) - SHOWN_ENTRIES} more (entries {choices[SHOWN_ENTRIES][0]}–"
+                    f"{choices[-1][0]})")
     return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
             "pick one with --entry N (check --entry all checks each of them)")
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from inspector.capture.load import CaptureError, load_bytes
+from inspector.capture.har import SHOWN_ENTRIES
 from inspector.capture.redact import redact_headers, redact_url
 from inspector.cli import main
 from inspector.feeds.run import run_capture
@@ -80,6 +81,18 @@ def test_two_streams_need_entry_and_both_import():
     first = run_capture(load_bytes(raw, entry=0))
     second = run_capture(load_bytes(raw, entry=2))
     assert (first.dialect_name, second.dialect_name) == ("openai-chat", "openai-responses")
+
+
+def test_a_har_of_many_streams_lists_the_first_ones_and_counts_the_rest():
+    # a HAR of 5 000 streamed entries is one error, not a 5 000-line flood on the terminal
+    raw = har(*[entry(f"https://api.example.test/v1/chat/completions?n={i}", CHAT) for i in range(50)])
+    with pytest.raises(CaptureError) as e:
+        load_bytes(raw, name="x.har")
+    lines = str(e.value).splitlines()
+    assert lines[0] == "x.har: 50 streamed responses in the HAR:"
+    assert lines[1].startswith("  entry 0: ") and lines[SHOWN_ENTRIES].startswith(f"  entry {SHOWN_ENTRIES - 1}: ")
+    assert lines[SHOWN_ENTRIES + 1:] == [f"  … and {50 - SHOWN_ENTRIES} more (entries {SHOWN_ENTRIES}–49)",
+                                         "pick one with --entry N (check --entry all checks each of them)"]
 
 
 def test_entry_flag_through_check(tmp_path, capsys):
