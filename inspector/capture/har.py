@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 
 import orjson
 
 from inspector.model.jsondepth import loads
+from inspector.capture.clock import Clock
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
@@ -111,7 +113,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     msgs = _messages(e, content)
     if msgs:
         # The messages carry arrival times; content.text (when a tool exports both) does not.
-        cap.chunks = _rebuild_sse(msgs)
+        cap.chunks, cap.timing_notes = _rebuild_sse(msgs)
         if isinstance(content.get("text"), str) and content["text"].strip():
             cap.notes.append(f"HAR entry {chosen}: response.content.text ignored; the body was rebuilt from "
                              f"its {len(msgs)} EventSource messages, which carry arrival times")
@@ -269,6 +271,7 @@ def _exported(e: dict, where: str) -> Capture:
     status = resp.get("status")
     if headers or (isinstance(status, int) and not isinstance(status, bool) and status > 0):
         cap.response = {"status": status if isinstance(status, int) and status > 0 else None, "headers": headers}
+    clock = Clock()  # times as a native capture's records: impossible ones clamped, S017
     for i, rec in enumerate(e["_chunks"]):
         try:
             item = read_record(rec)
@@ -276,9 +279,12 @@ def _exported(e: dict, where: str) -> Capture:
             raise CaptureError(f"{where}: _chunks[{i}]: {err}") from None
         if not isinstance(item, Chunk):
             raise CaptureError(f"{where}: _chunks[{i}]: an end record belongs in _end")
+        item.t = clock.check(item.t, f"_chunks[{i}]")
         cap.chunks.append(item)
     if e.get("_end") is not None:
         cap.end = read_end(e["_end"], f"{where}: _end")
+        cap.end.t = clock.check(cap.end.t, "_end")
+    cap.timing_notes = clock.notes()
     return cap
 
 
@@ -292,14 +298,16 @@ def _response(resp: dict, content: dict) -> dict:
             "headers": headers}
 
 
-def _rebuild_sse(msgs: list) -> list[Chunk]:
+def _rebuild_sse(msgs: list) -> tuple[list[Chunk], list[str]]:
     """One SSE event per EventSource message (``eventName``, ``eventId``, ``data``), timed by ``time``.
 
-    Times count from the first message (the HAR's clock for them is not the request's).
+    Times count from the first message (the HAR's clock for them is not the request's); impossible
+    ones are clamped, with the S017 note returned beside the chunks.
     """
     chunks: list[Chunk] = []
     t0 = None
-    for m in msgs:
+    clock = Clock()
+    for i, m in enumerate(msgs):
         lines = []
         ev_name = m.get("eventName")
         if isinstance(ev_name, str) and ev_name and ev_name != "message":
@@ -314,10 +322,11 @@ def _rebuild_sse(msgs: list) -> list[Chunk]:
         text = "\n".join(lines) + "\n\n"
         t = m.get("time")
         if isinstance(t, (int, float)) and not isinstance(t, bool):
+            t = float(t)
             if t0 is None:
-                t0 = float(t)
-            t = round(float(t) - t0, 6)
+                t0 = t if math.isfinite(t) else 0.0
+            t = clock.check(round(t - t0, 6), f"_eventSourceMessages[{i}]")
         else:
             t = None
         chunks.append(Chunk(t, text.encode("utf-8", "replace")))
-    return chunks
+    return chunks, clock.notes()

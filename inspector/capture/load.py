@@ -11,7 +11,6 @@ ending in ``#N`` (``cassette.yaml#3``) picks one; :func:`load_all` gives every s
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -24,6 +23,7 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
+from inspector.capture.clock import Clock
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.text import extract_stream
 
@@ -312,7 +312,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     except ValueError as e:
         raise CaptureError(f"{name}:1: {e}") from None
     cap = Capture(request=request, response=response, source_format="native", request_relative=True)
-    clock = _Clock()
+    clock = Clock()
     for n, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -331,7 +331,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
             item = read_record(rec, n)
         except ValueError as e:
             raise CaptureError(f"{name}:{n}: {e}") from None
-        item.t = clock.check(item.t, n)
+        item.t = clock.check(item.t, f"line {n}")
         if isinstance(item, End):
             cap.end = item
         elif isinstance(item, WsMessage):  # a WebSocket capture: ``inspector.capture.websocket`` splits it
@@ -341,43 +341,6 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
             cap.chunks.append(item)
     cap.timing_notes = clock.notes()
     return cap
-
-
-MAX_T = 1e6
-"""Seconds after the request beyond which a record's time is taken as wrong (about 11.6 days)."""
-
-
-class _Clock:
-    """Checks record times in order; keeps the last good one to clamp bad ones to."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.bad: list[tuple[int, str]] = []
-
-    def check(self, t: float | None, line: int) -> float | None:
-        if t is None:
-            return None
-        if not math.isfinite(t):
-            why = f"t={t}"
-        elif t < 0:
-            why = f"negative t={t:g}"
-        elif t > MAX_T:
-            why = f"t={t:g} s (over {MAX_T:g} s)"
-        elif t < self.last:
-            why = f"t={t:g} earlier than the record before ({self.last:g})"
-        else:
-            self.last = t
-            return t
-        self.bad.append((line, why))
-        return self.last
-
-    def notes(self) -> list[str]:
-        if not self.bad:
-            return []
-        shown = "; ".join(f"line {n}: {why}" for n, why in self.bad[:3])
-        more = f"; and {len(self.bad) - 3} more" if len(self.bad) > 3 else ""
-        return [f"{len(self.bad)} record time{'s' if len(self.bad) != 1 else ''} cannot be true ({shown}{more}): "
-                "clamped to the time before, so durations and gaps there are not measured"]
 
 
 def _lenient(line: bytes) -> object | None:

