@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 from datetime import datetime, timezone
 from http import HTTPStatus
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 import orjson
 
@@ -34,6 +34,7 @@ from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.records import chunk_record, end_record, masked_bytes, pending_record
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
+from inspector.model.urls import split_url
 
 HTTP_VERSION = "HTTP/1.1"
 
@@ -65,7 +66,7 @@ def _request(request: dict | None) -> dict:
     url = request.get("url") or ""
     out = {"method": request.get("method") or "", "url": url, "httpVersion": HTTP_VERSION, "cookies": [],
            "headers": _pairs(request.get("headers") or {}),
-           "queryString": [{"name": k, "value": v} for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)],
+           "queryString": [{"name": k, "value": v} for k, v in parse_qsl(split_url(url).query, keep_blank_values=True)],
            "headersSize": -1, "bodySize": 0}
     body = request.get("body")
     if body is not None:

@@ -28,12 +28,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import orjson
 
 from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
+from inspector.model.urls import split_url, url_port
 from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
@@ -125,10 +125,7 @@ def trace_parent(request: dict | None) -> tuple[int, int, int] | None:
 def provider_name(dialect: str, url: str | None) -> str:
     """``gen_ai.provider.name`` for a stream of ``dialect`` from ``url`` (``HOST_PROVIDERS``, then the
     dialect's provider record; ``_OTHER`` when neither knows)."""
-    try:
-        host = (urlsplit(url or "").hostname or "").lower()
-    except ValueError:
-        host = ""
+    host = (split_url(url or "").hostname or "").lower()
     for pattern, name in HOST_PROVIDERS:
         if host and pattern.search(host):
             return name
@@ -287,11 +284,8 @@ def _response_id(s: Session) -> str | None:
 
 
 def _server(url: str | None) -> dict:
-    try:
-        parts = urlsplit(url or "")
-        port = parts.port
-    except ValueError:
-        return {}
+    parts = split_url(url or "")
+    port = url_port(parts)
     if not parts.hostname:
         return {}
     return {"server.address": parts.hostname,

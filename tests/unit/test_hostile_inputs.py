@@ -13,6 +13,10 @@ from inspector.capture.load import load_bytes
 from inspector.cli import main
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk, End
+from inspector.capture.redact import redact_url
+from inspector.net.replay.match import Ignore
+from inspector.net.replay.recordings import recording_of
+from inspector.net.serve import Served
 from inspector.report import har
 from tests.unit.test_capture_validation import EVENTS
 
@@ -77,3 +81,29 @@ def test_impossible_websocket_message_times_in_a_har_are_clamped(t):
     cap = load_bytes(json.dumps({"log": {"entries": [entry]}}).encode(), name="x.har")
     assert all(0 <= (m.t or 0) <= 1e6 for m in cap.messages or [])
     assert cap.timing_notes
+
+
+BRACKETED = ["https://[REDACTED]@api.example/v1/messages", "https://user:***@api.example/v1/messages",
+             "https://user:[redacted]@api.example/v1/messages?x=1", "https://[::1/v1/messages"]
+
+
+@pytest.mark.parametrize("url", BRACKETED)
+def test_urls_urllib_refuses_are_exported_and_served(tmp_path, capsys, url):
+    head = {"format": "stream-inspector-capture", "version": 1,
+            "request": {"method": "POST", "url": url, "headers": {}, "body": {"model": "m", "messages": []}},
+            "response": {"status": 200, "headers": {"content-type": "text/event-stream"}}}
+    src = tmp_path / "a.jsonl"
+    src.write_text(json.dumps(head) + "\n" + json.dumps({"t": 0.1, "data": BODY}) + "\n")
+    for to in ("har", "html"):
+        assert main(["export", str(src), "--to", to, "-o", str(tmp_path / f"out.{to}")]) == 0
+    assert main(["check", "--format", "json", str(src)]) in (0, 1)
+    recording = recording_of(Served("a", str(src), load_bytes(src.read_bytes()), 200, []), Ignore([]))
+    assert recording is not None and recording.path == "/v1/messages"
+
+
+@pytest.mark.parametrize("url,secret", [("https://user:hunter2@[::1/v1?key=zzz", "hunter2"),
+                                        ("https://[x]:hunter2@h/x?key=zzz", "hunter2"),
+                                        ("https://u@[h/x?api_key=zzz", "zzz")])
+def test_a_password_or_key_in_a_url_urllib_refuses_is_still_masked(url, secret):
+    out = redact_url(url)
+    assert secret not in out and "zzz" not in out

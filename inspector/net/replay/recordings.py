@@ -11,11 +11,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from inspector.capture.load import CaptureError, load_path
 from inspector.capture.redact import scrub_value
 from inspector.model.capture import Capture
+from inspector.model.urls import split_url
 from inspector.net.replay.match import Departure, Ignore, departure, paths_agree, shared, turn_of
 from inspector.net.serve import Served, load_served
 from inspector.providers.endpoints import api_of
@@ -57,7 +57,7 @@ def recording_of(served: Served, ignore: Ignore) -> Recording | None:
     req = served.capture.request
     if not isinstance(req, dict) or not req.get("url"):
         return None
-    path = urlsplit(str(req["url"])).path or "/"
+    path = split_url(str(req["url"])).path or "/"
     body = req.get("body")
     return Recording(served, str(req.get("method") or "POST").upper(), path, ignore.strip(body), api_of(path),
                      turn_of(body))
