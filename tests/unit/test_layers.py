@@ -69,6 +69,7 @@ LOADED_WHEN_NEEDED = {
     "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)",
     "inspector.session.history": "a request to judge (check --request, a WebSocket's follow-up request)",
     "inspector.capture.request": "check --request",
+    "inspector.model.urls": "a URL to split (it brings urllib.parse): redaction of a request URL",
     "inspector.providers.summary": "the event log's one-line summaries (the TUI's, ``providers.summarize``)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its
