@@ -107,3 +107,28 @@ def test_urls_urllib_refuses_are_exported_and_served(tmp_path, capsys, url):
 def test_a_password_or_key_in_a_url_urllib_refuses_is_still_masked(url, secret):
     out = redact_url(url)
     assert secret not in out and "zzz" not in out
+
+
+ANSWERS = {
+    "openai-chat": lambda v: {"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": v}]},
+    "anthropic": lambda v: {"id": "m", "type": "message", "role": "assistant", "model": "x",
+                            "content": [{"type": "text", "text": "hi"}], "stop_reason": v},
+    "ollama": lambda v: {"model": "m", "created_at": "x", "message": {"role": "assistant", "content": "hi"},
+                         "done": True, "done_reason": v},
+    "openai-responses": lambda v: {"id": "r", "object": "response", "status": v, "output": [
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}]},
+    "gemini": lambda v: {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": v}]},
+    "cohere": lambda v: {"id": "x", "finish_reason": v, "message": {"role": "assistant",
+                                                                    "content": [{"type": "text", "text": "hi"}]}},
+}
+
+
+@pytest.mark.parametrize("value", [["stop"], {"a": 1}, 5, [[]]])
+@pytest.mark.parametrize("dialect", sorted(ANSWERS))
+def test_a_stop_reason_of_the_wrong_type_in_an_answer_is_compared_not_a_crash(tmp_path, capsys, dialect, value):
+    a = tmp_path / "answer.json"
+    a.write_text(json.dumps(ANSWERS[dialect](value)))
+    b = tmp_path / "b.sse"
+    b.write_text(BODY)
+    assert main(["diff", "--format", "json", str(a), str(b)]) == 1
