@@ -18,6 +18,7 @@ from inspector.model.static import TYPE_CHECKING
 
 import orjson
 
+from inspector.model.pathnames import path_name
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
 from inspector.model.websocket import WsMessage
@@ -57,10 +58,10 @@ def _start(raw: bytes) -> int:
 
 def _unreadable(path, e: OSError) -> CaptureError:
     if isinstance(e, FileNotFoundError):
-        return CaptureError(f"{path}: no such file")
+        return CaptureError(f"{path_name(path)}: no such file")
     if isinstance(e, IsADirectoryError):
-        return CaptureError(f"{path}: is a directory")
-    return CaptureError(f"{path}: cannot read: {e.strerror or e}")
+        return CaptureError(f"{path_name(path)}: is a directory")
+    return CaptureError(f"{path_name(path)}: cannot read: {e.strerror or e}")
 
 
 def _empty(name) -> CaptureError:
@@ -75,10 +76,10 @@ def _check_file(path: str | Path, limit: int) -> None:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError
     if not stat.S_ISREG(st.st_mode):
-        raise CaptureError(f"{path}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
+        raise CaptureError(f"{path_name(path)}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
                            "pipe, send it to standard input: ... | stream-inspector check -")
     if st.st_size > limit:
-        raise CaptureError(f"{path}: {human_size(st.st_size)}, over the {human_size(limit)} limit "
+        raise CaptureError(f"{path_name(path)}: {human_size(st.st_size)}, over the {human_size(limit)} limit "
                            f"(--max-size {size_option(st.st_size)} reads it)")
 
 
@@ -99,7 +100,7 @@ def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
     try:
         _check_file(path, limit)
         with open(path, "rb") as f:
-            return read_limited(f, limit, name=str(path))
+            return read_limited(f, limit, name=path_name(path))
     except OSError as e:
         raise _unreadable(path, e) from None
 
@@ -114,7 +115,7 @@ def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | No
     cap, unreadable, empty, unrecognised.
     """
     path, entry = split_entry(path, entry)
-    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry, keep_audio=keep_audio)
+    return load_bytes(_read_file(path, max_bytes), name=path_name(path), entry=entry, keep_audio=keep_audio)
 
 
 def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
@@ -123,9 +124,9 @@ def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | Non
     were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
     (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
     file, entry = split_entry(path, entry)
-    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=str(file), entry=entry, keep_audio=keep_audio)
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=path_name(file), entry=entry, keep_audio=keep_audio)
     if len(streams) == 1 and entry is not None:
-        streams = [(str(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
+        streams = [(path_name(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
     return streams, skipped
 
 
@@ -162,7 +163,7 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
     from inspector.capture.har import streamed_entries
-    return streamed_entries(raw, name=str(path))
+    return streamed_entries(raw, name=path_name(path))
 
 
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:

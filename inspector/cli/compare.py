@@ -10,6 +10,7 @@ from inspector.compare import Comparison, compare_captures, render_json, render_
 from inspector.model.capture import Capture
 from inspector.tui.screens.compare import make_compare_app
 from inspector.model.display import display_text
+from inspector.model.pathnames import path_name
 
 
 def _err(message: str) -> int:
@@ -29,7 +30,7 @@ def run(args) -> int:
         max_bytes = getattr(args, "max_size", None)
         a_cap = load_path(args.a, max_bytes=max_bytes)
         b_cap = load_path(args.b, max_bytes=max_bytes)
-        cmp = compare_captures(a_cap, b_cap, a_label=str(args.a), b_label=str(args.b), dialect=dialect,
+        cmp = compare_captures(a_cap, b_cap, a_label=path_name(args.a), b_label=path_name(args.b), dialect=dialect,
                                stall_s=stall)
     except CaptureError as e:
         return _err(str(e))

@@ -19,6 +19,7 @@ from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
+from inspector.model.pathnames import path_name
 from inspector.session.session import Session
 from inspector.model.record import FrozenRecord
 
@@ -72,8 +73,8 @@ def expand(args: list[str]) -> list[Input]:
         elif os.path.isdir(arg):
             files = _walk(arg)
             if not files:
-                raise InputError(f"{arg}: no file in this folder")
-            out += [Input(p, p, False) for p in files]
+                raise InputError(f"{path_name(arg)}: no file in this folder")
+            out += [Input(path_name(p), p, False) for p in files]
         elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
             import glob  # only for a pattern (start-up)
             matches = sorted(glob.glob(arg, recursive=True))
@@ -81,10 +82,10 @@ def expand(args: list[str]) -> list[Input]:
             for m in matches:
                 files += _walk(m) if os.path.isdir(m) else [m]
             if not files:
-                raise InputError(f"{arg}: no file matches this pattern")
-            out += [Input(p, p, False) for p in files]
+                raise InputError(f"{path_name(arg)}: no file matches this pattern")
+            out += [Input(path_name(p), p, False) for p in files]
         else:
-            out.append(Input(arg, arg, True))
+            out.append(Input(path_name(arg), arg, True))
     return out
 
 

@@ -6,6 +6,7 @@ decoded bodies over their cap, long lists of streams."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -132,3 +133,27 @@ def test_a_stop_reason_of_the_wrong_type_in_an_answer_is_compared_not_a_crash(tm
     b = tmp_path / "b.sse"
     b.write_text(BODY)
     assert main(["diff", "--format", "json", str(a), str(b)]) == 1
+
+
+@pytest.fixture
+def undecodable(tmp_path):
+    """A capture whose file name is not UTF-8 (byte 0xff), as Python sees it: a lone surrogate."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    path = os.path.join(os.fsencode(folder), b"\xff.sse")
+    with open(path, "wb") as f:
+        f.write(BODY.encode())
+    return os.fsdecode(path), str(folder)
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--format", "json", "{f}"], ["check", "--format", "json", "{d}"], ["check", "--format", "github", "{f}"],
+    ["export", "--to", "har", "{f}"], ["export", "--to", "har", "{d}"], ["export", "--to", "html", "{f}"],
+    ["diff", "--format", "json", "{f}", "{f}"], ["compare", "--format", "json", "{f}", "{f}"],
+])
+def test_a_file_name_that_is_not_utf8_is_written_escaped(undecodable, capsys, argv):
+    f, d = undecodable
+    code = main([a.replace("{f}", f).replace("{d}", d) for a in argv])
+    out, err = capsys.readouterr()
+    assert code in (0, 1) and "internal error" not in err
+    assert "\\xff.sse" in out or "json" not in argv

@@ -22,6 +22,7 @@ DEFERRED = {"concurrent": "only check --jobs N uses its process pool (~15 ms of 
             "jsonschema": "only a request that declares tool schemas (V rules); with attrs and referencing it "
                           "costs more start-up than the rest of check",
             "jsonschema_rs": "the V rules' fast validity check, loaded with jsonschema",
+            "referencing": "jsonschema's $ref resolver: its Unresolvable is caught where a call is judged",
             "yaml": "only a VCR cassette in YAML: PyYAML is a fifth of check's start-up otherwise",
             "tempfile": "only when a command crashes (the saved traceback); with shutil it costs check's start-up",
             "traceback": "only when a command crashes (the saved traceback)"}

@@ -12,6 +12,7 @@ from inspector.compare.diff.answer import Answer, answer_from_body, answer_from_
 from inspector.compare.diff.compare import LATE_S, Diff, diff_answers
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
+from inspector.model.pathnames import path_name
 
 
 class DiffInputError(Exception):
@@ -39,7 +40,7 @@ def load_answer(path: str, *, dialect: str | None = None, stall_s: float = 10.0)
         cap = load_path(path)
     except CaptureError as e:
         raise DiffInputError(str(e)) from None
-    return answer_from_capture(cap, str(path), dialect=dialect, stall_s=stall_s)
+    return answer_from_capture(cap, path_name(path), dialect=dialect, stall_s=stall_s)
 
 
 def diff_captures(a_path: str, b_path: str, *, dialect: str | None = None, stall_s: float = 10.0,
