@@ -88,13 +88,18 @@ BRACKETED = ["https://[REDACTED]@api.example/v1/messages", "https://user:***@api
              "https://user:[redacted]@api.example/v1/messages?x=1", "https://[::1/v1/messages"]
 
 
-@pytest.mark.parametrize("url", BRACKETED)
-def test_urls_urllib_refuses_are_exported_and_served(tmp_path, capsys, url):
+def native_with_request(url: str, *, status: int = 200) -> str:
+    """A native capture of ``BODY`` whose request went to ``url``."""
     head = {"format": "stream-inspector-capture", "version": 1,
             "request": {"method": "POST", "url": url, "headers": {}, "body": {"model": "m", "messages": []}},
-            "response": {"status": 200, "headers": {"content-type": "text/event-stream"}}}
+            "response": {"status": status, "headers": {"content-type": "text/event-stream"}}}
+    return json.dumps(head) + "\n" + json.dumps({"t": 0.1, "data": BODY}) + "\n"
+
+
+@pytest.mark.parametrize("url", BRACKETED)
+def test_urls_urllib_refuses_are_exported_and_served(tmp_path, capsys, url):
     src = tmp_path / "a.jsonl"
-    src.write_text(json.dumps(head) + "\n" + json.dumps({"t": 0.1, "data": BODY}) + "\n")
+    src.write_text(native_with_request(url))
     for to in ("har", "html"):
         assert main(["export", str(src), "--to", to, "-o", str(tmp_path / f"out.{to}")]) == 0
     assert main(["check", "--format", "json", str(src)]) in (0, 1)

@@ -24,6 +24,7 @@ from inspector.capture.redact import redact_url, remember_headers
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.feeds.exchanges.record import Exchange
 from inspector.model.capture import Chunk, End
+from inspector.model.jsondepth import loads as json_loads
 from inspector.net.proxy.headers import headers_dict
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, safe_name
 
@@ -85,7 +86,7 @@ class MitmFeed:
         remember_headers(pairs)
         raw = base64.b64decode(rec.get("body") or "")
         try:
-            parsed = orjson.loads(raw) if raw else None
+            parsed = json_loads(raw) if raw else None  # bounded depth (S019): redaction walks it
         except orjson.JSONDecodeError:
             parsed = None
         url, method = str(rec["url"]), str(rec["method"])

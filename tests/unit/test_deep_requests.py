@@ -1,0 +1,35 @@
+"""Request bodies nested deeper than ``MAX_DEPTH`` reach ``serve --match`` and the mitmproxy sink as
+text, never a RecursionError in the walks over parsed JSON (ignore paths, redaction): RULES.md S019."""
+from __future__ import annotations
+
+import base64
+
+import httpx
+import orjson
+
+from inspector.feeds.exchanges.log import ExchangeLog
+from inspector.net.proxy.mitm import MitmFeed
+from inspector.net.replay.provider import MatchServerThread
+from tests.unit.test_hostile_inputs import native_with_request
+
+DEEP = b'{"messages":' + b"[" * 1000 + b"]" * 1000 + b"}"
+"""Within orjson's 1 024 levels, far beyond Python's recursion limit for a walk."""
+
+
+def test_serve_match_answers_a_deep_request_as_a_miss(tmp_path):
+    (tmp_path / "a.jsonl").write_text(native_with_request("https://api.openai.com/v1/chat/completions"))
+    with MatchServerThread(tmp_path, instant=True) as srv:
+        r = httpx.post(srv.url + "/v1/chat/completions", content=DEEP,
+                       headers={"content-type": "application/json"}, timeout=10)
+    assert r.status_code == 400 and "serve --match" in r.text
+
+
+def test_the_mitmproxy_sink_keeps_a_deep_request_body_as_text():
+    log = ExchangeLog()
+    feed = MitmFeed(log, None)
+    feed.take(orjson.dumps({"ev": "begin", "id": "1", "method": "POST", "url": "https://api.openai.com/v1/chat/completions",
+                            "headers": [["content-type", "application/json"]],
+                            "body": base64.b64encode(DEEP).decode(), "wall": 1.0}))
+    assert feed.skipped == 0
+    (ex,) = log.by_n.values()
+    assert isinstance(ex.request["body"], str)
