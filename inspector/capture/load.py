@@ -103,6 +103,8 @@ def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
             return read_limited(f, limit, name=path_name(path))
     except OSError as e:
         raise _unreadable(path, e) from None
+    except ValueError:  # a name with a NUL in it (from an MCP client's JSON: argv cannot carry one)
+        raise CaptureError(f"{path_name(path)!r}: not a file name (it holds a NUL character)") from None
 
 
 def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,

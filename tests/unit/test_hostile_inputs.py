@@ -13,6 +13,7 @@ import pytest
 from inspector.capture.load import load_bytes
 from inspector.cli import main
 from inspector.feeds.run import run_capture
+from inspector.integrations.mcp_tools import Folder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.capture.redact import redact_url
 from inspector.net.replay.match import Ignore
@@ -162,3 +163,14 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(undecodable, capsys, ar
     out, err = capsys.readouterr()
     assert code in (0, 1) and "internal error" not in err
     assert "\\xff.sse" in out or "json" not in argv
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: f.get_exchange("a\x00.sse"), lambda f: f.check_capture("a\x00.sse"),
+    lambda f: f.diff_captures("a\x00.sse", "a.sse"), lambda f: f.diff_captures("a.sse", "\x00"),
+    lambda f: f.get_exchange("~nobody\x00/a.sse"), lambda f: f.check_capture("/\x00"),
+])
+def test_mcp_tools_answer_a_name_with_a_nul_in_one_line(tmp_path, call):
+    (tmp_path / "a.sse").write_text(BODY)
+    answer = call(Folder(tmp_path))
+    assert "not a file name (it holds a NUL character)" in answer and "\x00" not in answer
