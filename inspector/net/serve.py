@@ -137,11 +137,14 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
         names.add(name)
         status = (cap.response or {}).get("status")
         status = status if isinstance(status, int) and 100 <= status <= 999 else 200
+        note = ""
+        if status < 200:  # an interim status is no answer: HTTP (and h11) never sends one as the final status
+            status, note = 200, f"recorded status {status} is interim (1xx), served as 200"
         if isinstance(item, (Capture, tuple)):
             responses = [cap] if cap.source_format == "websocket" else None
             cap = as_sse(cap) if responses else cap
         status = 200 if responses else status
-        out.append(Served(name, source, cap, status, response_headers(cap), responses=responses))
+        out.append(Served(name, source, cap, status, response_headers(cap), note=note, responses=responses))
     return out
 
 
