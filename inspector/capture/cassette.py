@@ -29,7 +29,7 @@ import zlib
 
 import orjson
 
-from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.errors import CaptureError, SeveralStreams, listing
 from inspector.capture.har import describe_exchange, is_streamed_response
 from inspector.capture.redact import redact_headers, redact_url
 from inspector.model.capture import Capture, Chunk
@@ -133,9 +133,9 @@ def load_cassette(raw: bytes, *, name: str = "<input>", entry: int | None = None
                            "text/event-stream or NDJSON)")
     if len(cands) > 1:
         choices = [(i, _describe(i, interactions[i])) for i in cands]
-        raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the cassette: "
-                             + "; ".join(d for _, d in choices) + f"; pick one as {name}#N or with --entry N",
-                             choices)
+        raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the cassette:"
+                             + listing([d for _, d in choices], sep="; ", start=" ")
+                             + f"; pick one as {name}#N or with --entry N", choices)
     return interaction_capture(cands[0], interactions[cands[0]], name)
 
 

@@ -27,7 +27,7 @@ import orjson
 
 from inspector.model.jsondepth import loads
 from inspector.capture.clock import Clock
-from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.errors import CaptureError, SeveralStreams, listing
 from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
@@ -64,8 +64,7 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
 
 def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
     """The readable list of a HAR's streamed entries: one per line, then how to pick."""
-    listing = "".join(f"\n  {d}" for _, d in choices)
-    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
+    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing([d for _, d in choices])}\n"
             "pick one with --entry N (check --entry all checks each of them)")
 
 

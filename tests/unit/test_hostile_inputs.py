@@ -10,6 +10,8 @@ import os
 
 import pytest
 
+from inspector.capture.cassette import load_cassette
+from inspector.capture.errors import SeveralStreams
 from inspector.capture.load import load_bytes
 from inspector.cli import main
 from inspector.feeds.run import run_capture
@@ -174,3 +176,26 @@ def test_mcp_tools_answer_a_name_with_a_nul_in_one_line(tmp_path, call):
     (tmp_path / "a.sse").write_text(BODY)
     answer = call(Folder(tmp_path))
     assert "not a file name (it holds a NUL character)" in answer and "\x00" not in answer
+
+
+def test_the_several_streams_error_names_twenty_then_how_many_more(tmp_path, capsys):
+    entry = {"request": {"method": "POST", "url": "https://h/v1/messages"},
+             "response": {"status": 200, "headers": [{"name": "content-type", "value": "text/event-stream"}],
+                          "content": {"mimeType": "text/event-stream", "text": BODY}}}
+    src = tmp_path / "many.har"
+    src.write_text(json.dumps({"log": {"entries": [entry] * 60}}))
+    with pytest.raises(SeveralStreams) as e:
+        load_bytes(src.read_bytes(), name="many.har")
+    assert len(e.value.choices) == 60  # the TUI's picker offers them all
+    message = str(e.value)
+    assert "entry 19:" in message and "entry 20:" not in message and "and 40 more" in message
+
+
+def test_the_several_streams_error_of_a_cassette_is_capped_too():
+    interaction = {"request": {"method": "POST", "uri": "https://h/v1/messages"},
+                   "response": {"status": {"code": 200}, "headers": {"Content-Type": ["text/event-stream"]},
+                                "body": {"string": BODY}}}
+    raw = json.dumps({"interactions": [interaction] * 25, "version": 1}).encode()
+    with pytest.raises(SeveralStreams) as e:
+        load_cassette(raw, name="c.json")
+    assert "interaction 19:" in str(e.value) and "interaction 20:" not in str(e.value) and "and 5 more" in str(e.value)
