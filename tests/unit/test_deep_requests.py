@@ -1,16 +1,18 @@
-"""Request bodies nested deeper than ``MAX_DEPTH`` reach ``serve --match`` and the mitmproxy sink as
-text, never a RecursionError in the walks over parsed JSON (ignore paths, redaction): RULES.md S019."""
+"""What ``serve --match`` and the mitmproxy sink are sent, read without a crash: request bodies nested
+deeper than ``MAX_DEPTH`` kept as text, never a RecursionError in the walks over parsed JSON (ignore
+paths, redaction; RULES.md S019), and the sink's end records of the wrong JSON types."""
 from __future__ import annotations
 
 import base64
 
 import httpx
+import pytest
 import orjson
 
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.net.proxy.mitm import MitmFeed
 from inspector.net.replay.provider import MatchServerThread
-from tests.unit.test_hostile_inputs import native_with_request
+from tests.unit.test_hostile_inputs import BODY, native_with_request
 
 DEEP = b'{"messages":' + b"[" * 1000 + b"]" * 1000 + b"}"
 """Within orjson's 1 024 levels, far beyond Python's recursion limit for a walk."""
@@ -33,3 +35,17 @@ def test_the_mitmproxy_sink_keeps_a_deep_request_body_as_text():
     assert feed.skipped == 0
     (ex,) = log.by_n.values()
     assert isinstance(ex.request["body"], str)
+
+
+@pytest.mark.parametrize("end", [{"t": "soon"}, {"t": {}}, {"kind": "bogus"}, {"kind": []}, {"error": {"a": 1}}])
+def test_the_mitmproxy_sink_reads_an_end_record_of_the_wrong_types(capsys, end):
+    log = ExchangeLog()
+    feed = MitmFeed(log, None)
+    for rec in ({"ev": "begin", "id": "1", "method": "POST", "url": "https://api.anthropic.com/v1/messages",
+                 "headers": [], "body": "", "wall": 1.0},
+                {"ev": "head", "id": "1", "status": 200, "headers": [["content-type", "text/event-stream"]]},
+                {"ev": "chunk", "id": "1", "t": 0.1, "data": base64.b64encode(BODY.encode()).decode()},
+                {"ev": "end", "id": "1", "t": 0.3, "kind": "eof", **end}):
+        feed.take(orjson.dumps(rec))
+    assert "inspection failed" not in capsys.readouterr().err
+    assert feed.skipped == 0 and [ex.session.ended for ex in log.by_n.values()]

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import orjson
 
+from inspector.capture.clock import seconds
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.feeds.exchanges.record import Exchange
-from inspector.model.capture import Chunk, End
+from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.model.jsondepth import loads as json_loads
 from inspector.net.proxy.headers import headers_dict
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, safe_name
@@ -119,7 +120,11 @@ class MitmFeed:
 
     def _end(self, rec: dict) -> None:
         n, tee, _ = self.open.pop(rec["id"])
-        end = End(rec.get("t"), str(rec.get("kind") or "eof"), rec.get("error"))
+        t, kind, error = rec.get("t"), rec.get("kind") or "eof", rec.get("error")
+        # Read as a capture's end record is read: a time that is no number is unknown, a kind
+        # outside END_KINDS a reset, an error that is no text kept as its text.
+        end = End(seconds(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None,
+                  kind if kind in END_KINDS else "reset", None if error is None else str(error))
         if tee is None:
             self.sink.finish(n, end)
             return
