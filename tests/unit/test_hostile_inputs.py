@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 
 import pytest
 
@@ -18,10 +19,12 @@ from inspector.feeds.run import run_capture
 from inspector.integrations.mcp_tools import Folder
 from inspector.model.capture import Capture, Chunk, End
 from inspector.capture.redact import redact_url
+from inspector.net.conform.mutate import NotApplicable, Spec as MutationSpec, all_names, apply
 from inspector.net.replay.match import Ignore
 from inspector.net.replay.recordings import recording_of
 from inspector.net.serve import Served
 from inspector.report import har
+from tests.fuzz.mutate import CORPUS, hostile_case
 from tests.unit.test_capture_validation import EVENTS
 
 BODY = "".join(EVENTS)
@@ -199,3 +202,17 @@ def test_the_several_streams_error_of_a_cassette_is_capped_too():
     with pytest.raises(SeveralStreams) as e:
         load_cassette(raw, name="c.json")
     assert "interaction 19:" in str(e.value) and "interaction 20:" not in str(e.value) and "and 5 more" in str(e.value)
+
+
+@pytest.mark.parametrize("seed", [13, 41, 64, 148, 238, 498])
+def test_serve_mutate_refuses_a_hostile_capture_in_one_line_never_crashes(tmp_path, seed):
+    """Hostile variants of corpus captures (tests/fuzz: values of the wrong type, deep nesting) that
+    every mutation once crashed on (TypeError, AttributeError, RecursionError)."""
+    source = random.Random(seed).choice(CORPUS)
+    path, _ = hostile_case(source, seed, tmp_path)
+    cap = load_bytes(path.read_bytes())
+    for name in all_names():
+        try:
+            apply("x", str(path), cap, MutationSpec(name))
+        except NotApplicable as e:
+            assert "\n" not in str(e)
