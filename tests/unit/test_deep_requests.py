@@ -4,6 +4,8 @@ paths, redaction; RULES.md S019), and the sink's end records of the wrong JSON t
 from __future__ import annotations
 
 import base64
+import json
+import time
 
 import httpx
 import pytest
@@ -49,3 +51,13 @@ def test_the_mitmproxy_sink_reads_an_end_record_of_the_wrong_types(capsys, end):
         feed.take(orjson.dumps(rec))
     assert "inspection failed" not in capsys.readouterr().err
     assert feed.skipped == 0 and [ex.session.ended for ex in log.by_n.values()]
+
+
+@pytest.mark.parametrize("wall", [1e300, -1e300, 1e40, "soon", None, True])
+def test_the_mitmproxy_sink_takes_now_for_a_wall_time_that_cannot_be_true(wall):
+    log = ExchangeLog()
+    feed = MitmFeed(log, None)
+    feed.take(json.dumps({"ev": "begin", "id": "1", "method": "POST", "url": "https://h/v1/messages",
+                          "headers": [], "body": "", "wall": wall}).encode())
+    (ex,) = log.by_n.values()
+    assert abs(ex.started_wall - time.time()) < 60  # time.localtime and OTLP's nanoseconds take it

@@ -96,7 +96,7 @@ class MitmFeed:
         path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
         record_path = str(self.record_dir / f"{n:03d}-{safe_name(method, '/' + path)}.jsonl") if self.record_dir else None
         ex = Exchange(n=n, method=method, path="/" + path, target=redact_url("/" + path), url=redact_url(url),
-                      request=request, body=parsed, started_wall=float(rec.get("wall") or time.time()),
+                      request=request, body=parsed, started_wall=_wall(rec.get("wall")),
                       t0=time.monotonic(), record_path=record_path, request_bytes=len(raw))
         self.sink.begin(ex)
         self.open[rec["id"]] = (n, None, request)
@@ -131,6 +131,20 @@ class MitmFeed:
         if end.kind == "eof":
             tee.complete(end.t)
         tee.close(end)
+
+
+MAX_WALL = 1e11
+"""Unix seconds beyond which a sent wall-clock time is taken as wrong (year 5138: ``time.localtime``
+and OTLP's nanoseconds still hold it)."""
+
+
+def _wall(value: object) -> float:
+    """The addon's wall-clock time of a request, or now when it is no number or cannot be true."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        wall = seconds(value)
+        if 0 < wall < MAX_WALL:
+            return wall
+    return time.time()
 
 
 def run_sink(log: ExchangeLog, record_dir: str | None, stream=None) -> int:
