@@ -12,6 +12,7 @@ import pytest
 import orjson
 
 from inspector.feeds.exchanges.log import ExchangeLog
+from inspector.net.conform.verdict import starts_anew
 from inspector.net.proxy.mitm import MitmFeed
 from inspector.net.replay.provider import MatchServerThread
 from tests.unit.test_hostile_inputs import BODY, native_with_request
@@ -61,3 +62,11 @@ def test_the_mitmproxy_sink_takes_now_for_a_wall_time_that_cannot_be_true(wall):
                           "headers": [], "body": "", "wall": wall}).encode())
     (ex,) = log.by_n.values()
     assert abs(ex.started_wall - time.time()) < 60  # time.localtime and OTLP's nanoseconds take it
+
+
+HISTORY = b'{"messages":[{"role":"user","content":"x"},' + b"[" * 1000 + b"]" * 1000 + b"]}"
+
+
+@pytest.mark.parametrize("first,nxt", [(DEEP, DEEP), (HISTORY, HISTORY), (HISTORY, HISTORY[:-2] + b",1]}")])
+def test_conform_client_reads_a_deep_next_request_as_no_json_object(first, nxt):
+    assert starts_anew(first, nxt) is False  # its history cannot be compared: not taken for a new conversation
