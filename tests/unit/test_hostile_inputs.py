@@ -18,6 +18,8 @@ from inspector.cli import main
 from inspector.feeds.run import run_capture
 from inspector.integrations.mcp_tools import Folder
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.digits import CAP
+from inspector.providers.gemini.tools import json_schema as gemini_schema
 from inspector.capture.redact import redact_url
 from inspector.net.conform.mutate import NotApplicable, Spec as MutationSpec, all_names, apply
 from inspector.net.replay.match import Ignore
@@ -216,3 +218,26 @@ def test_serve_mutate_refuses_a_hostile_capture_in_one_line_never_crashes(tmp_pa
             apply("x", str(path), cap, MutationSpec(name))
         except NotApplicable as e:
             assert "\n" not in str(e)
+
+
+def test_an_sse_retry_of_thousands_of_digits_is_read_capped():
+    s = run_capture(load_bytes(("retry: " + "9" * 5000 + "\n" + BODY).encode(), name="r.sse"))
+    assert s.dialect_name == "anthropic-messages"
+
+
+def test_a_realtime_audio_placeholder_of_thousands_of_digits_is_read_capped():
+    events = [{"type": "session.created", "session": {"id": "s"}},
+              {"type": "response.created", "response": {"id": "r", "status": "in_progress", "output": []}},
+              {"type": "response.output_item.added", "response_id": "r", "output_index": 0,
+               "item": {"id": "i", "type": "message", "role": "assistant", "content": []}},
+              {"type": "response.audio.delta", "response_id": "r", "item_id": "i", "output_index": 0,
+               "content_index": 0, "delta": f"<audio: {'9' * 5000} bytes>"},
+              {"type": "response.done", "response": {"id": "r", "status": "completed", "output": []}}]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
+    run_capture(load_bytes(body.encode(), name="rt.sse"), dialect="openai-realtime")
+
+
+@pytest.mark.parametrize("count", ["²", "9" * 5000])
+def test_a_gemini_schema_count_written_as_odd_digits_is_judged_not_a_crash(count):
+    from_gemini = gemini_schema({"type": "OBJECT", "properties": {"a": {"type": "STRING", "maxLength": count}}})
+    assert from_gemini["properties"]["a"]["maxLength"] in (count, CAP)
