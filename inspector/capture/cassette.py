@@ -60,8 +60,21 @@ def _yaml():
             pass
 
         _Loader.add_multi_constructor("tag:yaml.org,2002:python/", _plain)
+        _Loader.add_constructor("tag:yaml.org,2002:int", _int)
         _LOADER.append(_Loader)
     return yaml, _LOADER[0]
+
+
+MAX_INT_CHARS = 40
+"""A YAML whole number written longer than this is kept as its text: Python cannot even print one of
+more than 4 300 digits (``str()`` raises), and no field of a cassette holds one."""
+
+
+def _int(loader, node):
+    text = loader.construct_scalar(node)
+    if isinstance(text, str) and len(text) > MAX_INT_CHARS:
+        return text
+    return loader.construct_yaml_int(node)
 
 
 def _plain(loader, suffix, node):

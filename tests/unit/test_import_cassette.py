@@ -128,3 +128,12 @@ def test_a_request_body_nested_too_deep_is_kept_as_text_and_exported(tmp_path, c
     src.write_text(yaml.safe_dump(data))
     assert isinstance(load_bytes(src.read_bytes()).request["body"], str)
     assert main(["export", str(src), "--to", "har", "-o", str(tmp_path / "out.har")]) == 0
+
+
+def test_a_yaml_whole_number_of_thousands_of_digits_is_kept_as_text(tmp_path, capsys):
+    big = "9" * 5000
+    src = tmp_path / "big.yaml"
+    src.write_text(vcr_yaml(BODY).decode().replace("code: 200", f"code: {big}")
+                   .replace("- text/event-stream", f"- text/event-stream\n      X-Count:\n      - {big}"))
+    assert main(["check", "--format", "json", str(src)]) in (0, 1)
+    assert main(["export", str(src), "--to", "har", "-o", str(tmp_path / "out.har")]) == 0
