@@ -136,10 +136,14 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
             name, k = f"{base}-{k}", k + 1
         names.add(name)
         status = (cap.response or {}).get("status")
-        status = status if isinstance(status, int) and 100 <= status <= 999 else 200
         note = ""
-        if status < 200:  # an interim status is no answer: HTTP (and h11) never sends one as the final status
-            status, note = 200, f"recorded status {status} is interim (1xx), served as 200"
+        if not isinstance(status, int) or isinstance(status, bool):
+            status = 200
+        elif not 200 <= status <= 599:
+            # An interim status (1xx) is no answer, and RFC 9110 §15 has no status past 599: HTTP
+            # (h11, uvicorn) sends neither as a final status.
+            why = "is interim (1xx)" if 100 <= status < 200 else "is no HTTP status (RFC 9110: 100–599)"
+            status, note = 200, f"recorded status {status} {why}, served as 200"
         if isinstance(item, (Capture, tuple)):
             responses = [cap] if cap.source_format == "websocket" else None
             cap = as_sse(cap) if responses else cap
