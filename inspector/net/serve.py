@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 from inspector.feeds.run import run_capture
 from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import NORMAL_CLOSE_CODES, Capture, Chunk, End, close_word
+from inspector.model.pathnames import path_name
 from inspector.net.servers import BackgroundServer, RequestLimits
 from inspector.capture.errors import SeveralStreams
 from inspector.capture.load import load_all, load_path
@@ -128,7 +129,7 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
             source = name
         else:
             p = Path(item)
-            name, source = p.stem or p.name, str(item)
+            name, source = path_name(p.stem or p.name), path_name(item)  # both are sent and shown as text
             responses = _socket_responses(p, max_bytes)
             cap = as_sse(responses[0]) if responses else load_path(p, max_bytes=max_bytes)
         base, k = name, 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import time
 
 import httpx
@@ -70,3 +71,12 @@ HISTORY = b'{"messages":[{"role":"user","content":"x"},' + b"[" * 1000 + b"]" * 
 @pytest.mark.parametrize("first,nxt", [(DEEP, DEEP), (HISTORY, HISTORY), (HISTORY, HISTORY[:-2] + b",1]}")])
 def test_conform_client_reads_a_deep_next_request_as_no_json_object(first, nxt):
     assert starts_anew(first, nxt) is False  # its history cannot be compared: not taken for a new conversation
+
+
+def test_serve_match_answers_a_miss_when_a_recording_is_named_in_bytes_that_are_not_utf8(tmp_path):
+    folder = os.fsencode(tmp_path)
+    with open(os.path.join(folder, b"\xff.jsonl"), "w") as f:
+        f.write(native_with_request("https://api.openai.com/v1/chat/completions"))
+    with MatchServerThread(tmp_path, instant=True) as srv:
+        r = httpx.post(srv.url + "/v1/chat/completions", json={"model": "zzz", "messages": []}, timeout=10)
+    assert r.status_code == 400 and "\\xff" in r.text
