@@ -18,6 +18,7 @@ from inspector.model.static import TYPE_CHECKING
 
 import orjson
 
+from inspector.model.digits import digits_int
 from inspector.model.pathnames import path_name
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
@@ -92,7 +93,7 @@ def split_entry(path: str | Path, entry: int | None = None) -> tuple[str | Path,
     m = _ENTRY_SUFFIX.match(str(path))
     if m is None or os.path.exists(path) or not os.path.exists(m.group(1)):
         return path, entry
-    return m.group(1), int(m.group(2))
+    return m.group(1), digits_int(m.group(2))  # capped: ``#`` and 5 000 digits is out of range, not a ValueError
 
 
 def _read_file(path: str | Path, max_bytes: int | None) -> bytes:

@@ -241,3 +241,12 @@ def test_a_realtime_audio_placeholder_of_thousands_of_digits_is_read_capped():
 def test_a_gemini_schema_count_written_as_odd_digits_is_judged_not_a_crash(count):
     from_gemini = gemini_schema({"type": "OBJECT", "properties": {"a": {"type": "STRING", "maxLength": count}}})
     assert from_gemini["properties"]["a"]["maxLength"] in (count, CAP)
+
+
+def test_a_stream_number_of_thousands_of_digits_is_out_of_range_not_a_crash(tmp_path):
+    entry = {"request": {"method": "POST", "url": "https://h/v1/messages"},
+             "response": {"status": 200, "headers": [{"name": "content-type", "value": "text/event-stream"}],
+                          "content": {"mimeType": "text/event-stream", "text": BODY}}}
+    (tmp_path / "two.har").write_text(json.dumps({"log": {"entries": [entry, entry]}}))
+    answer = Folder(tmp_path).get_exchange("two.har#" + "9" * 5000)
+    assert "is out of range (the HAR has 2 entries" in answer
