@@ -250,3 +250,16 @@ def test_a_stream_number_of_thousands_of_digits_is_out_of_range_not_a_crash(tmp_
     (tmp_path / "two.har").write_text(json.dumps({"log": {"entries": [entry, entry]}}))
     answer = Folder(tmp_path).get_exchange("two.har#" + "9" * 5000)
     assert "is out of range (the HAR has 2 entries" in answer
+
+
+@pytest.mark.parametrize("end", ['{"t": 0.3, "end": "reset", "error": "boom \\ud800 \\udcff"}',
+                                 '{"t": 0.3, "end": "close", "code": 1000, "reason": "bye \\ud800"}'])
+def test_a_lone_surrogate_in_an_end_record_is_written_as_a_question_mark(tmp_path, capsys, end):
+    """orjson refuses a ``\\ud800`` escape, so the record is read by Python's json, which keeps it."""
+    src = tmp_path / "s.jsonl"
+    src.write_text(native_with_request("https://api.anthropic.com/v1/messages") + end + "\n")
+    assert main(["check", "--format", "json", str(src)]) in (0, 1)
+    assert "boom ? ?" in capsys.readouterr().out or "close" in end
+    for to in ("har", "html"):
+        assert main(["export", str(src), "--to", to, "-o", str(tmp_path / f"out.{to}")]) == 0
+    assert main(["diff", "--format", "json", str(src), str(src)]) == 0
