@@ -211,6 +211,15 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def _int64(value: float) -> int:
+    """``value`` as an OTLP integer (64-bit): a count or a ``max_tokens`` past it is sent as the largest
+    one, not dropped by the exporter."""
+    return max(INT64[0], min(INT64[1], int(value)))
+
+
 def _usage(s: Session) -> dict:
     """Usage as the stream reported it: the session's, else merged from the events' ``usage``
     objects (Anthropic ``message_start``/``message_delta``, Responses ``response.completed``) and
@@ -240,7 +249,7 @@ def _usage_attributes(usage: dict) -> dict:
     for attr, keys in _USAGE_KEYS.items():
         value = next((flat[k] for k in keys if _number(flat.get(k))), None)
         if value is not None:
-            out[attr] = int(value)
+            out[attr] = _int64(value)
     return out
 
 
@@ -252,7 +261,7 @@ def _request_attributes(body) -> dict:
     for attr, keys in _REQUEST_KEYS.items():
         value = next((p[k] for p in places for k in keys if _number(p.get(k))), None)
         if value is not None:
-            out[attr] = int(value) if attr.endswith(("max_tokens", "seed")) else float(value)
+            out[attr] = _int64(value) if attr.endswith(("max_tokens", "seed")) else float(value)
     stops: object = next((p[k] for p in places for k in ("stop_sequences", "stop", "stopSequences") if k in p), None)
     if isinstance(stops, str):
         stops = [stops]
