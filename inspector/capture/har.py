@@ -67,6 +67,13 @@ def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
             "pick one with --entry N (check --entry all checks each of them)")
 
 
+def read_entries(raw: bytes, *, name: str = "<input>") -> list:
+    """``log.entries`` of a HAR file, parsed once for :func:`entry_capture` to read entry after entry
+    (``check --entry all``: parsing the file per entry made that quadratic). Raises ``CaptureError``
+    for invalid JSON or no such list."""
+    return _entries(raw, name)
+
+
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
     """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
 
@@ -75,7 +82,11 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    entries = _entries(raw, name)
+    return entry_capture(_entries(raw, name), name=name, entry=entry)
+
+
+def entry_capture(entries: list, *, name: str = "<input>", entry: int | None = None) -> Capture:
+    """:func:`load_har` on the ``log.entries`` :func:`read_entries` gave."""
     if entry is not None:
         if not 0 <= entry < len(entries):
             raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"

@@ -18,7 +18,7 @@ from inspector.model.static import TYPE_CHECKING
 
 import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
+from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes, load_entries
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
@@ -33,6 +33,8 @@ from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from inspector.report.spans import SpanRecord
 
 def _overrides(items: list[str]) -> dict[str, Severity]:
@@ -110,7 +112,18 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
     exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
     with a problem line."""
-    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
+    return list(each_result(inp, opts, arrived))
+
+
+def each_result(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> Iterator[Result]:
+    """:func:`check_one`'s results one at a time: a HAR's entries (``inp.entries``) are each checked
+    as ``FILE#N`` and reported before the next is read."""
+    if inp.entries is not None and inp.path is not None:
+        for n, found in load_entries(inp.path, inp.entries, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio):
+            one = inp.entry(n)
+            yield from _unreadable(one, found) if isinstance(found, CaptureError) else _checked(one, found, 0, opts)
+        return
+    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: HARs come with their entries
     try:
         if inp.path is not None and arrived is None:
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
@@ -121,21 +134,32 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
             from inspector.capture.arrivals import with_arrivals  # standard input only (start-up)
             streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
-        outcome = summary.FileOutcome(inp.name)
-        if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
-            outcome.status = "skipped"
-            return [Result("", None, outcome)]
-        outcome.status = "unreadable"
-        return [Result("", str(e), outcome)]
+        yield from _unreadable(inp, e)
+        return
+    yield from _checked(inp, streams, skipped, opts)
+
+
+def _unreadable(inp: Input, e: CaptureError) -> list[Result]:
+    outcome = summary.FileOutcome(inp.name)
+    if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
+        outcome.status = "skipped"
+        return [Result("", None, outcome)]
+    outcome.status = "unreadable"
+    return [Result("", str(e), outcome)]
+
+
+def _checked(inp: Input, streams: list, skipped: int, opts: Options) -> Iterator[Result]:
     note = f"{inp.name}: {plural(skipped, 'interaction')} not streamed, skipped"
     if not streams:  # a cassette without a streamed interaction
         if not inp.explicit:
-            return [Result("", None, summary.FileOutcome(inp.name, "skipped"))]
-        return [Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))]
-    results = [_check_capture(name, cap, inp, opts) for name, cap in streams]
+            yield Result("", None, summary.FileOutcome(inp.name, "skipped"))
+            return
+        yield Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))
+        return
+    for name, cap in streams:
+        yield _check_capture(name, cap, inp, opts)
     if skipped:
-        results.append(Result("", note, None))
-    return results
+        yield Result("", note, None)
 
 
 def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
@@ -176,7 +200,7 @@ def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] |
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
-            yield from check_one(inp, opts, stdin if inp.path is None else None)
+            yield from each_result(inp, opts, stdin if inp.path is None else None)
         return
     files = [inp for inp in inputs if inp.path is not None]
     size = max(1, min(32, len(files) // (jobs * 4)))
@@ -240,7 +264,7 @@ def run(args) -> int:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
         if args.entry == ALL_ENTRIES:
-            inputs = each_entry(inputs, max_bytes=args.max_size)
+            inputs = each_entry(inputs, max_bytes=args.max_size, parts=args.jobs or cpu_count())
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
