@@ -25,6 +25,7 @@ import binascii
 import orjson
 
 from inspector.model.jsondepth import loads
+from inspector.capture import memory
 from inspector.capture.errors import CaptureError, SeveralStreams
 from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
@@ -40,7 +41,9 @@ OLLAMA_PATHS = ("/api/chat", "/api/generate")
 
 
 def _entries(raw: bytes, name: str) -> list:
-    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list."""
+    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list, and
+    ``MemoryLimitReached`` before parsing a file whose values would not fit."""
+    memory.reserve_parse(raw, name)
     try:
         data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:

@@ -24,6 +24,7 @@ from inspector.model.capture import Capture, Chunk, End
 from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
+from inspector.capture import memory
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.text import extract_stream
 
@@ -336,6 +337,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
     from inspector.capture.records import read_record
+    memory.reserve_lines(raw, name)
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = loads(lines[0])
@@ -353,6 +355,8 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     cap = Capture(request=request, response=response, source_format="native", request_relative=True)
     clock = _Clock()
     for n, line in enumerate(lines[1:], start=2):
+        if not n % memory.CHECK_RECORDS:  # a record of a few bytes costs ~10 times its size
+            memory.check(name)
         if not line.strip():
             continue
         try:

@@ -18,6 +18,8 @@ from inspector.model.static import TYPE_CHECKING
 
 import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
+from inspector.capture import memory
+from inspector.capture.memory import MemoryLimitReached
 from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes, load_entries
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
@@ -51,7 +53,8 @@ def _overrides(items: list[str]) -> dict[str, Severity]:
 class Options(FrozenRecord):
     """What every file is checked with (picklable: sent to the worker processes)."""
 
-    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio")
+    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio",
+                 "max_memory")
 
     fmt: str
     entry: int | str | None
@@ -66,10 +69,12 @@ class Options(FrozenRecord):
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
     keep_audio: bool
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
+    max_memory: int | None
+    """``--max-memory``: the process's memory limit while it reads captures (None: ``memory.DEFAULT_LIMIT``)."""
 
     def __init__(self, fmt: str, entry: int | str | None, dialect: str | None, stall_s: float, overrides: dict,
                  request: str | None, spans: bool = False, max_bytes: int | None = None,
-                 keep_audio: bool = False) -> None:
+                 keep_audio: bool = False, max_memory: int | None = None) -> None:
         object.__setattr__(self, "fmt", fmt)
         object.__setattr__(self, "entry", entry)
         object.__setattr__(self, "dialect", dialect)
@@ -79,6 +84,7 @@ class Options(FrozenRecord):
         object.__setattr__(self, "spans", spans)
         object.__setattr__(self, "max_bytes", max_bytes)
         object.__setattr__(self, "keep_audio", keep_audio)
+        object.__setattr__(self, "max_memory", max_memory)
 
 
 class Result(Record):
@@ -170,7 +176,7 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
             check_request_file(s, opts.request)
     except CaptureError as e:
         outcome.status = "unreadable"
-        return Result("", str(e), outcome)
+        return Result("", str(e.named(name) if isinstance(e, MemoryLimitReached) else e), outcome)
     why = not_a_stream(s, cap)
     if why:
         # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
@@ -192,12 +198,20 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
 
 
 def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:
-    """``check_one`` for each input of ``batch`` (what one worker process does per task)."""
-    return [check_one(inp, opts) for inp in batch]
+    """``check_one`` for each input of ``batch`` (what one worker process does per task), under the
+    run's memory limit (a worker started by spawning has not the parent's)."""
+    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+        return [check_one(inp, opts) for inp in batch]
 
 
 def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
-    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
+    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes.
+    Captures are read under the run's memory limit (``--max-memory``), here and in the workers."""
+    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+        yield from _each(inputs, opts, jobs, stdin)
+
+
+def _each(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
             yield from each_result(inp, opts, stdin if inp.path is None else None)
@@ -280,7 +294,7 @@ def run(args) -> int:
         print(f"stream-inspector: {problem}", file=sys.stderr)
         return EXIT_USAGE
     opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None,
-                   args.max_size, args.keep_audio)
+                   args.max_size, args.keep_audio, args.max_memory)
     jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
+from inspector.capture import memory
 from inspector.capture.load import CaptureError, split_entry
 from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
 from inspector.cli.codes import EXIT_OK, EXIT_USAGE
@@ -37,7 +38,12 @@ def _fail(message: str) -> int:
 
 
 def run(args) -> int:
-    """See the module docstring."""
+    """See the module docstring. Captures are read and the export made under ``--max-memory``."""
+    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+        return _export(args)
+
+
+def _export(args) -> int:
     try:
         inputs = expand(args.captures)
     except InputError as e:

@@ -17,6 +17,7 @@ import os
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
+from inspector.capture.memory import MemoryLimitReached
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
 from inspector.session.session import Session
@@ -114,7 +115,10 @@ def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = Non
         return []
     out = []
     for name, cap in found:
-        session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        try:
+            session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        except MemoryLimitReached as e:
+            raise e.named(name) from None
         why = not_a_stream(session, cap)
         if why is None:
             out.append((name, cap, session))
