@@ -7,11 +7,14 @@ and ``python -m inspector export --to html -o PAGE`` on it and reads each child'
 each event's data parsed with ``orjson.loads`` and dropped.
 
 ``--shapes``: the worst shapes instead, each about ``--mb`` megabytes (tiny SSE events, tiny NDJSON
-lines, SSE comments, many blocks, many parallel tool calls, tiny native records, and the large
-events above for comparison), through ``check --format json``, ``check`` (text), ``export --to
+lines, SSE comment lines, the same pasted inside prose, many blocks, many parallel tool calls, tiny
+native records, and the large events above for comparison), through ``check --format json``, ``check`` (text), ``export --to
 html``, ``export --to har`` and ``replay --instant`` (headless, ``run_test``): peak RSS and bytes of
-RSS per input byte, with no memory limit, then under ``--max-memory`` ``--limit`` (default 256M):
-the peak must stay near the limit and the run end with exit 2 and one line. The parent writes
+RSS per input byte with a limit too high to matter, the highest RSS the limit's checks read while it
+read (``read``) and ``peak ÷ (read ÷ 0.6)``: at most 1 when what is made after reading fits in the 40 %
+of the limit kept for it (a limit just large enough to read the capture then holds); then under
+``--max-memory`` ``--limit`` (default 256M): the peak must stay near 60 % of the limit and the run
+end with exit 2 and one line. The parent writes
 each file as it goes and holds none (a child's ``ru_maxrss`` counts its parent's pages until exec).
 
     uv run python bench/bench_memory.py [--mb 100]
@@ -86,16 +89,19 @@ def peak_rss(argv: list[str]) -> tuple[int, float]:
     return run(argv)[:2]
 
 
-def run(argv: list[str]) -> tuple[int, float, int, str]:
-    """Peak RSS in bytes, wall seconds, exit code and the last line on stderr of ``argv``."""
+def run(argv: list[str]) -> tuple[int, float, int, str, int]:
+    """Peak RSS in bytes, wall seconds, exit code, the last line on stderr of ``argv`` (but a
+    ``READ_PEAK`` line: :data:`WATCH`'s figure, the fifth value, 0 without one)."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as err:
         p = subprocess.Popen(argv, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(p.pid, 0)
         err.seek(0)
         lines = err.read().decode(errors="replace").strip().splitlines()
+    read = [int(ln.split()[1]) for ln in lines if ln.startswith("READ_PEAK ")]
+    lines = [ln for ln in lines if not ln.startswith("READ_PEAK ")]
     return usage.ru_maxrss * 1024, time.perf_counter() - t0, os.waitstatus_to_exitcode(status), \
-        (lines[-1] if lines else "")
+        (lines[-1] if lines else ""), (read[0] if read else 0)
 
 
 # ---------------------------------------------------------------- --shapes
@@ -103,9 +109,9 @@ A_START = {"type": "message_start", "message": {"id": "m", "type": "message", "r
                                                 "content": [], "stop_reason": None}}
 
 
-def _repeat(path: Path, mb: float, unit: bytes, head: bytes = b"") -> None:
-    """``head``, then ``unit`` until the file holds about ``mb`` megabytes, written 1 MB at a time."""
-    target = int(mb * 1_000_000)
+def _repeat(path: Path, mb: float, unit: bytes, head: bytes = b"", tail: bytes = b"") -> None:
+    """``head``, then ``unit`` until the file holds about ``mb`` megabytes (written 1 MB at a time), then ``tail``."""
+    target = int(mb * 1_000_000) - len(tail)
     block = unit * max(1, 1_000_000 // len(unit))
     with path.open("wb") as f:
         f.write(head)
@@ -114,6 +120,7 @@ def _repeat(path: Path, mb: float, unit: bytes, head: bytes = b"") -> None:
             f.write(block)
             size += len(block)
         f.write(unit * ((target - size) // len(unit)))
+        f.write(tail)
 
 
 def _events(path: Path, mb: float, make) -> None:
@@ -144,7 +151,8 @@ def _chat_calls(path: Path, mb: float) -> None:
 SHAPES = {
     "sse-tiny": lambda p, mb: _repeat(p, mb, b"data:{}\n\n"),
     "ndjson-tiny": lambda p, mb: _repeat(p, mb, b"{}\n"),
-    "sse-comments": lambda p, mb: _repeat(p, mb, b"data:{}\n\n", b":\n" * int(mb * 500_000)),
+    "sse-comments": lambda p, mb: _repeat(p, mb, b":\n", tail=b"data:{}\n\n"),
+    "prose-comments": lambda p, mb: _repeat(p, mb, b":\n", b"The stream, as it came:\n", b"data:{}\n\nThanks\n"),
     "blocks": lambda p, mb: _events(p, mb, lambda i: [
         {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_stop", "index": i}]),
@@ -155,11 +163,26 @@ SHAPES = {
 }
 """Each shape's writer: ``(path, megabytes)``."""
 
+WATCH = r'''
+import atexit, sys
+from inspector.capture import memory
+real, seen = memory.rss, [0]
+def watched():
+    n = real()
+    seen[0] = max(seen[0], n or 0)
+    return n
+memory.rss = watched
+atexit.register(lambda: print(f"READ_PEAK {seen[0]}", file=sys.stderr))
+'''
+"""Run first in a child: the highest RSS the limit's checks read (what reading took), printed at exit."""
+
 REPLAY = r'''
 import asyncio, sys
 from inspector.capture import memory
 from inspector.feeds.opening import OpeningFeed
 from inspector.tui.app import make_app
+
+exec(open(sys.argv[3]).read())
 
 async def main(path, limit):
     app = make_app(OpeningFeed(path, instant=True))
@@ -177,15 +200,17 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]) if sys.argv[2] != "-" else None))
 
 def shapes(mb: float, limit: str, only: list[str]) -> None:
     from inspector.model.sizes import parse_size
-    py = [sys.executable, "-m", "inspector"]
-    base, _ = peak_rss([*py, "rules", "S001"])
+    base, _ = peak_rss([sys.executable, "-m", "inspector", "rules", "S001"])
     print(f"`python -m inspector rules S001`: {base / 1e6:.0f} MB peak RSS (subtracted below)")
-    print("| shape | MB | command | peak MB | B per input byte | s | peak MB, --max-memory "
-          f"{limit} | exit, last line |")
-    print("|---|---:|---|---:|---:|---:|---:|---|")
+    print("| shape | MB | command | peak MB | B per input byte | s | read MB | peak ÷ (read ÷ 0.6) | "
+          f"peak MB, --max-memory {limit} | exit, last line |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        replay = Path(tmp) / "replay.py"
+        replay, watch = Path(tmp) / "replay.py", Path(tmp) / "watch.py"
         replay.write_text(REPLAY)
+        watch.write_text(WATCH)
+        py = [sys.executable, "-c", f"exec(open({str(watch)!r}).read()); import sys; sys.argv[0] = 'inspector'; "
+                                    "from inspector.cli import main; sys.exit(main())"]
         for name, write in SHAPES.items():
             if only and name not in only:
                 continue
@@ -199,13 +224,17 @@ def shapes(mb: float, limit: str, only: list[str]) -> None:
                         "export --to har": [*py, "export", str(cap), "--to", "har", "-o", out],
                         "replay --instant": [sys.executable, str(replay), str(cap)]}
             for what, argv in commands.items():
-                peak, secs, _, _ = run(argv + (["-"] if what.startswith("replay") else []))
                 if what.startswith("replay"):
-                    capped = run(argv + [str(parse_size(limit))])
+                    free = run(argv + [str(1 << 40), str(watch)])
+                    capped = run(argv + [str(parse_size(limit)), str(watch)])
                 else:
+                    free = run(argv + ["--max-memory", "1T"])
                     capped = run(argv + ["--max-memory", limit])
+                peak, secs, _, _, read = free
+                ratio = f"{peak / (read / 0.6):.2f}" if read else "—"
                 print(f"| {name} | {size / 1e6:.1f} | {what} | {peak / 1e6:.0f} | {(peak - base) / size:.1f} | "
-                      f"{secs:.1f} | {capped[0] / 1e6:.0f} | {capped[2]}, {capped[3][-90:]} |", flush=True)
+                      f"{secs:.1f} | {read / 1e6:.0f} | {ratio} | {capped[0] / 1e6:.0f} | "
+                      f"{capped[2]}, {capped[3][-60:]} |", flush=True)
             cap.unlink()
 
 

@@ -40,8 +40,9 @@ __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_byte
 
 MAX_BYTES = 1 << 30
 """Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
-whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken ``/dev/zero`` or a
-multi-gigabyte log must be refused before it is read, not after the machine swaps."""
+whole, so a mistaken ``/dev/zero`` or a multi-gigabyte log must be refused before it is read, not
+after the machine swaps. What inspecting it may take (3 to over 100 bytes of memory per byte, by
+shape) is bounded apart: ``inspector.capture.memory``."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
 _LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")

@@ -278,7 +278,8 @@ def run(args) -> int:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
         if args.entry == ALL_ENTRIES:
-            inputs = each_entry(inputs, max_bytes=args.max_size, parts=args.jobs or cpu_count())
+            with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):  # each HAR is parsed for its list
+                inputs = each_entry(inputs, max_bytes=args.max_size, parts=args.jobs or cpu_count())
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE

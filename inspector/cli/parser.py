@@ -182,8 +182,8 @@ def _add_keep_audio(p: argparse.ArgumentParser) -> None:
 
 def _add_max_size(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
-                   help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
-                        "per byte); e.g. 4G")
+                   help="refuse captures larger than this (default 1G; what reading one may take is "
+                        "--max-memory's); e.g. 4G")
 
 
 def _add_max_memory(p: argparse.ArgumentParser) -> None:

@@ -149,3 +149,18 @@ def test_a_body_split_or_parsed_whole_is_estimated_before_it_is_built(tmp_path, 
     small.write_text(raw[:200_000].rsplit("\n", 1)[0] if kind in ("prose", "native") else raw[:50] + "]}}")
     main(["check", "--max-memory", "1G", str(small)])
     assert "over the memory limit" not in capsys.readouterr().err  # a small one is read (or refused as before)
+
+
+def test_check_entry_all_lists_a_hars_entries_under_the_limit_too(tmp_path, monkeypatch, capsys):
+    limits = []
+    real = memory.reserve_parse
+    monkeypatch.setattr(memory, "reserve_parse", lambda raw, name=None, **kw: limits.append(memory.limit())
+                        or real(raw, name, **kw))
+    p = tmp_path / "two.har"
+    p.write_bytes(json.dumps({"log": {"version": "1.2", "entries": [
+        {"request": {"method": "POST", "url": "https://a.test/v1/messages"},
+         "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": answer(2).decode()}}}
+    ] * 2}}).encode())
+    assert main(["check", "--entry", "all", "--jobs", "1", "--max-memory", "3G", str(p)]) == 0
+    assert capsys.readouterr().out.count(f"{p}#") >= 2
+    assert limits == [3 * GIB] * 2  # the listing, then the check
