@@ -11,10 +11,10 @@ lines, SSE comment lines, the same pasted inside prose, many blocks, many parall
 native records, and the large events above for comparison), through ``check --format json``, ``check`` (text), ``export --to
 html``, ``export --to har`` and ``replay --instant`` (headless, ``run_test``): peak RSS and bytes of
 RSS per input byte with a limit too high to matter, the highest RSS the limit's checks read while it
-read (``read``) and ``peak ÷ (read ÷ 0.6)``: at most 1 when what is made after reading fits in the 40 %
-of the limit kept for it (a limit just large enough to read the capture then holds); then under
-``--max-memory`` ``--limit`` (default 256M): the peak must stay near 60 % of the limit and the run
-end with exit 2 and one line. The parent writes
+read (``read``) and ``peak ÷ (read ÷ READ_SHARE)``: at most 1 when what is made after reading fits in
+the rest of the limit (a limit just large enough to read the capture then holds); then under
+``--max-memory`` ``--limit`` (default 256M): the peak must stay near half the limit and the run end
+with exit 2 and one line. The parent writes
 each file as it goes and holds none (a child's ``ru_maxrss`` counts its parent's pages until exec).
 
     uv run python bench/bench_memory.py [--mb 100]
@@ -199,10 +199,11 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]) if sys.argv[2] != "-" else None))
 
 
 def shapes(mb: float, limit: str, only: list[str]) -> None:
+    from inspector.capture.memory import READ_SHARE
     from inspector.model.sizes import parse_size
     base, _ = peak_rss([sys.executable, "-m", "inspector", "rules", "S001"])
     print(f"`python -m inspector rules S001`: {base / 1e6:.0f} MB peak RSS (subtracted below)")
-    print("| shape | MB | command | peak MB | B per input byte | s | read MB | peak ÷ (read ÷ 0.6) | "
+    print(f"| shape | MB | command | peak MB | B per input byte | s | read MB | peak ÷ (read ÷ {READ_SHARE}) | "
           f"peak MB, --max-memory {limit} | exit, last line |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -231,7 +232,7 @@ def shapes(mb: float, limit: str, only: list[str]) -> None:
                     free = run(argv + ["--max-memory", "1T"])
                     capped = run(argv + ["--max-memory", limit])
                 peak, secs, _, _, read = free
-                ratio = f"{peak / (read / 0.6):.2f}" if read else "—"
+                ratio = f"{peak / (read / READ_SHARE):.2f}" if read else "—"
                 print(f"| {name} | {size / 1e6:.1f} | {what} | {peak / 1e6:.0f} | {(peak - base) / size:.1f} | "
                       f"{secs:.1f} | {read / 1e6:.0f} | {ratio} | {capped[0] / 1e6:.0f} | "
                       f"{capped[2]}, {capped[3][-60:]} |", flush=True)

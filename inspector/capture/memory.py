@@ -2,16 +2,17 @@
 
 Why it exists: inspecting keeps every event, block and finding as Python objects. A capture of
 large events costs about 3 bytes of memory per byte read, but one of tiny events costs far more
-(3-byte NDJSON lines ~115, 9-byte SSE events ~33, 2-byte SSE comments ~44, a block opened and
-closed in 55 bytes ~23: ``bench/bench_memory.py --shapes``), so the 1 GiB size limit alone let one
-file take 100 GiB. The commands that read capture files (``check``, ``replay``, ``export``) set a
-limit on the process's resident memory (``--max-memory``, default :data:`DEFAULT_LIMIT`), of which
-reading may take :data:`READ_SHARE` (the report or page made from what was read takes the rest): the
-session checks it as it frames the body (every :data:`CHECK_BYTES`), the native reader every
-:data:`CHECK_RECORDS` records, and the steps that build much at once (a pasted body split into lines,
-a HAR parsed) estimate it first (:func:`reserve`); over it, :class:`MemoryLimitReached` (a
-``CaptureError``: one line, exit 2) ends the read before the machine swaps. With no limit set (``proxy``, ``live``, the
-library) nothing is checked: their streams have their own bounds (``--max-bytes``, ``--keep-bytes``).
+(3-byte NDJSON lines ~125, 9-byte SSE events ~42, 2-byte comment lines pasted in prose ~98, a block
+opened and closed in 55 bytes ~22: ``bench/bench_memory.py --shapes``), so the 1 GiB size limit
+alone let one file take 100 GiB. The commands that read capture files (``check``, ``replay``,
+``export``) set a limit on the process's resident memory (``--max-memory``, default
+:data:`DEFAULT_LIMIT`), of which reading may take :data:`READ_SHARE` (the report, page or TUI made
+from what was read takes the rest): the session checks it as it frames the body (every
+:data:`CHECK_BYTES`), the native reader every :data:`CHECK_RECORDS` records, and the steps that build
+much at once (a pasted body split into lines, a HAR or cassette parsed, a HAR export made) estimate it
+first (:func:`reserve`); over it, :class:`MemoryLimitReached` (a ``CaptureError``: one line, exit 2)
+ends the read before the machine swaps. With no limit set (``proxy``, ``live``, the library) nothing
+is checked: their streams have their own bounds (``--max-bytes``, ``--keep-bytes``).
 
 The figure is resident memory as the kernel counts it (``/proc/self/statm``; elsewhere the peak,
 ``ru_maxrss``), so it covers whatever holds the memory: events, blocks, the TUI's widgets.
@@ -38,10 +39,11 @@ __all__ = ["CHECK_BYTES", "CHECK_RECORDS", "DEFAULT_LIMIT", "MemoryLimitReached"
 
 CEILING = 4 << 30
 """The default limit on a machine with 8 GiB or more (4 GiB)."""
-READ_SHARE = 0.6
+READ_SHARE = 0.5
 """The part of the limit reading may take: the session and what it keeps. The rest is for what is made
-from it afterwards, the report, the page, the TUI's rows (at most ~60 % more than the session measured,
-many blocks in a JSON report: ``bench/bench_memory.py --shapes``)."""
+from it afterwards, the report, the page, the TUI's rows (up to ~95 % more than what reading took,
+measured: many blocks in a JSON report, ``bench/bench_memory.py --shapes``; a HAR export, which takes
+more, is estimated before it is made: :func:`reserve` with ``whole``)."""
 READ_PERCENT = round(READ_SHARE * 100)
 CHECK_BYTES = 1 << 18
 """Body bytes a session frames between two checks (256 KiB: at the worst ~120 bytes of memory per
@@ -82,24 +84,31 @@ class MemoryLimitReached(CaptureError):
     """Reading a capture took the process over its reading share of the memory limit. ``str(e)``
     names the capture once :meth:`named` gave its name (the session that finds it over does not know it)."""
 
-    def __init__(self, limit: int, used: int, name: str | None = None, *, needed: int | None = None) -> None:
+    def __init__(self, limit: int, used: int, name: str | None = None, *, needed: int | None = None,
+                 doing: str = "to read it", whole: bool = False) -> None:
         if needed is None:
             why = f"{human_size(used)} in use with part of it read"
         else:
-            why = f"{human_size(used)} in use and about {human_size(needed)} more to read it"
-        why = (f"over the memory limit: {why}, more than reading may take ({READ_PERCENT} % of the "
-               f"{human_size(limit)} limit; --max-memory raises it)")
+            why = f"{human_size(used)} in use and about {human_size(needed)} more {doing}"
+        if whole:
+            why = f"over the memory limit: {why}, more than the {human_size(limit)} limit (--max-memory raises it)"
+        else:
+            why = (f"over the memory limit: {why}, more than reading may take ({READ_PERCENT} % of the "
+                   f"{human_size(limit)} limit; --max-memory raises it)")
         super().__init__(why if name is None else f"{name}: {why}")
         self.limit = limit
         self.used = used
         self.needed = needed
         self.name = name
+        self.doing = doing
+        self.whole = whole
 
     def named(self, name: str) -> MemoryLimitReached:
         """This error about the capture ``name`` (itself when it names one already)."""
         if self.name is not None:
             return self
-        return MemoryLimitReached(self.limit, self.used, name, needed=self.needed)
+        return MemoryLimitReached(self.limit, self.used, name, needed=self.needed, doing=self.doing,
+                                  whole=self.whole)
 
 
 def set_limit(n: int | None) -> None:
@@ -155,25 +164,26 @@ def check(name: str | None = None) -> None:
         raise MemoryLimitReached(_limit, used, name)
 
 
-def reserve(needed: int, name: str | None = None) -> None:
+def reserve(needed: int, name: str | None = None, *, doing: str = "to read it", whole: bool = False) -> None:
     """:func:`check` before a step that builds about ``needed`` bytes at once, out of reach of the checks
-    (a whole body split into lines, a whole HAR parsed): raise before it when it would not fit."""
+    (a whole body split into lines, a whole HAR parsed): raise before it when it would not fit in what
+    reading may take (``whole``: in the whole limit, for what is made after reading; ``doing`` says what)."""
     if _limit is None:
         return
     used = rss()
-    if used is not None and used + needed > _limit * READ_SHARE:
-        raise MemoryLimitReached(_limit, used, name, needed=needed)
+    if used is not None and used + needed > _limit * (1.0 if whole else READ_SHARE):
+        raise MemoryLimitReached(_limit, used, name, needed=needed, doing=doing, whole=whole)
 
 
-LINE_COST = 100
+LINE_COST = 200
 """Bytes a line of a body split into lines costs beyond its text (its ``bytes`` object, the lists
-holding it, an index kept of it)."""
+holding it, an index kept of it; measured ~196 for 2-byte lines pasted in prose)."""
 
 
 def reserve_lines(raw: bytes, name: str | None = None) -> None:
-    """:func:`reserve` what splitting ``raw`` into lines builds (a copy of it, each line an object)."""
+    """:func:`reserve` what splitting ``raw`` into lines builds (copies of it, each line an object)."""
     if _limit is not None:
-        reserve(len(raw) + LINE_COST * (raw.count(b"\n") + raw.count(b"\r")), name)
+        reserve(2 * len(raw) + LINE_COST * (raw.count(b"\n") + raw.count(b"\r")), name)
 
 
 def reserve_parse(raw: bytes, name: str | None = None, *, yaml: bool = False) -> None:

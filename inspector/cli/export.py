@@ -71,7 +71,14 @@ def _export(args) -> int:
         name, cap, session = caps[0]
         pieces = html.chunks(name, session, cap)  # made as they are written: no whole page in memory
     else:
-        pieces = iter([har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])])
+        listed: list[tuple[Capture, datetime | None, str | None]] = [(cap, _when(name, cap), name)
+                                                                     for name, cap, _ in caps]
+        try:  # the HAR is made whole: it must fit in the limit before it starts
+            memory.reserve(har.render_cost(listed), caps[0][0] if len(caps) == 1 else f"{len(caps)} captures",
+                           doing="to write their HAR" if len(caps) > 1 else "to write its HAR", whole=True)
+        except CaptureError as e:
+            return _fail(str(e))
+        pieces = iter([har.render(listed)])
     if args.output in (None, "-"):
         for piece in pieces:
             write_whole(sys.stdout, piece)

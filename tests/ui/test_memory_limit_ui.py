@@ -62,5 +62,5 @@ def test_replay_without_a_terminal_says_the_limit_in_one_line(tmp_path, monkeypa
     p.write_bytes(b"data:{}\n\n" * 120_000)  # no event names a dialect: read to its end to judge it
     assert main(["replay", "--max-memory", "1G", str(p)]) == 2
     assert capsys.readouterr().err == (f"stream-inspector: {p}: over the memory limit: 10 GiB in use with part of it "
-                                       "read, more than reading may take (60 % of the 1 GiB limit; --max-memory "
+                                       "read, more than reading may take (50 % of the 1 GiB limit; --max-memory "
                                        "raises it)\n")

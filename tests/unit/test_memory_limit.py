@@ -15,6 +15,7 @@ from inspector.capture.memory import MemoryLimitReached
 from inspector.cli import check, main
 from inspector.feeds.run import run_capture
 from inspector.model.capture import Capture, Chunk
+from inspector.report import har
 from inspector.session.session import Session
 from tests.helpers import sse
 
@@ -52,7 +53,7 @@ def test_check_stops_at_the_memory_limit_with_one_line_and_exit_2(big, over, cap
     out, err = capsys.readouterr()
     assert out == ""  # no report of half a capture
     assert err == (f"stream-inspector: {big}: over the memory limit: 10 GiB in use with part of it read, more than "
-                   "reading may take (60 % of the 4 GiB limit; --max-memory raises it)\n")
+                   "reading may take (50 % of the 4 GiB limit; --max-memory raises it)\n")
     assert memory.limit() is None  # an in-process run leaves no limit behind
 
 
@@ -121,7 +122,7 @@ def test_export_stops_at_the_limit_and_writes_nothing(big, over, tmp_path, capsy
     page = tmp_path / "page.html"
     assert main(["export", str(big), "--to", "html", "-o", str(page), "--max-memory", "2G"]) == 2
     assert capsys.readouterr().err == (f"stream-inspector: export: {big}: over the memory limit: 10 GiB in use with "
-                                       "part of it read, more than reading may take (60 % of the 2 GiB limit; "
+                                       "part of it read, more than reading may take (50 % of the 2 GiB limit; "
                                        "--max-memory raises it)\n")
     assert not page.exists() and list(tmp_path.iterdir()) == [big]
 
@@ -131,8 +132,8 @@ def test_export_stops_at_the_limit_and_writes_nothing(big, over, tmp_path, capsy
 def test_a_body_split_or_parsed_whole_is_estimated_before_it_is_built(tmp_path, monkeypatch, capsys, kind):
     """Splitting a pasted body into lines, parsing a HAR or a cassette: built at once, out of reach of the
     checks, so estimated first from counts of lines and values (2-byte lines, 3-byte values)."""
-    monkeypatch.setattr(memory, "rss", lambda: GIB // 2)  # under the 0.6 GiB reading may take of 1 GiB
-    n = 1_500_000  # ~150 MB of objects for 3 MB of text: over it
+    monkeypatch.setattr(memory, "rss", lambda: 400 << 20)  # 112 MiB under the half of 1 GiB reading may take
+    n = 1_500_000  # over 120 MB of objects for 3 MB of text: over it
     native_head = '{"format": "stream-inspector-capture", "version": 1, "request": null, "response": null}\n'
     raw = {"prose": "Here is the stream:\n" + ":\n" * n,
            "native": native_head + "\n" * n,
@@ -143,7 +144,7 @@ def test_a_body_split_or_parsed_whole_is_estimated_before_it_is_built(tmp_path, 
     p.write_text(raw)
     assert main(["check", "--max-memory", "1G", str(p)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"stream-inspector: {p}: over the memory limit: 512 MiB in use and about ") and \
+    assert err.startswith(f"stream-inspector: {p}: over the memory limit: 400 MiB in use and about ") and \
         "more to read it" in err
     small = tmp_path / "small"
     small.write_text(raw[:200_000].rsplit("\n", 1)[0] if kind in ("prose", "native") else raw[:50] + "]}}")
@@ -164,3 +165,18 @@ def test_check_entry_all_lists_a_hars_entries_under_the_limit_too(tmp_path, monk
     assert main(["check", "--entry", "all", "--jobs", "1", "--max-memory", "3G", str(p)]) == 0
     assert capsys.readouterr().out.count(f"{p}#") >= 2
     assert limits == [3 * GIB] * 2  # the listing, then the check
+
+
+def test_a_har_export_is_estimated_before_it_is_made_whole(big, tmp_path, monkeypatch, capsys):
+    """The HAR is made whole after reading (~10 bytes of memory per body byte): it must fit in the
+    limit before it starts. Here it would take 100 GB."""
+    monkeypatch.setattr(memory, "rss", lambda: GIB)
+    monkeypatch.setattr(har, "BYTE_COST", 100_000)
+    out = tmp_path / "out.har"
+    assert main(["export", str(big), "--to", "har", "-o", str(out), "--max-memory", "4G"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"stream-inspector: export: {big}: over the memory limit: 1 GiB in use and about ")
+    assert err.endswith(" more to write its HAR, more than the 4 GiB limit (--max-memory raises it)\n")
+    assert not out.exists()
+    monkeypatch.setattr(har, "BYTE_COST", 12)
+    assert main(["export", str(big), "--to", "har", "-o", str(out), "--max-memory", "4G"]) == 0 and out.exists()
