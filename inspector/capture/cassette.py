@@ -30,6 +30,7 @@ import zlib
 import orjson
 
 from inspector.capture.errors import CaptureError, SeveralStreams, listing
+from inspector.capture import memory
 from inspector.capture.har import describe_exchange, is_streamed_response
 from inspector.capture.redact import redact_headers, redact_url
 from inspector.model.capture import Capture, Chunk
@@ -95,6 +96,7 @@ def read_interactions(raw: bytes, *, name: str) -> list:
     """The ``interactions`` list of a cassette. Raises ``CaptureError`` for YAML/JSON that does not
     parse or holds no interactions list."""
     if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        memory.reserve_parse(raw, name)
         try:
             data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
         except orjson.JSONDecodeError as e:
@@ -109,6 +111,7 @@ def read_interactions(raw: bytes, *, name: str) -> list:
 
 
 def _yaml_data(raw: bytes, name: str) -> object:
+    memory.reserve_parse(raw, name, yaml=True)  # PyYAML: ~150 bytes of memory a byte of tiny items
     yaml, loader = _yaml()
     try:
         return yaml.load(raw, Loader=loader)  # noqa: S506 (a safe loader: see _yaml)

@@ -28,6 +28,7 @@ import orjson
 from inspector.model.jsondepth import loads
 from inspector.capture.clock import Clock
 from inspector.capture.errors import CaptureError, SeveralStreams, listing
+from inspector.capture import memory
 from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
@@ -42,7 +43,9 @@ OLLAMA_PATHS = ("/api/chat", "/api/generate")
 
 
 def _entries(raw: bytes, name: str) -> list:
-    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list."""
+    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list, and
+    ``MemoryLimitReached`` before parsing a file whose values would not fit."""
+    memory.reserve_parse(raw, name)
     try:
         data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:
@@ -68,6 +71,13 @@ def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
             "pick one with --entry N (check --entry all checks each of them)")
 
 
+def read_entries(raw: bytes, *, name: str = "<input>") -> list:
+    """``log.entries`` of a HAR file, parsed once for :func:`entry_capture` to read entry after entry
+    (``check --entry all``: parsing the file per entry made that quadratic). Raises ``CaptureError``
+    for invalid JSON or no such list."""
+    return _entries(raw, name)
+
+
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
     """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
 
@@ -76,7 +86,11 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    entries = _entries(raw, name)
+    return entry_capture(_entries(raw, name), name=name, entry=entry)
+
+
+def entry_capture(entries: list, *, name: str = "<input>", entry: int | None = None) -> Capture:
+    """:func:`load_har` on the ``log.entries`` :func:`read_entries` gave."""
     if entry is not None:
         if not 0 <= entry < len(entries):
             raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"

@@ -26,22 +26,25 @@ from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
 from inspector.capture.clock import Clock
+from inspector.capture import memory
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.text import extract_stream
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from pathlib import Path
 
 # A format's reader (``cassette``, ``har``, ``websocket``, ``records``) is imported once the format
 # is detected: a ``check`` of raw SSE does not pay for the others at start-up (bench/bench_startup.py).
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
-           "probe_path", "load_all", "load_all_bytes", "split_entry"]
+           "probe_path", "load_all", "load_all_bytes", "load_entries", "split_entry"]
 
 MAX_BYTES = 1 << 30
 """Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
-whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken ``/dev/zero`` or a
-multi-gigabyte log must be refused before it is read, not after the machine swaps."""
+whole, so a mistaken ``/dev/zero`` or a multi-gigabyte log must be refused before it is read, not
+after the machine swaps. What inspecting it may take (3 to over 100 bytes of memory per byte, by
+shape) is bounded apart: ``inspector.capture.memory``."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
 _LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")
@@ -149,12 +152,50 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = Non
         return [(name, cap)], 0
     if raw[start:start + 1] == b"{" and _looks_like_har(raw, start):
         from inspector.capture.har import load_har
-        cap = load_har(raw, name=name, entry=entry)
-        if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
-            from inspector.capture.websocket import exchanges
-            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
-        return [(name, cap)], 0
+        return _har_streams(load_har(raw, name=name, entry=entry), name, keep_audio), 0
     return [(name, load_bytes(raw, name=name, entry=entry, keep_audio=keep_audio))], 0
+
+
+def _har_streams(cap: Capture, name: str, keep_audio: bool) -> list[tuple[str, Capture]]:
+    """The streams of one HAR entry: itself, or a WebSocket entry's responses (named apart from
+    ``#N``, which names HAR entries)."""
+    if cap.messages is None:
+        return [(name, cap)]
+    from inspector.capture.websocket import exchanges
+    return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))]
+
+
+def load_entries(path: str | Path, entries: Iterable[int], *, max_bytes: int | None = None,
+                 keep_audio: bool = False) -> Iterator[tuple[int, list[tuple[str, Capture]] | CaptureError]]:
+    """For each of ``entries`` of the HAR file at ``path``, in turn: the streams ``load_all(f"{path}#{N}")``
+    gives, or the ``CaptureError`` it raises, with the file read and parsed once for all of them
+    (``check --entry all``; once per entry was quadratic). A file that is no HAR (any more) is read
+    entry by entry as ``load_all`` reads it."""
+    try:
+        raw = _read_file(path, max_bytes)
+        start = _start(raw)
+        if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
+            del raw
+            for i in entries:
+                try:
+                    yield i, load_all(f"{path}#{i}", max_bytes=max_bytes, keep_audio=keep_audio)[0]
+                except CaptureError as e:
+                    yield i, e
+            return
+        from inspector.capture.har import entry_capture, read_entries
+        parsed = read_entries(raw, name=str(path))
+        del raw  # the parsed entries are all that is read from now on
+    except CaptureError as e:
+        for i in entries:
+            yield i, e
+        return
+    for i in entries:
+        try:
+            streams = _har_streams(entry_capture(parsed, name=str(path), entry=i), str(path), keep_audio)
+        except CaptureError as e:
+            yield i, e
+            continue
+        yield i, [(f"{path}#{i}", streams[0][1])] if len(streams) == 1 else streams  # named as load_all names it
 
 
 def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
@@ -301,6 +342,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
     from inspector.capture.records import read_record
+    memory.reserve_lines(raw, name)
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = loads(lines[0])
@@ -318,6 +360,8 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     cap = Capture(request=request, response=response, source_format="native", request_relative=True)
     clock = Clock()
     for n, line in enumerate(lines[1:], start=2):
+        if not n % memory.CHECK_RECORDS:  # a record of a few bytes costs ~10 times its size
+            memory.check(name)
         if not line.strip():
             continue
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from datetime import datetime, timezone
 
+from inspector.capture import memory
 from inspector.capture.load import CaptureError, split_entry
 from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
 from inspector.cli.codes import EXIT_OK, EXIT_USAGE
@@ -37,7 +38,12 @@ def _fail(message: str) -> int:
 
 
 def run(args) -> int:
-    """See the module docstring."""
+    """See the module docstring. Captures are read and the export made under ``--max-memory``."""
+    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+        return _export(args)
+
+
+def _export(args) -> int:
     try:
         inputs = expand(args.captures)
     except InputError as e:
@@ -65,7 +71,14 @@ def run(args) -> int:
         name, cap, session = caps[0]
         pieces = html.chunks(name, session, cap)  # made as they are written: no whole page in memory
     else:
-        pieces = iter([har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])])
+        listed: list[tuple[Capture, datetime | None, str | None]] = [(cap, _when(name, cap), name)
+                                                                     for name, cap, _ in caps]
+        try:  # the HAR is made whole: it must fit in the limit before it starts
+            memory.reserve(har.render_cost(listed), caps[0][0] if len(caps) == 1 else f"{len(caps)} captures",
+                           doing="to write their HAR" if len(caps) > 1 else "to write its HAR", whole=True)
+        except CaptureError as e:
+            return _fail(str(e))
+        pieces = iter([har.render(listed)])
     if args.output in (None, "-"):
         for piece in pieces:
             write_whole(sys.stdout, piece)

@@ -182,8 +182,15 @@ def _add_keep_audio(p: argparse.ArgumentParser) -> None:
 
 def _add_max_size(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
-                   help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
-                        "per byte); e.g. 4G")
+                   help="refuse captures larger than this (default 1G; what reading one may take is "
+                        "--max-memory's); e.g. 4G")
+
+
+def _add_max_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="stop reading a capture once this process uses more memory than this (default 4G, or half "
+                        "the machine's memory when less; captures of tiny events take up to ~120 bytes of memory "
+                        "per byte); e.g. 16G")
 
 
 def _add_otlp(p: argparse.ArgumentParser) -> None:
@@ -246,6 +253,7 @@ def _check(sub) -> None:
     _add_otlp(p)
     _add_common_lint(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 
@@ -265,6 +273,7 @@ def _replay(sub) -> None:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 
@@ -521,6 +530,7 @@ def _export(sub) -> None:
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 

@@ -192,6 +192,23 @@ def document(entries: list[dict]) -> dict:
                     "entries": entries}}
 
 
+BYTE_COST = 12
+"""Memory the HAR of a body takes per body byte while it is made: its text in ``_chunks``, again in
+``content.text``, the JSON and its string (measured 6 to 10.4, ``bench/bench_memory.py --shapes``)."""
+PIECE_COST = 400
+"""Memory a chunk or message takes in it beyond its bytes (its record; measured ~320 for 9-byte chunks)."""
+
+
+def render_cost(caps: list[tuple[Capture, datetime | None, str | None]]) -> int:
+    """About how much memory :func:`render` of ``caps`` takes at its peak (checked before it starts:
+    it is made whole, out of reach of the memory limit's checks)."""
+    total = 0
+    for cap, _, _ in caps:
+        pieces = cap.socket.messages if cap.socket is not None and cap.socket.messages else cap.chunks
+        total += sum(BYTE_COST * len(p.data) + PIECE_COST for p in pieces)
+    return total
+
+
 def render(caps: list[tuple[Capture, datetime | None, str | None]]) -> str:
     """A HAR 1.2 file (indented JSON) with one entry per ``(capture, started, name)``."""
     return orjson.dumps(document(entries(caps)), option=orjson.OPT_INDENT_2).decode()
