@@ -95,6 +95,7 @@ class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
     BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+    ALLOW_IN_MAXIMIZED_VIEW = "FittedFooter"  # ``z`` keeps the key bar (help, quit): Textual's default names its own Footer
     PANELS: tuple[Registration, ...] = (
         Registration(BlockList, "blocks", focus="blocks"),
         Registration(BlocksPane, "detail"),

@@ -256,3 +256,16 @@ async def test_a_short_terminal_keeps_the_search_box_to_one_row_and_says_no_matc
         await pilot.press("escape")
         await pilot.pause()
         assert "no event contains" not in (app.query_one("#log-pane").border_subtitle or "")
+
+
+async def test_a_maximised_pane_keeps_the_footer_and_its_help_and_quit_keys():
+    """``z`` gives the pane the screen but not the footer: ``? Help`` and ``q Quit`` stay listed
+    (the README promises them at any width, and a maximised pane is no way out otherwise)."""
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "z")
+        await pilot.pause()
+        assert app.screen.maximized is app.query_one("#log-pane")
+        last = _screen_text(app).splitlines()[-1]
+        assert "Help" in last and "Quit" in last
