@@ -30,6 +30,7 @@ from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk
+from inspector.model.display import display_text
 from inspector.model.members import object_member
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -62,9 +63,9 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
 
 def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
     """The readable list of a HAR's streamed entries: one per line, then how to pick."""
-    listing = "".join(f"\n  {d}" for _, d in choices)
+    listing = "".join(f"\n  {display_text(d, one_line=True)}" for _, d in choices)  # a HAR's text adds no line
     return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
-            "pick one with --entry N (check --entry all checks each of them)")
+            f"pick one as {name}#N or with --entry N (check --entry all checks each of them)")
 
 
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:

@@ -11,11 +11,11 @@ from inspector.model.writes import write_whole
 from inspector.cli.codes import EXIT_USAGE
 from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
 from inspector.tui.screens.diff import make_diff_app
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: diff: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: diff: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -22,7 +22,7 @@ from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.report.export import written_whole
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 from inspector.model.writes import write_whole
 
 
@@ -32,7 +32,7 @@ def _when(name: str, cap: Capture) -> datetime | None:
 
 
 def _fail(message: str) -> int:
-    print(f"stream-inspector: export: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: export: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
