@@ -385,6 +385,7 @@ class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
             "i: explain · v: severity" if total else "no findings")
         pane = self.query_one("#findings-pane")
         set_border(pane, title, sub)
+        self.query_one("#side").set_class(fl.shown > 0, "-listing")  # stacked and short: the log keeps its rows
         log = self.query_one(EventLog)
         box = self.query_one("#search", Input)
         if box.has_class("-nomatch") and not box.has_class("-hidden"):

@@ -269,3 +269,24 @@ async def test_a_maximised_pane_keeps_the_footer_and_its_help_and_quit_keys():
         assert app.screen.maximized is app.query_one("#log-pane")
         last = _screen_text(app).splitlines()[-1]
         assert "Help" in last and "Quit" in last
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (100, 35), (100, 40), (100, 48)],
+                         ids=["80x24", "100x30", "100x35", "100x40", "100x48"])
+async def test_stacked_panes_end_above_the_footer_with_findings_shown(size):
+    """Stacked (below 110 columns), the findings pane grows with its findings and the event log
+    keeps 5 rows: the column they share must hold both, or the log runs under the footer (its
+    last events and its bottom border hidden)."""
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.height >= 5 and log.bottom <= footer.y
+
+
+async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch):
+    app = _proxy_app(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fill(pilot)
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.bottom <= footer.y and app.query_one("#blocks").region.height >= 7

@@ -177,6 +177,9 @@ class ProxyApp(InspectorApp):
     Screen.-short #exchanges {
         height: 7;
     }
+    Screen.-narrow.-short #side {
+        min-height: 7;  /* the list takes half the room: an empty findings pane and the log's 5 rows */
+    }
     #exchange-filter {
         height: 3;
         border: tall $accent;
