@@ -290,3 +290,14 @@ async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch):
         await _fill(pilot)
         log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
         assert log.bottom <= footer.y and app.query_one("#blocks").region.height >= 7
+
+
+async def test_the_compare_title_is_cut_with_an_ellipsis_not_wrapped_out_of_sight():
+    """At 80 columns the title (cursor, then both file names) does not fit: it is cut at the
+    edge with ``…``; wrapped, its one row showed ``vs B`` and no name."""
+    a, b = bundled_pair()
+    app = make_compare_app(a, b, cursor=6.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        row = _strip_text(app, app.screen.query_one("#compare-title")).rstrip()
+        assert "vs B e" in row and row.endswith("…")
