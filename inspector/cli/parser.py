@@ -29,6 +29,30 @@ class _Parser(argparse.ArgumentParser):
         """Wrap each paragraph (line) of the description to ``WRAP`` columns when help is first shown:
         ``textwrap`` and the wrapping are then paid by ``--help``, not by every command's start-up."""
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but an unknown option is told by the command it was given to (its usage,
+        not the program's ``COMMAND ...``), with the option it most likely meant."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            teller = self._command_parser(getattr(ns, "command", None)) or self
+            teller.error(f"unrecognized arguments: {' '.join(extras)}{teller._nearest(extras)}")
+        return ns
+
+    def _command_parser(self, command: str | None) -> _Parser | None:
+        subs = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        return subs.choices.get(command) if subs is not None and command else None  # type: ignore[return-value]
+
+    def _nearest(self, extras: list[str]) -> str:
+        """`` (did you mean --format?)`` for the first unknown option close to one of ours, else ''."""
+        import difflib  # a misspelt option only (start-up)
+        known = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        for word in extras:
+            if word.startswith("--"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1)
+                if close:
+                    return f" (did you mean {close[0]}?)"
+        return ""
+
     def error(self, message: str):  # argparse exits 2 on bad usage; keep it one line + hint
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
