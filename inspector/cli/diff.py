@@ -22,7 +22,7 @@ def _err(message: str) -> int:
 def run(args) -> int:
     """``diff A B [--format tui|json|text] [--late SECONDS] [--stall S] [--theme T]``."""
     try:
-        d = diff_captures(args.a, args.b, stall_s=args.stall, late_s=args.late)
+        d = diff_captures(args.a, args.b, stall_s=args.stall, late_s=args.late, max_bytes=args.max_size)
     except DiffInputError as e:
         return _err(str(e))
     if args.format == "json":

@@ -527,6 +527,7 @@ def _diff(sub) -> None:
                    help="a first argument byte this much later on one side is a difference")
     _add_stall(p, "; each side's dialect is detected")
     _add_theme(p)
+    _add_max_size(p)
 
 
 def _export(sub) -> None:
