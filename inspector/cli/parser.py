@@ -552,8 +552,10 @@ def _export(sub) -> None:
 def _rules(sub) -> None:
     p = _sub(sub, "rules", help="list the rule catalog: codes, names, severities, when each fires",
              description="The rule catalog: every finding code, its name, default severity and when it fires.",
-             examples=(f"{PROG} rules", f"{PROG} rules J002 T", f"{PROG} rules C0"))
-    p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
+             examples=(f"{PROG} rules", f"{PROG} rules J002 T", f"{PROG} rules C0",
+                       f"{PROG} rules stall                  # by the name a report prints"))
+    p.add_argument("codes", nargs="*", metavar="CODE",
+                   help="codes, families or rule names to show (e.g. J002, A, C0, args-invalid)")
 
 
 def _mcp(sub) -> None:
