@@ -385,7 +385,10 @@ class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
             "i: explain · v: severity" if total else "no findings")
         pane = self.query_one("#findings-pane")
         set_border(pane, title, sub)
-        self.query_one("#side").set_class(fl.shown > 0, "-listing")  # stacked and short: the log keeps its rows
+        # stacked and short, the column holds what the findings pane shows and the log's rows
+        side = self.query_one("#side")
+        side.set_class(fl.shown > 0, "-listing")
+        side.set_class(not self.query_one("#finding-filter").has_class("-hidden"), "-filtering")
         log = self.query_one(EventLog)
         box = self.query_one("#search", Input)
         if box.has_class("-nomatch") and not box.has_class("-hidden"):

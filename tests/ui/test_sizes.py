@@ -284,12 +284,33 @@ async def test_stacked_panes_end_above_the_footer_with_findings_shown(size):
         assert log.height >= 5 and log.bottom <= footer.y
 
 
-async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch):
+@pytest.mark.parametrize("keys,blocks", [([], 7), (["0", "up"], 7), (["2", "x", "z", "z", "z"], 6),
+                                         (["0", "up", "2", "x", "T"], 6)],
+                         ids=["no-findings", "findings", "filter-no-match", "filter-match"])
+async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch, keys, blocks):
+    """Under the exchange list 14 rows are left: the blocks keep 7 of them (the tool and its
+    arguments) whether findings are listed or not (6 while the filter box takes a row), and the
+    log ends above the footer."""
     app = _proxy_app(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await _fill(pilot)
+        await pilot.press(*keys)
+        for _ in range(3):
+            await pilot.pause()
+            app.refresh_now()
         log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
-        assert log.bottom <= footer.y and app.query_one("#blocks").region.height >= 7
+        assert log.bottom <= footer.y and log.height >= 3 and app.query_one("#blocks").region.height >= blocks
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+async def test_the_findings_filter_box_keeps_the_log_above_the_footer(size):
+    app = _finished(CLEAN)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "x", "z", "z", "z")
+        await pilot.pause()
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.height >= 5 and log.bottom <= footer.y
 
 
 async def test_the_compare_title_is_cut_with_an_ellipsis_not_wrapped_out_of_sight():
