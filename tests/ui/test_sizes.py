@@ -302,13 +302,15 @@ async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch, key
         assert log.bottom <= footer.y and log.height >= 3 and app.query_one("#blocks").region.height >= blocks
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
-async def test_the_findings_filter_box_keeps_the_log_above_the_footer(size):
-    app = _finished(CLEAN)
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (100, 35)], ids=["80x24", "100x30", "100x35"])
+@pytest.mark.parametrize("path,typed", [(CLEAN, "zzz"), (VIOLATIONS, "T")], ids=["no-match", "match"])
+async def test_the_findings_filter_box_keeps_the_log_above_the_footer(size, path, typed):
+    app = _finished(path)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        await pilot.press("2", "x", "z", "z", "z")
-        await pilot.pause()
+        await pilot.press("2", "x", *typed)
+        for _ in range(3):
+            await pilot.pause()
         log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
         assert log.height >= 5 and log.bottom <= footer.y
 
