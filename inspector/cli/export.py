@@ -13,6 +13,7 @@ written, 2 unreadable input, bad usage or a file that cannot be written (one lin
 """
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime, timezone
 
@@ -36,8 +37,16 @@ def _fail(message: str) -> int:
     return EXIT_USAGE
 
 
+_BY_SUFFIX = {".html": "html", ".htm": "html", ".har": "har"}
+
+
 def run(args) -> int:
     """See the module docstring."""
+    if args.to is None:  # ``-o run.html`` says which
+        suffix = os.path.splitext(args.output or "")[1].lower()
+        if suffix not in _BY_SUFFIX:
+            return _fail("give --to html or --to har (or an -o FILE ending in .html or .har)")
+        args.to = _BY_SUFFIX[suffix]
     try:
         inputs = expand(args.captures)
     except InputError as e:

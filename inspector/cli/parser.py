@@ -539,9 +539,9 @@ def _export(sub) -> None:
                        f"{PROG} export --to har runs/ -o runs.har"))
     p.add_argument("captures", nargs="+", metavar="CAPTURE",
                    help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")
-    p.add_argument("--to", choices=("html", "har"), required=True,
+    p.add_argument("--to", choices=("html", "har"),
                    help="html: one page (blocks, findings explained, timeline, raw events); har: HAR 1.2, "
-                        "per-chunk timing in each entry's _chunks")
+                        "per-chunk timing in each entry's _chunks (without it: from -o's .html/.htm/.har)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (otherwise standard output)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
