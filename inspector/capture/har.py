@@ -33,6 +33,7 @@ from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk
+from inspector.model.display import display_text
 from inspector.model.members import object_member
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -67,8 +68,9 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
 
 def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
     """The readable list of a HAR's streamed entries: one per line, then how to pick."""
-    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing([d for _, d in choices])}\n"
-            "pick one with --entry N (check --entry all checks each of them)")
+    lines = [display_text(d, one_line=True) for _, d in choices]  # a HAR's text adds no line
+    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing(lines)}\n"
+            f"pick one as {name}#N or with --entry N (check --entry all checks each of them)")
 
 
 def read_entries(raw: bytes, *, name: str = "<input>") -> list:

@@ -62,6 +62,9 @@ def _start(raw: bytes) -> int:
 
 def _unreadable(path, e: OSError) -> CaptureError:
     if isinstance(e, FileNotFoundError):
+        if str(path) == "-":  # only ``check`` reads a capture from standard input
+            return CaptureError("-: this command reads capture files, not standard input "
+                                "(save it to a file, or lint it with: ... | stream-inspector check -)")
         return CaptureError(f"{path_name(path)}: no such file")
     if isinstance(e, IsADirectoryError):
         return CaptureError(f"{path_name(path)}: is a directory")

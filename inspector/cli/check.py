@@ -305,7 +305,7 @@ def run(args) -> int:
         if r.out:
             write_whole(sys.stdout, r.out + "\n")
         if r.problem:
-            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe_lines(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
         if r.outcome.status == "skipped":

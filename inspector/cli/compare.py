@@ -9,12 +9,12 @@ from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.compare import Comparison, compare_captures, render_json, render_text
 from inspector.model.capture import Capture
 from inspector.tui.screens.compare import make_compare_app
-from inspector.model.display import display_text
+from inspector.model.display import display_lines, display_text
 from inspector.model.pathnames import path_name
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: compare: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: compare: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -13,6 +13,7 @@ written, 2 unreadable input, bad usage or a file that cannot be written (one lin
 """
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime, timezone
 
@@ -23,7 +24,7 @@ from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.report.export import written_whole
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 from inspector.model.writes import write_whole
 
 
@@ -33,8 +34,11 @@ def _when(name: str, cap: Capture) -> datetime | None:
 
 
 def _fail(message: str) -> int:
-    print(f"stream-inspector: export: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: export: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
+
+
+_BY_SUFFIX = {".html": "html", ".htm": "html", ".har": "har"}
 
 
 def run(args) -> int:
@@ -44,6 +48,11 @@ def run(args) -> int:
 
 
 def _export(args) -> int:
+    if args.to is None:  # ``-o run.html`` says which
+        suffix = os.path.splitext(args.output or "")[1].lower()
+        if suffix not in _BY_SUFFIX:
+            return _fail("give --to html or --to har (or an -o FILE ending in .html or .har)")
+        args.to = _BY_SUFFIX[suffix]
     try:
         inputs = expand(args.captures)
     except InputError as e:

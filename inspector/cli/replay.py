@@ -18,11 +18,11 @@ from inspector.feeds.run import stream_problem
 from inspector.tui.app import make_app
 from inspector.tui.terminal import terminal_problem
 from inspector.tui.themes import check_theme
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 
 
 def err(message: str) -> int:
-    print(f"stream-inspector: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 

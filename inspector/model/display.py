@@ -73,6 +73,14 @@ def display_text(text: object, *, one_line: bool = False) -> str:
     return text.translate(_tables()[one_line])
 
 
+def display_lines(text: object) -> str:
+    """``text`` written out line by line as ``display_text(line, one_line=True)`` does, its line
+    breaks kept: for a message composed of lines on purpose (a file's list of streams). Each line's
+    untrusted parts must be made one line before they are composed, or they add lines."""
+    text = text if isinstance(text, str) else str(text)
+    return "\n".join(display_text(line, one_line=True) for line in text.split("\n"))
+
+
 def json_safe(encoded: str) -> str:
     """JSON text (as ``orjson.dumps(...).decode()`` gives it) with C1 controls, DEL, bidi controls
     and U+2028/U+2029 escaped as ``\\u…`` (the same value to a JSON reader; nothing invisible or

@@ -28,7 +28,8 @@ DEFERRED = {"concurrent": "only check --jobs N uses its process pool (~15 ms of 
             "traceback": "only when a command crashes (the saved traceback)"}
 """Modules imported where they are used, for start-up time: ``check`` must not load them on a capture
 that does not need them (``test_check_rules_and_help_load_no_ui_or_network_library``)."""
-CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span records",
+CLI_DEFERRED = {"difflib": "a misspelt option only (the nearest option named)",
+                "inspector.cli.otel": "--otlp only: the span sender and the span records",
                 "inspector.report.spans": "--otlp only (built in check's workers)",
                 "inspector.feeds.exchanges.record": "the --keep defaults of the proxy commands' parsers",
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
