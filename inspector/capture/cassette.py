@@ -29,13 +29,23 @@ import zlib
 
 import orjson
 
-from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.errors import CaptureError, SeveralStreams, listing
+from inspector.capture import memory
 from inspector.capture.har import describe_exchange, is_streamed_response
 from inspector.capture.redact import redact_headers, redact_url
 from inspector.model.capture import Capture, Chunk
+from inspector.model.jsondepth import loads as json_loads
+from inspector.model.sizes import human_size
 
 MAX_DECODED = 1 << 30
-"""A compressed body is refused beyond this many decoded bytes (1 GiB, the capture size cap)."""
+"""Decoded bytes of all the compressed bodies of one cassette (1 GiB, the capture size cap): a cassette
+of many bodies, each under the cap, must not decode to many times it."""
+MAX_RATIO = 200
+"""A compressed body decodes to at most this many times its coded size (past ``RATIO_FLOOR``), as the
+proxy bounds one (``inspector.net.proxy.decode``): a 1 MB cassette holding a gzip bomb is refused
+before it fills memory, not after."""
+RATIO_FLOOR = 1 << 20
+"""Decoded bytes allowed whatever the ratio: a small, very repetitive body is not a bomb."""
 
 
 _LOADER: list = []
@@ -51,8 +61,21 @@ def _yaml():
             pass
 
         _Loader.add_multi_constructor("tag:yaml.org,2002:python/", _plain)
+        _Loader.add_constructor("tag:yaml.org,2002:int", _int)
         _LOADER.append(_Loader)
     return yaml, _LOADER[0]
+
+
+MAX_INT_CHARS = 40
+"""A YAML whole number written longer than this is kept as its text: Python cannot even print one of
+more than 4 300 digits (``str()`` raises), and no field of a cassette holds one."""
+
+
+def _int(loader, node):
+    text = loader.construct_scalar(node)
+    if isinstance(text, str) and len(text) > MAX_INT_CHARS:
+        return text
+    return loader.construct_yaml_int(node)
 
 
 def _plain(loader, suffix, node):
@@ -73,6 +96,7 @@ def read_interactions(raw: bytes, *, name: str) -> list:
     """The ``interactions`` list of a cassette. Raises ``CaptureError`` for YAML/JSON that does not
     parse or holds no interactions list."""
     if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        memory.reserve_parse(raw, name)
         try:
             data = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
         except orjson.JSONDecodeError as e:
@@ -87,6 +111,7 @@ def read_interactions(raw: bytes, *, name: str) -> list:
 
 
 def _yaml_data(raw: bytes, name: str) -> object:
+    memory.reserve_parse(raw, name, yaml=True)  # PyYAML: ~150 bytes of memory a byte of tiny items
     yaml, loader = _yaml()
     try:
         return yaml.load(raw, Loader=loader)  # noqa: S506 (a safe loader: see _yaml)
@@ -99,7 +124,12 @@ def cassette_streams(raw: bytes, *, name: str = "<input>") -> tuple[list[tuple[i
     were not streamed (skipped). An interaction whose body cannot be decoded raises ``CaptureError``
     naming it."""
     interactions = read_interactions(raw, name=name)
-    streams = [(i, interaction_capture(i, it, name)) for i, it in enumerate(interactions) if is_streamed_interaction(it)]
+    streams, left = [], MAX_DECODED
+    for i, it in enumerate(interactions):
+        if is_streamed_interaction(it):
+            cap = interaction_capture(i, it, name, left=left)
+            left -= len(cap.body)
+            streams.append((i, cap))
     return streams, len(interactions) - len(streams)
 
 
@@ -119,9 +149,9 @@ def load_cassette(raw: bytes, *, name: str = "<input>", entry: int | None = None
                            "text/event-stream or NDJSON)")
     if len(cands) > 1:
         choices = [(i, _describe(i, interactions[i])) for i in cands]
-        raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the cassette: "
-                             + "; ".join(d for _, d in choices) + f"; pick one as {name}#N or with --entry N",
-                             choices)
+        raise SeveralStreams(f"{name}: {len(cands)} streamed responses in the cassette:"
+                             + listing([d for _, d in choices], sep="; ", start=" ")
+                             + f"; pick one as {name}#N or with --entry N", choices)
     return interaction_capture(cands[0], interactions[cands[0]], name)
 
 
@@ -185,8 +215,9 @@ def _raw_body(body, *, name: str) -> bytes:
     return b""
 
 
-def _decoded(body: bytes, coding: str, *, name: str) -> bytes:
-    """``body`` with its ``content-encoding`` undone (gzip RFC 1952, deflate RFC 1950 or raw 1951)."""
+def _decoded(body: bytes, coding: str, *, name: str, left: int) -> bytes:
+    """``body`` with its ``content-encoding`` undone (gzip RFC 1952, deflate RFC 1950 or raw 1951), bounded
+    by ``MAX_RATIO`` and by ``left``, what the cassette's cap still allows. Raises ``CaptureError``."""
     if coding in ("gzip", "x-gzip"):
         wbits = 16 + zlib.MAX_WBITS
     elif coding == "deflate":
@@ -194,13 +225,17 @@ def _decoded(body: bytes, coding: str, *, name: str) -> bytes:
     else:
         raise CaptureError(f"{name}: body is {coding}-encoded; only gzip and deflate are decoded "
                            "(record with vcrpy's decode_compressed_response=True)")
+    by_ratio = max(RATIO_FLOOR, MAX_RATIO * len(body))
+    limit = min(by_ratio, max(left, 0))
     d = zlib.decompressobj(wbits)
     try:
-        out = d.decompress(body, MAX_DECODED)
+        out = d.decompress(body, limit + 1)  # one byte more than allowed tells "over" from "exactly"
     except zlib.error as e:
         raise CaptureError(f"{name}: {coding} body does not decode: {e}") from None
-    if d.unconsumed_tail:
-        raise CaptureError(f"{name}: {coding} body decodes to more than {MAX_DECODED >> 30} GiB")
+    if len(out) > limit:
+        why = (f"{MAX_RATIO} times its {human_size(len(body))} coded bytes: a decompression bomb?" if limit == by_ratio
+               else f"the cassette's decoded bodies are capped at {human_size(MAX_DECODED)} in all")
+        raise CaptureError(f"{name}: {coding} body decodes to more than {human_size(limit)} ({why}); not read")
     return out
 
 
@@ -211,17 +246,18 @@ def _request(req: dict, name: str) -> dict | None:
     body: object = None
     if raw:
         try:
-            body = orjson.loads(raw)
+            body = json_loads(raw)  # bounded depth (S019): redaction and the V and Q rules walk it
         except orjson.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
     return {"method": req.get("method"), "url": redact_url(_url({"request": req})),
             "headers": redact_headers(_headers(req.get("headers"))), "body": body}
 
 
-def interaction_capture(i: int, it, name: str) -> Capture:
+def interaction_capture(i: int, it, name: str, *, left: int | None = None) -> Capture:
     """Interaction ``i`` of cassette ``name`` (``{"request", "response"}`` as a cassette stores it,
-    or as vcrpy holds it in memory) as a ``Capture``. Raises ``CaptureError`` for a body that does
-    not decode."""
+    or as vcrpy holds it in memory) as a ``Capture``; ``left``: decoded bytes the cassette's cap still
+    allows (default ``MAX_DECODED``). Raises ``CaptureError`` for a body that does not decode or
+    decodes beyond its bounds."""
     where = f"{name}#{i}"
     if not isinstance(it, dict):
         raise CaptureError(f"{where}: interaction is not a mapping")
@@ -230,7 +266,7 @@ def interaction_capture(i: int, it, name: str) -> Capture:
     body = _raw_body(resp.get("body"), name=where)
     coding = _header(headers, "content-encoding")
     if coding and coding != "identity" and body:
-        body = _decoded(body, coding, name=where)
+        body = _decoded(body, coding, name=where, left=MAX_DECODED if left is None else left)
         headers = {k: v for k, v in headers.items() if k.lower() != "content-encoding"}
     cap = Capture(source_format="cassette", entry=_describe(i, it))
     cap.request = _request(_part(it, "request"), where)

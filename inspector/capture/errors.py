@@ -23,3 +23,16 @@ class SeveralStreams(CaptureError):
     def __init__(self, message: str, choices: list[tuple[int, str]]) -> None:
         super().__init__(message)
         self.choices = choices
+
+
+LISTED = 20
+"""Streams named in a "several streams" error before "and N more": a HAR of 5 000 requests must not
+print 5 000 lines to say "pick one" (``SeveralStreams.choices`` keeps them all, for the TUI's picker)."""
+
+
+def listing(descriptions: list[str], *, sep: str = "\n  ", start: str = "\n  ") -> str:
+    """The first ``LISTED`` of ``descriptions``, each after ``sep`` (the first after ``start``), then
+    ``and N more`` when there are more."""
+    shown = descriptions[:LISTED]
+    more = [f"and {len(descriptions) - LISTED} more"] if len(descriptions) > LISTED else []
+    return start + sep.join(shown + more) if shown else ""

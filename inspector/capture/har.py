@@ -21,15 +21,19 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 
 import orjson
 
 from inspector.model.jsondepth import loads
-from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.clock import Clock
+from inspector.capture.errors import CaptureError, SeveralStreams, listing
+from inspector.capture import memory
 from inspector.capture.har_websocket import is_socket, read_end, read_socket
 from inspector.capture.records import read_record
 from inspector.capture.redact import redact_headers, redact_url, scrub_secrets
 from inspector.model.capture import Capture, Chunk
+from inspector.model.display import display_text
 from inspector.model.members import object_member
 
 STREAM_TYPES = ("event-stream", "ndjson", "jsonl", "eventstream")
@@ -40,7 +44,9 @@ OLLAMA_PATHS = ("/api/chat", "/api/generate")
 
 
 def _entries(raw: bytes, name: str) -> list:
-    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list."""
+    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list, and
+    ``MemoryLimitReached`` before parsing a file whose values would not fit."""
+    memory.reserve_parse(raw, name)
     try:
         data = loads(raw.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as e:
@@ -60,20 +66,18 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
     return [(i, _describe(i, e)) for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
 
 
-SHOWN_ENTRIES = 20
-"""Streamed entries ``several_streams_message`` lists; the rest are counted (a HAR of thousands is one
-error, not a flood of lines)."""
-
-
 def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
-    """The readable list of a HAR's streamed entries: one per line (the first ``SHOWN_ENTRIES``, then
-    how many more), then how to pick."""
-    listing = "".join(f"\n  {d}" for _, d in choices[:SHOWN_ENTRIES])
-    if len(choices) > SHOWN_ENTRIES:
-        listing += (f"\n  … and {len(choices) - SHOWN_ENTRIES} more (entries {choices[SHOWN_ENTRIES][0]}–"
-                    f"{choices[-1][0]})")
-    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing}\n"
-            "pick one with --entry N (check --entry all checks each of them)")
+    """The readable list of a HAR's streamed entries: one per line, then how to pick."""
+    lines = [display_text(d, one_line=True) for _, d in choices]  # a HAR's text adds no line
+    return (f"{name}: {len(choices)} streamed responses in the HAR:{listing(lines)}\n"
+            f"pick one as {name}#N or with --entry N (check --entry all checks each of them)")
+
+
+def read_entries(raw: bytes, *, name: str = "<input>") -> list:
+    """``log.entries`` of a HAR file, parsed once for :func:`entry_capture` to read entry after entry
+    (``check --entry all``: parsing the file per entry made that quadratic). Raises ``CaptureError``
+    for invalid JSON or no such list."""
+    return _entries(raw, name)
 
 
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
@@ -84,7 +88,11 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    entries = _entries(raw, name)
+    return entry_capture(_entries(raw, name), name=name, entry=entry)
+
+
+def entry_capture(entries: list, *, name: str = "<input>", entry: int | None = None) -> Capture:
+    """:func:`load_har` on the ``log.entries`` :func:`read_entries` gave."""
     if entry is not None:
         if not 0 <= entry < len(entries):
             raise CaptureError(f"{name}: --entry {entry} is out of range (the HAR has {len(entries)} entries, 0–"
@@ -120,7 +128,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     msgs = _messages(e, content)
     if msgs:
         # The messages carry arrival times; content.text (when a tool exports both) does not.
-        cap.chunks = _rebuild_sse(msgs)
+        cap.chunks, cap.timing_notes = _rebuild_sse(msgs)
         if isinstance(content.get("text"), str) and content["text"].strip():
             cap.notes.append(f"HAR entry {chosen}: response.content.text ignored; the body was rebuilt from "
                              f"its {len(msgs)} EventSource messages, which carry arrival times")
@@ -278,6 +286,7 @@ def _exported(e: dict, where: str) -> Capture:
     status = resp.get("status")
     if headers or (isinstance(status, int) and not isinstance(status, bool) and status > 0):
         cap.response = {"status": status if isinstance(status, int) and status > 0 else None, "headers": headers}
+    clock = Clock()  # times as a native capture's records: impossible ones clamped, S017
     for i, rec in enumerate(e["_chunks"]):
         try:
             item = read_record(rec)
@@ -285,9 +294,12 @@ def _exported(e: dict, where: str) -> Capture:
             raise CaptureError(f"{where}: _chunks[{i}]: {err}") from None
         if not isinstance(item, Chunk):
             raise CaptureError(f"{where}: _chunks[{i}]: an end record belongs in _end")
+        item.t = clock.check(item.t, f"_chunks[{i}]")
         cap.chunks.append(item)
     if e.get("_end") is not None:
         cap.end = read_end(e["_end"], f"{where}: _end")
+        cap.end.t = clock.check(cap.end.t, "_end")
+    cap.timing_notes = clock.notes()
     return cap
 
 
@@ -301,14 +313,16 @@ def _response(resp: dict, content: dict) -> dict:
             "headers": headers}
 
 
-def _rebuild_sse(msgs: list) -> list[Chunk]:
+def _rebuild_sse(msgs: list) -> tuple[list[Chunk], list[str]]:
     """One SSE event per EventSource message (``eventName``, ``eventId``, ``data``), timed by ``time``.
 
-    Times count from the first message (the HAR's clock for them is not the request's).
+    Times count from the first message (the HAR's clock for them is not the request's); impossible
+    ones are clamped, with the S017 note returned beside the chunks.
     """
     chunks: list[Chunk] = []
     t0 = None
-    for m in msgs:
+    clock = Clock()
+    for i, m in enumerate(msgs):
         lines = []
         ev_name = m.get("eventName")
         if isinstance(ev_name, str) and ev_name and ev_name != "message":
@@ -323,10 +337,11 @@ def _rebuild_sse(msgs: list) -> list[Chunk]:
         text = "\n".join(lines) + "\n\n"
         t = m.get("time")
         if isinstance(t, (int, float)) and not isinstance(t, bool):
+            t = float(t)
             if t0 is None:
-                t0 = float(t)
-            t = round(float(t) - t0, 6)
+                t0 = t if math.isfinite(t) else 0.0
+            t = clock.check(round(t - t0, 6), f"_eventSourceMessages[{i}]")
         else:
             t = None
         chunks.append(Chunk(t, text.encode("utf-8", "replace")))
-    return chunks
+    return chunks, clock.notes()

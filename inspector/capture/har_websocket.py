@@ -15,6 +15,7 @@ import binascii
 import math
 from datetime import datetime
 
+from inspector.capture.clock import Clock
 from inspector.capture.errors import CaptureError
 from inspector.capture.records import read_record, round_t, ws_record
 from inspector.model.capture import Capture, End
@@ -52,7 +53,8 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
     raw = e["_webSocketMessages"]
     t0 = started_epoch(e)
     skipped = 0
-    for m in raw:
+    clock = Clock()
+    for i, m in enumerate(raw):
         if not isinstance(m, dict):
             skipped += 1
             continue
@@ -60,7 +62,7 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
         t = float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) else None
         if t is not None:
             t0 = t if t0 is None else t0
-            t = round_t(t - t0)
+            t = clock.check(round_t(t - t0), f"_webSocketMessages[{i}]")
         data = m.get("data")
         data = data if isinstance(data, str) else ""
         if m.get("type") == "error":
@@ -82,6 +84,8 @@ def read_socket(e: dict, request: dict | None, response: dict | None, where: str
                          "send/receive message skipped")
     if e.get("_webSocketClose") is not None:
         cap.end = read_end(e["_webSocketClose"], f"{where}: _webSocketClose")
+        cap.end.t = clock.check(cap.end.t, "_webSocketClose")
+    cap.timing_notes = clock.notes()
     return cap
 
 

@@ -11,7 +11,6 @@ ending in ``#N`` (``cassette.yaml#3``) picks one; :func:`load_all` gives every s
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -19,28 +18,33 @@ from inspector.model.static import TYPE_CHECKING
 
 import orjson
 
+from inspector.model.digits import digits_int
+from inspector.model.pathnames import path_name
 from inspector.model.jsondepth import TooDeep, depth_over, loads
 from inspector.model.capture import Capture, Chunk, End
-from inspector.model.display import file_name
 from inspector.model.websocket import WsMessage
 from inspector.model.sizes import human_size, size_option
 
+from inspector.capture.clock import Clock
+from inspector.capture import memory
 from inspector.capture.errors import NATIVE_FORMAT, CaptureError, EmptyCapture
 from inspector.capture.text import extract_stream
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from pathlib import Path
 
 # A format's reader (``cassette``, ``har``, ``websocket``, ``records``) is imported once the format
 # is detected: a ``check`` of raw SSE does not pay for the others at start-up (bench/bench_startup.py).
 
 __all__ = ["NATIVE_FORMAT", "CaptureError", "MAX_BYTES", "load_path", "load_bytes", "load_native", "read_limited",
-           "probe_path", "load_all", "load_all_bytes", "split_entry"]
+           "probe_path", "load_all", "load_all_bytes", "load_entries", "split_entry"]
 
 MAX_BYTES = 1 << 30
 """Default cap on a capture's size (1 GiB; ``--max-size`` raises it). A capture is held in memory
-whole and inspecting one costs about 6 bytes of memory per byte, so a mistaken ``/dev/zero`` or a
-multi-gigabyte log must be refused before it is read, not after the machine swaps."""
+whole, so a mistaken ``/dev/zero`` or a multi-gigabyte log must be refused before it is read, not
+after the machine swaps. What inspecting it may take (3 to over 100 bytes of memory per byte, by
+shape) is bounded apart: ``inspector.capture.memory``."""
 BLANK = b"\xef\xbb\xbf \t\r\n"
 PROBE_BYTES = 1 << 16
 _LEADING_BLANK = re.compile(rb"[\xef\xbb\xbf \t\r\n]*")
@@ -58,10 +62,13 @@ def _start(raw: bytes) -> int:
 
 def _unreadable(path, e: OSError) -> CaptureError:
     if isinstance(e, FileNotFoundError):
-        return CaptureError(f"{path}: no such file")
+        if str(path) == "-":  # only ``check`` reads a capture from standard input
+            return CaptureError("-: this command reads capture files, not standard input "
+                                "(save it to a file, or lint it with: ... | stream-inspector check -)")
+        return CaptureError(f"{path_name(path)}: no such file")
     if isinstance(e, IsADirectoryError):
-        return CaptureError(f"{path}: is a directory")
-    return CaptureError(f"{path}: cannot read: {e.strerror or e}")
+        return CaptureError(f"{path_name(path)}: is a directory")
+    return CaptureError(f"{path_name(path)}: cannot read: {e.strerror or e}")
 
 
 def _empty(name) -> CaptureError:
@@ -76,10 +83,10 @@ def _check_file(path: str | Path, limit: int) -> None:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError
     if not stat.S_ISREG(st.st_mode):
-        raise CaptureError(f"{path}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
+        raise CaptureError(f"{path_name(path)}: not a regular file ({_kind(st.st_mode)}); to read a stream from a "
                            "pipe, send it to standard input: ... | stream-inspector check -")
     if st.st_size > limit:
-        raise CaptureError(f"{path}: {human_size(st.st_size)}, over the {human_size(limit)} limit "
+        raise CaptureError(f"{path_name(path)}: {human_size(st.st_size)}, over the {human_size(limit)} limit "
                            f"(--max-size {size_option(st.st_size)} reads it)")
 
 
@@ -92,7 +99,7 @@ def split_entry(path: str | Path, entry: int | None = None) -> tuple[str | Path,
     m = _ENTRY_SUFFIX.match(str(path))
     if m is None or os.path.exists(path) or not os.path.exists(m.group(1)):
         return path, entry
-    return m.group(1), int(m.group(2))
+    return m.group(1), digits_int(m.group(2))  # capped: ``#`` and 5 000 digits is out of range, not a ValueError
 
 
 def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
@@ -100,9 +107,11 @@ def _read_file(path: str | Path, max_bytes: int | None) -> bytes:
     try:
         _check_file(path, limit)
         with open(path, "rb") as f:
-            return read_limited(f, limit, name=str(path))
+            return read_limited(f, limit, name=path_name(path))
     except OSError as e:
         raise _unreadable(path, e) from None
+    except ValueError:  # a name with a NUL in it (from an MCP client's JSON: argv cannot carry one)
+        raise CaptureError(f"{path_name(path)!r}: not a file name (it holds a NUL character)") from None
 
 
 def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
@@ -115,7 +124,7 @@ def load_path(path: str | Path, *, entry: int | None = None, max_bytes: int | No
     cap, unreadable, empty, unrecognised.
     """
     path, entry = split_entry(path, entry)
-    return load_bytes(_read_file(path, max_bytes), name=str(path), entry=entry, keep_audio=keep_audio)
+    return load_bytes(_read_file(path, max_bytes), name=path_name(path), entry=entry, keep_audio=keep_audio)
 
 
 def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | None = None,
@@ -124,10 +133,9 @@ def load_all(path: str | Path, *, entry: int | None = None, max_bytes: int | Non
     were not streams: a cassette gives each streamed interaction, named ``path#N``; any other file
     (or a chosen ``entry``/``#N``) gives the one ``load_path`` reads. Raises ``CaptureError``."""
     file, entry = split_entry(path, entry)
-    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=file_name(str(file)), entry=entry,
-                                      keep_audio=keep_audio)  # a name not UTF-8 is still text to report
+    streams, skipped = load_all_bytes(_read_file(file, max_bytes), name=path_name(file), entry=entry, keep_audio=keep_audio)
     if len(streams) == 1 and entry is not None:
-        streams = [(file_name(str(path)), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
+        streams = [(path_name(path), streams[0][1])]  # named as given: ``run.yaml#3``, or the file with --entry
     return streams, skipped
 
 
@@ -147,12 +155,50 @@ def load_all_bytes(raw: bytes, *, name: str = "<input>", entry: int | None = Non
         return [(name, cap)], 0
     if raw[start:start + 1] == b"{" and _looks_like_har(raw, start):
         from inspector.capture.har import load_har
-        cap = load_har(raw, name=name, entry=entry)
-        if cap.messages is not None:  # a WebSocket entry: each response, named apart from ``#N`` (HAR entries)
-            from inspector.capture.websocket import exchanges
-            return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))], 0
-        return [(name, cap)], 0
+        return _har_streams(load_har(raw, name=name, entry=entry), name, keep_audio), 0
     return [(name, load_bytes(raw, name=name, entry=entry, keep_audio=keep_audio))], 0
+
+
+def _har_streams(cap: Capture, name: str, keep_audio: bool) -> list[tuple[str, Capture]]:
+    """The streams of one HAR entry: itself, or a WebSocket entry's responses (named apart from
+    ``#N``, which names HAR entries)."""
+    if cap.messages is None:
+        return [(name, cap)]
+    from inspector.capture.websocket import exchanges
+    return [(f"{name} response {i}", ex) for i, ex in enumerate(exchanges(cap, keep_audio=keep_audio))]
+
+
+def load_entries(path: str | Path, entries: Iterable[int], *, max_bytes: int | None = None,
+                 keep_audio: bool = False) -> Iterator[tuple[int, list[tuple[str, Capture]] | CaptureError]]:
+    """For each of ``entries`` of the HAR file at ``path``, in turn: the streams ``load_all(f"{path}#{N}")``
+    gives, or the ``CaptureError`` it raises, with the file read and parsed once for all of them
+    (``check --entry all``; once per entry was quadratic). A file that is no HAR (any more) is read
+    entry by entry as ``load_all`` reads it."""
+    try:
+        raw = _read_file(path, max_bytes)
+        start = _start(raw)
+        if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
+            del raw
+            for i in entries:
+                try:
+                    yield i, load_all(f"{path}#{i}", max_bytes=max_bytes, keep_audio=keep_audio)[0]
+                except CaptureError as e:
+                    yield i, e
+            return
+        from inspector.capture.har import entry_capture, read_entries
+        parsed = read_entries(raw, name=str(path))
+        del raw  # the parsed entries are all that is read from now on
+    except CaptureError as e:
+        for i in entries:
+            yield i, e
+        return
+    for i in entries:
+        try:
+            streams = _har_streams(entry_capture(parsed, name=str(path), entry=i), str(path), keep_audio)
+        except CaptureError as e:
+            yield i, e
+            continue
+        yield i, [(f"{path}#{i}", streams[0][1])] if len(streams) == 1 else streams  # named as load_all names it
 
 
 def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:
@@ -164,7 +210,7 @@ def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple
     if not (raw[start:start + 1] == b"{" and _looks_like_har(raw, start)):
         return None
     from inspector.capture.har import streamed_entries
-    return streamed_entries(raw, name=str(path))
+    return streamed_entries(raw, name=path_name(path))
 
 
 def probe_path(path: str | Path, *, max_bytes: int | None = None) -> None:
@@ -299,6 +345,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     are clamped to the previous record's time and listed in ``Capture.timing_notes`` (S017).
     """
     from inspector.capture.records import read_record
+    memory.reserve_lines(raw, name)
     lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
     try:
         header = loads(lines[0])
@@ -314,8 +361,10 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
     except ValueError as e:
         raise CaptureError(f"{name}:1: {e}") from None
     cap = Capture(request=request, response=response, source_format="native", request_relative=True)
-    clock = _Clock()
+    clock = Clock()
     for n, line in enumerate(lines[1:], start=2):
+        if not n % memory.CHECK_RECORDS:  # a record of a few bytes costs ~10 times its size
+            memory.check(name)
         if not line.strip():
             continue
         try:
@@ -333,7 +382,7 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
             item = read_record(rec, n)
         except ValueError as e:
             raise CaptureError(f"{name}:{n}: {e}") from None
-        item.t = clock.check(item.t, n)
+        item.t = clock.check(item.t, f"line {n}")
         if isinstance(item, End):
             cap.end = item
         elif isinstance(item, WsMessage):  # a WebSocket capture: ``inspector.capture.websocket`` splits it
@@ -343,43 +392,6 @@ def load_native(raw: bytes, *, name: str = "<input>") -> Capture:
             cap.chunks.append(item)
     cap.timing_notes = clock.notes()
     return cap
-
-
-MAX_T = 1e6
-"""Seconds after the request beyond which a record's time is taken as wrong (about 11.6 days)."""
-
-
-class _Clock:
-    """Checks record times in order; keeps the last good one to clamp bad ones to."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.bad: list[tuple[int, str]] = []
-
-    def check(self, t: float | None, line: int) -> float | None:
-        if t is None:
-            return None
-        if not math.isfinite(t):
-            why = f"t={t}"
-        elif t < 0:
-            why = f"negative t={t:g}"
-        elif t > MAX_T:
-            why = f"t={t:g} s (over {MAX_T:g} s)"
-        elif t < self.last:
-            why = f"t={t:g} earlier than the record before ({self.last:g})"
-        else:
-            self.last = t
-            return t
-        self.bad.append((line, why))
-        return self.last
-
-    def notes(self) -> list[str]:
-        if not self.bad:
-            return []
-        shown = "; ".join(f"line {n}: {why}" for n, why in self.bad[:3])
-        more = f"; and {len(self.bad) - 3} more" if len(self.bad) > 3 else ""
-        return [f"{len(self.bad)} record time{'s' if len(self.bad) != 1 else ''} cannot be true ({shown}{more}): "
-                "clamped to the time before, so durations and gaps there are not measured"]
 
 
 def _lenient(line: bytes) -> object | None:

@@ -15,6 +15,7 @@ from zlib import crc32
 
 import orjson
 
+from inspector.capture.clock import seconds
 from inspector.capture.redact import ChunkScrubber, mask_in_place, scrub_secrets
 from inspector.model.capture import END_KINDS, Chunk, End
 from inspector.model.websocket import DIRECTIONS, WsMessage
@@ -267,7 +268,7 @@ def read_record(rec: object, line: int | None = None) -> Chunk | End | WsMessage
     t = rec.get("t")
     if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
         raise ValueError("'t' must be a number of seconds")
-    t = float(t) if t is not None else None
+    t = seconds(t) if t is not None else None
     if "end" in rec:
         kind = rec.get("end")
         if kind not in END_KINDS:
@@ -275,7 +276,7 @@ def read_record(rec: object, line: int | None = None) -> Chunk | End | WsMessage
         if kind == "close":
             return _close(rec, t)
         error = rec.get("error")
-        return End(t=t, kind=kind, error=error if isinstance(error, str) else None)
+        return End(t=t, kind=kind, error=_text(error) if isinstance(error, str) else None)
     if "ws" in rec:
         return _message(rec, t, line)
     if "data" in rec:
@@ -296,7 +297,14 @@ def _close(rec: dict, t: float | None) -> End:
     if code is not None and (not isinstance(code, int) or isinstance(code, bool)):
         raise ValueError("close 'code' must be a whole number or null")
     reason = rec.get("reason", rec.get("error"))
-    return End(t=t, kind="close", error=reason if isinstance(reason, str) and reason else None, code=code)
+    return End(t=t, kind="close", error=_text(reason) if isinstance(reason, str) and reason else None, code=code)
+
+
+def _text(value: str) -> str:
+    """``value`` with any lone surrogate as ``?``, as a chunk's ``data`` is encoded: a record read by
+    Python's ``json`` (``NaN`` in it, or a ``\\ud800`` escape orjson refuses) may hold one, and no
+    UTF-8 writer (a JSON report, a HAR, a page) takes it."""
+    return value if value.isascii() else value.encode("utf-8", "replace").decode("utf-8")
 
 
 def _message(rec: dict, t: float | None, line: int | None) -> WsMessage:

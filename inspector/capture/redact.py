@@ -106,11 +106,9 @@ def redact_url(url: str | None) -> str | None:
 
 def _redact_url_places(url: str) -> str:
     """``redact_url`` by place only: secret query values and a userinfo password."""
-    from urllib.parse import unquote, urlsplit, urlunsplit  # only for a URL: ``check`` of a body needs none
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
+    from urllib.parse import unquote, urlunsplit  # only for a URL: ``check`` of a body needs none
+    from inspector.model.urls import split_url
+    parts = split_url(url)  # one urllib refuses (a bracket in the userinfo) still has its password masked
     netloc = parts.netloc
     if "@" in netloc:
         userinfo, _, host = netloc.rpartition("@")

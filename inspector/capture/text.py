@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from inspector.capture import memory
 from inspector.model.capture import Capture, Chunk
 from inspector.model.lazyre import lazy
 
@@ -45,10 +46,12 @@ def extract_stream(raw: bytes, *, name: str = "<input>") -> Capture:
       body; lines between two kept fences become blank lines so line numbers stay exact.
     - Otherwise prose lines before the first and after the last SSE (or NDJSON) line are dropped.
     An extracted SSE body always ends with a blank line: the end of the pasted block dispatches
-    its last event (the paste, not the wire, cut the stream there). Never raises.
+    its last event (the paste, not the wire, cut the stream there). Raises only ``MemoryLimitReached``
+    (``inspector.capture.memory``), before splitting a body whose lines would not fit.
     """
     if _plain_sse(raw):
         return Capture(chunks=[Chunk(None, raw)], source_format="sse")
+    memory.reserve_lines(raw, name)  # a line of a byte or two costs ~50 times its size here
     lines = raw.splitlines(keepends=True)
     probe = [_without_boms(ln) if i == 0 else ln for i, ln in enumerate(lines)]
     fenced = _from_fences(lines, probe)

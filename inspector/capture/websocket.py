@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from inspector.capture.errors import CaptureError, SeveralStreams
+from inspector.capture.errors import CaptureError, SeveralStreams, listing
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
 from inspector.model.jsondepth import loads
 from inspector.model.websocket import RECV, SEND, WsMessage
@@ -331,8 +331,7 @@ def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
-        listing = "".join(f"\n  {d}" for _, d in choices)
-        message = f"{name}: {len(exs)} responses on the WebSocket:{listing}\n"
+        message = f"{name}: {len(exs)} responses on the WebSocket:{listing([d for _, d in choices])}\n"
         if pick is None:
             raise CaptureError(message + "check reads each of them (a HAR's entries are picked by --entry, not "
                                "their responses: record the socket natively to pick one)")

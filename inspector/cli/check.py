@@ -18,7 +18,9 @@ from inspector.model.static import TYPE_CHECKING
 
 import _signal  # the C module: ``signal`` builds enums at import (start-up)
 
-from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes
+from inspector.capture import memory
+from inspector.capture.memory import MemoryLimitReached
+from inspector.capture.load import MAX_BYTES, CaptureError, load_all, load_all_bytes, load_entries
 from inspector.model.capture import Chunk
 from inspector.capture.errors import EmptyCapture
 from inspector.cli.inputs import Input, InputError, each_entry, expand, no_capture_line, recorded_start, skipped_line
@@ -33,6 +35,8 @@ from inspector.report.text import plural
 from inspector.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from inspector.report.spans import SpanRecord
 
 def _overrides(items: list[str]) -> dict[str, Severity]:
@@ -49,7 +53,8 @@ def _overrides(items: list[str]) -> dict[str, Severity]:
 class Options(FrozenRecord):
     """What every file is checked with (picklable: sent to the worker processes)."""
 
-    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio")
+    __slots__ = ("fmt", "entry", "dialect", "stall_s", "overrides", "request", "spans", "max_bytes", "keep_audio",
+                 "max_memory")
 
     fmt: str
     entry: int | str | None
@@ -64,10 +69,12 @@ class Options(FrozenRecord):
     """``--max-size``: the size cap for each capture (None: ``MAX_BYTES``)."""
     keep_audio: bool
     """``--keep-audio``: WebSocket audio payloads kept, not replaced by their sizes."""
+    max_memory: int | None
+    """``--max-memory``: the process's memory limit while it reads captures (None: ``memory.DEFAULT_LIMIT``)."""
 
     def __init__(self, fmt: str, entry: int | str | None, dialect: str | None, stall_s: float, overrides: dict,
                  request: str | None, spans: bool = False, max_bytes: int | None = None,
-                 keep_audio: bool = False) -> None:
+                 keep_audio: bool = False, max_memory: int | None = None) -> None:
         object.__setattr__(self, "fmt", fmt)
         object.__setattr__(self, "entry", entry)
         object.__setattr__(self, "dialect", dialect)
@@ -77,6 +84,7 @@ class Options(FrozenRecord):
         object.__setattr__(self, "spans", spans)
         object.__setattr__(self, "max_bytes", max_bytes)
         object.__setattr__(self, "keep_audio", keep_audio)
+        object.__setattr__(self, "max_memory", max_memory)
 
 
 class Result(Record):
@@ -110,7 +118,18 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
     holds several, named ``file#N``), and a last one, with no outcome, saying how many recorded
     exchanges were not streams. Never raises for bad input: an unreadable capture is a ``Result``
     with a problem line."""
-    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: the inputs are one per entry
+    return list(each_result(inp, opts, arrived))
+
+
+def each_result(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> Iterator[Result]:
+    """:func:`check_one`'s results one at a time: a HAR's entries (``inp.entries``) are each checked
+    as ``FILE#N`` and reported before the next is read."""
+    if inp.entries is not None and inp.path is not None:
+        for n, found in load_entries(inp.path, inp.entries, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio):
+            one = inp.entry(n)
+            yield from _unreadable(one, found) if isinstance(found, CaptureError) else _checked(one, found, 0, opts)
+        return
+    entry = opts.entry if isinstance(opts.entry, int) else None  # ``all``: HARs come with their entries
     try:
         if inp.path is not None and arrived is None:
             streams, skipped = load_all(inp.path, entry=entry, max_bytes=opts.max_bytes, keep_audio=opts.keep_audio)
@@ -121,21 +140,32 @@ def check_one(inp: Input, opts: Options, arrived: list[Chunk] | None = None) -> 
             from inspector.capture.arrivals import with_arrivals  # standard input only (start-up)
             streams = [(name, with_arrivals(cap, got)) for name, cap in streams]
     except CaptureError as e:
-        outcome = summary.FileOutcome(inp.name)
-        if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
-            outcome.status = "skipped"
-            return [Result("", None, outcome)]
-        outcome.status = "unreadable"
-        return [Result("", str(e), outcome)]
+        yield from _unreadable(inp, e)
+        return
+    yield from _checked(inp, streams, skipped, opts)
+
+
+def _unreadable(inp: Input, e: CaptureError) -> list[Result]:
+    outcome = summary.FileOutcome(inp.name)
+    if not inp.explicit and isinstance(e, EmptyCapture):  # ``run`` names the skipped files in one line
+        outcome.status = "skipped"
+        return [Result("", None, outcome)]
+    outcome.status = "unreadable"
+    return [Result("", str(e), outcome)]
+
+
+def _checked(inp: Input, streams: list, skipped: int, opts: Options) -> Iterator[Result]:
     note = f"{inp.name}: {plural(skipped, 'interaction')} not streamed, skipped"
     if not streams:  # a cassette without a streamed interaction
         if not inp.explicit:
-            return [Result("", None, summary.FileOutcome(inp.name, "skipped"))]
-        return [Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))]
-    results = [_check_capture(name, cap, inp, opts) for name, cap in streams]
+            yield Result("", None, summary.FileOutcome(inp.name, "skipped"))
+            return
+        yield Result("", f"{note}; no streamed interaction to check", summary.FileOutcome(inp.name, "unreadable"))
+        return
+    for name, cap in streams:
+        yield _check_capture(name, cap, inp, opts)
     if skipped:
-        results.append(Result("", note, None))
-    return results
+        yield Result("", note, None)
 
 
 def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
@@ -146,7 +176,7 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
             check_request_file(s, opts.request)
     except CaptureError as e:
         outcome.status = "unreadable"
-        return Result("", str(e), outcome)
+        return Result("", str(e.named(name) if isinstance(e, MemoryLimitReached) else e), outcome)
     why = not_a_stream(s, cap)
     if why:
         # Found by a walk, not named: a file that is no stream (a README, a JSON file beside the
@@ -168,15 +198,23 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
 
 
 def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:
-    """``check_one`` for each input of ``batch`` (what one worker process does per task)."""
-    return [check_one(inp, opts) for inp in batch]
+    """``check_one`` for each input of ``batch`` (what one worker process does per task), under the
+    run's memory limit (a worker started by spawning has not the parent's)."""
+    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+        return [check_one(inp, opts) for inp in batch]
 
 
 def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
-    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes."""
+    """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes.
+    Captures are read under the run's memory limit (``--max-memory``), here and in the workers."""
+    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+        yield from _each(inputs, opts, jobs, stdin)
+
+
+def _each(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     if jobs <= 1 or len(inputs) <= 1:
         for inp in inputs:
-            yield from check_one(inp, opts, stdin if inp.path is None else None)
+            yield from each_result(inp, opts, stdin if inp.path is None else None)
         return
     files = [inp for inp in inputs if inp.path is not None]
     size = max(1, min(32, len(files) // (jobs * 4)))
@@ -240,7 +278,8 @@ def run(args) -> int:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
         if args.entry == ALL_ENTRIES:
-            inputs = each_entry(inputs, max_bytes=args.max_size)
+            with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):  # each HAR is parsed for its list
+                inputs = each_entry(inputs, max_bytes=args.max_size, parts=args.jobs or cpu_count())
     except SystemExit as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
@@ -256,7 +295,7 @@ def run(args) -> int:
         print(f"stream-inspector: {problem}", file=sys.stderr)
         return EXIT_USAGE
     opts = Options(args.format, args.entry, args.dialect, args.stall, overrides, args.request, sender is not None,
-                   args.max_size, args.keep_audio)
+                   args.max_size, args.keep_audio, args.max_memory)
     jobs = args.jobs or cpu_count()
     bar = severity_rank(args.fail_on)
     worst = EXIT_OK
@@ -266,7 +305,7 @@ def run(args) -> int:
         if r.out:
             write_whole(sys.stdout, r.out + "\n")
         if r.problem:
-            print(f"stream-inspector: {text.safe(r.problem)}", file=sys.stderr, flush=True)
+            print(f"stream-inspector: {text.safe_lines(r.problem)}", file=sys.stderr, flush=True)
         if r.outcome is None:
             continue
         if r.outcome.status == "skipped":

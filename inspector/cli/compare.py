@@ -9,11 +9,12 @@ from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.compare import Comparison, compare_captures, render_json, render_text
 from inspector.model.capture import Capture
 from inspector.tui.screens.compare import make_compare_app
-from inspector.model.display import display_text, file_name
+from inspector.model.display import display_lines, display_text
+from inspector.model.pathnames import path_name
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: compare: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: compare: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -29,8 +30,7 @@ def run(args) -> int:
         max_bytes = getattr(args, "max_size", None)
         a_cap = load_path(args.a, max_bytes=max_bytes)
         b_cap = load_path(args.b, max_bytes=max_bytes)
-        cmp = compare_captures(a_cap, b_cap, a_label=file_name(str(args.a)),
-                               b_label=file_name(str(args.b)), dialect=dialect,
+        cmp = compare_captures(a_cap, b_cap, a_label=path_name(args.a), b_label=path_name(args.b), dialect=dialect,
                                stall_s=stall)
     except CaptureError as e:
         return _err(str(e))

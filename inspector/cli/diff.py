@@ -11,18 +11,18 @@ from inspector.model.writes import write_whole
 from inspector.cli.codes import EXIT_USAGE
 from inspector.compare.diff import DiffInputError, diff_captures, render_json, render_text
 from inspector.tui.screens.diff import make_diff_app
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 
 
 def _err(message: str) -> int:
-    print(f"stream-inspector: diff: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: diff: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
 def run(args) -> int:
     """``diff A B [--format tui|json|text] [--late SECONDS] [--stall S] [--theme T]``."""
     try:
-        d = diff_captures(args.a, args.b, stall_s=args.stall, late_s=args.late)
+        d = diff_captures(args.a, args.b, stall_s=args.stall, late_s=args.late, max_bytes=args.max_size)
     except DiffInputError as e:
         return _err(str(e))
     if args.format == "json":

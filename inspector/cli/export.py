@@ -13,16 +13,18 @@ written, 2 unreadable input, bad usage or a file that cannot be written (one lin
 """
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime, timezone
 
+from inspector.capture import memory
 from inspector.capture.load import CaptureError, split_entry
 from inspector.cli.inputs import InputError, expand, no_capture_line, recorded_start, skipped_line, streams
 from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.model.capture import Capture
 from inspector.report import har, html
 from inspector.report.export import written_whole
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 from inspector.model.writes import write_whole
 
 
@@ -32,12 +34,25 @@ def _when(name: str, cap: Capture) -> datetime | None:
 
 
 def _fail(message: str) -> int:
-    print(f"stream-inspector: export: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: export: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
+_BY_SUFFIX = {".html": "html", ".htm": "html", ".har": "har"}
+
+
 def run(args) -> int:
-    """See the module docstring."""
+    """See the module docstring. Captures are read and the export made under ``--max-memory``."""
+    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+        return _export(args)
+
+
+def _export(args) -> int:
+    if args.to is None:  # ``-o run.html`` says which
+        suffix = os.path.splitext(args.output or "")[1].lower()
+        if suffix not in _BY_SUFFIX:
+            return _fail("give --to html or --to har (or an -o FILE ending in .html or .har)")
+        args.to = _BY_SUFFIX[suffix]
     try:
         inputs = expand(args.captures)
     except InputError as e:
@@ -65,7 +80,14 @@ def run(args) -> int:
         name, cap, session = caps[0]
         pieces = html.chunks(name, session, cap)  # made as they are written: no whole page in memory
     else:
-        pieces = iter([har.render([(cap, _when(name, cap), name) for name, cap, _ in caps])])
+        listed: list[tuple[Capture, datetime | None, str | None]] = [(cap, _when(name, cap), name)
+                                                                     for name, cap, _ in caps]
+        try:  # the HAR is made whole: it must fit in the limit before it starts
+            memory.reserve(har.render_cost(listed), caps[0][0] if len(caps) == 1 else f"{len(caps)} captures",
+                           doing="to write their HAR" if len(caps) > 1 else "to write its HAR", whole=True)
+        except CaptureError as e:
+            return _fail(str(e))
+        pieces = iter([har.render(listed)])
     if args.output in (None, "-"):
         for piece in pieces:
             write_whole(sys.stdout, piece)

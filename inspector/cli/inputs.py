@@ -17,9 +17,10 @@ import os
 
 from inspector.capture.errors import CaptureError, EmptyCapture
 from inspector.capture.load import har_entries, load_all
+from inspector.capture.memory import MemoryLimitReached
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
-from inspector.model.display import file_name
+from inspector.model.pathnames import path_name
 from inspector.session.session import Session
 from inspector.model.record import FrozenRecord
 
@@ -30,7 +31,7 @@ GLOB_CHARS = frozenset("*?[")
 class Input(FrozenRecord):
     """One capture to read."""
 
-    __slots__ = ("name", "path", "explicit")
+    __slots__ = ("name", "path", "explicit", "entries")
 
     name: str
     """What reports call it: the path as given or found, or ``<stdin>``."""
@@ -38,11 +39,20 @@ class Input(FrozenRecord):
     """The file to read; None for standard input."""
     explicit: bool
     """Named on the command line (not found by walking a folder or matching a glob)."""
+    entries: tuple[int, ...] | None
+    """The streamed entries of a HAR to read, each a capture ``name#N`` (``check --entry all``), or None:
+    the file itself."""
 
-    def __init__(self, name: str, path: str | None, explicit: bool) -> None:
-        object.__setattr__(self, "name", file_name(name))  # a name that is not UTF-8 is still text to report
+    def __init__(self, name: str, path: str | None, explicit: bool, entries: tuple[int, ...] | None = None) -> None:
+        object.__setattr__(self, "name", name)
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "explicit", explicit)
+        object.__setattr__(self, "entries", entries)
+
+    def entry(self, n: int) -> Input:
+        """Entry ``n`` of this HAR as an input of its own, ``name#N`` (how a many-stream file names one of
+        its streams: ``inspector.capture.load.split_entry``)."""
+        return Input(f"{self.name}#{n}", f"{self.path}#{n}", self.explicit)
 
 
 class InputError(ValueError):
@@ -73,8 +83,8 @@ def expand(args: list[str]) -> list[Input]:
         elif os.path.isdir(arg):
             files = _walk(arg)
             if not files:
-                raise InputError(f"{arg}: no file in this folder")
-            out += [Input(p, p, False) for p in files]
+                raise InputError(f"{path_name(arg)}: no file in this folder")
+            out += [Input(path_name(p), p, False) for p in files]
         elif not os.path.exists(arg) and GLOB_CHARS & set(arg):
             import glob  # only for a pattern (start-up)
             matches = sorted(glob.glob(arg, recursive=True))
@@ -82,10 +92,10 @@ def expand(args: list[str]) -> list[Input]:
             for m in matches:
                 files += _walk(m) if os.path.isdir(m) else [m]
             if not files:
-                raise InputError(f"{arg}: no file matches this pattern")
-            out += [Input(p, p, False) for p in files]
+                raise InputError(f"{path_name(arg)}: no file matches this pattern")
+            out += [Input(path_name(p), p, False) for p in files]
         else:
-            out.append(Input(arg, arg, True))
+            out.append(Input(path_name(arg), arg, True))
     return out
 
 
@@ -106,7 +116,10 @@ def streams(inp: Input, *, entry: int | None = None, max_bytes: int | None = Non
         return []
     out = []
     for name, cap in found:
-        session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        try:
+            session = run_capture(cap, dialect=dialect, stall_s=stall_s)
+        except MemoryLimitReached as e:
+            raise e.named(name) from None
         why = not_a_stream(session, cap)
         if why is None:
             out.append((name, cap, session))
@@ -135,10 +148,11 @@ def no_capture_line(args: list[str], skipped: int) -> str:
     return f"no stream capture in {' '.join(args)} ({skipped} file{'s' if skipped != 1 else ''} skipped)"
 
 
-def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Input]:
-    """``inputs`` with every HAR file replaced by one input per streamed entry, ``PATH#N`` (how a
-    many-stream file names one of its streams: ``inspector.capture.load.split_entry``; ``check --entry
-    all``); other inputs, and files that cannot be read (their check says why), stay as they are."""
+def each_entry(inputs: list[Input], *, max_bytes: int | None = None, parts: int = 1) -> list[Input]:
+    """``inputs`` with every HAR file replaced by its streamed entries (``check --entry all``), cut into
+    ``parts`` inputs of consecutive entries (one per worker process: each reads and parses the file
+    once, whatever its number of entries); other inputs, and files that cannot be read (their check
+    says why), stay as they are."""
     out = []
     for inp in inputs:
         try:
@@ -148,7 +162,10 @@ def each_entry(inputs: list[Input], *, max_bytes: int | None = None) -> list[Inp
         if not entries:
             out.append(inp)
             continue
-        out += [Input(f"{inp.name}#{i}", f"{inp.path}#{i}", inp.explicit) for i, _ in entries]
+        numbers = [i for i, _ in entries]
+        size = -(-len(numbers) // max(1, parts))
+        out += [Input(inp.name, inp.path, inp.explicit, tuple(numbers[k:k + size]))
+                for k in range(0, len(numbers), size)]
     return out
 
 

@@ -12,7 +12,9 @@ from inspector.integrations.mcp_server import McpUnavailable, serve_stdio
 
 def run(args) -> int:
     if not os.path.isdir(args.folder):
-        print(f"stream-inspector: mcp: {args.folder}: no such folder", file=sys.stderr)
+        why = ("a file, not a folder (mcp serves a recording folder: proxy --record DIR, run --record DIR)"
+               if os.path.exists(args.folder) else "no such folder")
+        print(f"stream-inspector: mcp: {args.folder}: {why}", file=sys.stderr)
         return EXIT_USAGE
     try:
         serve_stdio(args.folder)

@@ -29,6 +29,30 @@ class _Parser(argparse.ArgumentParser):
         """Wrap each paragraph (line) of the description to ``WRAP`` columns when help is first shown:
         ``textwrap`` and the wrapping are then paid by ``--help``, not by every command's start-up."""
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but an unknown option is told by the command it was given to (its usage,
+        not the program's ``COMMAND ...``), with the option it most likely meant."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            teller = self._command_parser(getattr(ns, "command", None)) or self
+            teller.error(f"unrecognized arguments: {' '.join(extras)}{teller._nearest(extras)}")
+        return ns
+
+    def _command_parser(self, command: str | None) -> _Parser | None:
+        subs = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        return subs.choices.get(command) if subs is not None and command else None  # type: ignore[return-value]
+
+    def _nearest(self, extras: list[str]) -> str:
+        """`` (did you mean --format?)`` for the first unknown option close to one of ours, else ''."""
+        import difflib  # a misspelt option only (start-up)
+        known = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        for word in extras:
+            if word.startswith("--"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1)
+                if close:
+                    return f" (did you mean {close[0]}?)"
+        return ""
+
     def error(self, message: str):  # argparse exits 2 on bad usage; keep it one line + hint
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
@@ -182,8 +206,15 @@ def _add_keep_audio(p: argparse.ArgumentParser) -> None:
 
 def _add_max_size(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
-                   help="refuse captures larger than this (default 1G: inspecting takes about 6 bytes of memory "
-                        "per byte); e.g. 4G")
+                   help="refuse captures larger than this (default 1G; what reading one may take is "
+                        "--max-memory's); e.g. 4G")
+
+
+def _add_max_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="stop reading a capture once this process uses more memory than this (default 4G, or half "
+                        "the machine's memory when less; captures of tiny events take up to ~120 bytes of memory "
+                        "per byte); e.g. 16G")
 
 
 def _add_otlp(p: argparse.ArgumentParser) -> None:
@@ -246,6 +277,7 @@ def _check(sub) -> None:
     _add_otlp(p)
     _add_common_lint(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 
@@ -265,6 +297,7 @@ def _replay(sub) -> None:
     _add_common_lint(p)
     _add_theme(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 
@@ -503,6 +536,7 @@ def _diff(sub) -> None:
                    help="a first argument byte this much later on one side is a difference")
     _add_stall(p, "; each side's dialect is detected")
     _add_theme(p)
+    _add_max_size(p)
 
 
 def _export(sub) -> None:
@@ -514,21 +548,24 @@ def _export(sub) -> None:
                        f"{PROG} export --to har runs/ -o runs.har"))
     p.add_argument("captures", nargs="+", metavar="CAPTURE",
                    help="the capture (html); one or more captures, a folder or a glob (har: one entry each)")
-    p.add_argument("--to", choices=("html", "har"), required=True,
+    p.add_argument("--to", choices=("html", "har"),
                    help="html: one page (blocks, findings explained, timeline, raw events); har: HAR 1.2, "
-                        "per-chunk timing in each entry's _chunks")
+                        "per-chunk timing in each entry's _chunks (without it: from -o's .html/.htm/.har)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (otherwise standard output)")
     p.add_argument("--entry", type=int, metavar="N", help="HAR input: which entry to read")
     _add_common_lint(p)
     _add_max_size(p)
+    _add_max_memory(p)
     _add_keep_audio(p)
 
 
 def _rules(sub) -> None:
     p = _sub(sub, "rules", help="list the rule catalog: codes, names, severities, when each fires",
              description="The rule catalog: every finding code, its name, default severity and when it fires.",
-             examples=(f"{PROG} rules", f"{PROG} rules J002 T", f"{PROG} rules C0"))
-    p.add_argument("codes", nargs="*", metavar="CODE", help="codes or families to show (e.g. J002, A, C0)")
+             examples=(f"{PROG} rules", f"{PROG} rules J002 T", f"{PROG} rules C0",
+                       f"{PROG} rules stall                  # by the name a report prints"))
+    p.add_argument("codes", nargs="*", metavar="CODE",
+                   help="codes, families or rule names to show (e.g. J002, A, C0, args-invalid)")
 
 
 def _mcp(sub) -> None:

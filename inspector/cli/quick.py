@@ -21,7 +21,7 @@ FORMATS = ("text", "json", "github")
 
 DEFAULTS = {"command": "check", "format": "text", "fail_on": "error", "request": None,
             "entry": None, "jobs": None, "otlp": False, "dialect": None, "stall": 10.0, "max_size": None,
-            "keep_audio": False}
+            "keep_audio": False, "max_memory": None}
 """Every attribute check's parser sets when no option is given (but ``captures``, required, and
 ``severity``, a new list each time)."""
 

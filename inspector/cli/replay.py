@@ -9,23 +9,31 @@ from __future__ import annotations
 
 import sys
 
+from inspector.capture import memory
 from inspector.capture.load import CaptureError, load_path, probe_path
+from inspector.capture.memory import MemoryLimitReached
 from inspector.cli.codes import EXIT_OK, EXIT_USAGE
 from inspector.feeds.opening import OpeningFeed
 from inspector.feeds.run import stream_problem
 from inspector.tui.app import make_app
 from inspector.tui.terminal import terminal_problem
 from inspector.tui.themes import check_theme
-from inspector.model.display import display_text
+from inspector.model.display import display_lines
 
 
 def err(message: str) -> int:
-    print(f"stream-inspector: {display_text(message, one_line=True)}", file=sys.stderr)
+    print(f"stream-inspector: {display_lines(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
 def run(args) -> int:
-    """``replay CAPTURE [--speed X] [--instant] [--dialect D] [--stall S] [--theme T] [--entry N]``."""
+    """``replay CAPTURE [--speed X] [--instant] [--dialect D] [--stall S] [--theme T] [--entry N]``, the
+    capture read under ``--max-memory``."""
+    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+        return _replay(args)
+
+
+def _replay(args) -> int:
     problem = check_theme(args.theme)
     if problem:
         return err(problem)
@@ -34,7 +42,10 @@ def run(args) -> int:
         if terminal_problem() is not None:
             # No UI will open: what is wrong with the capture comes first, as ``check`` says it.
             cap = load_path(args.capture, entry=args.entry, max_bytes=args.max_size, keep_audio=args.keep_audio)
-            why = stream_problem(cap, dialect=args.dialect)
+            try:
+                why = stream_problem(cap, dialect=args.dialect)
+            except MemoryLimitReached as e:
+                raise e.named(str(args.capture)) from None
             if why:
                 return err(f"{args.capture}: not a stream capture: {why}")
     except CaptureError as e:

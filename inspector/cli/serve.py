@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 
@@ -131,6 +132,12 @@ def _usage_problem(args) -> str | None:
         return "serve: --record-missing, --upstream and --match-ignore go with --match DIR"
     if not args.captures:
         return "serve: give at least one CAPTURE (or --mutations to list the mutations)"
+    if "-" in args.captures:
+        return "serve: standard input (-) cannot be answered again and again: save it to a file and serve that"
+    folder = next((c for c in args.captures if os.path.isdir(c)), None)
+    if folder is not None:
+        return (f"serve: {folder} is a folder: name its captures (serve {folder}/*.jsonl) "
+                f"or replay a recording with --match {folder}")
     if args.expect_next and not args.mutate:
         return "serve: --expect-next grades a client against broken streams: give --mutate NAME"
     if args.expect_next and args.loop:

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from inspector.capture.errors import CaptureError
+from inspector.capture.memory import MemoryLimitReached
 from inspector.capture.load import load_path
 from inspector.feeds.base import Progress, new_session, paused_gc
 from inspector.feeds.replay import ReplayFeed
@@ -68,7 +69,10 @@ class OpeningFeed:
         # viewer is building meanwhile (on a 50 000-delta capture four took ~25 ms of its start).
         with paused_gc():
             cap = load_path(self.path, entry=entry, max_bytes=self.max_bytes, keep_audio=self.keep_audio)
-        why = stream_problem(cap, dialect=self.replay.get("dialect"))
+        try:
+            why = stream_problem(cap, dialect=self.replay.get("dialect"))
+        except MemoryLimitReached as e:
+            raise e.named(str(self.path)) from None
         if why:
             raise CaptureError(f"{self.path}: not a stream capture: {why}")
         label = self.path.name if cap.entry is None else f"{self.path.name} · {cap.entry}"

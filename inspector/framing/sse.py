@@ -23,6 +23,7 @@ import orjson
 
 from inspector.framing.jsonscan import ValueScanner
 from inspector.framing.lines import LineReader, Utf8Lines
+from inspector.model.digits import digits_int
 from inspector.model.frames import Comment, Frame, FrameRun, FramingIssue, Item, unnamed_frames
 from inspector.model.lazyre import lazy
 from inspector.model.record import Record
@@ -495,10 +496,11 @@ class SSEDecoder:
             # digits, then interpret the field value as an integer in base ten [...]
             # Otherwise, ignore the field." (httpx-sse's int() also takes "+5", "1_000".)
             self._mark(line, offset)
-            if value.isascii() and value.isdigit():
+            retry = digits_int(value)  # capped: 5 000 digits is no number ``int`` takes
+            if retry is not None:
                 if self._boundary is not None:
-                    self._boundary.new_retry = int(value)
-                self._retry = int(value)
+                    self._boundary.new_retry = retry
+                self._retry = retry
         # NOTE: "Otherwise: The field is ignored." (unknown field names)
 
     def _bare_json(self, text: str, line: int, offset: int, t: float | None, out: list[Item]) -> None:

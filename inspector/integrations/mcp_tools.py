@@ -34,7 +34,10 @@ class Folder:
         self.root = Path(root).resolve()
 
     def _path(self, name: str) -> Path:
-        """``name`` (relative to the folder, or absolute) as a path; a ``#N`` suffix is kept."""
+        """``name`` (relative to the folder, or absolute) as a path; a ``#N`` suffix is kept. Raises
+        ``CaptureError`` for a name no file can have (a NUL character in it)."""
+        if "\x00" in name:
+            raise CaptureError(f"{name!r}: not a file name (it holds a NUL character)")
         p = Path(os.path.expanduser(name))
         return p if p.is_absolute() else self.root / p
 
@@ -124,7 +127,7 @@ class Folder:
         """``diff``'s text: whether two streams of the same answer are equivalent, and how they differ."""
         try:
             return diff_text(diff_files(str(self._path(a)), str(self._path(b))))
-        except DiffInputError as e:
+        except (DiffInputError, CaptureError) as e:
             return f"cannot compare: {safe(e)}"
 
     def _load(self, name: str):

@@ -91,17 +91,12 @@ def escaped_everywhere(text: str) -> str:
     return text.translate(_EVERYWHERE)
 
 
-def file_name(path: str) -> str:
-    """``path`` as reports name it: valid Unicode text. A name's bytes that are not UTF-8 reach
-    Python as lone surrogates (``os.fsdecode``), which no JSON or UTF-8 writer accepts; they are
-    written as ``\\x9b``. The same object when there is none (nearly always)."""
-    if path.isascii():
-        return path
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return path
+def display_lines(text: object) -> str:
+    """``text`` written out line by line as ``display_text(line, one_line=True)`` does, its line
+    breaks kept: for a message composed of lines on purpose (a file's list of streams). Each line's
+    untrusted parts must be made one line before they are composed, or they add lines."""
+    text = text if isinstance(text, str) else str(text)
+    return "\n".join(display_text(line, one_line=True) for line in text.split("\n"))
 
 
 def json_safe(encoded: str) -> str:

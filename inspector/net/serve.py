@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 from inspector.feeds.run import run_capture
 from inspector.framing import EVENTSTREAM_TYPE
 from inspector.model.capture import NORMAL_CLOSE_CODES, Capture, Chunk, End, close_word
+from inspector.model.pathnames import path_name
 from inspector.net.servers import BackgroundServer, RequestLimits
 from inspector.capture.errors import SeveralStreams
 from inspector.capture.load import load_all, load_path
@@ -128,7 +129,7 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
             source = name
         else:
             p = Path(item)
-            name, source = p.stem or p.name, str(item)
+            name, source = path_name(p.stem or p.name), path_name(item)  # both are sent and shown as text
             responses = _socket_responses(p, max_bytes)
             cap = as_sse(responses[0]) if responses else load_path(p, max_bytes=max_bytes)
         base, k = name, 2
@@ -136,12 +137,19 @@ def load_served(items: Iterable, *, max_bytes: int | None = None) -> list[Served
             name, k = f"{base}-{k}", k + 1
         names.add(name)
         status = (cap.response or {}).get("status")
-        status = status if isinstance(status, int) and 100 <= status <= 999 else 200
+        note = ""
+        if not isinstance(status, int) or isinstance(status, bool):
+            status = 200
+        elif not 200 <= status <= 599:
+            # An interim status (1xx) is no answer, and RFC 9110 §15 has no status past 599: HTTP
+            # (h11, uvicorn) sends neither as a final status.
+            why = "is interim (1xx)" if 100 <= status < 200 else "is no HTTP status (RFC 9110: 100–599)"
+            status, note = 200, f"recorded status {status} {why}, served as 200"
         if isinstance(item, (Capture, tuple)):
             responses = [cap] if cap.source_format == "websocket" else None
             cap = as_sse(cap) if responses else cap
         status = 200 if responses else status
-        out.append(Served(name, source, cap, status, response_headers(cap), responses=responses))
+        out.append(Served(name, source, cap, status, response_headers(cap), note=note, responses=responses))
     return out
 
 

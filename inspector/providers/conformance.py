@@ -54,6 +54,12 @@ class Turn:
     """Sent-back turns: the call ids (or names, where results carry no id) of the tool results that
     follow the turn in the request."""
 
+    def __post_init__(self) -> None:
+        # A stop reason of the wrong JSON type (``"finish_reason": ["stop"]``, ``{}``) is kept as its
+        # text, as the stream dialects keep it: every stop-class table is looked up by a string.
+        if self.stop_reason is not None and not isinstance(self.stop_reason, str):
+            self.stop_reason = str(self.stop_reason)
+
 
 @dataclass(frozen=True)
 class Conformance:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 from datetime import datetime, timezone
 from http import HTTPStatus
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 import orjson
 
@@ -35,6 +35,7 @@ from inspector.capture.records import chunk_record, end_record, masked_bytes, pe
 from inspector.capture.redact import ChunkScrubber, scrub_secrets
 from inspector.model.capture import Capture
 from inspector.model.display import json_safe
+from inspector.model.urls import split_url
 
 HTTP_VERSION = "HTTP/1.1"
 
@@ -66,7 +67,7 @@ def _request(request: dict | None) -> dict:
     url = request.get("url") or ""
     out = {"method": request.get("method") or "", "url": url, "httpVersion": HTTP_VERSION, "cookies": [],
            "headers": _pairs(request.get("headers") or {}),
-           "queryString": [{"name": k, "value": v} for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)],
+           "queryString": [{"name": k, "value": v} for k, v in parse_qsl(split_url(url).query, keep_blank_values=True)],
            "headersSize": -1, "bodySize": 0}
     body = request.get("body")
     if body is not None:
@@ -190,6 +191,23 @@ def document(entries: list[dict]) -> dict:
     """The HAR object (``{"log": {...}}``) holding ``entries``."""
     return {"log": {"version": "1.2", "creator": {"name": "stream-inspector", "version": __version__},
                     "entries": entries}}
+
+
+BYTE_COST = 12
+"""Memory the HAR of a body takes per body byte while it is made: its text in ``_chunks``, again in
+``content.text``, the JSON and its string (measured 6 to 10.4, ``bench/bench_memory.py --shapes``)."""
+PIECE_COST = 400
+"""Memory a chunk or message takes in it beyond its bytes (its record; measured ~320 for 9-byte chunks)."""
+
+
+def render_cost(caps: list[tuple[Capture, datetime | None, str | None]]) -> int:
+    """About how much memory :func:`render` of ``caps`` takes at its peak (checked before it starts:
+    it is made whole, out of reach of the memory limit's checks)."""
+    total = 0
+    for cap, _, _ in caps:
+        pieces = cap.socket.messages if cap.socket is not None and cap.socket.messages else cap.chunks
+        total += sum(BYTE_COST * len(p.data) + PIECE_COST for p in pieces)
+    return total
 
 
 def render(caps: list[tuple[Capture, datetime | None, str | None]]) -> str:

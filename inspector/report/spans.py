@@ -28,12 +28,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import orjson
 
 from inspector.capture.redact import redact_url, scrub_secrets, scrub_value
 from inspector.model.capture import normal_end
+from inspector.model.urls import split_url, url_port
 from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
@@ -125,10 +125,7 @@ def trace_parent(request: dict | None) -> tuple[int, int, int] | None:
 def provider_name(dialect: str, url: str | None) -> str:
     """``gen_ai.provider.name`` for a stream of ``dialect`` from ``url`` (``HOST_PROVIDERS``, then the
     dialect's provider record; ``_OTHER`` when neither knows)."""
-    try:
-        host = (urlsplit(url or "").hostname or "").lower()
-    except ValueError:
-        host = ""
+    host = (split_url(url or "").hostname or "").lower()
     for pattern, name in HOST_PROVIDERS:
         if host and pattern.search(host):
             return name
@@ -214,6 +211,15 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def _int64(value: float) -> int:
+    """``value`` as an OTLP integer (64-bit): a count or a ``max_tokens`` past it is sent as the largest
+    one, not dropped by the exporter."""
+    return max(INT64[0], min(INT64[1], int(value)))
+
+
 def _usage(s: Session) -> dict:
     """Usage as the stream reported it: the session's, else merged from the events' ``usage``
     objects (Anthropic ``message_start``/``message_delta``, Responses ``response.completed``) and
@@ -243,7 +249,7 @@ def _usage_attributes(usage: dict) -> dict:
     for attr, keys in _USAGE_KEYS.items():
         value = next((flat[k] for k in keys if _number(flat.get(k))), None)
         if value is not None:
-            out[attr] = int(value)
+            out[attr] = _int64(value)
     return out
 
 
@@ -255,7 +261,7 @@ def _request_attributes(body) -> dict:
     for attr, keys in _REQUEST_KEYS.items():
         value = next((p[k] for p in places for k in keys if _number(p.get(k))), None)
         if value is not None:
-            out[attr] = int(value) if attr.endswith(("max_tokens", "seed")) else float(value)
+            out[attr] = _int64(value) if attr.endswith(("max_tokens", "seed")) else float(value)
     stops: object = next((p[k] for p in places for k in ("stop_sequences", "stop", "stopSequences") if k in p), None)
     if isinstance(stops, str):
         stops = [stops]
@@ -287,11 +293,8 @@ def _response_id(s: Session) -> str | None:
 
 
 def _server(url: str | None) -> dict:
-    try:
-        parts = urlsplit(url or "")
-        port = parts.port
-    except ValueError:
-        return {}
+    parts = split_url(url or "")
+    port = url_port(parts)
     if not parts.hostname:
         return {}
     return {"server.address": parts.hostname,

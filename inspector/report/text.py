@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 
 from inspector.capture.redact import scrub_secrets
-from inspector.model.display import display_text
+from inspector.model.display import display_lines, display_text
 from inspector.report.unmasked import clean_throughout, joined
 from inspector.session.session import Session
 from inspector.model.severity import WORST_FIRST
@@ -40,6 +40,11 @@ def _place(path: str, f, several: bool) -> str:
 def safe(text: object) -> str:
     """One line of ``text`` fit for a terminal: secrets masked, control characters escaped."""
     return display_text(scrub_secrets(text if isinstance(text, str) else str(text)), one_line=True)
+
+
+def safe_lines(text: object) -> str:
+    """``safe`` line by line, the line breaks kept: a message made of lines on purpose."""
+    return display_lines(scrub_secrets(text if isinstance(text, str) else str(text)))
 
 
 def _short(text: str, n: int = 100, as_is: bool = False) -> str:

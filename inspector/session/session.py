@@ -16,6 +16,7 @@ from array import array
 
 import orjson
 
+from inspector.capture import memory
 from inspector.capture.redact import scrub_secrets
 from inspector.framing import Decoder, MessageDecoder, SSEDecoder, choose_decoder
 from inspector.model.blocks import Block, FragmentTimes
@@ -99,6 +100,8 @@ class Session:
         self._pending: list[EventRecord] = []
         self._sniff: list[bytes] = []
         """The chunks taken before a decoder is chosen: blank ones (BOM, spaces, line breaks) so far."""
+        self._unchecked = 0
+        """Body bytes framed since the memory limit was last checked (``inspector.capture.memory``)."""
         self._body_head = bytearray()
         self.current: EventRecord | None = None
         """The event being handled (the writer's default place for findings)."""
@@ -172,12 +175,20 @@ class Session:
             self._take(self._decoder.feed(data, chunk.t))
             if not self._run_gate.armed:
                 self._look_for_runs()
+            self._unchecked += len(data)
+            if self._unchecked >= memory.CHECK_BYTES:
+                self._unchecked = 0
+                memory.check()
         else:  # a pasted capture is one huge chunk: never hold all its lines at once
             view = memoryview(data)
             for i in range(0, len(data), SLICE):
                 self._take(self._decoder.feed(bytes(view[i:i + SLICE]), chunk.t))
                 if not self._run_gate.armed:
                     self._look_for_runs()
+                self._unchecked += SLICE
+                if self._unchecked >= memory.CHECK_BYTES:
+                    self._unchecked = 0
+                    memory.check()
 
     def close(self, end: End | None = None) -> None:
         """The body ended (``end`` says how; None is a clean EOF). Runs the end-of-stream rules."""

@@ -17,13 +17,17 @@ SCALAR_KEYS = frozenset({"type", "index", "output_index", "content_index", "summ
 FREE_FORM = frozenset({"input", "args", "arguments", "parameters", "properties", "schema", "input_schema",
                        "tools", "metadata", "partialArgs", "json", "output"})
 """Keys under which any JSON shape is legal (tool arguments and schemas)."""
+OBJECT_KEYS = frozenset({"delta", "content_block", "function", "item", "response", "usage"})
+"""Keys whose values are never lists in any dialect (an object mostly; Responses' text ``delta`` is a
+string): judged with ``objects=True`` (``serve --mutate`` rewrites what is under them)."""
 MAX_DEPTH = 6
 MAX_NODES = 2_000
 
 
-def wrong_type_fields(payload: object, limit: int = 3) -> list[str]:
+def wrong_type_fields(payload: object, limit: int = 3, *, objects: bool = False) -> list[str]:
     """Up to ``limit`` JSON paths (``delta.type``, ``choices[0].index``) in ``payload`` where a key
-    of ``SCALAR_KEYS`` holds a list or an object; visits at most ``MAX_NODES`` values."""
+    of ``SCALAR_KEYS`` holds a list or an object (with ``objects``: also where a key of ``OBJECT_KEYS``
+    holds a list); visits at most ``MAX_NODES`` values."""
     out: list[str] = []
     stack: list[tuple[object, str, int]] = [(payload, "", 0)]
     seen = 0
@@ -39,8 +43,10 @@ def wrong_type_fields(payload: object, limit: int = 3) -> list[str]:
                 here = f"{path}.{k}" if path else k
                 if k in SCALAR_KEYS and isinstance(v, (dict, list)):
                     out.append(f"{here} is {'an object' if isinstance(v, dict) else 'a list'}")
-                elif k not in FREE_FORM and isinstance(v, (dict, list)):
-                    stack.append((v, here, depth + 1))
+                elif objects and k in OBJECT_KEYS and isinstance(v, list):
+                    out.append(f"{here} is a list")
+                elif k not in FREE_FORM and not (objects and k == "usage") and isinstance(v, (dict, list)):
+                    stack.append((v, here, depth + 1))  # usage grows new members (fallback_credit.status: {})
         elif isinstance(value, list):
             for i, v in enumerate(value[:50]):
                 if isinstance(v, (dict, list)):

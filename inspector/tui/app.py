@@ -95,6 +95,7 @@ class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
     BINDINGS = [*(c.binding() for c in COMMANDS), INTERRUPT]
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+    ALLOW_IN_MAXIMIZED_VIEW = "FittedFooter"  # ``z`` keeps the key bar (help, quit): Textual's default names its own Footer
     PANELS: tuple[Registration, ...] = (
         Registration(BlockList, "blocks", focus="blocks"),
         Registration(BlocksPane, "detail"),
@@ -384,6 +385,10 @@ class InspectorApp(TerminalApp, QuitNow, StartTheme, App[int]):
             "i: explain · v: severity" if total else "no findings")
         pane = self.query_one("#findings-pane")
         set_border(pane, title, sub)
+        # stacked and short, the column holds what the findings pane shows and the log's rows
+        side = self.query_one("#side")
+        side.set_class(fl.shown > 0, "-listing")
+        side.set_class(not self.query_one("#finding-filter").has_class("-hidden"), "-filtering")
         log = self.query_one(EventLog)
         box = self.query_one("#search", Input)
         if box.has_class("-nomatch") and not box.has_class("-hidden"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import WorkType
 
+from inspector.capture.memory import MemoryLimitReached
 from inspector.tui.screens.jump import JumpScreen
 
 if TYPE_CHECKING:
@@ -67,7 +68,10 @@ class FeedControl:
     async def _scan(self) -> None:
         feed = self.app.feed
         if feed.total_events is None and not feed.instant:
-            await feed.ascan(self._posted)
+            try:
+                await feed.ascan(self._posted)
+            except MemoryLimitReached as e:
+                self._over_memory(feed, e)
 
     def _posted(self) -> None:
         self.app.post_message(self.app.ChunksReceived())
@@ -87,6 +91,9 @@ class FeedControl:
             gc.disable()
         try:
             await feed.play(self._posted)
+        except MemoryLimitReached as e:
+            self._over_memory(feed, e)
+            return
         finally:
             if paused_gc:
                 gc.enable()
@@ -101,11 +108,20 @@ class FeedControl:
         self.seeking = True
         try:
             await feed.aseek_event(n)
+        except MemoryLimitReached as e:
+            self._over_memory(feed, e)
+            return
         finally:
             self.seeking = False
         if self.seek_target == n:
             self.seek_target = None
         self.app.post_message(self.app.StreamClosed())
+
+    def _over_memory(self, feed, e: MemoryLimitReached) -> None:
+        """Reading ``feed`` went over the memory limit (``--max-memory``): as a capture that cannot be
+        opened, the app ends with the one line (exit 2), or, beside other streams, that one is dropped."""
+        feed.pause()
+        self.app.opening.failed(feed, str(e.named(feed.label)))
 
     def check_action(self, action: str) -> bool | None:
         """``check_action`` for the playback keys: greyed out (None) or hidden (False) when they do nothing."""

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from inspector.tui.text import segment
 
-PINNED = ("help", "close", "quit")
+PINNED = ("help", "close", "quit", "quit_app")
 """Actions whose keys the footer keeps in view on the right at any width (a screen's close is its way out)."""
 MEDIUM = 110
 """Columns from which the panes sit side by side."""

@@ -63,9 +63,9 @@ class CaptureOpening:
         except SeveralStreams as e:
             app.call_from_thread(self._choose_entry, pending, e)
         except CaptureError as e:
-            app.call_from_thread(self._open_failed, pending, str(e))
+            app.call_from_thread(self.failed, pending, str(e))
         except ValueError as e:  # a dialect the settings do not know
-            app.call_from_thread(self._open_failed, pending, str(e).splitlines()[0])
+            app.call_from_thread(self.failed, pending, str(e).splitlines()[0])
         else:
             app.call_from_thread(self._opened, pending, feed)
 
@@ -79,7 +79,9 @@ class CaptureOpening:
             self.show_blocks_loading(False)
             app.select_feed(index, play=not app.start_paused)
 
-    def _open_failed(self, pending: OpeningFeed, message: str) -> None:
+    def failed(self, pending: Feed, message: str) -> None:
+        """``pending`` cannot be read (``message`` says why): the app ends with it when it is the only
+        stream (exit 2), else the stream is dropped with a notification."""
         app = self.app
         index = self._index_of(pending)
         if index is None:

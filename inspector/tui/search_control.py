@@ -39,6 +39,7 @@ class SearchControl:
         box.remove_class("-hidden")
         box.value = self.app.query_one(FindingsList).text_filter
         box.focus()
+        self.app.update_titles()  # the findings pane grows by the box: its column makes room
 
     def cycle_severity(self) -> None:
         self.app.query_one(FindingsList).action_cycle_severity()

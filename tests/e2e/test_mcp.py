@@ -81,3 +81,13 @@ def test_without_a_folder_mcp_is_a_one_line_error(tmp_path):
 
     code, _, err = run_cli(["mcp", str(tmp_path / "missing")])
     assert code == 2 and err.strip() == f"stream-inspector: mcp: {tmp_path / 'missing'}: no such folder"
+
+
+def test_a_file_given_as_the_folder_is_told_as_such(tmp_path):
+    from tests.e2e.conftest import run_cli
+
+    f = tmp_path / "run.jsonl"
+    f.write_text("{}\n")
+    code, _, err = run_cli(["mcp", str(f)])
+    assert code == 2 and err.strip() == (f"stream-inspector: mcp: {f}: a file, not a folder "
+                                         "(mcp serves a recording folder: proxy --record DIR, run --record DIR)")

@@ -335,3 +335,25 @@ def test_every_provider_has_its_semconv_name(receiver):
     assert names[str(files[0])] == "aws.bedrock"
     assert all(names[str(c)] == "aws.bedrock" for c in converse) and converse
     assert names[str(files[1])] == "openai"
+
+
+def test_check_sends_the_span_of_a_capture_whose_numbers_are_past_64_bits(receiver, tmp_path):
+    """OTLP's integers are 64-bit: a request's ``max_tokens: 1e30`` or a usage count of 10^20 is sent
+    as the largest one, not an encoding error that loses the span."""
+    events = [{"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant", "model": "x",
+                                                    "content": [], "usage": {"input_tokens": 10**20, "output_tokens": 1}}},
+              {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1e30}},
+              {"type": "message_stop"}]
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+    head = {"format": "stream-inspector-capture", "version": 1,
+            "request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "headers": {},
+                        "body": {"model": "x", "max_tokens": 1e30, "seed": -10**19, "messages": []}},
+            "response": {"status": 200, "headers": {"content-type": "text/event-stream"}}}
+    src = tmp_path / "big.jsonl"
+    src.write_text(json.dumps(head) + "\n" + json.dumps({"t": 0.1, "data": body}) + "\n")
+    p = run_cli(["check", "--otlp", str(src)], env_for(receiver))
+    assert p.returncode in (0, 1) and "Traceback" not in p.stderr, p.stderr
+    wait_for(lambda: len(receiver.spans) == 1, "1 span")
+    a = receiver.spans[0]["attributes"]
+    assert a["gen_ai.request.max_tokens"] == 2**63 - 1 and a["gen_ai.request.seed"] == -(2**63)
+    assert a["gen_ai.usage.input_tokens"] == 2**63 - 1

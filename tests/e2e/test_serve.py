@@ -174,3 +174,17 @@ def test_serve_with_loop_keeps_answering(corpus):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+@pytest.mark.parametrize("given,said", [
+    ("-", "serve: standard input (-) cannot be answered again and again: save it to a file and serve that"),
+    ("DIR", "serve: DIR is a folder: name its captures (serve DIR/*.jsonl) or replay a recording with --match DIR"),
+])
+def test_serve_says_what_it_takes_instead_of_stdin_or_a_folder(tmp_path, given, said):
+    from tests.e2e.conftest import run_cli
+
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    arg = str(folder) if given == "DIR" else given
+    code, _, err = run_cli(["serve", arg, "--port", "0"])
+    assert code == 2 and err.strip() == "stream-inspector: " + said.replace("DIR", arg)

@@ -53,3 +53,13 @@ async def test_an_equivalent_pair_says_so_and_exits_0():
 
 def test_diff_screen_snapshot(snap_compare):
     assert snap_compare(make_diff_app(broken()), terminal_size=SIZE)
+
+
+async def test_a_narrow_diff_keeps_help_and_close_on_the_footers_right():
+    """As on the inspector's screens: ``? Help`` and the way out stay in view at any width (Textual's
+    own footer cut them off the right edge)."""
+    app = make_diff_app(broken())
+    async with app.run_test(size=(48, 20)) as pilot:
+        await pilot.pause()
+        last = "\n".join(s.text for s in app.screen._compositor.render_strips()).splitlines()[-1]
+        assert "? Help" in last and "q Close" in last

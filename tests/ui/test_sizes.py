@@ -256,3 +256,71 @@ async def test_a_short_terminal_keeps_the_search_box_to_one_row_and_says_no_matc
         await pilot.press("escape")
         await pilot.pause()
         assert "no event contains" not in (app.query_one("#log-pane").border_subtitle or "")
+
+
+async def test_a_maximised_pane_keeps_the_footer_and_its_help_and_quit_keys():
+    """``z`` gives the pane the screen but not the footer: ``? Help`` and ``q Quit`` stay listed
+    (the README promises them at any width, and a maximised pane is no way out otherwise)."""
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "z")
+        await pilot.pause()
+        assert app.screen.maximized is app.query_one("#log-pane")
+        last = _screen_text(app).splitlines()[-1]
+        assert "Help" in last and "Quit" in last
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (100, 35), (100, 40), (100, 48)],
+                         ids=["80x24", "100x30", "100x35", "100x40", "100x48"])
+async def test_stacked_panes_end_above_the_footer_with_findings_shown(size):
+    """Stacked (below 110 columns), the findings pane grows with its findings and the event log
+    keeps 5 rows: the column they share must hold both, or the log runs under the footer (its
+    last events and its bottom border hidden)."""
+    app = _finished(VIOLATIONS)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.height >= 5 and log.bottom <= footer.y
+
+
+@pytest.mark.parametrize("keys,blocks", [([], 7), (["0", "up"], 7), (["2", "x", "z", "z", "z"], 6),
+                                         (["0", "up", "2", "x", "T"], 6)],
+                         ids=["no-findings", "findings", "filter-no-match", "filter-match"])
+async def test_the_proxy_stacked_at_80x24_ends_above_the_footer(monkeypatch, keys, blocks):
+    """Under the exchange list 14 rows are left: the blocks keep 7 of them (the tool and its
+    arguments) whether findings are listed or not (6 while the filter box takes a row), and the
+    log ends above the footer."""
+    app = _proxy_app(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fill(pilot)
+        await pilot.press(*keys)
+        for _ in range(3):
+            await pilot.pause()
+            app.refresh_now()
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.bottom <= footer.y and log.height >= 3 and app.query_one("#blocks").region.height >= blocks
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (100, 35)], ids=["80x24", "100x30", "100x35"])
+@pytest.mark.parametrize("path,typed", [(CLEAN, "zzz"), (VIOLATIONS, "T")], ids=["no-match", "match"])
+async def test_the_findings_filter_box_keeps_the_log_above_the_footer(size, path, typed):
+    app = _finished(path)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "x", *typed)
+        for _ in range(3):
+            await pilot.pause()
+        log, footer = app.query_one("#log-pane").region, app.query_one("FittedFooter").region
+        assert log.height >= 5 and log.bottom <= footer.y
+
+
+async def test_the_compare_title_is_cut_with_an_ellipsis_not_wrapped_out_of_sight():
+    """At 80 columns the title (cursor, then both file names) does not fit: it is cut at the
+    edge with ``…``; wrapped, its one row showed ``vs B`` and no name."""
+    a, b = bundled_pair()
+    app = make_compare_app(a, b, cursor=6.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        row = _strip_text(app, app.screen.query_one("#compare-title")).rstrip()
+        assert "vs B e" in row and row.endswith("…")

@@ -248,3 +248,13 @@ def test_check_called_in_process_returns_and_freezes_nothing(capsys, clean):
     assert main(["check", str(clean)]) == 0
     assert capsys.readouterr().out
     assert gc.get_freeze_count() == frozen
+
+
+@pytest.mark.parametrize("words", [["replay", "-"], ["diff", "-", "B", "--format", "text"],
+                                   ["compare", "-", "B", "--format", "text"], ["serve", "-"]])
+def test_a_command_that_reads_files_says_so_when_given_standard_input(capsys, tmp_path, monkeypatch, words):
+    """Only ``check`` reads ``-``; the others said ``-: no such file``, as if a file were missing."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "B").write_text('event: ping\ndata: {"type": "ping"}\n\n')
+    code, _, err = run(capsys, *words)
+    assert code == 2 and "standard input" in err and "no such file" not in err

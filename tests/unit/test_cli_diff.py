@@ -65,3 +65,12 @@ def test_trouble_exits_2_with_one_line(tmp_path):
         code, out, err = run_cli(argv)
         assert code == 2 and out == ""
         assert err.startswith("stream-inspector: diff: ") and err.count("\n") == 1, err
+
+
+def test_max_size_is_taken_as_the_size_error_says(tmp_path):
+    """A capture over the limit says ``--max-size N reads it``: diff takes that option too."""
+    a, b = _files(tmp_path, BASE)
+    code, _, err = run_cli(["diff", a, b, "--format", "text", "--max-size", "100"])
+    assert code == 2 and "over the 100 bytes limit" in err and "--max-size" in err
+    code, out, _ = run_cli(["diff", a, b, "--format", "text", "--max-size", "1M"])
+    assert code == 0 and out.startswith("EQUIVALENT")

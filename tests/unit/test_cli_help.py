@@ -86,3 +86,21 @@ def test_a_command_description_is_wrapped_when_help_is_shown(capsys, monkeypatch
         main(["check", "--help"])
     wrapped = "\n".join(textwrap.fill(par, 78) for par in raw.split("\n"))
     assert wrapped in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("words,usage,hint", [
+    (["check", "--formt", "json", "x.sse"], "usage: stream-inspector check", "did you mean --format?"),
+    (["serve", "--lop", "x.jsonl"], "usage: stream-inspector serve", "did you mean --loop?"),
+    (["replay", "x.jsonl", "--sped=2"], "usage: stream-inspector replay", "did you mean --speed?"),
+    (["rules", "--zzzzzz"], "usage: stream-inspector rules", None),
+])
+def test_an_unknown_option_is_told_with_its_commands_usage_and_the_nearest_option(words, usage, hint, capsys):
+    """A misspelt option of a command: that command's usage (not the program's ``COMMAND ...``)
+    and the option it most likely meant."""
+    with pytest.raises(SystemExit) as e:
+        main(words)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    bad = next(w for w in words if w.startswith("--"))
+    assert err.startswith(usage) and f"error: unrecognized arguments: {bad}" in err
+    assert (hint in err) if hint else "did you mean" not in err

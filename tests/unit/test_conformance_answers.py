@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.net.conform.matrix import MatrixError, load, parse
+from inspector.net.conform.grade import CaseResult, _expectations
+from inspector.net.conform.matrix import Case, MatrixError, load, parse
 from inspector.providers.conformers import CONFORMANCE
 
 
@@ -122,3 +123,14 @@ def test_a_provider_without_a_bundled_matrix_says_how_to_write_one():
 def test_matrix_errors_are_one_line(data, message):
     with pytest.raises(MatrixError, match=message):
         parse(data, "m.toml", "openai")
+
+
+@pytest.mark.parametrize("stop,said", [("end", "expected an end stop, got tool_use"),
+                                       ("length", "expected a length stop, got tool_use")])
+def test_a_missed_stop_class_reads_as_english(stop, said):
+    conf = CONFORMANCE["anthropic"]
+    turn = conf.read({"content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+                      "stop_reason": "tool_use"})
+    result = CaseResult("plain-text", "text only")
+    _expectations(result, Case("plain-text", "text only", {}, expect={"stop": stop}), conf, turn)
+    assert result.reason == said

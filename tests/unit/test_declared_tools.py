@@ -225,6 +225,23 @@ def test_v005_a_schema_that_is_not_one_judges_the_name_only(dialect):
     assert codes(found) == ["V005"] and "not a valid schema" in found[0].message
 
 
+LOOKBEHIND = {"propertyNames": {"pattern": "(?<=a)b"}}
+"""A pattern only the Python validator takes: the call is judged by it alone (no ``jsonschema_rs``)."""
+
+
+@pytest.mark.parametrize("schema,why", [
+    ({"$ref": "#", **LOOKBEHIND}, "recurses"),
+    ({"$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}, "$ref": "#/$defs/x", **LOOKBEHIND}, "recurses"),
+    ({"$ref": "#", "required": ["nope"]}, "recurses"),
+    ({"$ref": "#/$defs/missing"}, "$ref"),
+    ({"type": "object", "properties": {"city": {"$ref": "https://example.invalid/s.json"}}}, "$ref"),
+])
+@pytest.mark.parametrize("dialect", ["anthropic-messages", "openai-chat", "gemini"])
+def test_a_ref_that_loops_or_points_nowhere_is_v005_not_a_crash(dialect, schema, why):
+    found = check(dialect, Spec(calls=[CallSpec("get_weather", {"city": "Porto"})]), tools={"get_weather": schema})
+    assert codes(found) == ["V005"] and why in found[0].message and "not judged" in found[0].message
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_no_declared_tools_means_nothing_judged(dialect):
     cap = render(dialect, Spec(calls=[CallSpec("anything", {"x": 1})]))

@@ -380,3 +380,23 @@ def test_an_export_gets_the_permissions_a_new_file_gets(tmp_path):
     finally:
         os.umask(umask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("name,kind", [("page.html", "html"), ("page.HTM", "html"), ("runs.har", "har")])
+def test_without_to_the_format_is_read_from_the_output_name(tmp_path, capsys, name, kind):
+    from inspector.cli import main
+
+    target = tmp_path / name
+    assert main(["export", str(BUNDLED[0]), "-o", str(target)]) == 0
+    assert f"({kind}, 1 capture)" in capsys.readouterr().err
+    text = target.read_text()
+    assert text.startswith("<!DOCTYPE html>") if kind == "html" else json.loads(text)["log"]["version"] == "1.2"
+
+
+@pytest.mark.parametrize("argv", [[], ["-o", "notes.txt"]])
+def test_without_to_and_no_telling_name_it_asks_for_to(tmp_path, capsys, argv):
+    from inspector.cli import main
+
+    assert main(["export", str(BUNDLED[0]), *argv]) == 2
+    err = capsys.readouterr().err
+    assert "--to html or --to har" in err and len(err.strip().splitlines()) == 1

@@ -80,6 +80,30 @@ def test_deflate_body_is_decoded_and_an_unknown_coding_is_a_clear_error():
         load_bytes(br, name="b.yaml")
 
 
+def gzip_of(data: bytes) -> bytes:
+    z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return z.compress(data) + z.flush()
+
+
+def test_a_gzip_bomb_is_refused_by_its_ratio_with_a_clear_error():
+    bomb = gzip_of(BODY + b": " + b" " * (64 << 20))  # 64 MiB of padding in about 64 kB
+    raw = vcr_yaml(bomb, headers={"Content-Type": ["text/event-stream"], "Content-Encoding": ["gzip"]})
+    with pytest.raises(CaptureError, match=r"b.yaml#0: gzip body decodes to more than .* times its .* coded bytes"):
+        load_bytes(raw, name="b.yaml")
+    small = vcr_yaml(gzip_of(BODY + b": " + b" " * 100_000),  # past 200x, under the floor: no bomb
+                     headers={"Content-Type": ["text/event-stream"], "Content-Encoding": ["gzip"]})
+    assert load_bytes(small).body.startswith(BODY)
+
+
+def test_decoded_bodies_of_one_cassette_share_one_cap(monkeypatch):
+    monkeypatch.setattr("inspector.capture.cassette.MAX_DECODED", 3 * len(BODY))
+    one = yaml.safe_load(vcr_yaml(gzip_of(BODY), headers={"Content-Type": ["text/event-stream"],
+                                                          "Content-Encoding": ["gzip"]}))
+    one["interactions"] *= 4  # each body within the cap, the four of them over it
+    with pytest.raises(CaptureError, match=r"c.yaml#3: gzip body decodes to more than .* \(the cassette.s decoded bodies are capped"):
+        load_all_bytes(yaml.safe_dump(one).encode(), name="c.yaml")
+
+
 def test_entry_suffix_and_all_streams(tmp_path):
     p = tmp_path / "c.yaml"
     p.write_bytes(vcr_yaml(BODY.decode()))
@@ -95,3 +119,21 @@ def test_check_reads_a_cassette_on_standard_input(monkeypatch, capsys):
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
     assert main(["check", "-"]) == 0
     assert capsys.readouterr().out.startswith("<stdin>#0: anthropic-messages, 3 events")
+
+
+def test_a_request_body_nested_too_deep_is_kept_as_text_and_exported(tmp_path, capsys):
+    data = yaml.safe_load(vcr_yaml(BODY))
+    data["interactions"][0]["request"]["body"] = '{"messages":' + "[" * 1000 + "]" * 1000 + "}"
+    src = tmp_path / "deep.yaml"
+    src.write_text(yaml.safe_dump(data))
+    assert isinstance(load_bytes(src.read_bytes()).request["body"], str)
+    assert main(["export", str(src), "--to", "har", "-o", str(tmp_path / "out.har")]) == 0
+
+
+def test_a_yaml_whole_number_of_thousands_of_digits_is_kept_as_text(tmp_path, capsys):
+    big = "9" * 5000
+    src = tmp_path / "big.yaml"
+    src.write_text(vcr_yaml(BODY).decode().replace("code: 200", f"code: {big}")
+                   .replace("- text/event-stream", f"- text/event-stream\n      X-Count:\n      - {big}"))
+    assert main(["check", "--format", "json", str(src)]) in (0, 1)
+    assert main(["export", str(src), "--to", "har", "-o", str(tmp_path / "out.har")]) == 0

@@ -22,12 +22,14 @@ DEFERRED = {"concurrent": "only check --jobs N uses its process pool (~15 ms of 
             "jsonschema": "only a request that declares tool schemas (V rules); with attrs and referencing it "
                           "costs more start-up than the rest of check",
             "jsonschema_rs": "the V rules' fast validity check, loaded with jsonschema",
+            "referencing": "jsonschema's $ref resolver: its Unresolvable is caught where a call is judged",
             "yaml": "only a VCR cassette in YAML: PyYAML is a fifth of check's start-up otherwise",
             "tempfile": "only when a command crashes (the saved traceback); with shutil it costs check's start-up",
             "traceback": "only when a command crashes (the saved traceback)"}
 """Modules imported where they are used, for start-up time: ``check`` must not load them on a capture
 that does not need them (``test_check_rules_and_help_load_no_ui_or_network_library``)."""
-CLI_DEFERRED = {"inspector.cli.otel": "--otlp only: the span sender and the span records",
+CLI_DEFERRED = {"difflib": "a misspelt option only (the nearest option named)",
+                "inspector.cli.otel": "--otlp only: the span sender and the span records",
                 "inspector.report.spans": "--otlp only (built in check's workers)",
                 "inspector.feeds.exchanges.record": "the --keep defaults of the proxy commands' parsers",
                 "inspector.providers.variables": "run's parser: reads every provider's endpoint",
@@ -72,6 +74,7 @@ LOADED_WHEN_NEEDED = {
     "inspector.session.rules.schemas": "a request that declares tool schemas (V rules)",
     "inspector.session.history": "a request to judge (check --request, a WebSocket's follow-up request)",
     "inspector.capture.request": "check --request",
+    "inspector.model.urls": "a URL to split (it brings urllib.parse): redaction of a request URL",
     "inspector.providers.summary": "the event log's one-line summaries (the TUI's, ``providers.summarize``)"}
 """Project modules imported by the lower layers where a capture needs them, for start-up: a ``check`` of
 raw SSE loads none of them (``test_check_of_sse_loads_no_other_format``). Each one's importer is in its

@@ -348,3 +348,16 @@ def test_rules_and_the_readme_say_v3_and_list_the_new_codes(capsys):
     assert "`shared/RULES.md` **v3**" in readme
     for code in ("C019", "C020", "R011", "R012"):
         assert f"`{code}` " in readme
+
+
+def test_rules_takes_a_rule_by_the_name_the_reports_print(capsys):
+    """Reports say ``T001 stall``, ``A007 stop-reason-mismatch``: ``rules`` finds a rule by that name
+    too (every family's rule of that name)."""
+    from inspector.cli import main
+
+    assert main(["rules", "stall", "stop-reason-mismatch"]) == 0
+    out = capsys.readouterr().out
+    assert "  T001 stall (" in out and "  A007 stop-reason-mismatch (" in out and "  B008 stop-reason-mismatch (" in out
+    assert "  J001 " not in out
+    assert main(["rules", "no-such-rule"]) == 2
+    assert "no rule matches no-such-rule (codes look like J002, names like args-invalid;" in capsys.readouterr().err

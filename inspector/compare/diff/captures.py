@@ -12,7 +12,7 @@ from inspector.compare.diff.answer import Answer, answer_from_body, answer_from_
 from inspector.compare.diff.compare import LATE_S, Diff, diff_answers
 from inspector.feeds.run import not_a_stream, run_capture
 from inspector.model.capture import Capture
-from inspector.model.display import file_name
+from inspector.model.pathnames import path_name
 
 
 class DiffInputError(Exception):
@@ -34,17 +34,19 @@ def answer_from_capture(cap: Capture, label: str, *, dialect: str | None = None,
     return answer_from_session(session, label)
 
 
-def load_answer(path: str, *, dialect: str | None = None, stall_s: float = 10.0) -> Answer:
-    """The capture file at ``path`` as an :class:`Answer`; raises :class:`DiffInputError`."""
+def load_answer(path: str, *, dialect: str | None = None, stall_s: float = 10.0,
+                max_bytes: int | None = None) -> Answer:
+    """The capture file at ``path`` (at most ``max_bytes``, None: the default limit) as an
+    :class:`Answer`; raises :class:`DiffInputError`."""
     try:
-        cap = load_path(path)
+        cap = load_path(path, max_bytes=max_bytes)
     except CaptureError as e:
         raise DiffInputError(str(e)) from None
-    return answer_from_capture(cap, file_name(str(path)), dialect=dialect, stall_s=stall_s)
+    return answer_from_capture(cap, path_name(path), dialect=dialect, stall_s=stall_s)
 
 
 def diff_captures(a_path: str, b_path: str, *, dialect: str | None = None, stall_s: float = 10.0,
-                  late_s: float = LATE_S) -> Diff:
+                  late_s: float = LATE_S, max_bytes: int | None = None) -> Diff:
     """Load, inspect and compare two capture files; raises :class:`DiffInputError`."""
-    return diff_answers(load_answer(a_path, dialect=dialect, stall_s=stall_s),
-                        load_answer(b_path, dialect=dialect, stall_s=stall_s), late_s=late_s)
+    return diff_answers(load_answer(a_path, dialect=dialect, stall_s=stall_s, max_bytes=max_bytes),
+                        load_answer(b_path, dialect=dialect, stall_s=stall_s, max_bytes=max_bytes), late_s=late_s)

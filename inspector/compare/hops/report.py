@@ -74,7 +74,9 @@ def pair_text(p: GatewayPair) -> str:
     for hop in ("upstream", "gateway", "client"):
         mine = [f for f in p.found if f.hop == hop]
         lines.append(f"  {hop}: " + ("—" if not mine else ""))
-        lines += [f"    {f.what}: {scrub_secrets(f.message)}" for f in mine]
+        # a finding's message starts with its code already: said once
+        lines += [f"    {scrub_secrets(f.message if f.message.startswith(f.what) else f'{f.what}: {f.message}')}"
+                  for f in mine]
     if p.diff is not None and p.diff.normalisations:
         lines.append("  normalisations: " + "; ".join(p.diff.normalisations))
     lines += [f"  note: {n}" for n in p.notes]

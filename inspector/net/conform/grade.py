@@ -183,7 +183,8 @@ def _expectations(result: CaseResult, case: Case, conf: Conformance, turn: Turn)
     if missing:
         misses.append(f"expected a call to {', '.join(missing)}, got {', '.join(sorted(map(str, names))) or 'none'}")
     if "stop" in e and not stop_matches(conf, turn, e["stop"]):
-        misses.append(f"expected a {e['stop']} stop, got {turn.stop_reason or 'none'}")
+        article = "an" if str(e["stop"])[:1] in "aeiou" else "a"
+        misses.append(f"expected {article} {e['stop']} stop, got {turn.stop_reason or 'none'}")
     first = turn.calls[0] if turn.calls else None
     if "arguments" in e and first is not None and first.arguments != e["arguments"]:
         misses.append(f"expected arguments {e['arguments']}, got {first.raw if first.raw is not None else first.arguments!r}")

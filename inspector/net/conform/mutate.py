@@ -16,6 +16,7 @@ from inspector.providers import PROVIDERS, provider_for_dialect
 from inspector.providers.conformers import CONFORMANCE
 from inspector.providers.conformance import Conformance
 from inspector.providers.mutations import Mutated, Mutation, NotApplicable, Stream, render, stream_of
+from inspector.session.shapes import wrong_type_fields
 
 
 class MutateError(Exception):
@@ -70,9 +71,18 @@ def parse_specs(text: str) -> list[Spec]:
     return list(dict.fromkeys(out))
 
 
+UNMUTABLE = {"S018": "values of the wrong JSON type", "S019": "JSON nested too deep"}
+"""Findings that make a capture no base for a mutation: mutations rewrite events the dialect's way and
+take each field to be of the type the dialect sends there (RULES.md S018, S019)."""
+
+
 def conformance_of(cap: Capture) -> tuple[str | None, Conformance | None]:
-    """``(provider name, its Conformance)`` for the capture's dialect, or ``(None, None)``."""
+    """``(provider name, its Conformance)`` for the capture's dialect, or ``(None, None)``. Raises
+    ``NotApplicable`` for a capture whose events a mutation cannot rewrite (``UNMUTABLE``)."""
     session = run_capture(cap)
+    bad = next((f for f in session.findings if f.code in UNMUTABLE), None)
+    if bad is not None:
+        raise NotApplicable(f"its events hold {UNMUTABLE[bad.code]} ({bad.code}): a mutation needs a well-formed stream")
     provider = provider_for_dialect(session.dialect_name)
     if provider is None:
         return None, None
@@ -116,6 +126,11 @@ def apply(name: str, source: str, cap: Capture, spec: Spec) -> MutatedCapture:
     stream = stream_of(cap)
     if not any(e.data is not None for e in stream.items):
         raise NotApplicable("no events in this capture")
+    # A dialect may read past a field of the wrong type (it keeps "" for a list ``partial_json``); a
+    # mutation rewrites that field as the dialect sends it and cannot.
+    shaped = next((w for e in stream.items if e.data is not None for w in wrong_type_fields(e.json(), 1, objects=True)), None)
+    if shaped is not None:
+        raise NotApplicable(f"an event's {shaped} (a value of the wrong JSON type): a mutation needs a well-formed stream")
     result: Mutated = mutation.apply(stream, spec.value)
     request = cap.request
     if result.request is not None:

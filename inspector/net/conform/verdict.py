@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from inspector.feeds.run import run_capture
+from inspector.model.jsondepth import loads as json_loads
 from inspector.model.severity import severity_rank
 from inspector.net.conform.mutate import MutatedCapture
 from inspector.providers.conformers import CONFORMANCE
@@ -87,7 +88,7 @@ def crashed(mc: MutatedCapture, detail: str, outcome: str = "crashed") -> Verdic
 
 def _json(body: bytes | None):
     try:
-        return orjson.loads(body) if body else None
+        return json_loads(body) if body else None  # bounded depth (S019): histories are compared recursively
     except orjson.JSONDecodeError:
         return None
 

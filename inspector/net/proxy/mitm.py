@@ -19,11 +19,13 @@ from pathlib import Path
 
 import orjson
 
+from inspector.capture.clock import seconds
 from inspector.capture.recorder import redact_request, redact_response
 from inspector.capture.redact import redact_url, remember_headers
 from inspector.feeds.exchanges.log import ExchangeLog
 from inspector.feeds.exchanges.record import Exchange
-from inspector.model.capture import Chunk, End
+from inspector.model.capture import END_KINDS, Chunk, End
+from inspector.model.jsondepth import loads as json_loads
 from inspector.net.proxy.headers import headers_dict
 from inspector.net.proxy.tap import Tee, first_free_number, open_recording, safe_name
 
@@ -85,7 +87,7 @@ class MitmFeed:
         remember_headers(pairs)
         raw = base64.b64decode(rec.get("body") or "")
         try:
-            parsed = orjson.loads(raw) if raw else None
+            parsed = json_loads(raw) if raw else None  # bounded depth (S019): redaction walks it
         except orjson.JSONDecodeError:
             parsed = None
         url, method = str(rec["url"]), str(rec["method"])
@@ -94,7 +96,7 @@ class MitmFeed:
         path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
         record_path = str(self.record_dir / f"{n:03d}-{safe_name(method, '/' + path)}.jsonl") if self.record_dir else None
         ex = Exchange(n=n, method=method, path="/" + path, target=redact_url("/" + path), url=redact_url(url),
-                      request=request, body=parsed, started_wall=float(rec.get("wall") or time.time()),
+                      request=request, body=parsed, started_wall=_wall(rec.get("wall")),
                       t0=time.monotonic(), record_path=record_path, request_bytes=len(raw))
         self.sink.begin(ex)
         self.open[rec["id"]] = (n, None, request)
@@ -118,13 +120,31 @@ class MitmFeed:
 
     def _end(self, rec: dict) -> None:
         n, tee, _ = self.open.pop(rec["id"])
-        end = End(rec.get("t"), str(rec.get("kind") or "eof"), rec.get("error"))
+        t, kind, error = rec.get("t"), rec.get("kind") or "eof", rec.get("error")
+        # Read as a capture's end record is read: a time that is no number is unknown, a kind
+        # outside END_KINDS a reset, an error that is no text kept as its text.
+        end = End(seconds(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None,
+                  kind if kind in END_KINDS else "reset", None if error is None else str(error))
         if tee is None:
             self.sink.finish(n, end)
             return
         if end.kind == "eof":
             tee.complete(end.t)
         tee.close(end)
+
+
+MAX_WALL = 1e11
+"""Unix seconds beyond which a sent wall-clock time is taken as wrong (year 5138: ``time.localtime``
+and OTLP's nanoseconds still hold it)."""
+
+
+def _wall(value: object) -> float:
+    """The addon's wall-clock time of a request, or now when it is no number or cannot be true."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        wall = seconds(value)
+        if 0 < wall < MAX_WALL:
+            return wall
+    return time.time()
 
 
 def run_sink(log: ExchangeLog, record_dir: str | None, stream=None) -> int:

@@ -13,6 +13,7 @@ from typing import Callable
 import orjson
 
 from inspector.model.capture import Capture, Chunk, End
+from inspector.model.jsondepth import loads as json_loads
 from inspector.net.replay.forward import Forwarder
 from inspector.net.replay.match import DEFAULT_IGNORE, Ignore
 from inspector.net.replay.recordings import Hit, Index, Miss, load_folder
@@ -63,7 +64,7 @@ class MatchProvider(MockProvider):
             return
         method, path = scope.get("method", "GET"), scope.get("path", "/")
         try:
-            parsed = orjson.loads(body) if body else None
+            parsed = json_loads(body) if body else None  # bounded depth (S019): the ignore walk recurses
         except orjson.JSONDecodeError:
             parsed = body.decode("utf-8", "replace")
         found = self.index.find(method, path, parsed)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from inspector.capture.load import CaptureError, load_path
 from inspector.capture.redact import scrub_value
 from inspector.model.capture import Capture
+from inspector.model.pathnames import path_name
+from inspector.model.urls import split_url
 from inspector.net.replay.match import Departure, Ignore, departure, paths_agree, shared, turn_of
 from inspector.net.serve import Served, load_served
 from inspector.providers.endpoints import api_of
@@ -57,7 +58,7 @@ def recording_of(served: Served, ignore: Ignore) -> Recording | None:
     req = served.capture.request
     if not isinstance(req, dict) or not req.get("url"):
         return None
-    path = urlsplit(str(req["url"])).path or "/"
+    path = split_url(str(req["url"])).path or "/"
     body = req.get("body")
     return Recording(served, str(req.get("method") or "POST").upper(), path, ignore.strip(body), api_of(path),
                      turn_of(body))
@@ -69,24 +70,24 @@ def load_folder(folder: str | Path, ignore: Ignore, *, max_bytes: int | None = N
     is not a readable directory."""
     p = Path(folder)
     if not p.is_dir():
-        raise CaptureError(f"{folder}: --match needs a folder of recordings (proxy --record DIR writes one)")
+        raise CaptureError(f"{path_name(folder)}: --match needs a folder of recordings (proxy --record DIR writes one)")
     try:
         files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
     except OSError as e:
-        raise CaptureError(f"{folder}: cannot list: {e.strerror or e}") from None
+        raise CaptureError(f"{path_name(folder)}: cannot list: {e.strerror or e}") from None
     out: list[Recording] = []
     notes: list[str] = []
     for f in files:
         try:
             cap = load_path(f, max_bytes=max_bytes)
         except CaptureError as e:
-            notes.append(f"{f.name}: skipped ({e})")
+            notes.append(f"{path_name(f.name)}: skipped ({e})")
             continue
-        rec = recording_of(load_served([(f.stem, cap)])[0], ignore)
+        rec = recording_of(load_served([(path_name(f.stem), cap)])[0], ignore)  # its name is sent in a miss's answer
         if rec is None:
-            notes.append(f"{f.name}: skipped (no request recorded with it)")
+            notes.append(f"{path_name(f.name)}: skipped (no request recorded with it)")
             continue
-        rec.served.source = str(f)
+        rec.served.source = path_name(f)
         out.append(rec)
     return out, notes
 

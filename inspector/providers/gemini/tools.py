@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
+from inspector.model.digits import digits_int
 from inspector.providers.tools import DeclaredTool, DeclaredTools, ToolChoice, add, name_of, spelled
 
 SERVER_KINDS = frozenset({"executableCode", "codeExecutionResult"})
@@ -58,8 +59,8 @@ def json_schema(schema: object) -> object:
             value = _TYPES.get(value.upper(), value)
         elif key == "format" and value in _OPENAPI_FORMATS:
             continue
-        elif key in _COUNTS and isinstance(value, str) and value.isdigit():
-            value = int(value)
+        elif key in _COUNTS and isinstance(value, str) and digits_int(value) is not None:
+            value = digits_int(value)
         elif key == "properties" and isinstance(value, dict):
             value = {k: json_schema(v) for k, v in value.items()}
         elif key in ("items", "anyOf"):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from inspector.model.digits import digits_int
 from inspector.providers.openai_realtime.sniff import SESSION_PREFIXES, URL_HINTS, sniff
 from inspector.providers.openai_responses.stream import OpenAIResponses
 
@@ -101,5 +102,5 @@ class OpenAIRealtime(OpenAIResponses):
         size = 0
         if isinstance(delta, str):
             m = _PLACEHOLDER.match(delta)
-            size = int(m.group(1)) if m else len(delta) * 3 // 4 - len(delta) + len(delta.rstrip("="))
+            size = (digits_int(m.group(1)) or 0) if m else len(delta) * 3 // 4 - len(delta) + len(delta.rstrip("="))
         self.w.note(item.block, "audio_bytes", int(item.block.extra.get("audio_bytes", 0)) + size)

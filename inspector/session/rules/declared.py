@@ -167,6 +167,9 @@ class DeclaredRules:
             return
         self._judged.add(block.pos)
         verdict = judge_call(d, block.name, block.input, self._compile)
+        tool = d.tools.get(block.name) if block.name else None
+        if tool is not None and tool.schema is not None:
+            self._compile(tool)  # a note judging found (a $ref that loops) is V005 too
         if verdict is None:
             return
         if verdict.violations:

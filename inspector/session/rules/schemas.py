@@ -214,10 +214,19 @@ def _audit(schema: object, path: str, known: frozenset, formats: frozenset, note
 def violations(compiled: Compiled, instance: object) -> tuple[list[Violation], int]:
     """``(the first MAX_ERRORS violations, how many there are)`` of ``instance`` against ``compiled``
     (nothing when it has no validator). Ordered by path, so the message is the same on every run."""
+    from referencing.exceptions import Unresolvable  # with jsonschema, on first use (module docstring)
     validator = compiled.validator
-    if validator is None or (compiled.fast if compiled.fast is not None else validator).is_valid(instance):
+    try:
+        if validator is None or (compiled.fast if compiled.fast is not None else validator).is_valid(instance):
+            return [], 0
+        errors = sorted(validator.iter_errors(instance), key=lambda e: (e.json_path, e.validator))
+    except (RecursionError, Unresolvable) as e:
+        # A ``$ref`` that loops (``{"$ref": "#"}``: the Python validator recurses for ever) or points
+        # nowhere: the schema cannot judge anything, as one that is no schema (RULES.md V005).
+        why = "a $ref recurses deeper than the validator can follow (it loops)" if isinstance(e, RecursionError) else f"$ref {_short(str(e))}"
+        compiled.validator = compiled.fast = None
+        compiled.notes.append(f"at $: {why}: the arguments are not judged")
         return [], 0
-    errors = sorted(validator.iter_errors(instance), key=lambda e: (e.json_path, e.validator))
     shown = [Violation(e.json_path, str(e.validator), _short(e.message)) for e in errors[:MAX_ERRORS]]
     return shown, len(errors)
 

@@ -199,6 +199,8 @@ class CompareScreen(Screen[None]):
         color: $primary;
         text-style: bold;
         padding: 0 1;
+        text-wrap: nowrap;  /* one row: cut at the edge, not wrapped onto a row that is not shown */
+        text-overflow: ellipsis;
     }
     #compare-chart-pane {
         height: auto;

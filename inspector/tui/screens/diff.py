@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from inspector.compare.diff import Diff
 from inspector.compare.diff.answer import Answer
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.screens.compare import CompareApp
 from inspector.tui.text import Content, assemble, join, one_line, shown
+from inspector.tui.layout import FittedFooter
 
 MAX_SHOWN = 2000
 """Characters of a text or argument shown per cell (the JSON output has them all)."""
@@ -98,7 +99,7 @@ class DiffScreen(Screen):
     BINDINGS = [
         Binding("n", "next_difference", "Next difference"),
         Binding("p", "previous_difference", "Previous difference"),
-        Binding("question_mark,f1", "help", "Keys", key_display="?"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q,escape", "close", "Close"),
     ]
 
@@ -124,7 +125,7 @@ class DiffScreen(Screen):
             if not d.pairs:
                 yield Label("no blocks on either side")
             yield Static(self._rest(), id="diff-rest")
-        yield Footer()
+        yield FittedFooter()  # help and the way out docked on the right, as on the other screens
 
     def _rest(self) -> Content:
         d = self.diff

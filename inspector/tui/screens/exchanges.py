@@ -177,6 +177,20 @@ class ProxyApp(InspectorApp):
     Screen.-short #exchanges {
         height: 7;
     }
+    /* stacked and short, the list leaves 14 rows at 80x24: the blocks keep 7 (the tool and its
+       arguments), the findings show 2 rows (scrolling) and the log at least 3 */
+    Screen.-narrow.-short #side, Screen.-narrow.-short #side.-listing {
+        min-height: 7;
+    }
+    Screen.-narrow.-short #side.-filtering {
+        min-height: 8;  /* the filter box's row besides */
+    }
+    Screen.-narrow.-short #findings {
+        max-height: 2;  /* rows, not vh: the pane's auto height then counts the list's whole length */
+    }
+    Screen.-narrow.-short #log-pane {
+        min-height: 3;
+    }
     #exchange-filter {
         height: 3;
         border: tall $accent;

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from inspector.compare.hops import GatewayPair, pair_text
 from inspector.compare.hops.pairs import streamed
@@ -24,6 +24,7 @@ from inspector.tui.screens.compare import CompareApp
 from inspector.tui.screens.diff import DiffScreen
 from inspector.tui.screens.help import HelpScreen, key_text
 from inspector.tui.text import shown, one_line, cell, notice
+from inspector.tui.layout import FittedFooter
 
 COLUMNS = ("pair", "front (client)", "back (upstream)", "paired by", "answers", "upstream", "gateway", "client")
 
@@ -62,7 +63,7 @@ class GatewayScreen(Screen):
 
     BINDINGS = [
         Binding("enter", "open_diff", "Diff"),
-        Binding("question_mark,f1", "help", "Keys", key_display="?"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "quit_app", "Quit"),
     ]
 
@@ -78,7 +79,7 @@ class GatewayScreen(Screen):
         yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="pair-detail"):
             yield Static("No pair yet: send a request through the front tap.", id="pair-report")
-        yield Footer()
+        yield FittedFooter()  # help and the way out docked on the right, as on the other screens
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
