@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 try:
     import resource  # Unix: the peak RSS where /proc is missing (macOS)
 except ImportError:  # Windows: no reading, no check
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # the module or None, checked before use
 
 __all__ = ["CHECK_BYTES", "CHECK_RECORDS", "DEFAULT_LIMIT", "MemoryLimitReached", "check", "limit", "limited",
            "reserve", "reserve_lines", "reserve_parse", "rss", "set_limit"]

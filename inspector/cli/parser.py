@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
         """Wrap each paragraph (line) of the description to ``WRAP`` columns when help is first shown:
         ``textwrap`` and the wrapping are then paid by ``--help``, not by every command's start-up."""
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]  # argparse's is overloaded; one untyped form here
         """As argparse's, but an unknown option is told by the command it was given to (its usage,
         not the program's ``COMMAND ...``), with the option it most likely meant."""
         ns, extras = self.parse_known_args(args, namespace)
@@ -40,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
 
     def _command_parser(self, command: str | None) -> _Parser | None:
         subs = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
-        return subs.choices.get(command) if subs is not None and command else None  # type: ignore[return-value]
+        return subs.choices.get(command) if subs is not None and command else None  # type: ignore[return-value]  # its parsers are ours, made by add_parser
 
     def _nearest(self, extras: list[str]) -> str:
         """`` (did you mean --format?)`` for the first unknown option close to one of ours, else ''."""

@@ -11,7 +11,7 @@ from inspector.cli import demo, replay
 
 def _args(**kw):
     base = {"capture": "", "speed": 1.0, "instant": False, "dialect": None, "stall": 10.0, "theme": None,
-            "entry": None, "max_size": None}
+            "entry": None, "max_size": None, "max_memory": None}
     base.update(kw)
     return argparse.Namespace(**base)
 
