@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import jsonschema
 import pytest
 
 from inspector.session.rules.schemas import compile_schema, violations
@@ -58,3 +59,13 @@ def test_ordinary_patterns_judge_as_python_re_does(pattern):
         assert (n == 0) == expected, (pattern, word, found)
         if n:
             assert found[0].keyword == "pattern" and found[0].message == f"{word!r} does not match {pattern!r}"
+
+
+def test_another_user_of_jsonschema_in_the_process_keeps_python_re():
+    """Only V002's own judging searches in the linear engine: a pattern it refuses (``\\Z``, which V002
+    leaves unjudged) still judges by ``re`` for the process's other jsonschema users (the pytest plugin
+    runs in theirs)."""
+    compile_schema({"type": "object", "properties": {"q": {"type": "string", "pattern": "x"}}})  # installs LinearRe
+    schema = {"type": "string", "pattern": r"a\Z"}
+    assert jsonschema.Draft202012Validator(schema).is_valid("ba")
+    assert not jsonschema.Draft202012Validator(schema).is_valid("ab")

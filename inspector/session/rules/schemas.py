@@ -16,6 +16,7 @@ that ``check`` on a capture whose request declares no schema never loads them (s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
@@ -118,19 +119,25 @@ class LinearRe:
     with a backtracking limit), where Python's backtracking ``re`` took 2^n steps for ``^(a+)+$``
     on n a's and a ``!``. Both the schema and the arguments come from outside (the request, the
     model). A pattern that engine does not take is not judged (a note says so, ``_audit``): it
-    counts as matching. Every other name is ``re``'s."""
+    counts as matching. Every other name is ``re``'s. Only the searches made while this module
+    judges arguments (:data:`_JUDGING`) take that engine: another user of jsonschema in the same
+    process (a test of the pytest plugin's user, say) gets ``re`` as before."""
 
     def __init__(self, re_module) -> None:
         self.re = re_module
 
     def search(self, pattern, string, flags=0):
-        if flags or not isinstance(pattern, str) or not isinstance(string, str):
+        if not _JUDGING.get() or flags or not isinstance(pattern, str) or not isinstance(string, str):
             return self.re.search(pattern, string, flags)
         matcher = _matcher(pattern)
         return True if matcher is None or matcher.is_valid(string) else None
 
     def __getattr__(self, name: str):
         return getattr(self.re, name)
+
+
+_JUDGING: ContextVar[bool] = ContextVar("_JUDGING", default=False)
+"""True while :func:`violations` runs jsonschema: its pattern searches then go to ``LinearRe``'s engine."""
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -216,6 +223,7 @@ def violations(compiled: Compiled, instance: object) -> tuple[list[Violation], i
     (nothing when it has no validator). Ordered by path, so the message is the same on every run."""
     from referencing.exceptions import Unresolvable  # with jsonschema, on first use (module docstring)
     validator = compiled.validator
+    judging = _JUDGING.set(True)
     try:
         if validator is None or (compiled.fast if compiled.fast is not None else validator).is_valid(instance):
             return [], 0
@@ -227,6 +235,8 @@ def violations(compiled: Compiled, instance: object) -> tuple[list[Violation], i
         compiled.validator = compiled.fast = None
         compiled.notes.append(f"at $: {why}: the arguments are not judged")
         return [], 0
+    finally:
+        _JUDGING.reset(judging)
     shown = [Violation(e.json_path, str(e.validator), _short(e.message)) for e in errors[:MAX_ERRORS]]
     return shown, len(errors)
 
