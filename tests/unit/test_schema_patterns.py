@@ -69,3 +69,16 @@ def test_another_user_of_jsonschema_in_the_process_keeps_python_re():
     schema = {"type": "string", "pattern": r"a\Z"}
     assert jsonschema.Draft202012Validator(schema).is_valid("ba")
     assert not jsonschema.Draft202012Validator(schema).is_valid("ab")
+
+
+@pytest.mark.parametrize("schema, instance", [
+    ({"type": "object", "patternProperties": {r"_id\Z": {"type": "integer"}}}, {"query": "hello", "user_id": "3"}),
+    ({"type": "object", "properties": {"q": {"type": "string", "pattern": r"a{,3}"}}}, {"q": "zzz"}),
+    ({"$defs": {"id": {"patternProperties": {r"(?#c)x": {"type": "integer"}}}}, "$ref": "#/$defs/id"}, {"y": "s"}),
+], ids=["patternProperties", "pattern", "under-defs"])
+def test_a_pattern_the_engine_does_not_take_constrains_nothing(schema, instance):
+    """Not judged (a V005 note) means no V002 from it: counted as matching, a ``patternProperties``
+    name put its subschema on every member (``query`` was 'not of type integer')."""
+    compiled = compile_schema(schema)
+    assert any("is not judged" in note for note in compiled.notes)
+    assert violations(compiled, instance) == ([], 0)

@@ -185,7 +185,44 @@ def _compile(schema: dict | bool) -> Compiled:
         fast = jsonschema_rs.validator_for(schema, validate_formats=True)
     except (ValueError, TypeError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
         fast = None  # a pattern or reference only the Python library takes: judged by it alone
-    return Compiled(cls(schema, format_checker=cls.FORMAT_CHECKER), notes, fast)
+    return Compiled(cls(_judged_only(schema), format_checker=cls.FORMAT_CHECKER), notes, fast)
+
+
+def _judged_only(schema: object) -> object:
+    """``schema`` less the patterns the linear-time engine does not take (a ``pattern``, a
+    ``patternProperties`` name; ``_audit`` notes them as not judged): such a pattern must constrain
+    nothing, and a ``patternProperties`` name counted as matching would put its subschema on every
+    member (a false V002). The same object when there is none, the common case."""
+    if not isinstance(schema, dict):
+        return schema
+    out = schema
+
+    def put(key: str, value: object) -> None:
+        nonlocal out
+        if out is schema:
+            out = dict(schema)
+        out[key] = value
+
+    if isinstance(schema.get("pattern"), str) and _matcher(schema["pattern"]) is None:
+        out = {k: v for k, v in schema.items() if k != "pattern"}
+    for key in _SCHEMA_MAPS:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            kept = {name: _judged_only(s) for name, s in sub.items()
+                    if key != "patternProperties" or _matcher(name) is not None}
+            if len(kept) != len(sub) or any(kept[name] is not sub[name] for name in kept):
+                put(key, kept)
+    for key in _SCHEMA_LISTS + _SCHEMA_ONE:
+        sub = schema.get(key)
+        if isinstance(sub, list):
+            items = [_judged_only(s) for s in sub]
+            if any(new is not old for new, old in zip(items, sub)):
+                put(key, items)
+        elif isinstance(sub, dict):
+            one = _judged_only(sub)
+            if one is not sub:
+                put(key, one)
+    return out
 
 
 def _audit(schema: object, path: str, known: frozenset, formats: frozenset, notes: list) -> None:
