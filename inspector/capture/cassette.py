@@ -128,7 +128,8 @@ def cassette_streams(raw: bytes, *, name: str = "<input>") -> tuple[list[tuple[i
     for i, it in enumerate(interactions):
         if is_streamed_interaction(it):
             cap = interaction_capture(i, it, name, left=left)
-            left -= len(cap.body)
+            if _coded(it):  # the cap is on what decoding makes, not on bodies stored as they are
+                left -= len(cap.body)
             streams.append((i, cap))
     return streams, len(interactions) - len(streams)
 
@@ -251,6 +252,12 @@ def _request(req: dict, name: str) -> dict | None:
             body = raw.decode("utf-8", "replace")
     return {"method": req.get("method"), "url": redact_url(_url({"request": req})),
             "headers": redact_headers(_headers(req.get("headers"))), "body": body}
+
+
+def _coded(it) -> bool:
+    """Whether interaction ``it``'s response body is stored compressed (``interaction_capture`` decodes it)."""
+    coding = _header(_headers(_part(it, "response").get("headers")), "content-encoding")
+    return bool(coding) and coding != "identity"
 
 
 def interaction_capture(i: int, it, name: str, *, left: int | None = None) -> Capture:

@@ -174,6 +174,7 @@ def load_entries(path: str | Path, entries: Iterable[int], *, max_bytes: int | N
     gives, or the ``CaptureError`` it raises, with the file read and parsed once for all of them
     (``check --entry all``; once per entry was quadratic). A file that is no HAR (any more) is read
     entry by entry as ``load_all`` reads it."""
+    name = path_name(path)  # a file name that is no UTF-8 written with \xNN, as load_all names it
     try:
         raw = _read_file(path, max_bytes)
         start = _start(raw)
@@ -186,7 +187,7 @@ def load_entries(path: str | Path, entries: Iterable[int], *, max_bytes: int | N
                     yield i, e
             return
         from inspector.capture.har import entry_capture, read_entries
-        parsed = read_entries(raw, name=str(path))
+        parsed = read_entries(raw, name=name)
         del raw  # the parsed entries are all that is read from now on
     except CaptureError as e:
         for i in entries:
@@ -194,11 +195,11 @@ def load_entries(path: str | Path, entries: Iterable[int], *, max_bytes: int | N
         return
     for i in entries:
         try:
-            streams = _har_streams(entry_capture(parsed, name=str(path), entry=i), str(path), keep_audio)
+            streams = _har_streams(entry_capture(parsed, name=name, entry=i), name, keep_audio)
         except CaptureError as e:
             yield i, e
             continue
-        yield i, [(f"{path}#{i}", streams[0][1])] if len(streams) == 1 else streams  # named as load_all names it
+        yield i, [(f"{name}#{i}", streams[0][1])] if len(streams) == 1 else streams  # named as load_all names it
 
 
 def har_entries(path: str | Path, *, max_bytes: int | None = None) -> list[tuple[int, str]] | None:

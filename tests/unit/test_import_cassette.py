@@ -104,6 +104,17 @@ def test_decoded_bodies_of_one_cassette_share_one_cap(monkeypatch):
         load_all_bytes(yaml.safe_dump(one).encode(), name="c.yaml")
 
 
+
+def test_bodies_stored_plain_leave_the_decoded_cap_alone(monkeypatch):
+    """The cap is on what decoding makes: four plain bodies before a gzip one use none of it."""
+    monkeypatch.setattr("inspector.capture.cassette.MAX_DECODED", 2 * len(BODY))
+    plain = yaml.safe_load(vcr_yaml(BODY.decode()))["interactions"]
+    coded = yaml.safe_load(vcr_yaml(gzip_of(BODY), headers={"Content-Type": ["text/event-stream"],
+                                                            "Content-Encoding": ["gzip"]}))
+    coded["interactions"] = plain * 4 + coded["interactions"]
+    streams, _ = load_all_bytes(yaml.safe_dump(coded).encode(), name="c.yaml")
+    assert len(streams) == 5 and streams[4][1].body.startswith(BODY)
+
 def test_entry_suffix_and_all_streams(tmp_path):
     p = tmp_path / "c.yaml"
     p.write_bytes(vcr_yaml(BODY.decode()))

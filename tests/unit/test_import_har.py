@@ -217,3 +217,12 @@ def test_a_har_entry_cannot_add_lines_to_the_list(tmp_path, capsys):
     assert main(["check", str(p)]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and len(err.strip().splitlines()) == 4
+
+
+def test_check_entry_all_of_a_har_whose_name_is_no_utf8(tmp_path, capsys):
+    """Each entry's report is named as ``--entry N`` names it (the bad bytes as \\xNN), not a crash of the JSON writer."""
+    p = tmp_path.joinpath(b"caf\xe9.har".decode("utf-8", "surrogateescape"))
+    p.write_bytes(har(entry("https://a.test/v1/chat/completions", CHAT), entry("https://a.test/v1/responses", RESPONSES)))
+    assert main(["check", "--format", "json", "--jobs", "1", "--entry", "all", str(p)]) == 0
+    paths = [json.loads(line)["path"] for line in capsys.readouterr().out.splitlines()]
+    assert [x.rsplit("/", 1)[1] for x in paths] == ["caf\\xe9.har#0", "caf\\xe9.har#1"]
