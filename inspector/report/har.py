@@ -203,9 +203,15 @@ PIECE_COST = 400
 def render_cost(caps: list[tuple[Capture, datetime | None, str | None]]) -> int:
     """About how much memory :func:`render` of ``caps`` takes at its peak (checked before it starts:
     it is made whole, out of reach of the memory limit's checks)."""
-    total = 0
+    total, seen = 0, set()
     for cap, _, _ in caps:
-        pieces = cap.socket.messages if cap.socket is not None and cap.socket.messages else cap.chunks
+        if cap.socket is not None and cap.socket.messages:
+            if id(cap.socket) in seen:  # the responses of one WebSocket share its one entry (``entries``)
+                continue
+            seen.add(id(cap.socket))
+            pieces = cap.socket.messages
+        else:
+            pieces = cap.chunks
         total += sum(BYTE_COST * len(p.data) + PIECE_COST for p in pieces)
     return total
 
