@@ -169,3 +169,13 @@ def test_blank_chunks_before_the_first_event_are_each_looked_at_once():
     s = driver.close()
     assert CountingBytes.copied <= 2 * sum(len(c.data) for c in chunks)  # was 500 * 50 000 / 2
     assert len(s.events) == 1 and s.events[0].line == 50_001 and s.events[0].name == "ping"
+
+
+def test_diff_pairs_tool_calls_whose_ids_and_names_are_json_objects():
+    """A non-streamed answer may carry an object or a list as a call's id or name: paired by equality
+    as before the queues, not a TypeError out of hashing it."""
+    a = [Call(0, ["f"], {"a": 1, "b": 2}, "{}"), Call(1, {"n": 1}, None, "{}")]
+    b = [Call(0, {"n": 1}, None, "{}"), Call(1, ["f"], {"b": 2, "a": 1}, "{}")]
+    pairs = [(x.position, y.position, how) for x, y, how in _pair_calls(a, b)]
+    assert pairs == [(x.position, y.position, how) for x, y, how in _reference_pairing(a, b)]
+    assert pairs == [(0, 1, "id"), (1, 0, "name")]

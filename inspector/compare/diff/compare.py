@@ -222,6 +222,19 @@ def _text(d: Diff, kind: str, ta: str, tb: str, na: int, nb: int) -> None:
                          a=_excerpt(ta, at), b=_excerpt(tb, at), path=f"@{at}"), len(d.pairs) - 1)
 
 
+def _key(value: object) -> object:
+    """``value`` as a dict key that is equal where the values are: itself, or for a JSON object or
+    list (a non-streamed answer may give one as a call's id or name) its canonical JSON text."""
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        try:
+            return ("json", orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+        except (TypeError, orjson.JSONEncodeError):
+            return ("repr", repr(value))
+
+
 def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | None, str | None]]:
     """Tool calls of A matched with B's: same id, then same name in order, then by position; the rest
     alone. ``rewritten id``: same name at the same position, ids differing (the only pairs whose
@@ -232,9 +245,9 @@ def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | 
     by_id: dict[object, deque[int]] = {}
     for j, cb in enumerate(b):
         if cb.id:
-            by_id.setdefault(cb.id, deque()).append(j)
+            by_id.setdefault(_key(cb.id), deque()).append(j)
     for ca in a:
-        queue = by_id.get(ca.id) if ca.id else None
+        queue = by_id.get(_key(ca.id)) if ca.id else None
         if queue:
             j = queue.popleft()
             taken[j] = True
@@ -242,11 +255,11 @@ def _pair_calls(a: list[Call], b: list[Call]) -> list[tuple[Call | None, Call | 
     by_name: dict[object, deque[int]] = {}
     for j, cb in enumerate(b):
         if not taken[j]:
-            by_name.setdefault(cb.name, deque()).append(j)
+            by_name.setdefault(_key(cb.name), deque()).append(j)
     for ca in a:
         if ca.position in matched:
             continue
-        queue = by_name.get(ca.name)
+        queue = by_name.get(_key(ca.name))
         if queue:
             j = queue.popleft()
             taken[j] = True
