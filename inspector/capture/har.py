@@ -43,9 +43,11 @@ OLLAMA_PATHS = ("/api/chat", "/api/generate")
 """Ollama may answer its NDJSON stream as ``application/json``: such entries are candidates too."""
 
 
-def _entries(raw: bytes, name: str) -> list:
-    """``log.entries`` of a HAR file. Raises ``CaptureError`` for invalid JSON or no such list, and
-    ``MemoryLimitReached`` before parsing a file whose values would not fit."""
+def read_entries(raw: bytes, *, name: str = "<input>") -> list:
+    """``log.entries`` of a HAR file, parsed once for :func:`entry_capture` to read entry after entry
+    (``check --entry all``: parsing the file per entry made that quadratic). Raises ``CaptureError``
+    for invalid JSON or no such list, and ``MemoryLimitReached`` before parsing a file whose values
+    would not fit."""
     memory.reserve_parse(raw, name)
     try:
         data = loads(raw.lstrip(b"\xef\xbb\xbf"))
@@ -62,7 +64,7 @@ def streamed_entries(raw: bytes, *, name: str = "<input>") -> list[tuple[int, st
     """The streamed entries of a HAR file as ``(entry, description)``, e.g. ``(3, "entry 3: POST https://…
     200 text/event-stream, 12 kB")``, in file order (what ``check --entry all`` checks one by one).
     Raises ``CaptureError`` for invalid JSON or a missing ``log.entries`` list."""
-    entries = _entries(raw, name)
+    entries = read_entries(raw, name=name)
     return [(i, _describe(i, e)) for i, e in enumerate(entries) if isinstance(e, dict) and _is_stream(e)]
 
 
@@ -73,13 +75,6 @@ def several_streams_message(name: str, choices: list[tuple[int, str]]) -> str:
             f"pick one as {name}#N or with --entry N (check --entry all checks each of them)")
 
 
-def read_entries(raw: bytes, *, name: str = "<input>") -> list:
-    """``log.entries`` of a HAR file, parsed once for :func:`entry_capture` to read entry after entry
-    (``check --entry all``: parsing the file per entry made that quadratic). Raises ``CaptureError``
-    for invalid JSON or no such list."""
-    return _entries(raw, name)
-
-
 def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> Capture:
     """Read one streamed entry of a HAR file into a ``Capture`` (``source_format`` ``"har"``).
 
@@ -88,7 +83,7 @@ def load_har(raw: bytes, *, name: str = "<input>", entry: int | None = None) -> 
     status, content type, size) and asks for ``--entry N``. ``Capture.entry`` describes the one read. Raises ``CaptureError`` for invalid JSON, a missing
     ``log.entries`` list, an out-of-range ``entry``, no streamed entry, or an empty body.
     """
-    return entry_capture(_entries(raw, name), name=name, entry=entry)
+    return entry_capture(read_entries(raw, name=name), name=name, entry=entry)
 
 
 def entry_capture(entries: list, *, name: str = "<input>", entry: int | None = None) -> Capture:

@@ -36,6 +36,7 @@ import orjson
 
 from inspector.capture.errors import CaptureError, SeveralStreams, listing
 from inspector.model.capture import Capture, Chunk, End, Head, SourceItem
+from inspector.model.display import display_text
 from inspector.model.jsondepth import loads
 from inspector.model.websocket import RECV, SEND, WsMessage
 
@@ -331,7 +332,8 @@ def pick_exchange(exs: list[Capture], *, name: str, entry: int | None,
         return exs[0]
     if entry is None:
         choices = [(i, ex.entry or f"response {i}") for i, ex in enumerate(exs)]
-        message = f"{name}: {len(exs)} responses on the WebSocket:{listing([d for _, d in choices])}\n"
+        lines = [display_text(d, one_line=True) for _, d in choices]  # a socket's text adds no line
+        message = f"{name}: {len(exs)} responses on the WebSocket:{listing(lines)}\n"
         if pick is None:
             raise CaptureError(message + "check reads each of them (a HAR's entries are picked by --entry, not "
                                "their responses: record the socket natively to pick one)")

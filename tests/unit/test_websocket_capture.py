@@ -193,6 +193,17 @@ def test_several_responses_without_a_choice_list_them_and_an_entry_picks_one():
         load_bytes(TWO_ROUNDS, name="ws.jsonl", entry=3)
 
 
+
+def test_a_models_line_break_adds_no_line_to_the_list_of_responses():
+    fake = "m\nresponse 9: 0 messages"
+    raw = build([send(0.0, fx.create(model=fake)), recv(0.1, {"type": "response.created", "response": {"id": "r1"}}),
+                 recv(0.2, {"type": "response.completed", "response": {"id": "r1"}}),
+                 send(0.3, fx.create(model=fake)), recv(0.4, {"type": "response.created", "response": {"id": "r2"}}),
+                 recv(0.5, {"type": "response.completed", "response": {"id": "r2"}})])
+    with pytest.raises(SeveralStreams) as e:
+        load_bytes(raw, name="ws.jsonl")
+    assert len(str(e.value).splitlines()) == 4  # the head, two responses, how to pick
+
 def test_a_create_sent_while_a_response_is_open_waits_for_it():
     raw = build([send(0.0, fx.create(input="a")), recv(0.1, {"type": "response.created", "response": {"id": "r1"}}),
                  send(0.15, fx.create(input="b")), recv(0.2, {"type": "response.completed", "response": {"id": "r1"}}),
