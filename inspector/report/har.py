@@ -205,14 +205,11 @@ def render_cost(caps: list[tuple[Capture, datetime | None, str | None]]) -> int:
     it is made whole, out of reach of the memory limit's checks)."""
     total, seen = 0, set()
     for cap, _, _ in caps:
-        if cap.socket is not None and cap.socket.messages:
-            if id(cap.socket) in seen:  # the responses of one WebSocket share its one entry (``entries``)
-                continue
+        if cap.socket is None or not cap.socket.messages:
+            total += sum(BYTE_COST * len(c.data) + PIECE_COST for c in cap.chunks)
+        elif id(cap.socket) not in seen:  # the responses of one WebSocket share its one entry (``entries``)
             seen.add(id(cap.socket))
-            pieces = cap.socket.messages
-        else:
-            pieces = cap.chunks
-        total += sum(BYTE_COST * len(p.data) + PIECE_COST for p in pieces)
+            total += sum(BYTE_COST * len(m.data) + PIECE_COST for m in cap.socket.messages)
     return total
 
 
