@@ -62,6 +62,22 @@ def test_blocks_never_stopped_are_not_walked_at_each_start_and_a006_names_the_lo
     assert a006[-1].message == f"block {N - 1} starts while block 1 is still open"  # 0 was stopped
 
 
+
+def test_blocks_started_and_stopped_in_turn_keep_no_open_index_behind():
+    """The heap that names A006's lowest open block holds the open ones, not one entry per block of
+    the stream (it was trimmed only when A006 fired), on the per-event path and the short-calls one."""
+    for text in (False, True):
+        events = [MESSAGE_START]
+        for i in range(N):
+            block = {"type": "text", "text": ""} if text else {"type": "tool_use", "id": f"toolu_{i}", "name": "f", "input": {}}
+            delta = {"type": "text_delta", "text": "a"} if text else {"type": "input_json_delta", "partial_json": "{}"}
+            events += [{"type": "content_block_start", "index": i, "content_block": block},
+                       {"type": "content_block_delta", "index": i, "delta": delta},
+                       {"type": "content_block_stop", "index": i}]
+        s = run_capture(Capture(chunks=[Chunk(0.1, _sse(events))]), dialect="anthropic-messages")
+        assert len(s.blocks) == N and not [f for f in s.findings if f.code == "A006"]
+        assert len(s.dialect.open_heap) <= 1
+
 def test_bedrock_converse_blocks_cost_no_search_of_the_blocks_before_them():
     body = bf.message_start()
     for i in [*range(N), N + 1]:  # the last one skips a position: B006 still told

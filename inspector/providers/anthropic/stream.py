@@ -243,8 +243,10 @@ class AnthropicMessages(Dialect):
             self.started_order.append(idx)
         if self.open_slots:
             self.A006_overlapping_blocks(idx)
+            heappush(self.open_heap, idx)
+        else:
+            self.open_heap = [idx]  # what it held was all stopped: kept, it grew by a block per block
         self.open_slots.add(idx)
-        heappush(self.open_heap, idx)
         tool = kind in TOOL_BLOCKS
         tid, name = cb.get("id"), cb.get("name")
         block = self.w.open_block(kind, index=idx, id=tid if tid.__class__ is str else None,
@@ -285,7 +287,7 @@ class AnthropicMessages(Dialect):
             return None
         self.started_order.append(idx)
         self.open_slots.add(idx)
-        heappush(self.open_heap, idx)
+        self.open_heap = [idx]  # none open before it (above)
         block = self.w.open_block_at(at, kind, idx, None, tid, name, True, True)
         self.slots[idx] = _Slot(block, start_input)
         if kind == "tool_use":
