@@ -35,7 +35,7 @@ except ImportError:  # Windows: no reading, no check
     resource = None  # type: ignore[assignment]  # the module or None, checked before use
 
 __all__ = ["CHECK_BYTES", "CHECK_RECORDS", "DEFAULT_LIMIT", "MemoryLimitReached", "check", "limit", "limited",
-           "reserve", "reserve_lines", "reserve_parse", "rss", "set_limit"]
+           "limited_to", "reserve", "reserve_lines", "reserve_parse", "rss", "set_limit"]
 
 CEILING = 4 << 30
 """The default limit on a machine with 8 GiB or more (4 GiB)."""
@@ -127,6 +127,11 @@ def limited(n: int | None) -> Iterator[None]:
         yield
     finally:
         set_limit(before)
+
+
+def limited_to(option: int | None):
+    """:func:`limited` to a command's ``--max-memory`` (None, not given: :data:`DEFAULT_LIMIT`)."""
+    return limited(option or DEFAULT_LIMIT)
 
 
 def limit() -> int | None:

@@ -200,14 +200,14 @@ def _check_capture(name: str, cap, inp: Input, opts: Options) -> Result:
 def check_batch(batch: list[Input], opts: Options) -> list[list[Result]]:
     """``check_one`` for each input of ``batch`` (what one worker process does per task), under the
     run's memory limit (a worker started by spawning has not the parent's)."""
-    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+    with memory.limited_to(opts.max_memory):
         return [check_one(inp, opts) for inp in batch]
 
 
 def _results(inputs: list[Input], opts: Options, jobs: int, stdin: list[Chunk] | None):
     """Each input's ``Result``, in input order; several files go through ``jobs`` worker processes.
     Captures are read under the run's memory limit (``--max-memory``), here and in the workers."""
-    with memory.limited(opts.max_memory or memory.DEFAULT_LIMIT):
+    with memory.limited_to(opts.max_memory):
         yield from _each(inputs, opts, jobs, stdin)
 
 
@@ -278,7 +278,7 @@ def run(args) -> int:
         overrides = _overrides(args.severity)
         inputs = expand(args.captures)
         if args.entry == ALL_ENTRIES:
-            with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):  # each HAR is parsed for its list
+            with memory.limited_to(args.max_memory):  # each HAR is parsed for its list
                 inputs = each_entry(inputs, max_bytes=args.max_size, parts=args.jobs or cpu_count())
     except SystemExit as e:
         print(e, file=sys.stderr)

@@ -43,7 +43,7 @@ _BY_SUFFIX = {".html": "html", ".htm": "html", ".har": "har"}
 
 def run(args) -> int:
     """See the module docstring. Captures are read and the export made under ``--max-memory``."""
-    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+    with memory.limited_to(args.max_memory):
         return _export(args)
 
 

@@ -29,7 +29,7 @@ def err(message: str) -> int:
 def run(args) -> int:
     """``replay CAPTURE [--speed X] [--instant] [--dialect D] [--stall S] [--theme T] [--entry N]``, the
     capture read under ``--max-memory``."""
-    with memory.limited(args.max_memory or memory.DEFAULT_LIMIT):
+    with memory.limited_to(args.max_memory):
         return _replay(args)
 
 
