@@ -559,8 +559,11 @@ recurring_cut(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     if (ok < 0)
         return NULL;
     /* A needle wider than the text cannot be in it (no run); an empty closing ends nothing and an empty
-       opening is ``split``'s error; an opening not starting with ``"`` is never made (``_STREAMED_VALUE``). */
-    if (ok == 0 || op.len == 0 || op.len > MAX_OPENING || cl.len == 0 || at(op.kind, op.data, 0) != '"')
+       opening is ``split``'s error; an opening not starting with ``"`` is never made (``_STREAMED_VALUE``);
+       a closing ending in a backslash would escape the opening's quote after it (no stream's recurring text
+       does; refused, as the Python refuses it). */
+    if (ok == 0 || op.len == 0 || op.len > MAX_OPENING || cl.len == 0 || at(op.kind, op.data, 0) != '"'
+            || at(cl.kind, cl.data, cl.len - 1) == '\\')
         Py_RETURN_NONE;
     PyObject *found = NULL;
     int rc = kind == PyUnicode_1BYTE_KIND ? cut_kind(PyUnicode_1BYTE_KIND, text, &op, &cl, between, &found)

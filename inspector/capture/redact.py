@@ -948,6 +948,8 @@ def recurring_cut(text: str, opening: str, closing: str, between: bytes | None) 
     ``text.split(opening)`` read by ``_cut_at_recurring``: where the first opening is, the bodies of
     the values but the last as one text, the last part, and the bodies joined by ``between`` as
     UTF-8 when JSON escapes nothing in them (else None); None when it is no such run."""
+    if closing.endswith("\\"):  # it would escape the next opening's quote: no stream's recurring text does
+        return None
     parts = text.split(opening)
     if len(parts) < 4:
         return None

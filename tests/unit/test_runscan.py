@@ -78,6 +78,7 @@ def both(text: str, opening: str, closing: str, between: bytes | None):
 @example(('"text":"a\\"x"text":"b"x"text":"c', '"text":"', '"x'), True)  # a body ending in a backslash
 @example(('"text":"a\\\\"x"text":"b"x"text":"c', '"text":"', '"x'), True)
 @example(('"text":"\\\\\\"q"x"text":"b"x"text":"', '"text":"', '"x'), True)  # an escaped quote after \\\\
+@example(('"é":""中😀\\"é":"\\""é""é":"', '"é":"', '"中😀\\'), False)  # a closing ending in a backslash
 def test_the_c_cut_is_the_python_cut(case, with_between):
     text, opening, closing = case
     between = redact._escaped(opening, closing[1:])[2] if with_between else None
